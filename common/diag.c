@@ -1,0 +1,108 @@
+/* Collected diagnostics; see diag.h. */
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "term.h"
+#include "xalloc.h"
+
+void pt_diag_init(struct pt_diag *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void pt_diag_release(struct pt_diag *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].file);
+		free(d->v[i].where);
+		free(d->v[i].what);
+	}
+	free(d->v);
+	size_t max = d->max;
+	pt_diag_init(d);
+	d->max = max;
+}
+
+void pt_diag_vadd(struct pt_diag *d, enum pt_severity sev, const char *file,
+		  const char *where, const char *fmt, va_list ap)
+{
+	size_t max = d->max ? d->max : 1000;
+
+	/* A damaged 500 MB file can produce millions of warnings: keep a bounded number. */
+	if (d->n >= max) {
+		d->dropped++;
+		return;
+	}
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? 2 * d->alloc : 8;
+		d->v = pt_xreallocarray(d->v, d->alloc, sizeof(*d->v));
+	}
+	struct pt_diag_msg *m = &d->v[d->n++];
+	m->sev = sev;
+	m->file = file ? pt_xstrdup(file) : NULL;
+	m->where = where ? pt_xstrdup(where) : NULL;
+	m->what = pt_xvasprintf(fmt, ap);
+}
+
+void pt_diag_add(struct pt_diag *d, enum pt_severity sev, const char *file,
+		 const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pt_diag_vadd(d, sev, file, where, fmt, ap);
+	va_end(ap);
+}
+
+size_t pt_diag_count(const struct pt_diag *d, enum pt_severity sev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].sev >= sev)
+			n++;
+	if (sev <= PT_SEV_WARNING)
+		n += d->dropped;
+	return n;
+}
+
+void pt_diag_take(struct pt_diag *dst, struct pt_diag *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		struct pt_diag_msg *m = &src->v[i];
+		pt_diag_add(dst, m->sev, m->file, m->where, "%s", m->what);
+	}
+	dst->dropped += src->dropped;
+	pt_diag_release(src);
+}
+
+void pt_diag_format(FILE *f, const char *prog, const struct pt_diag_msg *m, int color)
+{
+	const char *label = "", *c = "", *r = color ? PT_C_RESET : "";
+
+	if (m->sev == PT_SEV_WARNING) {
+		label = "warning: ";
+		c = color ? PT_C_YELLOW : "";
+	} else if (m->sev == PT_SEV_NOTE) {
+		label = "note: ";
+		c = color ? PT_C_CYAN : "";
+	} else {
+		c = color ? PT_C_RED : "";
+	}
+	fprintf(f, "%s: %s%s%s", prog, c, label, r);
+	if (m->file)
+		fprintf(f, "'%s': ", m->file);
+	if (m->where)
+		fprintf(f, "%s: ", m->where);
+	fprintf(f, "%s\n", m->what);
+}
+
+void pt_diag_print(const struct pt_diag *d, FILE *f, const char *prog, int color)
+{
+	for (size_t i = 0; i < d->n; i++)
+		pt_diag_format(f, prog, &d->v[i], color);
+	if (d->dropped)
+		fprintf(f, "%s: %zu more messages not shown\n", prog, d->dropped);
+}

@@ -1,0 +1,89 @@
+/* JSON output helpers; see jsonout.h. */
+#include "jsonout.h"
+
+#include <string.h>
+
+#include "strbuf.h"
+
+int pt_json_print(FILE *f, const json_t *j)
+{
+	if (json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
+		return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+json_t *pt_json_str(const char *s)
+{
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	return j ? j : pt_json_strn_lossy(s, strlen(s));
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t need;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return s[0] ? 1 : 0;
+	if ((s[0] & 0xe0) == 0xc0) {
+		need = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		need = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		need = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((need == 2 && cp < 0x80) || (need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need;
+}
+
+json_t *pt_json_strn_lossy(const char *s, size_t n)
+{
+	struct pt_strbuf sb;
+	const unsigned char *u = (const unsigned char *)s;
+	json_t *j;
+
+	pt_strbuf_init(&sb, (size_t)-1 / 2);
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_len(u + i, n - i);
+
+		if (l) {
+			pt_strbuf_add(&sb, u + i, l);
+			i += l;
+		} else {
+			/* NUL and invalid bytes: U+FFFD, so the document stays valid. */
+			pt_strbuf_add(&sb, "\xef\xbf\xbd", 3);
+			i++;
+		}
+	}
+	j = json_stringn(pt_strbuf_str(&sb), sb.len);
+	pt_strbuf_release(&sb);
+	return j ? j : json_string("");
+}
+
+json_t *pt_json_strv(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, pt_json_str(v[i]));
+	return a;
+}

@@ -1,0 +1,24 @@
+/*
+ * Small helpers over jansson for the --json documents both tools write:
+ * the one output format (indented, keys in insertion order, UTF-8 kept) and
+ * null-safe builders so callers need no "if (s) ... else json_null()" noise.
+ */
+#ifndef PT_JSONOUT_H
+#define PT_JSONOUT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Write j followed by a newline; returns 0 or -1 on a write error. */
+int pt_json_print(FILE *f, const json_t *j);
+
+/* A JSON string, or null for NULL. Never returns NULL. */
+json_t *pt_json_str(const char *s);
+
+/* A JSON string for bytes that may not be UTF-8: invalid bytes become U+FFFD. */
+json_t *pt_json_strn_lossy(const char *s, size_t n);
+
+/* An array of strings from v[0..n). */
+json_t *pt_json_strv(char *const *v, size_t n);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * One ELF file read through libelf, never executed: header identity, the
+ * dynamic section as ld.so reads it (through PT_DYNAMIC, not the section
+ * headers), build-id, debug-info hints and symbol-version records.
+ *
+ * Files are opened with ELF_C_READ_MMAP: only the pages touched (headers,
+ * dynamic strings) become resident, which matters for 500 MB CUDA libraries.
+ */
+#ifndef PT_ELFOBJ_H
+#define PT_ELFOBJ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct elf_vername {
+	char *name;
+	bool weak;	/* VER_FLG_WEAK: a missing weak version is not fatal */
+};
+
+/* One Verneed record: versions required from the library named file. */
+struct elf_verneed {
+	char *file;	/* as in DT_NEEDED */
+	struct elf_vername *v;
+	size_t n;
+};
+
+struct elfobj {
+	char *path;		/* as opened (not realpath'ed) */
+	int fd;
+	void *elf;		/* Elf *, kept opaque so users need no libelf headers */
+	uint64_t size;		/* file size in bytes */
+
+	int cls;		/* ELFCLASS32 / ELFCLASS64 */
+	int data;		/* ELFDATA2LSB / ELFDATA2MSB */
+	int osabi;
+	int abiversion;
+	int type;		/* ET_DYN, ET_EXEC ... */
+	int machine;		/* EM_X86_64 ... */
+
+	char *interp;		/* PT_INTERP, or NULL */
+	char *soname;		/* DT_SONAME (last wins), or NULL */
+	char **needed;		/* DT_NEEDED in tag order */
+	size_t n_needed;
+	char *rpath;		/* DT_RPATH (last wins), raw, or NULL */
+	char *runpath;		/* DT_RUNPATH (last wins), raw, or NULL */
+	uint64_t flags_1;	/* DT_FLAGS_1 */
+
+	uint8_t build_id[64];
+	size_t build_id_len;
+	bool has_debug_info;	/* .debug_info or .zdebug_info present with data */
+	char *debuglink;	/* .gnu_debuglink file name, or NULL */
+
+	struct elf_verneed *verneed;	/* DT_VERNEED, in file order */
+	size_t n_verneed;
+	char **verdef;		/* DT_VERDEF names, the base (file) name excluded */
+	size_t n_verdef;
+	bool has_verdef;
+};
+
+/*
+ * Open path and read everything above. Returns 0, or -1 when the file is
+ * not a usable ELF object (not ELF, truncated headers, unreadable); the
+ * reason, with the file and place, goes to diag as PT_SEV_ERROR. Damage that
+ * still leaves a usable object (a bad version record, a string offset out of
+ * range) is a PT_SEV_WARNING and the field is left empty.
+ */
+int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
+
+/* The same from bytes in memory (for tests and fuzzing); buf must outlive o. */
+int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
+		    struct pt_diag *diag);
+
+void elfobj_release(struct elfobj *o);
+
+/*
+ * Cheap check of a loader candidate (glibc elf/dl-load.c open_verify): ELF
+ * magic, class, data encoding, version, OS ABI, machine, ET_DYN, program
+ * headers inside the file. Returns 1 if ld.so would accept the file for an
+ * object of class cls and machine, 0 if it would skip it, -1 if it cannot
+ * be opened.
+ */
+int elfobj_loadable(const char *path, int cls, int machine);
+
+/* "x86-64", "AArch64", "i386" ...; a number for others. Static storage. */
+const char *elfobj_machine_name(int machine);
+
+/* The build-id as lower-case hex into out (at least 129 bytes); "" if none. */
+void elfobj_build_id_hex(const struct elfobj *o, char *out);
+
+#endif

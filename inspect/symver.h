@@ -1,0 +1,45 @@
+/*
+ * GNU symbol versioning: parse DT_VERNEED / DT_VERDEF records from bytes and
+ * check a user's requirements against the definitions of the library that
+ * was actually resolved, as ld.so does after loading (elf/dl-version.c), so
+ * "version `GLIBCXX_3.4.30' not found" is predicted without running anything.
+ */
+#ifndef PT_SYMVER_H
+#define PT_SYMVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "elfobj.h"
+
+/*
+ * Parse count Verneed records starting at buf[0], with names in
+ * strtab[0..strsz). Never reads outside buf[0..len) or the string table. A
+ * damaged record ends the walk with a PT_SEV_WARNING naming its offset; what was
+ * read before it is kept. Returns the number of records parsed.
+ */
+size_t symver_parse_verneed(const uint8_t *buf, size_t len, size_t count, bool big_endian,
+			    const char *strtab, size_t strsz, struct elf_verneed **out,
+			    size_t *n_out, const char *file, struct pt_diag *diag);
+
+/* Same for Verdef: version names defined, the VER_FLG_BASE entry excluded. */
+size_t symver_parse_verdef(const uint8_t *buf, size_t len, size_t count, bool big_endian,
+			   const char *strtab, size_t strsz, char ***out, size_t *n_out,
+			   const char *file, struct pt_diag *diag);
+
+void symver_free_verneed(struct elf_verneed *v, size_t n);
+
+/*
+ * Versions that user requires from the library it names needed_name (as in
+ * DT_NEEDED) and that provider does not define. Weak requirements are not
+ * reported. Returns a NULL-terminated array of names the caller frees with
+ * free() (strings included), or NULL when nothing is missing.
+ * *no_verdef is set when provider has no version definitions at all (ld.so's
+ * "no version information available" warning).
+ */
+char **symver_missing(const struct elfobj *user, const char *needed_name,
+		      const struct elfobj *provider, bool *no_verdef);
+
+#endif

@@ -1,0 +1,37 @@
+# The ptinspect command-line contract: subcommands, "--", usage, exit codes,
+# errors that name the file and the place.
+. "$PT_TESTLIB/common.sh" || exit 2
+P=$PTINSPECT
+
+check_rc "no arguments is a usage error" 2 "$P"
+check_rc "--help" 0 "$P" --help
+check_contains "--help lists exit codes" "2  usage error or unreadable input" "$("$P" --help)"
+check_rc "unknown option" 2 "$P" deps --no-such-option /bin/true
+check_rc "subcommand help" 0 "$P" deps --help
+
+# A file named like a subcommand is inspected after "--".
+cp /bin/true "$T/deps"
+(cd "$T" && "$P" -- deps >"$T/out" 2>&1)
+check_eq "'--' makes 'deps' a file" 0 $?
+check_contains "'--' output names the file" "deps" "$(head -1 "$T/out")"
+
+printf 'hello' >"$T/notelf"
+check_rc "non-ELF input is unreadable input" 2 "$P" "$T/notelf"
+check_contains "non-ELF error names the file" "ptinspect: '$T/notelf': not an ELF file" "$(cat "$T/.err")"
+
+check_rc "missing file" 2 "$P" "$T/nope"
+check_contains "missing file error" "'$T/nope': cannot open: No such file or directory" "$(cat "$T/.err")"
+
+# A header cut short inside the program header table.
+head -c 100 /bin/true >"$T/trunc"
+check_rc "truncated ELF" 2 "$P" "$T/trunc"
+check_contains "truncated ELF names the place" "'$T/trunc': program header at offset 0x40: truncated program header table" "$(cat "$T/.err")"
+
+# --json: one document for the whole invocation, even with a bad file in it.
+"$P" --json /bin/true "$T/notelf" >"$T/j.json" 2>/dev/null
+check_eq "--json exit with an unreadable file" 2 $?
+check_eq "--json files" "2" "$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["files"]) + len(d["problems"]))' "$T/j.json")"
+
+NO_COLOR=1 "$P" --color=auto /bin/true | grep -q $'\033' && fail "NO_COLOR still coloured" || pass
+"$P" --color=always /bin/true | grep -q $'\033' && pass || fail "--color=always not coloured"
+finish

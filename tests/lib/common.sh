@@ -1,0 +1,72 @@
+# Helpers for the integration tests (bash). Source it first:
+#   . "$PT_TESTLIB/common.sh"
+# Every test gets a private scratch directory $T that is removed on exit.
+set -u
+T=$(mktemp -d "${TMPDIR:-/tmp}/pttest.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+PT_FAILS=0
+PT_CHECKS=0
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; PT_FAILS=$((PT_FAILS + 1)); }
+pass() { PT_CHECKS=$((PT_CHECKS + 1)); }
+
+# check_eq WHAT EXPECTED ACTUAL
+check_eq() {
+	PT_CHECKS=$((PT_CHECKS + 1))
+	if [ "$2" != "$3" ]; then
+		echo "FAIL: $1"
+		echo "  expected: $2"
+		echo "  actual:   $3"
+		PT_FAILS=$((PT_FAILS + 1))
+	fi
+}
+
+# check_contains WHAT NEEDLE HAYSTACK
+check_contains() {
+	PT_CHECKS=$((PT_CHECKS + 1))
+	case "$3" in
+	*"$2"*) ;;
+	*) echo "FAIL: $1: '$2' not in:"; printf '%s\n' "$3" | sed 's/^/  | /'; PT_FAILS=$((PT_FAILS + 1)) ;;
+	esac
+}
+
+# check_rc WHAT EXPECTED_RC COMMAND...
+check_rc() {
+	local what=$1 want=$2 got
+	shift 2
+	"$@" >"$T/.out" 2>"$T/.err"
+	got=$?
+	PT_CHECKS=$((PT_CHECKS + 1))
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $what: exit $got, expected $want"
+		sed 's/^/  stdout| /' "$T/.out" | head -20
+		sed 's/^/  stderr| /' "$T/.err" | head -20
+		PT_FAILS=$((PT_FAILS + 1))
+	fi
+}
+
+need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
+
+# build_so OUT C_SOURCE [cc flags...]: a shared object from a C string.
+build_so() {
+	local out=$1 src=$2
+	shift 2
+	printf '%s\n' "$src" >"$out.c"
+	cc -shared -fPIC -o "$out" "$out.c" "$@" || { echo "FAIL: cannot build $out"; exit 1; }
+}
+
+# build_exe OUT C_SOURCE [cc flags...]
+build_exe() {
+	local out=$1 src=$2
+	shift 2
+	printf '%s\n' "$src" >"$out.c"
+	cc -o "$out" "$out.c" "$@" || { echo "FAIL: cannot build $out"; exit 1; }
+}
+
+# The closing line CI reads, and the exit code.
+finish() {
+	echo "$PT_CHECKS checks, $PT_FAILS failed"
+	[ "$PT_FAILS" = 0 ]
+	exit $?
+}

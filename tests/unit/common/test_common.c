@@ -1,0 +1,110 @@
+/* common/: capped buffers, diagnostics, colour policy, lossy JSON strings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "jsonout.h"
+#include "strbuf.h"
+#include "term.h"
+
+/* Appending past the cap fails and leaves the buffer as it was. */
+static void strbuf_cap_is_hard(void **state)
+{
+	struct pt_strbuf sb;
+
+	(void)state;
+	pt_strbuf_init(&sb, 8);
+	assert_int_equal(pt_strbuf_adds(&sb, "12345"), 0);
+	assert_int_equal(pt_strbuf_adds(&sb, "6789"), -1);
+	assert_string_equal(pt_strbuf_str(&sb), "12345");
+	assert_int_equal(pt_strbuf_addf(&sb, "%d", 678), 0);
+	assert_string_equal(pt_strbuf_str(&sb), "12345678");
+	assert_int_equal(sb.len, 8);
+	/* A size that would overflow len + n is refused, not wrapped. */
+	assert_int_equal(pt_strbuf_add(&sb, "x", (size_t)-1), -1);
+	pt_strbuf_release(&sb);
+	assert_string_equal(pt_strbuf_str(&sb), "");
+}
+
+/* Messages print as "prog: 'file': where: what"; warnings say so. */
+static void diag_format(void **state)
+{
+	struct pt_diag d;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	pt_diag_init(&d);
+	pt_diag_add(&d, PT_SEV_ERROR, "libfoo.so", "offset 0x40", "truncated program header");
+	pt_diag_add(&d, PT_SEV_WARNING, NULL, NULL, "plain %d", 7);
+	assert_int_equal(pt_diag_count(&d, PT_SEV_WARNING), 2);
+	assert_int_equal(pt_diag_count(&d, PT_SEV_ERROR), 1);
+	pt_diag_print(&d, f, "ptinspect", 0);
+	fclose(f);
+	assert_string_equal(out, "ptinspect: 'libfoo.so': offset 0x40: truncated program header\n"
+				 "ptinspect: warning: plain 7\n");
+	free(out);
+	pt_diag_release(&d);
+}
+
+/* A flood of warnings is bounded but still counted. */
+static void diag_bounded(void **state)
+{
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	d.max = 3;
+	for (int i = 0; i < 10; i++)
+		pt_diag_add(&d, PT_SEV_WARNING, "f", NULL, "w%d", i);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(pt_diag_count(&d, PT_SEV_WARNING), 10);
+	pt_diag_release(&d);
+}
+
+/* NO_COLOR wins over auto; always and never are absolute. */
+static void color_policy(void **state)
+{
+	FILE *f = tmpfile();
+
+	(void)state;
+	setenv("NO_COLOR", "1", 1);
+	assert_int_equal(pt_color_enabled(f, PT_COLOR_AUTO), 0);
+	assert_int_equal(pt_color_enabled(f, PT_COLOR_ALWAYS), 1);
+	unsetenv("NO_COLOR");
+	assert_int_equal(pt_color_enabled(f, PT_COLOR_AUTO), 0);	/* not a tty */
+	assert_int_equal(pt_color_enabled(f, PT_COLOR_NEVER), 0);
+	assert_int_equal(pt_color_mode_parse("sometimes"), -1);
+	fclose(f);
+}
+
+/* Invalid UTF-8 and NUL become U+FFFD so the JSON document stays valid. */
+static void json_lossy(void **state)
+{
+	json_t *j = pt_json_strn_lossy("a\xff" "b\0c\xc3\xa9", 7);
+
+	(void)state;
+	assert_non_null(j);
+	assert_string_equal(json_string_value(j), "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xc3\xa9");
+	json_decref(j);
+	j = pt_json_str(NULL);
+	assert_true(json_is_null(j));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf_cap_is_hard),
+		cmocka_unit_test(diag_format),
+		cmocka_unit_test(diag_bounded),
+		cmocka_unit_test(color_policy),
+		cmocka_unit_test(json_lossy),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
