@@ -1,3 +1,4 @@
+/* fuzz-links: ptinspect_lib */
 /* libFuzzer target: the ELF reader over arbitrary bytes (elfobj_open_mem). */
 #include <stddef.h>
 #include <stdint.h>
