@@ -18,6 +18,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "ls", cmd_ls, "list runs" },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
+	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output" },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
 	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)" },
 };
