@@ -16,7 +16,11 @@ struct subcommand {
 
 /* Sorted by name; matched whole (no prefixes). */
 static const struct subcommand subcommands[] = {
+	{ "diff", cmd_diff, "compare two runs: ops called, graph breaks, recompiles, errors" },
+	{ "logs", cmd_logs, "a run's records, filtered by level, artifact, compile id, rank, text" },
 	{ "ls", cmd_ls, "list runs" },
+	{ "ops", cmd_ops, "dispatcher calls by operator and key (--tree: the call tree)" },
+	{ "reindex", cmd_reindex, "rebuild a run's records from its raw output" },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
 	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output" },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
