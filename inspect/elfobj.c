@@ -99,7 +99,7 @@ static void read_sections(struct elfobj *o, Elf *elf)
 		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
 		    sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
 			o->has_debug_info = true;
-		if (!strcmp(name, ".gnu_debuglink") && sh.sh_type != SHT_NOBITS &&
+		if (!o->debuglink && !strcmp(name, ".gnu_debuglink") && sh.sh_type != SHT_NOBITS &&
 		    sh.sh_offset < o->size && sh.sh_size <= o->size - sh.sh_offset) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 
