@@ -172,6 +172,7 @@ json_t *report_deps_json(const struct resolve_result *r)
 		json_object_set_new(j, "dir", pt_json_str(d->dir));
 		json_object_set_new(j, "needed_by", json_string(r->objs[d->needed_by].path));
 		json_object_set_new(j, "depth", json_integer(r->objs[d->needed_by].depth + 1));
+		json_object_set_new(j, "loaded_here", json_boolean(o && o->first_dep == i));
 		json_object_set_new(j, "fragile", json_boolean(d->fragile));
 		json_object_set_new(j, "via_dlopen", json_boolean(d->via_dlopen));
 		for (size_t k = 0; k < d->n_missing_versions; k++)
