@@ -322,7 +322,7 @@ static size_t add_obj(struct resolve_result *r, const struct ldpath_env *env, co
 
 	memset(&o, 0, sizeof(o));
 	pt_diag_init(&local);
-	if (elfobj_open(&o.elf, in, &local) != 0) {
+	if (elfobj_open_dynamic(&o.elf, in, &local) != 0) {
 		/* Unusable dependencies are warnings: the report goes on (like exit 1, not 2). */
 		for (size_t i = 0; i < local.n; i++)
 			if (local.v[i].sev == PT_SEV_ERROR)
