@@ -59,8 +59,12 @@ struct files_opts {
 	"Exit status: 0 fine, 1 problems found (missing library, unmet version,\n"            \
 	"damaged data), 2 usage error or unreadable input.\n"
 
-static void rpath_dirs_json(json_t *elf, const char *key, const char *list, const char *origin,
-			    const struct ldpath_env *env)
+/*
+ * An RPATH or RUNPATH list with its tokens expanded for this object: into
+ * elf[key] when elf is given (--json), else as text lines under label.
+ */
+static void rpath_dirs(json_t *elf, const char *key, const char *label, const char *list,
+		       const char *origin, const struct ldpath_env *env)
 {
 	char **dirs;
 	size_t n;
@@ -68,23 +72,11 @@ static void rpath_dirs_json(json_t *elf, const char *key, const char *list, cons
 	if (!list)
 		return;
 	n = ldpath_split(list, false, origin, env, &dirs);
-	json_object_set_new(elf, key, pt_json_strv(dirs, n));
-	for (size_t i = 0; i < n; i++)
-		free(dirs[i]);
-	free(dirs);
-}
-
-static void rpath_dirs_text(const char *label, const char *list, const char *origin,
-			    const struct ldpath_env *env)
-{
-	char **dirs;
-	size_t n;
-
-	if (!list)
-		return;
-	n = ldpath_split(list, false, origin, env, &dirs);
+	if (elf)
+		json_object_set_new(elf, key, pt_json_strv(dirs, n));
 	for (size_t i = 0; i < n; i++) {
-		printf("  %-9s %s %s\n", i ? "" : label, i ? " " : "=", dirs[i]);
+		if (!elf)
+			printf("  %-9s %s %s\n", i ? "" : label, i ? " " : "=", dirs[i]);
 		free(dirs[i]);
 	}
 	free(dirs);
@@ -112,8 +104,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		fj = json_object();
 		json_object_set_new(fj, "file", json_string(path));
 		if (have_deps) {
-			rpath_dirs_json(elf, "rpath_dirs", o.rpath, r.objs[0].origin, &fo->env);
-			rpath_dirs_json(elf, "runpath_dirs", o.runpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(elf, "rpath_dirs", NULL, o.rpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(elf, "runpath_dirs", NULL, o.runpath, r.objs[0].origin, &fo->env);
 		}
 		json_object_set_new(fj, "elf", elf);
 		if (have_deps)
@@ -122,8 +114,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		if (fo->sections & SEC_ELF)
 			report_elf_text(stdout, &o, ctx);
 		if (have_deps) {
-			rpath_dirs_text("RPATH", o.rpath, r.objs[0].origin, &fo->env);
-			rpath_dirs_text("RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
 			report_deps_text(stdout, &r, &fo->view, ctx);
 		}
 	}
