@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "index_schema.h"
 #include "ingest.h"
@@ -106,6 +107,18 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
+	{
+		/* No database yet is no runs yet, not an error. */
+		char *path = index_default_path(ctx->db);
+		int none = access(path, F_OK) != 0;
+
+		free(path);
+		if (none) {
+			if (ctx->json)
+				puts("[]");
+			return EXIT_FINE;
+		}
+	}
 	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	rows = query_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
