@@ -202,7 +202,7 @@ static void check_torch(struct pt_ctx *ctx, struct index *ix, int64_t run_id,
 		free(msg);
 		return;
 	}
-	runs_set_torch(ix, run_id, p->version, p->debug, p->debug ? "Debug" : "Release (NDEBUG)");
+	runs_set_torch(ix, run_id, p->version, p->debug, p->debug ? "debug" : "release");
 	if (logs && *logs && p->major >= 0 && (p->major < 2 || (p->major == 2 && p->minor < 1))) {
 		msg = pt_xasprintf("TORCH_LOGS has no effect: torch %s is older than 2.1 (no"
 				   " torch._logging)", p->version);

@@ -219,11 +219,28 @@ fail:
 	return NULL;
 }
 
-/* First line of a record's text, at most 100 columns. */
+/* The line that says what a record is, at most 100 columns: a traceback's exception line, else the first. */
 static void print_first_line(const char *indent, json_t *rec)
 {
 	const char *t = json_string_value(json_object_get(rec, "text"));
-	size_t n = t ? strcspn(t, "\n") : 0;
+	const char *kind = json_string_value(json_object_get(rec, "kind"));
+	size_t n;
+
+	if (t && kind && !strcmp(kind, "traceback")) {
+		const char *last = strrchr(t, '\n');
+
+		while (last && !last[1] && last > t) {
+			/* A trailing newline: look before it. */
+			const char *p = last - 1;
+
+			while (p > t && *p != '\n')
+				p--;
+			last = *p == '\n' ? p : NULL;
+		}
+		if (last)
+			t = last + 1;
+	}
+	n = t ? strcspn(t, "\n") : 0;
 
 	printf("%s%.*s%s\n", indent, (int)(n > 100 ? 100 : n), t ? t : "", n > 100 ? "..." : "");
 }
@@ -253,8 +270,8 @@ static void show_text(json_t *run)
 		printf(", %.2f s", json_real_value(json_object_get(run, "duration_s")));
 	putchar('\n');
 	if ((s = json_string_value(json_object_get(run, "torch_version"))))
-		printf("  torch:    %s (%s)\n", s,
-		       json_string_value(json_object_get(run, "torch_build_type")) ?: "build type unknown");
+		printf("  torch:    %s, %s build\n", s,
+		       json_string_value(json_object_get(run, "torch_build_type")) ?: "unknown");
 	if ((s = json_string_value(json_object_get(run, "logs_spec"))))
 		printf("  TORCH_LOGS=%s\n", s);
 	printf("  output:   %lld bytes stdout, %lld bytes stderr\n",

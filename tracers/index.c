@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <regex.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -63,12 +64,24 @@ static int mkdirs(const char *path, mode_t mode)
 	return rc;
 }
 
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Before SQLite's first use: no memory statistics, whose global mutex is
+ * taken on every allocation (measured ~4% of indexing time).
+ */
+static void configure(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int index_open(struct index **out, const char *path, unsigned flags, struct pt_diag *diag)
 {
 	struct index *ix = pt_xcalloc(1, sizeof(*ix));
 	int oflags;
 	char *slash;
 
+	pthread_once(&config_once, configure);
 	*out = NULL;
 	ix->diag = diag;
 	ix->path = pt_xstrdup(path);
@@ -292,7 +305,6 @@ int index_run(struct index_stmt *s, const char *fmt, ...)
 	}
 	while ((rc = index_step(s)) == 1)
 		;
-	sqlite3_clear_bindings(s->st);
 	return rc;
 }
 

@@ -90,7 +90,8 @@ struct index_stmt *index_prepare(struct index *ix, const char *sql);
  *   b  const void *, size_t (blob)
  *   n  (no argument) NULL
  * index_bind copies text and blobs (SQLITE_TRANSIENT); index_run does not
- * (SQLITE_STATIC: it steps before returning, and clears the bindings).
+ * (SQLITE_STATIC: it steps before returning; the next index_prepare of the
+ * statement clears the bindings, and a held statement must be bound whole).
  * Returns 0 or -1 (diag).
  */
 int index_bind(struct index_stmt *s, const char *fmt, ...);

@@ -38,7 +38,7 @@ static const char core_sql[] =
 	"  python TEXT,                 -- interpreter used for a script, NULL for -- CMD\n"
 	"  torch_version TEXT,          -- torch.__version__ seen by that interpreter, NULL if unknown\n"
 	"  torch_debug INTEGER,         -- torch.version.debug as 0/1, NULL if unknown\n"
-	"  torch_build_type TEXT,       -- BUILD_TYPE from torch.__config__.show(), NULL if unknown\n"
+	"  torch_build_type TEXT,       -- 'debug' or 'release' (torch.version.debug), NULL if unknown\n"
 	"  logs_spec TEXT,              -- TORCH_LOGS given to the child, NULL when not set\n"
 	"  dispatch INTEGER NOT NULL DEFAULT 0, -- 1: TORCH_SHOW_DISPATCH_TRACE=1 was set\n"
 	"  trace INTEGER NOT NULL DEFAULT 0,    -- 1: TORCH_TRACE pointed at runs/<id>/trace\n"
