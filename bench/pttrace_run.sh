@@ -28,7 +28,7 @@ export PTTRACE_DB="$tmp/db/pttrace.db"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-alone_null=() alone_pipe=() under=() idx=() lag=() rss=()
+alone_null=() alone_pipe=() under=() idx=() idxcpu=() lag=() rss=()
 for r in $(seq "$reps"); do
 	"$tmp/loggen" "$size" "$tmp/t" >/dev/null 2>&1
 	alone_null+=("$(cut -d' ' -f1 "$tmp/t")")
@@ -38,6 +38,7 @@ for r in $(seq "$reps"); do
 	under+=("$(cut -d' ' -f1 "$tmp/t")")
 	bytes=$(cut -d' ' -f2 "$tmp/t")
 	idx+=("$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["index_seconds"])' "$tmp/j")")
+	idxcpu+=("$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["index_cpu_seconds"])' "$tmp/j")")
 	lag+=("$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["index_lag_seconds"])' "$tmp/j")")
 	rss+=("$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["peak_rss_kb"])' "$tmp/j")")
 	lines=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["lines"])' "$tmp/j")
@@ -47,11 +48,12 @@ an=$(printf '%s\n' "${alone_null[@]}" | median)
 ap=$(printf '%s\n' "${alone_pipe[@]}" | median)
 un=$(printf '%s\n' "${under[@]}" | median)
 ix=$(printf '%s\n' "${idx[@]}" | median)
+ic=$(printf '%s\n' "${idxcpu[@]}" | median)
 lg=$(printf '%s\n' "${lag[@]}" | median)
 rs=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)
 mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
-echo "pttrace run benchmark: $mb MB, $lines lines, median of $reps runs, $(nproc) CPUs"
-awk -v an="$an" -v ap="$ap" -v un="$un" -v ix="$ix" -v lg="$lg" -v rs="$rs" -v mb="$mb" 'BEGIN {
+echo "pttrace run benchmark: $mb MB, $lines lines, median of $reps runs, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
+awk -v an="$an" -v ap="$ap" -v un="$un" -v ix="$ix" -v ic="$ic" -v lg="$lg" -v rs="$rs" -v mb="$mb" 'BEGIN {
 	printf "  child alone, output to /dev/null : %7.2f s\n", an
 	printf "  child alone, output through a pipe: %7.2f s\n", ap
 	printf "  child under pttrace run -q        : %7.2f s\n", un
@@ -59,6 +61,7 @@ awk -v an="$an" -v ap="$ap" -v un="$un" -v ix="$ix" -v lg="$lg" -v rs="$rs" -v m
 	printf "  slowdown vs alone (pipe)          : %6.1f %%\n", (un / ap - 1) * 100
 	printf "  spooling rate (bytes / child time): %6.0f MB/s (goal >= 200)\n", mb / un
 	printf "  indexing rate (bytes / index time): %6.1f MB/s (goal >= 50)\n", mb / ix
+	printf "  indexing rate (bytes / its CPU)   : %6.1f MB/s (what an idle machine would give)\n", mb / ic
 	printf "  indexing finished after the child : %7.2f s\n", lg
 	printf "  pttrace peak RSS                  : %6.1f MB   (goal < 64)\n", rs / 1024
 }'

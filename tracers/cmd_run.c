@@ -335,6 +335,7 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	}
 	if (pt_open_index(ctx, 0, &ix, &diag) < 0)
 		goto out;
+	runs_mark_lost(ix);
 	/* The run row first: its id names the directory the child's trace goes to. */
 	now = time(NULL);
 	localtime_r(&now, &tm);

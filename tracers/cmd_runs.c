@@ -432,6 +432,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		json_decref(done);
 		return EXIT_USAGE;
 	}
+	runs_mark_lost(ix);
 	if (optind < argc) {
 		runs = json_array();
 		for (int k = optind; k < argc; k++) {

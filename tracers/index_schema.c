@@ -46,6 +46,7 @@ static const char core_sql[] =
 	"  ended_us INTEGER,            -- child reaped, UTC microseconds; NULL while running\n"
 	"  tz_offset_s INTEGER NOT NULL DEFAULT 0, -- UTC offset at start (east > 0): glog times are local\n"
 	"  pid INTEGER,                 -- the child's process id\n"
+	"  pttrace_pid INTEGER,         -- the recording pttrace's pid: a dead one on this host means 'lost'\n"
 	"  status TEXT NOT NULL,        -- running, exited, signaled, failed (did not start), lost (pttrace died)\n"
 	"  exit_code INTEGER,           -- when exited: the child's exit code\n"
 	"  signal INTEGER,              -- when signaled: the signal number\n"

@@ -1,9 +1,12 @@
 /* Run rows; see runs.h. */
 #include "runs.h"
 
+#include <errno.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jsonout.h"
 #include "query.h"
@@ -22,8 +25,8 @@ int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 {
 	static const char sql[] =
 		"INSERT INTO runs(name, tag, source, argv, cwd, host, python, logs_spec, dispatch,"
-		" trace, started_us, tz_offset_s, status, pttrace_version)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13)";
+		" trace, started_us, tz_offset_s, status, pttrace_version, pttrace_pid)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13, ?14)";
 	struct index_stmt *s;
 	json_t *a = json_array();
 	char *argv_json = NULL;
@@ -52,10 +55,10 @@ int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 		json_array_append_new(a, pt_json_str(ri->argv[i]));
 	argv_json = json_dumps(a, JSON_COMPACT);
 	s = index_prepare(ix, sql);
-	if (!s || index_run(s, "tttttttiiiiit", ri->name, ri->tag, ri->source ? ri->source : "run",
+	if (!s || index_run(s, "tttttttiiiiiti", ri->name, ri->tag, ri->source ? ri->source : "run",
 			    argv_json, ri->cwd, ri->host, ri->python, ri->logs_spec,
 			    (int64_t)ri->dispatch, (int64_t)ri->trace, ri->started_us,
-			    (int64_t)ri->tz_offset_s, PTTRACE_VERSION_STR) < 0)
+			    (int64_t)ri->tz_offset_s, PTTRACE_VERSION_STR, (int64_t)getpid()) < 0)
 		goto out;
 	*run_id = index_last_rowid(ix);
 	if (index_make_run_dir(ix, *run_id) < 0)
@@ -132,4 +135,35 @@ int runs_delete(struct index *ix, int64_t run_id)
 	if (!s || index_run(s, "i", run_id) < 0)
 		return -1;
 	return index_remove_run_dir(ix, run_id);
+}
+
+int runs_mark_lost(struct index *ix)
+{
+	json_t *rows = query_json(ix, "SELECT id, pttrace_pid, host FROM runs WHERE status = 'running'", "");
+	struct index_stmt *s;
+	char host[256] = "";
+	size_t i;
+	json_t *v;
+	int n = 0;
+
+	if (!rows)
+		return -1;
+	gethostname(host, sizeof(host) - 1);
+	json_array_foreach(rows, i, v) {
+		json_t *pid = json_object_get(v, "pttrace_pid");
+		const char *h = json_string_value(json_object_get(v, "host"));
+
+		if (!json_is_integer(pid) || !h || strcmp(h, host))
+			continue;
+		if (kill((pid_t)json_integer_value(pid), 0) == 0 || errno != ESRCH)
+			continue;
+		s = index_prepare(ix, "UPDATE runs SET status = 'lost' WHERE id = ?1 AND status = 'running'");
+		if (!s || index_run(s, "i", (int64_t)json_integer_value(json_object_get(v, "id"))) < 0) {
+			json_decref(rows);
+			return -1;
+		}
+		n++;
+	}
+	json_decref(rows);
+	return n;
 }

@@ -64,6 +64,13 @@ int runs_set_pid(struct index *ix, int64_t run_id, int64_t pid);
 int runs_finish(struct index *ix, int64_t run_id, enum run_status st, int code,
 		int64_t ended_us, int64_t bytes_stdout, int64_t bytes_stderr);
 
+/*
+ * Runs still "running" whose recording pttrace (same host) is gone become
+ * "lost": their raw output is kept and `pttrace reindex` indexes it. Returns
+ * how many were marked, or -1 (diag).
+ */
+int runs_mark_lost(struct index *ix);
+
 /* Delete the run's rows (every table cascades from runs) and its directory. */
 int runs_delete(struct index *ix, int64_t run_id);
 

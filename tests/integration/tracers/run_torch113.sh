@@ -126,6 +126,29 @@ check_contains "release torch: dispatch warning" "TORCH_SHOW_DISPATCH_TRACE has 
 check_eq "release torch: warnings recorded" "dispatch-no-output dispatch-release-build logs-old-torch trace-old-torch" \
 	"$(sqlv disp "SELECT code FROM run_warnings WHERE run_id = :run ORDER BY code" | tr '\n' ' ' | sed 's/ $//')"
 
+# pttrace itself killed: the run becomes "lost", its raw output is kept, reindex indexes it.
+cat >"$T/long.py" <<'PYEOF'
+import time
+for i in range(3):
+    print("line", i, flush=True)
+time.sleep(60)
+PYEOF
+"$P" run -q --python "$PY" --name lost "$T/long.py" >/dev/null 2>&1 &
+ppid=$!
+for _ in $(seq 100); do
+	[ "$(sqlv lost "SELECT bytes FROM run_files WHERE run_id = :run" 2>/dev/null)" = "" ] || break
+	[ -s "$T/db/runs/$(sqlv lost "SELECT :run" 2>/dev/null)/stdout.log" ] && break
+	sleep 0.1
+done
+sleep 0.3
+kill -KILL "$ppid"
+wait "$ppid" 2>/dev/null
+child=$(sqlv lost "SELECT pid FROM runs WHERE id = :run")
+kill -TERM -- "-$child" 2>/dev/null
+check_rc "reindex after pttrace was killed" 0 "$P" reindex
+check_eq "killed pttrace: run marked lost" lost "$(sqlv lost "SELECT status FROM runs WHERE id = :run")"
+check_eq "killed pttrace: its lines indexed" 3 "$(sqlv lost "SELECT SUM(nlines) FROM records WHERE run_id = :run")"
+
 # rm: rows and directory gone.
 id=$(sqlv talk "SELECT :run")
 check_rc "rm" 0 "$P" rm talk
