@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +82,12 @@ static void *indexer_main(void *arg)
 	int stream, rc;
 	uint64_t t0 = pt_now_ns();
 
+	/*
+	 * Indexing may lag, the child may not: on a busy machine the scheduler
+	 * favours the child (and the capture loop) over this thread. Linux
+	 * applies nice per thread.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	x->rc = -1;
 	if (spool_reader_open(&r, x->dir, x->st, &x->diag) < 0)
 		return NULL;
