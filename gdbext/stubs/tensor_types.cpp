@@ -4,6 +4,7 @@
 // where its vtable lives (TensorImpl's key function is in libc10), so release
 // builds leave c10::TensorImpl incomplete; these variables make GDB's opaque-type
 // resolution find a complete one. Defines nothing else; never linked.
+#include <ATen/core/Tensor.h>
 #include <ATen/core/TensorBase.h>
 #include <c10/core/DispatchKeySet.h>
 #include <c10/core/Scalar.h>
@@ -17,6 +18,7 @@
 #include <c10/util/SmallVector.h>
 
 namespace ptgdb_stub {
+at::Tensor *tensor;
 at::TensorBase *tensor_base;
 c10::TensorImpl *tensor_impl;
 c10::UndefinedTensorImpl *undefined_impl;
