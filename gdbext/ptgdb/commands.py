@@ -202,8 +202,9 @@ frame is kept. --stub loads an object built beforehand (same headers!)."""
                         raise typestubs.StubError(
                             "no torch headers found near %s; give --headers DIR" % lib)
                     include = dirs[0]
-                gdb.write("pt-types: compiling type stubs against %s\n" % include)
-                gdb.flush()
+                if a.rebuild or not typestubs.cached(include, a.compiler, a.std):
+                    gdb.write("pt-types: compiling type stubs against %s\n" % include)
+                    gdb.flush()
                 obj = typestubs.build(include, a.compiler, a.std, rebuild=a.rebuild)
             loaded = typestubs.load(obj)
         except typestubs.StubError as e:

@@ -66,13 +66,20 @@ compare() {	# compare WHAT GDB_OUTPUT
 # --- live ------------------------------------------------------------------
 {
 	echo "source $LOAD"
+	echo "break main"
 	echo "break stop_here"
 	echo "run $T/dump.txt"
-	echo "up"
 	echo "echo @@=before-types\\n"
 	echo "output f32"
 	echo "echo \\n"
+	# Uninitialised locals (stack garbage) must print as values or <unreadable ...>.
 	echo "pt-types --headers $INC --compiler $CXX"
+	echo "echo @@=garbage\\n"
+	echo "info locals"
+	echo "echo @@=garbage-end\\n"
+	echo "continue"
+	echo "up"
+	echo "pt-types --rebuild --headers $INC --compiler $CXX"
 	echo "echo @@=frame-kept\\n"
 	echo "output argc"
 	echo "echo \\n"
@@ -123,6 +130,8 @@ compare live "$T/live.out"
 mark() { awk -v m="@@$1" '$0 == m { getline; print; exit }' "$2"; }
 check_contains "live: without types" "<unreadable tensor: no type information for c10::TensorImpl; run pt-types>" "$(mark =before-types "$T/live.out")"
 check_eq "live: pt-types keeps the selected frame" "2" "$(mark =frame-kept "$T/live.out")"
+garbage=$(awk '$0 == "@@=garbage" { on = 1; next } $0 == "@@=garbage-end" { on = 0 } on' "$T/live.out")
+check_contains "live: uninitialised locals listed" "bad = " "$garbage"
 check_eq "live: CUDA tensor" "tensor(<values in cuda:0 memory, not readable from the host>, dtype=float32, shape=[2], strides=[1], device=cuda:0)" "$(mark =fake_cuda "$T/live.out")"
 check_eq "live: set pt-edgeitems 1" "tensor([[0, ..., 49], ..., [1950, ..., 1999]], dtype=int64, shape=[40, 50], strides=[50, 1], device=cpu)" "$(mark =edge1 "$T/live.out")"
 check_contains "live: pt-tensor --edge 2" "tensor([[0, 1, ..., 48, 49], [50, 51, ..., 98, 99], ..., [1900, 1901, ..., 1948, 1949], [1950, 1951, ..., 1998, 1999]], dtype=int64" "$(mark =edge2 "$T/live.out")"
