@@ -169,7 +169,7 @@ Usage: pt-types [--headers DIR] [--compiler CXX] [--std STD] [--rebuild]
 Compiles ptgdb's stubs/tensor_types.cpp with -g -femit-class-debug-always
 against the headers of the loaded torch (DIR/c10/core/TensorImpl.h; found from
 the loaded libc10 unless --headers is given), caches the object under
-~/.cache/ptgdb, and adds it with `add-symbol-file OBJECT -o 0`. The selected
+~/.cache/ptgdb, and adds it with add-symbol-file (types only). The selected
 frame is kept. --stub loads an object built beforehand (same headers!)."""
 
     def __init__(self):

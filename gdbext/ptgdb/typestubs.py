@@ -1,7 +1,7 @@
 # pt-types: give GDB the DWARF of c10::TensorImpl when the libraries carry none
 # (release builds, Debian's libtorch, pip wheels). Compiles stubs/tensor_types.cpp
 # against the headers of the torch that is loaded (or given), caches the object,
-# and adds it with `add-symbol-file OBJ -o 0` (tensor-layout.md §5, fix 2).
+# and adds it with `add-symbol-file OBJ -o OFFSET` (tensor-layout.md §5, fix 2).
 import hashlib
 import os
 import shlex
@@ -12,6 +12,13 @@ import gdb
 STUB_SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            "stubs", "tensor_types.cpp")
 _MARKER = os.path.join("c10", "core", "TensorImpl.h")
+
+
+# The stub's own symbols (its pointer variables, header constants in .rodata)
+# would otherwise sit at small addresses and label null pointers (`0x0
+# <ptgdb_stub::tensor>`). Only its types are wanted, so move it to an address no
+# pointer has: non-canonical on x86-64.
+LOAD_OFFSET = 0x4000000000000000
 
 
 class StubError(Exception):
@@ -105,7 +112,7 @@ def load(path):
         level = gdb.selected_frame().level()
     except gdb.error:
         pass
-    gdb.execute("add-symbol-file %s -o 0" % shlex.quote(path), to_string=True)
+    gdb.execute("add-symbol-file %s -o 0x%x" % (shlex.quote(path), LOAD_OFFSET), to_string=True)
     if level:
         # Frame.select() is silent; the `frame N` command would print the frame.
         frame = gdb.newest_frame()
