@@ -68,6 +68,8 @@ autograd meta pointer and the dispatch keys. See also `set pt-threshold`."""
                 full = True
             elif w == "--raw":
                 raw = True
+            elif w == "--edge":
+                raise gdb.GdbError("pt-tensor: --edge needs a number")
             elif words and words[-1] == "--edge":
                 words.pop()
                 try:
