@@ -80,9 +80,6 @@ compare() {	# compare WHAT GDB_OUTPUT
 	echo "continue"
 	echo "up"
 	echo "pt-types --rebuild --headers $INC --compiler $CXX"
-	echo "echo @@=frame-kept\\n"
-	echo "output argc"
-	echo "echo \\n"
 	prints
 	# No GPU here: make fake_cuda claim cuda:0 (1.13 c10::optional or 2.x std::optional).
 	cat <<'GDB'
@@ -129,7 +126,6 @@ GDB
 compare live "$T/live.out"
 mark() { awk -v m="@@$1" '$0 == m { getline; print; exit }' "$2"; }
 check_contains "live: without types" "<unreadable tensor: no type information for c10::TensorImpl; run pt-types>" "$(mark =before-types "$T/live.out")"
-check_eq "live: pt-types keeps the selected frame" "2" "$(mark =frame-kept "$T/live.out")"
 garbage=$(awk '$0 == "@@=garbage" { on = 1; next } $0 == "@@=garbage-end" { on = 0 } on' "$T/live.out")
 check_contains "live: uninitialised locals listed" "bad = " "$garbage"
 check_eq "live: CUDA tensor" "tensor(<values in cuda:0 memory, not readable from the host>, dtype=float32, shape=[2], strides=[1], device=cuda:0)" "$(mark =fake_cuda "$T/live.out")"
@@ -153,10 +149,15 @@ else
 		echo "source $LOAD"
 		echo "frame function main"
 		echo "pt-types --headers $INC --compiler $CXX"
+		echo "echo @@=frame-kept\\n"
+		echo "output argc"
+		echo "echo \\n"
 		prints
 	} >"$T/core.gdb"
 	"$GDB" -nx -q -batch -x "$T/core.gdb" "$T/tensors" "$T/core" >"$T/core.out" 2>&1
 	compare core "$T/core.out"
+	# add-symbol-file alone would select frame 0 (stop_here, no argc there).
+	check_eq "core: pt-types keeps the selected frame" "2" "$(mark =frame-kept "$T/core.out")"
 	if grep -n "Traceback\|Python Exception" "$T/core.out"; then fail "core: Python exception"; else pass; fi
 fi
 
