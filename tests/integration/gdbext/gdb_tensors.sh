@@ -119,6 +119,11 @@ help pt-dispatch-keys
 help pt-types
 GDB
 	echo "gcore $T/core"
+	# After gcore: a data pointer into nothing (as on a core file missing the page).
+	echo "set var fspecial.impl_.target_->storage_.storage_impl_.target_->data_ptr_.ptr_.data_ = (void *) 0x10"
+	echo "echo @@=nopage\\n"
+	echo "output fspecial"
+	echo "echo \\n"
 	echo "kill"
 } >"$T/live.gdb"
 "$GDB" -nx -q -batch -x "$T/live.gdb" "$T/tensors" >"$T/live.out" 2>&1
@@ -129,6 +134,7 @@ check_contains "live: without types" "<unreadable tensor: no type information fo
 garbage=$(awk '$0 == "@@=garbage" { on = 1; next } $0 == "@@=garbage-end" { on = 0 } on' "$T/live.out")
 check_contains "live: uninitialised locals listed" "bad = " "$garbage"
 check_eq "live: CUDA tensor" "tensor(<values in cuda:0 memory, not readable from the host>, dtype=float32, shape=[2], strides=[1], device=cuda:0)" "$(mark =fake_cuda "$T/live.out")"
+check_eq "live: data page missing" "<unreadable tensor: Cannot access memory at address 0x10; dtype=float32, shape=[4], device=cpu>" "$(mark =nopage "$T/live.out")"
 check_eq "live: set pt-edgeitems 1" "tensor([[0, ..., 49], ..., [1950, ..., 1999]], dtype=int64, shape=[40, 50], strides=[50, 1], device=cpu)" "$(mark =edge1 "$T/live.out")"
 check_contains "live: pt-tensor --edge 2" "tensor([[0, 1, ..., 48, 49], [50, 51, ..., 98, 99], ..., [1900, 1901, ..., 1948, 1949], [1950, 1951, ..., 1998, 1999]], dtype=int64" "$(mark =edge2 "$T/live.out")"
 check_contains "live: pt-tensor detail line" "impl=0x" "$(awk '$0 == "@@=edge2" { getline; getline; print; exit }' "$T/live.out")"
