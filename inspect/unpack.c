@@ -91,7 +91,7 @@ int unpack_inspect(unsigned kind, const uint8_t *p, size_t n, struct unpack_info
 		}
 		info->elf_type = p[16] | p[17] << 8;
 		/* §7: ABI v8 (EI_OSABI 0x41, CUDA 13) keeps the SM in bits 8-15, v7 in the low byte. */
-		info->sm = p[7] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
+		info->sm = p[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
 		return 0;
 	}
 	if (kind == FATBIN_KIND_PTX) {
