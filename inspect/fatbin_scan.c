@@ -148,6 +148,10 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 {
 	uint64_t pos = align_up(start);
 
+	if (end > sc->o->size)
+		end = sc->o->size;
+	if (pos < start || start >= end)
+		return 0;	/* empty, or an offset so large that aligning it wraps */
 	if (!sc->chunk && !sc->o->mem)
 		sc->chunk = pt_xmalloc(SCAN_CHUNK);
 	/* A section placed at an odd offset (objcopy --add-section) may still start with one. */
@@ -274,6 +278,7 @@ static uint64_t section_end(struct scanner *sc, const struct elf_section *es)
 			    "(%llu bytes): truncated file",
 			    (unsigned long long)es->offset, (unsigned long long)es->size,
 			    (unsigned long long)sc->o->size);
+		/* A section starting past the end is empty here. */
 		return es->offset > sc->o->size ? es->offset : sc->o->size;
 	}
 	return es->offset + es->size;
