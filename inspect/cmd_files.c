@@ -36,8 +36,11 @@ struct files_opts {
 	int entries;			/* --entries */
 };
 
-/* The CUDA section of one file: scan, optional verify, render. */
-static void cuda_section(const struct elfobj *o, const struct files_opts *fo, struct pt_ctx *ctx,
+/*
+ * The CUDA section of one file: scan, optional verify, render. Returns how
+ * many --gpu values cannot run the file's code (exit 1: a problem found).
+ */
+static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo, struct pt_ctx *ctx,
 			 json_t *fj, struct pt_diag *diag)
 {
 	struct cuda_scan scan;
@@ -50,11 +53,19 @@ static void cuda_section(const struct elfobj *o, const struct files_opts *fo, st
 		.entries = fo->entries,
 		.only = fo->sections == SEC_CUDA,
 	};
+	size_t unrunnable = 0;
 
 	cuda_scan(o, fo->scan_flags, &scan, diag);
 	if (fo->verify)
 		cuda_scan_verify(o, &scan, &ver, diag);
 	report_cuda_init(&r, &scan, fo->verify ? &ver : NULL, o->path, diag);
+	for (size_t g = 0; scan.n_fatbins && g < fo->n_gpus; g++) {
+		struct cuda_verdict v;
+
+		cudaarch_verdict(&r.sum, fo->gpus[g], &v);
+		if (v.how == CUDA_RUN_NONE)
+			unrunnable++;
+	}
 	if (ctx->json) {
 		json_object_set_new(fj, "cuda", report_cuda_json(&r, &ro));
 	} else {
@@ -67,6 +78,7 @@ static void cuda_section(const struct elfobj *o, const struct files_opts *fo, st
 	if (fo->verify)
 		cuda_verify_release(&ver);
 	cuda_scan_release(&scan);
+	return unrunnable;
 }
 
 #define CUDA_OPTIONS_HELP                                                                  \
@@ -95,12 +107,12 @@ static int inspect_one(const char *path, const struct files_opts *fo, struct pt_
 		json_object_set_new(fj, "file", json_string(path));
 		if (fo->sections & SEC_ELF)
 			json_object_set_new(fj, "elf", report_elf_json(&o));
-		if (fo->sections & SEC_CUDA)
-			cuda_section(&o, fo, ctx, fj, &diag);
+		if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, fj, &diag))
+			rc = EXIT_PROBLEMS;
 		json_object_set_new(fj, "problems", report_problems_json(&diag));
 		json_array_append_new(files, fj);
-	} else if (fo->sections & SEC_CUDA) {
-		cuda_section(&o, fo, ctx, NULL, &diag);
+	} else if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, NULL, &diag)) {
+		rc = EXIT_PROBLEMS;
 	}
 	if (pt_diag_count(&diag, PT_SEV_WARNING))
 		rc = EXIT_PROBLEMS;
@@ -233,8 +245,10 @@ int cmd_cuda(int argc, char **argv, struct pt_ctx *ctx)
 			 "  --json          one JSON document for the whole invocation\n"
 			 "  --color=WHEN    auto, always, never\n"
 			 CUDA_OPTIONS_HELP
-			 "Exit status: 0 fine, 1 damaged fat binaries (or other problems),\n"
-			 "2 usage error or unreadable input.\n",
+			 "Exit status:\n"
+			 "  0  everything fine\n"
+			 "  1  problems found: damaged fat binaries, a --gpu that cannot run the code\n"
+			 "  2  usage error or unreadable input\n",
 	};
 
 	return run(argc, argv, ctx, &fo);

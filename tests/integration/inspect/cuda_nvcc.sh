@@ -147,6 +147,9 @@ out=$("$P" cuda --gpu t4 "$T/libsm80_sm90_ptx90.so")
 check_contains "text: the CUDA error users see" '"no kernel image is available for execution on the device"' "$out"
 check_contains "text: TORCH_CUDA_ARCH_LIST line" "TORCH_CUDA_ARCH_LIST  8.0;9.0+PTX" "$out"
 check_rc "unknown GPU is a usage error" 2 "$P" cuda --gpu rtx9999 "$T/libsm75.so"
+check_rc "a --gpu that cannot run the code: exit 1" 1 "$P" cuda --gpu h100 --gpu t4 "$T/libsm80_sm90_ptx90.so"
+check_rc "every --gpu can run it: exit 0" 0 "$P" cuda --gpu h100 --gpu a10 "$T/libsm80_sm90_ptx90.so"
+check_rc "--gpu is for the CUDA report" 2 "$P" deps --gpu h100 "$T/libsm75.so"
 
 # Bare `ptinspect FILE` includes the CUDA section; a file without CUDA code shows none.
 check_contains "bare ptinspect has the CUDA section" "SASS      sm_75" "$("$P" "$T/libsm75.so")"
