@@ -1,5 +1,5 @@
 /*
- * `ptinspect FILE...` and `ptinspect deps FILE...`: every report that exists
+ * `ptinspect FILE...`, `ptinspect deps FILE...` and `ptinspect cuda FILE...`: every report that exists
  * for each file, or only some sections of it. Options are parsed here once;
  * each section is collected by its module and rendered by report*.c.
  */
@@ -11,9 +11,13 @@
 #include "cudaarch.h"
 #include "fatbin_scan.h"
 #include "jsonout.h"
+#include "ldpath.h"
 #include "ptinspect.h"
 #include "report.h"
 #include "report_cuda.h"
+#include "report_deps.h"
+#include "resolve.h"
+#include "xalloc.h"
 
 enum files_section {
 	SEC_ELF = 1 << 0,
@@ -27,6 +31,15 @@ enum files_section {
 struct files_opts {
 	unsigned sections;
 	const char *usage;
+	/* deps */
+	struct ldpath_env env;
+	struct deps_view view;
+	const char *root;
+	const char *llp;
+	int llp_set;
+	const char *cache_file;
+	const char *hwcaps;
+	int secure, no_cache;
 	/* CUDA section (SEC_CUDA) */
 	struct cuda_cc gpus[MAX_GPUS];	/* --gpu */
 	const char *gpu_args[MAX_GPUS];
@@ -34,14 +47,70 @@ struct files_opts {
 	unsigned scan_flags;		/* --registered-only */
 	int verify;			/* --verify */
 	int entries;			/* --entries */
+	int cuda_deps;			/* --cuda-deps: every CUDA library of the tree */
 };
+
+#define DEPS_OPTIONS                                                                          \
+	"Dependency options:\n"                                                               \
+	"  --ld-library-path=LIST  use LIST as LD_LIBRARY_PATH (default: the environment's)\n"\
+	"  --root=DIR          resolve inside a sysroot or unpacked image (its ld.so.cache too)\n" \
+	"  --ld-so-cache=FILE  read this cache instead of ROOT/etc/ld.so.cache\n"           \
+	"  --no-cache          ignore ld.so.cache (like ld.so --inhibit-cache)\n"            \
+	"  --hwcaps=LIST       active glibc-hwcaps subdirs, best first (default: this CPU's;\n" \
+	"                      'none' for none), e.g. x86-64-v3,x86-64-v2\n"                \
+	"  --secure            resolve as for a setuid program (AT_SECURE)\n"               \
+	"  --depth=N           print the tree N levels deep\n"                               \
+	"  --no-tree           one line per dependency, in load order\n"                     \
+	"  -v, --verbose       also show edges to libraries already loaded\n"
+
+#define CUDA_OPTIONS                                                                          \
+	"CUDA options:\n"                                                                     \
+	"  --gpu=CC            can a GPU run it: 8.6, sm_86, 120, h100, rtx5090 ... (repeatable)\n" \
+	"  --registered-only   only .nv_fatbin and __nv_relfatbin (skip the data-section scan)\n" \
+	"  --verify            decompress every SASS/PTX entry and check it\n"               \
+	"  --entries           list every fat binary entry (text)\n"                          \
+	"  --cuda-deps         also every CUDA library of the dependency tree, with the\n"    \
+	"                      known dlopen edges; names the weakest link per --gpu\n"
+
+#define COMMON_OPTIONS                                                                        \
+	"Options:\n"                                                                          \
+	"  --json              one JSON document for the whole invocation\n"                \
+	"  --color=WHEN        auto (default), always, never; NO_COLOR is respected\n"       \
+	"  -h, --help          this text\n"
+
+#define EXIT_TEXT                                                                             \
+	"Exit status: 0 fine, 1 problems found (missing library, unmet version,\n"            \
+	"damaged data), 2 usage error or unreadable input.\n"
+
+/*
+ * An RPATH or RUNPATH list with its tokens expanded for this object: into
+ * elf[key] when elf is given (--json), else as text lines under label.
+ */
+static void rpath_dirs(json_t *elf, const char *key, const char *label, const char *list,
+		       const char *origin, const struct ldpath_env *env)
+{
+	char **dirs;
+	size_t n;
+
+	if (!list)
+		return;
+	n = ldpath_split(list, false, origin, env, &dirs);
+	if (elf)
+		json_object_set_new(elf, key, pt_json_strv(dirs, n));
+	for (size_t i = 0; i < n; i++) {
+		if (!elf)
+			printf("  %-9s %s %s\n", i ? "" : label, i ? " " : "=", dirs[i]);
+		free(dirs[i]);
+	}
+	free(dirs);
+}
 
 /*
  * The CUDA section of one file: scan, optional verify, render. Returns how
  * many --gpu values cannot run the file's code (exit 1: a problem found).
  */
-static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo, struct pt_ctx *ctx,
-			 json_t *fj, struct pt_diag *diag)
+static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
+			   struct pt_ctx *ctx, json_t *fj, struct pt_diag *diag)
 {
 	struct cuda_scan scan;
 	struct cuda_verify ver;
@@ -51,7 +120,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo, 
 		.gpu_args = fo->gpu_args,
 		.n_gpus = fo->n_gpus,
 		.entries = fo->entries,
-		.only = fo->sections == SEC_CUDA,
+		.only = !(fo->sections & SEC_ELF),
 	};
 	size_t unrunnable = 0;
 
@@ -66,7 +135,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo, 
 		if (v.how == CUDA_RUN_NONE)
 			unrunnable++;
 	}
-	if (ctx->json) {
+	if (fj) {
 		json_object_set_new(fj, "cuda", report_cuda_json(&r, &ro));
 	} else {
 		if (!(fo->sections & SEC_ELF))
@@ -81,75 +150,180 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo, 
 	return unrunnable;
 }
 
-#define CUDA_OPTIONS_HELP                                                                  \
-	"  --gpu CC        can a GPU run it: 8.6, sm_86, 120, h100, rtx5090 ... (repeatable)\n" \
-	"  --registered-only  only .nv_fatbin and __nv_relfatbin (skip the data scan)\n"     \
-	"  --verify        decompress every SASS/PTX entry and check it\n"                     \
-	"  --entries       list every fat binary entry (text)\n"
+/* --cuda-deps: every library of the resolved tree (plus known dlopen edges) with device code. */
+static size_t cuda_deps_section(struct resolve_result *r, const struct files_opts *fo,
+				struct pt_ctx *ctx, json_t *fj, struct pt_diag *diag)
+{
+	struct cudadeps cd;
+	struct report_cuda_opts ro = {
+		.gpus = fo->gpus,
+		.gpu_args = fo->gpu_args,
+		.n_gpus = fo->n_gpus,
+	};
+	size_t bad;
 
-static int inspect_one(const char *path, const struct files_opts *fo, struct pt_ctx *ctx,
+	cudadeps_collect(&cd, r, &fo->env, fo->scan_flags, diag);
+	bad = cudadeps_unrunnable(&cd, fo->gpus, fo->n_gpus);
+	if (fj)
+		json_object_set_new(fj, "cuda_deps", report_cudadeps_json(&cd, r, &ro));
+	else
+		report_cudadeps_text(stdout, &cd, r, &ro, ctx);
+	cudadeps_release(&cd);
+	return bad;
+}
+
+static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *ctx,
 		       json_t *files, json_t *problems)
 {
 	struct elfobj o;
+	struct resolve_result r = { 0 };
 	struct pt_diag diag;
-	int rc = EXIT_FINE;
+	int rc = EXIT_FINE, have_deps = 0, cuda_bad = 0;
+	json_t *fj = NULL;
 
 	pt_diag_init(&diag);
 	if (elfobj_open(&o, path, &diag) != 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!ctx->json && (fo->sections & SEC_ELF))
-		report_elf_text(stdout, &o, ctx);
+	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
+		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
 	if (ctx->json) {
-		json_t *fj = json_object();
-
+		fj = json_object();
 		json_object_set_new(fj, "file", json_string(path));
+		if (fo->sections & SEC_ELF) {
+			json_t *elf = report_elf_json(&o);
+
+			if (have_deps) {
+				rpath_dirs(elf, "rpath_dirs", NULL, o.rpath, r.objs[0].origin, &fo->env);
+				rpath_dirs(elf, "runpath_dirs", NULL, o.runpath, r.objs[0].origin, &fo->env);
+			}
+			json_object_set_new(fj, "elf", elf);
+		}
+		if (have_deps && (fo->sections & SEC_DEPS))
+			json_object_set_new(fj, "deps", report_deps_json(&r));
+	} else {
 		if (fo->sections & SEC_ELF)
-			json_object_set_new(fj, "elf", report_elf_json(&o));
-		if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, fj, &diag))
-			rc = EXIT_PROBLEMS;
-		json_object_set_new(fj, "problems", report_problems_json(&diag));
-		json_array_append_new(files, fj);
-	} else if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, NULL, &diag)) {
-		rc = EXIT_PROBLEMS;
+			report_elf_text(stdout, &o, ctx);
+		if (have_deps && (fo->sections & SEC_DEPS)) {
+			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
+			report_deps_text(stdout, &r, &fo->view, ctx);
+		}
 	}
-	if (pt_diag_count(&diag, PT_SEV_WARNING))
+	if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, fj, &diag))
+		cuda_bad = 1;
+	if (fo->cuda_deps && have_deps && cuda_deps_section(&r, fo, ctx, fj, &diag))
+		cuda_bad = 1;
+	if (pt_diag_count(&diag, PT_SEV_WARNING) || cuda_bad)
 		rc = EXIT_PROBLEMS;
 out:
 	if (ctx->json) {
 		json_t *p = report_problems_json(&diag);
+
+		if (fj) {
+			json_object_set(fj, "problems", p);
+			json_array_append_new(files, fj);
+		}
 		json_array_extend(problems, p);
 		json_decref(p);
+	} else {
+		fflush(stdout);
 	}
 	pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
 	pt_diag_release(&diag);
+	if (r.objs)
+		resolve_release(&r);
 	elfobj_release(&o);
+	return rc;
+}
+
+static int parse_hwcaps(struct ldpath_env *env, const char *list)
+{
+	for (size_t i = 0; i < env->n_hwcaps; i++)
+		free(env->hwcaps[i]);
+	env->n_hwcaps = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",:");
+
+		if (l) {
+			env->hwcaps = pt_xreallocarray(env->hwcaps, env->n_hwcaps + 1, sizeof(char *));
+			env->hwcaps[env->n_hwcaps++] = pt_xstrndup(p, l);
+		}
+		p += l + (p[l] != '\0');
+	}
+	return 0;
+}
+
+/* The loader's environment for this invocation: options over this machine's defaults. */
+static int setup_env(struct files_opts *fo, struct pt_ctx *ctx)
+{
+	struct pt_diag d;
+	int rc = 0;
+
+	pt_diag_init(&d);
+	ldpath_env_init(&fo->env, fo->root, &d);
+	if (fo->cache_file) {
+		ldcache_release(&fo->env.cache);
+		free((char *)fo->env.cache_path);
+		fo->env.cache_path = pt_xstrdup(fo->cache_file);
+		fo->env.no_cache = ldcache_load(&fo->env.cache, fo->cache_file, &d) != 0;
+		if (fo->env.no_cache)
+			rc = -1;	/* a cache named on the command line must be readable */
+	} else if (fo->env.no_cache) {
+		/* No cache in a sysroot is normal; on the host it is worth a note. */
+		for (size_t i = 0; i < d.n; i++)
+			d.v[i].sev = PT_SEV_NOTE;
+	}
+	if (fo->no_cache)
+		fo->env.no_cache = true;
+	fo->env.ld_library_path = fo->llp_set ? fo->llp : getenv("LD_LIBRARY_PATH");
+	fo->env.secure = fo->secure;
+	if (fo->hwcaps)
+		parse_hwcaps(&fo->env, fo->hwcaps);
+	if (!ctx->json || rc)
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	pt_diag_release(&d);
 	return rc;
 }
 
 static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 {
+	enum { O_JSON = 256, O_COLOR, O_LLP, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
+	       O_DEPTH, O_NOTREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "color", optional_argument, NULL, O_COLOR },
 		{ "help", no_argument, NULL, 'h' },
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "registered-only", no_argument, NULL, 'R' },
-		{ "verify", no_argument, NULL, 'V' },
-		{ "entries", no_argument, NULL, 'E' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "ld-library-path", required_argument, NULL, O_LLP },
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "ld-so-cache", required_argument, NULL, O_CACHE },
+		{ "no-cache", no_argument, NULL, O_NOCACHE },
+		{ "hwcaps", required_argument, NULL, O_HWCAPS },
+		{ "secure", no_argument, NULL, O_SECURE },
+		{ "depth", required_argument, NULL, O_DEPTH },
+		{ "no-tree", no_argument, NULL, O_NOTREE },
+		{ "gpu", required_argument, NULL, O_GPU },
+		{ "registered-only", no_argument, NULL, O_REGONLY },
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "entries", no_argument, NULL, O_ENTRIES },
+		{ "cuda-deps", no_argument, NULL, O_CUDADEPS },
 		{ NULL, 0, NULL, 0 },
 	};
 	json_t *files = NULL, *problems = NULL;
 	int c, rc = EXIT_FINE;
+	char *end;
 
 	optind = 0;	/* GNU: re-initialise getopt for this argv */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
+		case O_JSON:
 			ctx->json = 1;
 			break;
-		case 'C': {
+		case O_COLOR: {
 			int m = optarg ? pt_color_mode_parse(optarg) : PT_COLOR_ALWAYS;
 			if (m < 0) {
 				fprintf(stderr, "%s: unknown --color value '%s'\n", ctx->prog, optarg);
@@ -160,24 +334,40 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 			ctx->color_err = pt_color_enabled(stderr, m);
 			break;
 		}
-		case 'h':
-			fputs(fo->usage, stdout);
-			return EXIT_FINE;
-		case 'g':
-		case 'R':
-		case 'V':
-		case 'E':
+		case 'v': fo->view.verbose = 1; break;
+		case O_LLP: fo->llp = optarg; fo->llp_set = 1; break;
+		case O_ROOT: fo->root = optarg; break;
+		case O_CACHE: fo->cache_file = optarg; break;
+		case O_NOCACHE: fo->no_cache = 1; break;
+		case O_HWCAPS: fo->hwcaps = optarg; break;
+		case O_SECURE: fo->secure = 1; break;
+		case O_NOTREE: fo->view.flat = 1; break;
+		case O_DEPTH:
+			fo->view.max_depth = (int)strtol(optarg, &end, 10);
+			if (*end || fo->view.max_depth < 1) {
+				fprintf(stderr, "%s: --depth wants a positive number, not '%s'\n",
+					ctx->prog, optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_GPU:
+		case O_REGONLY:
+		case O_VERIFY:
+		case O_ENTRIES:
+		case O_CUDADEPS:
 			if (!(fo->sections & SEC_CUDA)) {
 				fprintf(stderr, "%s: '%s' needs the CUDA report (ptinspect cuda)\n",
 					ctx->prog, argv[optind - 1]);
 				return EXIT_USAGE;
 			}
-			if (c == 'R')
+			if (c == O_REGONLY)
 				fo->scan_flags |= CUDA_SCAN_REGISTERED_ONLY;
-			else if (c == 'V')
+			else if (c == O_VERIFY)
 				fo->verify = 1;
-			else if (c == 'E')
+			else if (c == O_ENTRIES)
 				fo->entries = 1;
+			else if (c == O_CUDADEPS)
+				fo->cuda_deps = 1;
 			else if (fo->n_gpus == MAX_GPUS) {
 				fprintf(stderr, "%s: at most %d --gpu options\n", ctx->prog, MAX_GPUS);
 				return EXIT_USAGE;
@@ -189,6 +379,9 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 				fo->gpu_args[fo->n_gpus++] = optarg;
 			}
 			break;
+		case 'h':
+			fputs(fo->usage, stdout);
+			return EXIT_FINE;
 		default:
 			fputs(fo->usage, stderr);
 			return EXIT_USAGE;
@@ -196,6 +389,14 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 	}
 	if (optind >= argc) {
 		fputs(fo->usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (fo->root && (!*fo->root || fo->root[0] != '/')) {
+		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, fo->root);
+		return EXIT_USAGE;
+	}
+	if (((fo->sections & SEC_DEPS) || fo->cuda_deps) && setup_env(fo, ctx) != 0) {
+		ldpath_env_release(&fo->env);
 		return EXIT_USAGE;
 	}
 	if (ctx->json) {
@@ -218,6 +419,8 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 		pt_json_print(stdout, doc);
 		json_decref(doc);
 	}
+	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
+		ldpath_env_release(&fo->env);
 	return rc;
 }
 
@@ -227,9 +430,7 @@ int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
 		.sections = SEC_ALL,
 		.usage = "usage: ptinspect [OPTIONS] FILE...\n"
 			 "Every report for each file: ELF identity, dependencies, CUDA code.\n"
-			 "  --json          one JSON document for the whole invocation\n"
-			 "  --color=WHEN    auto, always, never\n"
-			 CUDA_OPTIONS_HELP,
+			 COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT,
 	};
 
 	return run(argc, argv, ctx, &fo);
@@ -242,13 +443,10 @@ int cmd_cuda(int argc, char **argv, struct pt_ctx *ctx)
 		.usage = "usage: ptinspect cuda [OPTIONS] FILE...\n"
 			 "The CUDA fat binaries in each file: targets, TORCH_CUDA_ARCH_LIST, and\n"
 			 "whether a GPU can run them.\n"
-			 "  --json          one JSON document for the whole invocation\n"
-			 "  --color=WHEN    auto, always, never\n"
-			 CUDA_OPTIONS_HELP
-			 "Exit status:\n"
-			 "  0  everything fine\n"
-			 "  1  problems found: damaged fat binaries, a --gpu that cannot run the code\n"
-			 "  2  usage error or unreadable input\n",
+			 COMMON_OPTIONS CUDA_OPTIONS
+			 "Dependency options (with --cuda-deps): those of 'ptinspect deps'.\n"
+			 "Exit status: 0 fine, 1 problems found (damaged fat binaries, a --gpu that\n"
+			 "cannot run the code), 2 usage error or unreadable input.\n",
 	};
 
 	return run(argc, argv, ctx, &fo);
@@ -259,9 +457,8 @@ int cmd_deps(int argc, char **argv, struct pt_ctx *ctx)
 	struct files_opts fo = {
 		.sections = SEC_ELF | SEC_DEPS,
 		.usage = "usage: ptinspect deps [OPTIONS] FILE...\n"
-			 "The ELF and dependency report only.\n"
-			 "  --json          one JSON document for the whole invocation\n"
-			 "  --color=WHEN    auto, always, never\n",
+			 "The ELF and dependency report only, resolved as glibc's ld.so would.\n"
+			 COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT,
 	};
 
 	return run(argc, argv, ctx, &fo);

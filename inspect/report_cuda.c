@@ -420,3 +420,134 @@ json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_o
 	}
 	return j;
 }
+
+static const char *obj_name(const struct resolve_obj *o)
+{
+	const char *s = strrchr(o->path, '/');
+
+	return s ? s + 1 : o->path;
+}
+
+void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resolve_result *r,
+			  const struct report_cuda_opts *opts, const struct pt_ctx *ctx)
+{
+	int c = ctx->color;
+
+	fprintf(f, "  CUDA libraries in the dependency tree: %zu of %zu objects have device code\n",
+		cd->n, cd->n_objs);
+	for (size_t i = 0; i < cd->n; i++) {
+		const struct resolve_obj *o = &r->objs[cd->v[i].obj];
+		char *list = cudaarch_arch_list(&cd->v[i].sum, NULL), sz[32];
+
+		fprintf(f, "    %-40s %-8s %9s  %s\n", obj_name(o), o->via_dlopen ? "(dlopen)" : "",
+			report_size(sz, sizeof(sz), cd->v[i].bytes), *list ? list : "PTX only");
+		for (size_t g = 0; g < opts->n_gpus; g++) {
+			struct cuda_verdict v;
+			char t[32];
+
+			cudaarch_verdict(&cd->v[i].sum, opts->gpus[g], &v);
+			fprintf(f, "      %-10s %s%s%s", opts->gpu_args[g],
+				pt_c(c, v.how == CUDA_RUN_NONE ? PT_C_RED : v.how == CUDA_RUN_PTX_JIT
+									? PT_C_YELLOW : PT_C_GREEN),
+				cudaarch_how_name(v.how), pt_c(c, PT_C_RESET));
+			if (v.how >= CUDA_RUN_SASS_COMPAT)
+				fprintf(f, " %s", cudaarch_target_name(&v.sass, t, sizeof(t)));
+			else if (v.how == CUDA_RUN_PTX_JIT)
+				fprintf(f, " %s (PTX ISA %u.%u)", cudaarch_target_name(&v.ptx, t, sizeof(t)),
+					v.isa_major, v.isa_minor);
+			fputc('\n', f);
+		}
+		free(list);
+	}
+	for (size_t e = 0; e < cd->n_edges; e++)
+		if (!cd->edges[e].found)
+			fprintf(f, "    dlopen %s from %s: not found (%s)\n", cd->edges[e].name,
+				obj_name(&r->objs[cd->edges[e].caller]), cd->edges[e].why);
+	for (size_t g = 0; g < opts->n_gpus; g++) {
+		struct cuda_verdict v;
+		long w = cudadeps_weakest(cd, opts->gpus[g], &v);
+		char drv[16];
+
+		if (w < 0)
+			continue;
+		fprintf(f, "  weakest link for %s (%d.%d): %s: ", opts->gpu_args[g], v.cc.major,
+			v.cc.minor, obj_name(&r->objs[cd->v[w].obj]));
+		if (v.how == CUDA_RUN_NONE)
+			fprintf(f, "%scannot run%s (\"no kernel image is available for execution on the "
+				"device\")\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+		else if (v.how == CUDA_RUN_PTX_JIT)
+			fprintf(f, "PTX JIT only (ISA %u.%u: needs a driver for CUDA %s)\n", v.isa_major,
+				v.isa_minor, cudaarch_ptx_min_driver(v.isa_major, v.isa_minor, drv,
+								     sizeof(drv)) ?: "newer than 13.1");
+		else
+			fprintf(f, "%s SASS\n", v.how == CUDA_RUN_SASS_EXACT ? "exact" : "compatible");
+	}
+}
+
+json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_result *r,
+			     const struct report_cuda_opts *opts)
+{
+	json_t *j = json_object(), *libs = json_array(), *weak = json_array(), *edges = json_array();
+
+	json_object_set_new(j, "objects", json_integer((json_int_t)cd->n_objs));
+	for (size_t i = 0; i < cd->n; i++) {
+		const struct resolve_obj *o = &r->objs[cd->v[i].obj];
+		json_t *l = json_object(), *g = json_array();
+		char *list = cudaarch_arch_list(&cd->v[i].sum, NULL);
+
+		json_object_set_new(l, "path", json_string(o->path));
+		json_object_set_new(l, "soname", pt_json_str(o->elf.soname));
+		json_object_set_new(l, "via_dlopen", json_boolean(o->via_dlopen));
+		json_object_set_new(l, "fatbins", json_integer((json_int_t)cd->v[i].n_fatbins));
+		json_object_set_new(l, "device_code_bytes", json_integer((json_int_t)cd->v[i].bytes));
+		json_object_set_new(l, "sass", targets_json(&cd->v[i].sum, FATBIN_KIND_ELF));
+		json_object_set_new(l, "ptx", targets_json(&cd->v[i].sum, FATBIN_KIND_PTX));
+		json_object_set_new(l, "arch_list", json_string(list));
+		free(list);
+		for (size_t k = 0; k < opts->n_gpus; k++) {
+			struct cuda_verdict v;
+			json_t *x = json_object();
+			char t[32];
+
+			cudaarch_verdict(&cd->v[i].sum, opts->gpus[k], &v);
+			json_object_set_new(x, "gpu", json_string(opts->gpu_args[k]));
+			json_object_set_new(x, "verdict", json_string(cudaarch_how_name(v.how)));
+			json_object_set_new(x, "sass", v.how >= CUDA_RUN_SASS_COMPAT
+					    ? json_string(cudaarch_target_name(&v.sass, t, sizeof(t))) : json_null());
+			json_object_set_new(x, "ptx", v.has_ptx
+					    ? json_string(cudaarch_target_name(&v.ptx, t, sizeof(t))) : json_null());
+			json_array_append_new(g, x);
+		}
+		json_object_set_new(l, "gpu_verdict", g);
+		json_array_append_new(libs, l);
+	}
+	json_object_set_new(j, "libraries", libs);
+	for (size_t e = 0; e < cd->n_edges; e++) {
+		json_t *x = json_object();
+
+		json_object_set_new(x, "caller", json_string(r->objs[cd->edges[e].caller].path));
+		json_object_set_new(x, "name", json_string(cd->edges[e].name));
+		json_object_set_new(x, "why", json_string(cd->edges[e].why));
+		json_object_set_new(x, "found", json_boolean(cd->edges[e].found));
+		json_array_append_new(edges, x);
+	}
+	json_object_set_new(j, "dlopen_edges", edges);
+	for (size_t g = 0; g < opts->n_gpus; g++) {
+		struct cuda_verdict v;
+		long w = cudadeps_weakest(cd, opts->gpus[g], &v);
+		json_t *x = json_object();
+		char cc[16], drv[16];
+
+		snprintf(cc, sizeof(cc), "%d.%d", v.cc.major, v.cc.minor);
+		json_object_set_new(x, "gpu", json_string(opts->gpu_args[g]));
+		json_object_set_new(x, "cc", json_string(cc));
+		json_object_set_new(x, "library", w < 0 ? json_null() : json_string(r->objs[cd->v[w].obj].path));
+		json_object_set_new(x, "verdict", json_string(w < 0 ? "none" : cudaarch_how_name(v.how)));
+		json_object_set_new(x, "ptx_min_driver", w >= 0 && v.how == CUDA_RUN_PTX_JIT
+				    ? pt_json_str(cudaarch_ptx_min_driver(v.isa_major, v.isa_minor, drv, sizeof(drv)))
+				    : json_null());
+		json_array_append_new(weak, x);
+	}
+	json_object_set_new(j, "weakest", weak);
+	return j;
+}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cudaarch.h"
+#include "cudadeps.h"
 #include "diag.h"
 #include "fatbin_scan.h"
 
@@ -45,6 +46,12 @@ void report_cuda_release(struct report_cuda *r);
 void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_cuda_opts *opts,
 		      const struct pt_ctx *ctx);
 json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_opts *opts);
+
+/* --cuda-deps: one line per library with device code, then the weakest link per --gpu. */
+void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resolve_result *r,
+			  const struct report_cuda_opts *opts, const struct pt_ctx *ctx);
+json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_result *r,
+			     const struct report_cuda_opts *opts);
 
 /* Registered fat binaries with SASS or PTX, and how many of those have no image for cc. */
 void report_cuda_fatbins_without_image(const struct cuda_scan *scan, struct cuda_cc cc,
