@@ -156,6 +156,29 @@ check_contains "bare ptinspect has the CUDA section" "SASS      sm_75" "$("$P" "
 case "$("$P" /bin/true)" in *CUDA*) fail "CUDA section shown for /bin/true" ;; *) pass ;; esac
 check_contains "ptinspect cuda: one line without CUDA code" "no fat binaries" "$("$P" cuda /bin/true)"
 
+# ---- --cuda-deps: every CUDA library of the tree, dlopen edges from the table included.
+# libtop NEEDs two CUDA libraries and a stand-in libcudnn.so.9, whose known dlopen of
+# libcudnn_ops.so.9 (here: the sm_90a library) is resolved through libtop's DT_RPATH.
+# --no-cache keeps the real cuDNN in /usr/local/cuda (in ld.so.cache) out of it.
+build_so "$T/libcudnn.so.9" 'int cudnnGetVersion(void) { return 91900; }' -Wl,-soname,libcudnn.so.9
+cp "$T/libsm90a.so" "$T/libcudnn_ops.so.9"
+build_so "$T/libtop.so" 'int top(void) { return 0; }' -L"$T" -Wl,--no-as-needed -l:libsm80_sm90_ptx90.so -l:libdebug.so \
+	-l:libcudnn.so.9 -Wl,--disable-new-dtags,-rpath,"$T"
+"$P" --json cuda --cuda-deps --no-cache --gpu h100 --gpu 8.6 "$T/libtop.so" >"$T/deps.json" 2>"$T/deps.err"
+check_eq "--cuda-deps: a GPU the weakest link cannot serve: exit 1" 1 $?
+check_eq "--cuda-deps: libraries with device code, load order, dlopen marked" \
+	"libsm80_sm90_ptx90.so:False libdebug.so:False libcudnn_ops.so.9:True" \
+	"$($PY -c 'import json,sys,os; d=json.load(open(sys.argv[1]))["files"][0]["cuda_deps"]; print(" ".join("%s:%s" % (os.path.basename(l["path"]), l["via_dlopen"]) for l in d["libraries"]))' "$T/deps.json")"
+check_eq "--cuda-deps: weakest link per GPU" \
+	"libdebug.so:ptx_jit:13.0 libcudnn_ops.so.9:none:None" \
+	"$($PY -c 'import json,sys,os; d=json.load(open(sys.argv[1]))["files"][0]["cuda_deps"]; print(" ".join("%s:%s:%s" % (os.path.basename(w["library"]), w["verdict"], w["ptx_min_driver"]) for w in d["weakest"]))' "$T/deps.json")"
+check_eq "--cuda-deps: dlopen targets not present are notes, not warnings" "" \
+	"$(grep warning "$T/deps.err")"
+out=$("$P" cuda --cuda-deps --no-cache --gpu h100 "$T/libtop.so")
+check_eq "--cuda-deps: exit 0 when every library runs" 0 $?
+check_contains "--cuda-deps text: weakest link" "weakest link for h100 (9.0): libdebug.so: PTX JIT only (ISA 9.0: needs a driver for CUDA 13.0)" "$out"
+check_contains "--cuda-deps text: dlopen marked" "libcudnn_ops.so.9                        (dlopen)" "$out"
+
 # ---- Damaged copies. Two fat binaries in .nv_fatbin: two objects linked together.
 cc -shared -o "$T/libtwo.so" "$T/sm75.o" "$T/second.o"
 "$P" --json cuda "$T/libtwo.so" >"$T/two.json"
