@@ -214,8 +214,9 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 		fprintf(f, "  LTO-IR    %s (opaque)\n", lto);
 	fprintf(f, "  TORCH_CUDA_ARCH_LIST  %s%s\n", *list ? list : "-",
 		ptx_only ? "  (PTX without SASS of the same arch has no spelling here)" : "");
-	fprintf(f, "  nvcc      %s\n", gencode);
-	fprintf(f, "  per target         entries      stored    unpacked\n");
+	fprintf(f, "  nvcc      %s\n", *gencode ? gencode : "-");
+	if (r->sum.n)
+		fprintf(f, "  per target         entries      stored    unpacked\n");
 	for (size_t i = 0; i < r->sum.n; i++) {
 		const struct cuda_target_sum *x = &r->sum.v[i];
 
