@@ -337,6 +337,7 @@ static void read_wrappers(struct scanner *sc, const struct elf_section *es)
 		else
 			targets[nt++] = data;
 	}
+	s->wrappers_matched = sc->o->type != ET_REL;
 	qsort(targets, nt, sizeof(*targets), cmp_u64);
 	for (size_t f = 0; f < s->n_fatbins; f++) {
 		const struct cuda_section *c = &s->secs[s->fatbins[f].section];

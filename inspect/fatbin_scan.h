@@ -55,6 +55,7 @@ struct cuda_scan {
 	bool has_segment;		/* .nvFatBinSegment present */
 	size_t n_wrappers;		/* valid wrappers in .nvFatBinSegment */
 	size_t n_wrappers_v2;		/* of those, device-link (version 2) ones */
+	bool wrappers_matched;		/* cuda_fatbin.wrapped is meaningful (not ET_REL) */
 	bool deep;			/* the other data sections were scanned */
 };
 

@@ -365,7 +365,7 @@ json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_o
 		json_object_set_new(o, "entries", json_integer((json_int_t)s->secs[i].n_entries));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)s->secs[i].bytes));
 		json_object_set_new(o, "damaged", json_integer((json_int_t)s->secs[i].n_damaged));
-		if (s->secs[i].kind == CUDA_SEC_REGISTERED && s->has_segment)
+		if (s->secs[i].kind == CUDA_SEC_REGISTERED && s->wrappers_matched)
 			json_object_set_new(o, "unwrapped", json_integer((json_int_t)unwrapped));
 		json_array_append_new(secs, o);
 	}
