@@ -78,6 +78,21 @@ static inline bool is_magic(const uint8_t *p)
 	return memcmp(p, m, 4) == 0;
 }
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "any_magic4 compares host-order words");
+
+/* Whether any of p[0], p[8], p[16], p[24] starts a magic; branch-free so it vectorises. */
+static inline bool any_magic4(const uint8_t *p)
+{
+	uint32_t a, b, c, d;
+
+	memcpy(&a, p, 4);
+	memcpy(&b, p + 8, 4);
+	memcpy(&c, p + 16, 4);
+	memcpy(&d, p + 24, 4);
+	/* FATBIN_MAGIC in memory order: the host is little-endian (x86-64, AArch64). */
+	return (a == FATBIN_MAGIC) | (b == FATBIN_MAGIC) | (c == FATBIN_MAGIC) | (d == FATBIN_MAGIC);
+}
+
 struct scanner {
 	const struct elfobj *o;
 	struct cuda_scan *s;
@@ -184,7 +199,10 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 		for (size_t i = 0; i + 4 <= (size_t)got; i += 8) {
 			uint64_t fat_end;
 
-			if (!is_magic(b + i))
+			/* Skip 32 bytes at a time while none of their four 8-aligned slots matches. */
+			while (i + 32 <= (size_t)got && !any_magic4(b + i))
+				i += 32;
+			if (i + 4 > (size_t)got || !is_magic(b + i))
 				continue;
 			enum fatbin_walk_status st = take(sc, sec, pos + i, end, FATBIN_WALK_CANDIDATE,
 							  &fat_end);
