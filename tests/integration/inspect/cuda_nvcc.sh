@@ -115,6 +115,8 @@ check_eq "uncompressed sizes bigger than stored (lz4)" "True" \
 	"$(q "$T/lz4.json" 'all(e["uncompressed_size"] > e["stored_size"] - 64 for e in c["entries"])')"
 check_eq "-G: every entry debug, identifier set" "True True" \
 	"$(q "$T/debug.json" '"%s %s" % (all(e["debug"] for e in c["entries"]), all(e["identifier"] for e in c["entries"]))')"
+check_contains "--entries: -G entry with debug flag and identifier" " debug id=$T/k.cu" \
+	"$("$P" cuda --entries "$T/libdebug.so" | grep sm_75 | grep ' ELF ')"
 check_eq "-G: zstd everywhere" "zstd" "$(q "$T/debug.json" '" ".join({e["compression"] for e in c["entries"]})')"
 
 # -rdc: relocatable fat binaries with ET_REL cubins, linked image without PTX.
