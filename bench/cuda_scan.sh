@@ -25,7 +25,7 @@ fi
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 bench() {	# label args...
-	local label=$1 t0 t1 rss ms=() kb=()
+	local label=$1 t0 t1 rss ms=() kb=() cpu=()
 	shift
 	"$P" cuda "$@" "$LIB" >/dev/null	# warm the page cache
 	# Timed runs without GNU time in between (it adds its own fork and wait); RSS runs apart.
@@ -37,10 +37,13 @@ bench() {	# label args...
 		/usr/bin/time -v -o /tmp/cuda_scan.$$ "$P" cuda "$@" "$LIB" >/dev/null
 		rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' /tmp/cuda_scan.$$)
 		kb+=("$rss")
+		# CPU time (user + system) moves less than wall time when other jobs share the cores.
+		cpu+=("$(awk -F: '/User time|System time/ { s += $2 } END { printf "%d", s * 1000000 }' /tmp/cuda_scan.$$)")
 	done
 	rm -f /tmp/cuda_scan.$$
-	printf '%-22s median %6.1f ms   peak RSS median %6.1f MB (max %.1f MB)   %d runs\n' "$label" \
+	printf '%-22s median %6.1f ms (cpu %5.1f ms)   peak RSS median %5.1f MB (max %.1f MB)   %d runs\n' "$label" \
 		"$(printf '%s\n' "${ms[@]}" | median | awk '{ print $1 / 1000 }')" \
+		"$(printf '%s\n' "${cpu[@]}" | median | awk '{ print $1 / 1000 }')" \
 		"$(printf '%s\n' "${kb[@]}" | median | awk '{ print $1 / 1024 }')" \
 		"$(printf '%s\n' "${kb[@]}" | sort -n | tail -1 | awk '{ print $1 / 1024 }')" "$RUNS"
 }
