@@ -20,6 +20,7 @@ struct subcommand {
 
 /* Sorted by name. */
 static const struct subcommand subcommands[] = {
+	{ "cuda", cmd_cuda, "the CUDA fat binaries and whether a GPU can run them" },
 	{ "deps", cmd_deps, "the ELF and dependency report only" },
 };
 
