@@ -16,10 +16,17 @@ struct subcommand {
 
 /* Sorted by name; matched whole (no prefixes). */
 static const struct subcommand subcommands[] = {
+	{ "artifact", cmd_artifact, "print a compile's payload, or write all as tlparse names them" },
+	{ "compiles", cmd_compiles, "one row per compile id: status, graphs, ops, guards, times" },
+	{ "graph-breaks", cmd_graph_breaks, "every graph break: compile id, where, why" },
+	{ "import", cmd_import, "index TORCH_TRACE files or directories as a run" },
 	{ "ls", cmd_ls, "list runs" },
+	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge" },
+	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed" },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
 	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)" },
+	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace" },
 };
 
 static void usage(FILE *f)

@@ -6,6 +6,7 @@
  * same chromium events and cache artifacts over and over).
  */
 #include "trace_ingest.h"
+#include "trace_index.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -490,4 +491,9 @@ out:
 int trace_mark_indexed(struct index *ix, int64_t run_id)
 {
 	return index_part_mark(ix, "trace", run_id, "done");
+}
+
+int trace_index_run(struct index *ix, int64_t run_id, struct pt_diag *diag)
+{
+	return trace_index_run_dir_ex(ix, run_id, 0, diag, NULL);
 }
