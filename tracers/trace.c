@@ -172,34 +172,12 @@ static void define_str(struct pt_trace_reader *r, struct pt_trace_record *rec)
 	rec->str_value = r->strs[i];
 }
 
-/*
- * Split "<glog prefix>] {json}". NEEDSWORK: the prefix fields are parsed by
- * glog.h (issue 5); here only its end is located: the first "] " followed
- * by "{" (a path holding "] {" is not expected).
- */
-static int split_envelope(const char *line, size_t len, size_t *prefix_len, size_t *json_off)
-{
-	const char *p = line, *end = line + len;
-
-	if (len < 4 || line[0] < 'A' || line[0] > 'Z')
-		return -1;
-	while ((p = memchr(p, ']', (size_t)(end - p))) != NULL) {
-		if (end - p >= 3 && p[1] == ' ' && p[2] == '{') {
-			*prefix_len = (size_t)(p - line);
-			*json_off = (size_t)(p + 2 - line);
-			return 0;
-		}
-		p++;
-	}
-	return -1;
-}
-
 /* Parse the envelope line held in r->env; sets up r->rec. 0 or -1 (damaged). */
 static int start_record(struct pt_trace_reader *r, uint64_t lineno)
 {
 	struct pt_trace_record *rec = &r->rec;
 	const char *line = r->env.buf;
-	size_t plen, joff;
+	size_t joff;
 	json_error_t err;
 	json_t *env, *v;
 	const char *key;
@@ -209,7 +187,9 @@ static int start_record(struct pt_trace_reader *r, uint64_t lineno)
 	rec->nlines = 1;
 	rec->rank = -1;
 	rec->str_index = -1;
-	if (split_envelope(line, r->env.len, &plen, &joff) < 0) {
+	/* BACKCOMPAT: none known; every TORCH_TRACE envelope has the text form prefix. */
+	if (glog_parse((const uint8_t *)line, r->env.len, &rec->glog) < 0 ||
+	    (joff = rec->glog.msg_off) >= r->env.len || line[joff] != '{') {
 		damaged(r, lineno, "%s", "not a TORCH_TRACE envelope line (no glog prefix and JSON), skipped");
 		return -1;
 	}
@@ -220,7 +200,7 @@ static int start_record(struct pt_trace_reader *r, uint64_t lineno)
 		return -1;
 	}
 	rec->prefix = line;
-	rec->prefix_len = plen;
+	rec->prefix_len = joff;
 	rec->json = line + joff;
 	rec->json_len = r->env.len - joff;
 	rec->env = env;

@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compileid.h"
 #include "diag.h"
+#include "glog.h"
 #include "strbuf.h"
 
 #define PT_TRACE_MAX_LINE (64u << 20)	 /* one envelope line; observed ~26 k */
@@ -33,18 +35,15 @@ enum pt_payload_rule {
 	PT_PAYLOAD_BLANK_DROPPED, /* blank lines inside were not payload (md5 matched without) */
 };
 
-/* A compile id as four nullable integers (doc §3); -1 = absent or null. */
-struct pt_trace_cid {
-	long long ca, frame, compile, attempt;
-};
 
 struct pt_trace_record {
 	uint64_t lineno;	/* 1-based line of the envelope */
 	uint64_t nlines;	/* envelope + payload (+ blank) lines consumed */
-	/* The glog prefix up to (not including) the closing "]" and the envelope
-	 * JSON text, as in the file (trailing CR removed). */
+	/* The line from its start (the glog prefix; offsets in glog point here)
+	 * and the envelope JSON text, as in the file (trailing CR removed). */
 	const char *prefix;
-	size_t prefix_len;
+	size_t prefix_len;	/* up to the JSON */
+	struct glog_prefix glog;
 	const char *json;
 	size_t json_len;
 	json_t *env;		/* the parsed envelope object; borrowed */
@@ -52,7 +51,7 @@ struct pt_trace_record {
 	json_t *meta;		/* its value; borrowed */
 	int nkinds;		/* non-context keys: 1 normally; >1 = kind is the first */
 	long long rank;		/* -1: no "rank" key */
-	struct pt_trace_cid cid;
+	struct compileid cid;	/* parts absent or null are COMPILEID_NONE */
 	/* Payload, byte-exact (TABs removed, lines joined with \n). */
 	int has_payload;	/* the envelope declares one */
 	const char *md5_declared; /* lowercase hex as written, or NULL */

@@ -89,23 +89,21 @@ static const char *record_name(const struct pt_trace_record *rec)
 static int on_record(void *ctx, const struct pt_trace_record *rec)
 {
 	struct ingest *g = ctx;
-	struct glog_prefix gp;
+	const struct glog_prefix *gp = &rec->glog;
 	int64_t pid = -1, time_us = -1;
 	const char *emit = NULL;
 	size_t emit_len = 0;
 	char emitbuf[512];
 	long long rank = rec->rank;
 
-	/* The prefix is "<...> path:line" without its "]": glog wants the "] ". */
-	if (glog_parse((const uint8_t *)rec->prefix, rec->prefix_len + 2, &gp) == 0) {
-		pid = gp.pid;
-		time_us = glog_time_us(&gp, g->ref_us, g->tz_off);
-		g->ref_us = time_us;
-		snprintf(emitbuf, sizeof(emitbuf), "%.*s:%lld", (int)(gp.file_len > 400 ? 400 : gp.file_len),
-			 rec->prefix + gp.file_off, (long long)gp.lineno);
-		emit = emitbuf;
-		emit_len = strlen(emitbuf);
-	}
+	pid = gp->pid;
+	/* The previous record's time is the reference: a trace that runs over New Year keeps counting. */
+	time_us = glog_time_us(gp, g->ref_us, g->tz_off);
+	g->ref_us = time_us;
+	snprintf(emitbuf, sizeof(emitbuf), "%.*s:%lld", (int)(gp->file_len > 400 ? 400 : gp->file_len),
+		 rec->prefix + gp->file_off, (long long)gp->lineno);
+	emit = emitbuf;
+	emit_len = strlen(emitbuf);
 	if (rec->rank >= 0) {
 		if (g->json_rank < 0)
 			g->json_rank = rec->rank;
@@ -421,6 +419,16 @@ static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
 				goto werr;
 		if (n < 0)
 			goto werr;
+	}
+	/* Keep the source's mtime: it dates the year-less glog times (trace_ingest_file). */
+	{
+		struct stat st;
+
+		if (fstat(in, &st) == 0) {
+			struct timespec t[2] = {st.st_atim, st.st_mtim};
+
+			futimens(out, t);
+		}
 	}
 	rc = 0;
 	goto out;

@@ -28,8 +28,8 @@ static int collect(void *ctx, const struct pt_trace_record *rec)
 	struct seen *s = ctx;
 
 	fprintf(s->f, "%s@%llu r%lld %lld/%lld/%lld/%lld %s %s [%.*s]\n", rec->kind,
-		(unsigned long long)rec->lineno, rec->rank, rec->cid.ca, rec->cid.frame,
-		rec->cid.compile, rec->cid.attempt,
+		(unsigned long long)rec->lineno, rec->rank, (long long)rec->cid.ca, (long long)rec->cid.frame,
+		(long long)rec->cid.compile, (long long)rec->cid.attempt,
 		rec->has_payload ? (rec->md5_ok ? "md5ok" : "md5bad") : "-",
 		pt_payload_rule_name(rec->rule), (int)rec->payload_len,
 		rec->payload ? (const char *)rec->payload : "");
