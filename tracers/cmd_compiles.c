@@ -73,9 +73,17 @@ static void fmt_time(char *buf, size_t n, double s)
 		snprintf(buf, n, "%.3f", s);
 }
 
+static void fmt_int(char *buf, size_t n, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%lld", (long long)v);
+}
+
 static void print_compile(const struct trace_compile *c, int color)
 {
-	char id[COMPILEID_MAX], t[32], rank[40] = "";
+	char id[COMPILEID_MAX], t[32], rank[40] = "", ops[24], guards[24];
 	const char *col = !strcmp(c->status, "ok") ? PT_C_GREEN
 			  : !strcmp(c->status, "failed") ? PT_C_RED : PT_C_YELLOW;
 
@@ -87,8 +95,9 @@ static void print_compile(const struct trace_compile *c, int color)
 	printf(" %s", c->co_name ? c->co_name : "?");
 	if (c->co_filename)
 		printf(" %s:%lld", c->co_filename, (long long)c->co_firstlineno);
-	printf("\n    graphs %ld, ops %lld, guards %lld, %s s", c->graphs, (long long)c->op_count,
-	       (long long)c->guard_count, t);
+	fmt_int(ops, sizeof(ops), c->op_count);
+	fmt_int(guards, sizeof(guards), c->guard_count);
+	printf("\n    graphs %ld, ops %s, guards %s, %s s", c->graphs, ops, guards, t);
 	if (c->t_backend >= 0)
 		printf(" (backend %.3f s)", c->t_backend);
 	if (c->cache)
@@ -101,7 +110,10 @@ static void print_compile(const struct trace_compile *c, int color)
 	if (c->narts) {
 		printf("    artifacts:");
 		for (size_t i = 0; i < c->narts; i++)
-			printf(" %s%s", c->arts[i].kind, c->arts[i].n > 1 ? "" : "");
+			if (c->arts[i].n > 1)
+				printf(" %s(%ld)", c->arts[i].kind, c->arts[i].n);
+			else
+				printf(" %s", c->arts[i].kind);
 		printf("\n");
 	}
 }
