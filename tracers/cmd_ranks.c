@@ -69,8 +69,14 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 			}
 			if (json_array_size(div)) {
 				printf("\n%sranks diverge:%s\n", pt_c(ctx->color, PT_C_YELLOW), pt_c(ctx->color, PT_C_RESET));
-				json_array_foreach(div, i, r)
+				json_array_foreach(div, i, r) {
+					/* The rest is in --json; a terminal wants the first few. */
+					if (i == 20) {
+						printf("  ... %zu more (--json lists all)\n", json_array_size(div) - 20);
+						break;
+					}
 					printf("  %s\n", json_string_value(r));
+				}
 			} else if (json_array_size(ranks) > 1) {
 				printf("\nall ranks compiled the same compile ids in the same order\n");
 			}
