@@ -117,9 +117,8 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 		}
 	} else if (g->json_rank >= 0) {
 		rank = g->json_rank;
-	} else if (g->name_rank >= 0) {
-		rank = g->name_rank;
 	}
+	/* Else NULL for now: the file's rank (JSON before name) is filled in at the end. */
 	if (rec->has_payload && !payload_known(g, rec->md5)) {
 		if (index_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
 			      (const void *)rec->payload, rec->payload_len) < 0)
