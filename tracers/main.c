@@ -24,6 +24,7 @@ static const struct subcommand subcommands[] = {
 	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge" },
 	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed" },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
+	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output" },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
 	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)" },
 	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace" },
