@@ -145,7 +145,12 @@ static void ranks_json_then_name(void **state)
 	/* rank_2_x_y: no JSON rank: the name's (the random part may hold '_'). */
 	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ? AND rank = 2", run), 1);
 	assert_int_equal(trace_show_json(f->ix, run, o, &f->diag), 0);
-	assert_string_equal(json_dumps(json_object_get(o, "ranks"), JSON_COMPACT), "[1,2]");
+	{
+		char *r = json_dumps(json_object_get(o, "ranks"), JSON_COMPACT);
+
+		assert_string_equal(r, "[1,2]");
+		free(r);
+	}
 	json_decref(o);
 	free(g);
 }
