@@ -884,6 +884,17 @@ int trace_diff_json(struct index *ix, int64_t run_a, int64_t run_b, json_t **out
 		trace_events_release(&ra);
 		trace_events_release(&rb);
 	}
+	{
+		/* Differences that matter: ids, graphs/status/counts/reasons, recompile reasons. Not times. */
+		int differ = json_array_size(added) || json_array_size(removed) ||
+			     !json_equal(json_object_get(recompiles, "a"), json_object_get(recompiles, "b"));
+		size_t i;
+		json_t *m;
+
+		json_array_foreach(changed, i, m)
+			differ |= json_is_true(json_object_get(m, "changed"));
+		json_object_set_new(o, "differ", json_boolean(differ));
+	}
 	json_object_set_new(o, "compiles_a", json_integer((json_int_t)a.n));
 	json_object_set_new(o, "compiles_b", json_integer((json_int_t)b.n));
 	json_object_set_new(o, "added", added);
