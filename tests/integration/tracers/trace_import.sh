@@ -78,6 +78,22 @@ check_contains "graph break place" "at /root/gen/breaks_recompile.py:4" "$out"
 out=$("$P" recompiles br)
 check_contains "recompile guard" "[3/1] guard of [3/0] failed: L['n'] == 1" "$out"
 
+# diff: the same trace twice differs in nothing; a trace cut before its last
+# compiles lost those compile ids (and their recompile reasons).
+B=$F/generated/torch-2.6.0/breaks_recompile/trace/dedicated_log_torch_trace_d88agyhk.log
+cut=$(grep -a -n '"dynamo_start"' "$B" | sed -n 9p | cut -d: -f1)
+head -n $((cut - 1)) "$B" >"$T/dedicated_log_torch_trace_cut.log"
+"$P" import --name br2 "$B" >/dev/null
+"$P" import --name brcut "$T/dedicated_log_torch_trace_cut.log" >/dev/null
+check_rc "diff of equal traces" 0 "$P" diff br br2
+check_contains "diff shows compile times" "compile time of the compiles both have" "$(cat "$T/.out")"
+check_rc "diff of a cut trace" 1 "$P" diff br brcut
+check_contains "removed compile" "- [3/3] torch_dynamo_resume_in_h_at_8" "$(cat "$T/.out")"
+check_contains "changed compile" '~ [3/2] torch_dynamo_resume_in_h_at_8: graph changed; status "ok" -> "missing"' "$(cat "$T/.out")"
+check_contains "lost recompile reason" "- recompile [3/3] tensor 'L['___stack0']' size mismatch at index 0" "$(cat "$T/.out")"
+check_eq "diff --json: removed ids" "0/2 0/2_1" "$("$P" --json diff br brcut | $PY -c 'import json,sys
+d=json.load(sys.stdin)["compiles"]; print(" ".join(sorted(x["compile_id"] for x in d["removed"])))' | cut -d' ' -f1-2)"
+
 # Multi-rank: ranks from the file names (no "rank" key inside), CRLF rank 1.
 "$P" import --name mr "$F/tlparse-tests/inputs/multi_rank_logs" >/dev/null
 check_eq "ranks in show" "[0, 1, 2, 3]" "$(jget mr 'd["ranks"]')"
