@@ -114,27 +114,52 @@ static void take_metrics(struct trace_compile *c, const char *envelope)
 	json_decref(env);
 }
 
-/* Frame name/line from dynamo_start's innermost frame when metrics are missing. */
+/* A frame's file through the file's `str` table (NULL for -1 or unknown); caller frees. */
+static char *frame_file(struct index *ix, int64_t file_id, json_t *fr)
+{
+	struct index_stmt *s;
+	json_t *fn = json_object_get(fr, "filename");
+	char *r = NULL;
+
+	if (json_is_string(fn))	/* uninterned (never seen, but cheap to accept) */
+		return pt_xstrdup(json_string_value(fn));
+	if (!json_is_integer(fn) || json_integer_value(fn) < 0 || trace_prep(ix, &s, SQL_STR) < 0 ||
+	    index_bind(s, "ii", file_id, (int64_t)json_integer_value(fn)) < 0)
+		return NULL;
+	if (index_step(s) == 1) {
+		r = dup_or_null(index_col_text(s, 0));
+		index_reset(s);
+	}
+	return r;
+}
+
+/*
+ * dynamo_start's stack, resolved to "file:line in name" (outermost first);
+ * the innermost frame names the compile until compilation_metrics does.
+ */
 static void take_start(struct index *ix, struct trace_compile *c, const char *envelope, int64_t file_id)
 {
-	json_t *env, *st, *fr;
-	struct index_stmt *s;
+	json_t *env = json_loads(envelope, 0, NULL), *st, *fr;
+	size_t i, n;
 
-	if (c->co_name)
-		return;
-	env = json_loads(envelope, 0, NULL);
 	st = json_object_get(json_object_get(env, "dynamo_start"), "stack");
-	fr = json_array_get(st, json_array_size(st) ? json_array_size(st) - 1 : 0);
-	if (json_is_object(fr)) {
-		c->co_name = jstr(fr, "name");
-		c->co_firstlineno = (int64_t)jnum(fr, "line");
-		if (json_is_integer(json_object_get(fr, "filename")) && trace_prep(ix, &s, SQL_STR) == 0 &&
-		    index_bind(s, "ii", file_id, (int64_t)json_integer_value(json_object_get(fr, "filename"))) == 0 &&
-		    index_step(s) == 1) {
-			c->co_filename = dup_or_null(index_col_text(s, 0));
-			while (index_step(s) == 1)
-				;
+	n = json_array_size(st);
+	json_decref(c->stack);
+	c->stack = json_array();
+	json_array_foreach(st, i, fr) {
+		char *file = frame_file(ix, file_id, fr);
+		json_t *name = json_object_get(fr, "name");
+
+		json_array_append_new(c->stack, json_sprintf("%s:%lld in %s", file ? file : "?",
+							      (long long)jnum(fr, "line"),
+							      json_is_string(name) ? json_string_value(name) : "?"));
+		if (i == n - 1 && !c->co_name && json_is_object(fr)) {
+			c->co_name = jstr(fr, "name");
+			c->co_firstlineno = (int64_t)jnum(fr, "line");
+			c->co_filename = file;
+			file = NULL;
 		}
+		free(file);
 	}
 	json_decref(env);
 }
@@ -259,6 +284,7 @@ void trace_compiles_release(struct trace_compiles *c)
 		free(x->fail_type);
 		free(x->fail_reason);
 		free(x->restart_reasons);
+		json_decref(x->stack);
 		for (size_t j = 0; j < x->narts; j++)
 			free(x->arts[j].kind);
 		free(x->arts);
@@ -305,6 +331,7 @@ json_t *trace_compile_json(const struct trace_compile *c)
 	for (size_t i = 0; i < c->narts; i++)
 		json_object_set_new(arts, c->arts[i].kind, json_integer(c->arts[i].n));
 	json_object_set_new(o, "artifacts", arts);
+	json_object_set_new(o, "stack", c->stack ? json_incref(c->stack) : json_array());
 	return o;
 }
 
@@ -737,6 +764,8 @@ int trace_timeline_write(struct index *ix, int64_t run_id, FILE *f, uint64_t *ne
 			 uint64_t *skipped, struct pt_diag *diag)
 {
 	struct index_stmt *s = NULL;
+	int64_t *ranks = NULL;	/* seen so far: one metadata event each */
+	size_t nranks = 0;
 	int rc;
 
 	(void)diag;
@@ -746,6 +775,18 @@ int trace_timeline_write(struct index *ix, int64_t run_id, FILE *f, uint64_t *ne
 	fputs("{\"traceEvents\": [\n", f);
 	while ((rc = index_step(s)) == 1) {
 		int64_t rank = index_col_is_null(s, 0) ? 0 : index_col_int(s, 0);
+		int seen = 0;
+
+		for (size_t i = 0; i < nranks; i++)
+			seen |= ranks[i] == rank;
+		if (!seen) {
+			/* Perfetto and chrome://tracing label process tracks from these metadata events. */
+			ranks = pt_xreallocarray(ranks, nranks + 1, sizeof(*ranks));
+			ranks[nranks++] = rank;
+			fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%lld,\"tid\":0,"
+				   "\"args\":{\"name\":\"rank %lld\"}}", *nevents || nranks > 1 ? ",\n" : "",
+				(long long)rank, (long long)rank);
+		}
 		json_t *ev = json_loadb(index_col_text(s, 1), index_col_bytes(s, 1), 0, NULL);
 
 		if (!json_is_object(ev)) {
@@ -755,13 +796,13 @@ int trace_timeline_write(struct index *ix, int64_t run_id, FILE *f, uint64_t *ne
 		}
 		/* Every rank writes pid 0: the merged view needs one process per rank. */
 		json_object_set_new(ev, "pid", json_integer(rank));
-		if (*nevents)
-			fputs(",\n", f);
+		fputs(",\n", f);
 		json_dumpf(ev, f, JSON_COMPACT);
 		json_decref(ev);
 		(*nevents)++;
 	}
 	fputs("\n]}\n", f);
+	free(ranks);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -36,6 +36,7 @@ struct trace_compile {
 	char *restart_reasons;	/* "; "-joined, NULL when none */
 	struct trace_artifact_count *arts;
 	size_t narts;
+	json_t *stack;		/* dynamo_start's frames as "file:line in name" strings, or NULL */
 };
 
 struct trace_compiles {
@@ -107,7 +108,8 @@ int trace_show_json(struct index *ix, int64_t run_id, json_t *obj, struct pt_dia
 
 /*
  * Every chromium_event of every rank as one Chrome trace ({"traceEvents": [...]})
- * written to f, pid = rank (0 when unranked), tid kept. Events whose payload is
+ * written to f, pid = rank (0 when unranked), tid kept, and one process_name
+ * metadata event ("rank N") per rank before its first event. Events whose payload is
  * not JSON are counted in *skipped.
  */
 int trace_timeline_write(struct index *ix, int64_t run_id, FILE *f, uint64_t *nevents,

@@ -42,6 +42,8 @@ out=$("$P" compiles simple)
 check_contains "simple: [0/0] ok" "[0/0] ok" "$out"
 check_contains "simple: frame" "forward /data/users/xmfan/a/pytorch/test/inductor/test_torchinductor.py:11123" "$out"
 check_contains "simple: ops and guards" "graphs 1, ops 3, guards 49" "$out"
+check_contains "simple: stack resolved through str records" '"/data/users/xmfan/a/pytorch/test/inductor/test_torchinductor.py:11123 in forward"' \
+	"$("$P" --json compiles simple)"
 check_rc "artifact --out" 0 "$P" artifact simple --out "$T/tl"
 for want in aot_forward_graph dynamo_output_graph inductor_post_grad_graph inductor_output_code; do
 	ls "$T/tl/-_0_0_0/" | grep -q "^$want" || fail "tlparse compile dir -_0_0_0 lacks $want"
@@ -106,7 +108,9 @@ check_contains "text output is capped" "more (--json lists all)" "$(cat "$T/rank
 check_rc "timeline" 0 "$P" timeline mr --chrome "$T/tl.json"
 check_eq "timeline: one event per chromium_event, pid per rank" \
 	"$(grep -a -c '{"chromium_event"' "$F"/tlparse-tests/inputs/multi_rank_logs/*.log | awk -F: '{s+=$2} END {print s}') [0, 1, 2, 3]" \
-	"$($PY -c 'import json,sys; e=json.load(open(sys.argv[1]))["traceEvents"]; print(len(e), sorted({x["pid"] for x in e}))' "$T/tl.json")"
+	"$($PY -c 'import json,sys; e=[x for x in json.load(open(sys.argv[1]))["traceEvents"] if x["ph"] != "M"]; print(len(e), sorted({x["pid"] for x in e}))' "$T/tl.json")"
+check_eq "timeline: a named process per rank" "rank 0,rank 1,rank 2,rank 3" \
+	"$($PY -c 'import json,sys; print(",".join(sorted(x["args"]["name"] for x in json.load(open(sys.argv[1]))["traceEvents"] if x["ph"] == "M")))' "$T/tl.json")"
 
 # The JSON rank wins over the file name, and the conflict is reported.
 mkdir "$T/conf"
