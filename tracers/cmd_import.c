@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"usage: pttrace import [--name NAME] [--into RUN] [--json] PATH...\n"
 	"\n"
 	"Index TORCH_TRACE files (dedicated_log_torch_trace_*.log) as one run, or\n"
-	"add them to RUN. A directory stands for every regular file below it.\n"
+	"add them to RUN. A directory stands for every *.log file below it.\n"
 	"The files are copied into the run's directory (trace/).\n"
 	"\n"
 	"Exit status: 0 fine; 1 damaged lines, md5 mismatches or rank conflicts\n"
@@ -44,10 +44,16 @@ struct srcfile {
 	char *base;
 };
 
+/*
+ * path itself when it is a file; the *.log files below it when it is a
+ * directory (a job directory also holds stdout, stderr and other files, and
+ * TORCH_TRACE files always end in .log).
+ */
 static void collect(const char *path, struct srcfile **v, size_t *n, size_t *alloc,
-		    struct pt_diag *diag)
+		    struct pt_diag *diag, int in_dir)
 {
 	struct stat st;
+	size_t len = strlen(path);
 
 	if (stat(path, &st) < 0) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot read: %s", strerror(errno));
@@ -61,7 +67,7 @@ static void collect(const char *path, struct srcfile **v, size_t *n, size_t *all
 			if (names[i]->d_name[0] != '.') {
 				char *p = pt_xasprintf("%s/%s", path, names[i]->d_name);
 
-				collect(p, v, n, alloc, diag);
+				collect(p, v, n, alloc, diag, 1);
 				free(p);
 			}
 			free(names[i]);
@@ -69,7 +75,7 @@ static void collect(const char *path, struct srcfile **v, size_t *n, size_t *all
 		free(names);
 		return;
 	}
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st.st_mode) || (in_dir && (len < 4 || strcmp(path + len - 4, ".log"))))
 		return;
 	PT_GROW(*v, *n, *alloc);
 	(*v)[*n].src = realpath(path, NULL);
@@ -116,7 +122,7 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 	}
 	pt_diag_init(&diag);
 	for (; i < argc; i++)
-		collect(argv[i], &files, &nfiles, &alloc, &diag);
+		collect(argv[i], &files, &nfiles, &alloc, &diag, 0);
 	if (pt_diag_count(&diag, PT_SEV_ERROR))
 		goto out;
 	if (pt_open_index(ctx, 0, &ix, &diag) < 0)

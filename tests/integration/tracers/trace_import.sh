@@ -135,6 +135,9 @@ check_rc "import --into" 0 "$P" import --into simple "$F/tlparse-tests/inputs/li
 check_eq "two files in the run" 2 "$(jget simple 'd["torch_trace"]["files"]')"
 check_eq "copy is byte-identical" "$(md5sum <"$F/tlparse-tests/inputs/links.log")" \
 	"$(md5sum <"$(dirname "$PTTRACE_DB")/runs/$(jget simple 'd["id"]')/trace/links.log")"
+# A job directory holds other files too: only *.log files are taken from a directory.
+check_rc "import a scenario directory" 0 "$P" import --name scen "$F/generated/torch-2.6.0/simple"
+check_eq "only the trace file" 1 "$(jget scen 'd["torch_trace"]["files"]')"
 check_rc "missing path" 2 "$P" import /nonexistent/x.log
 check_rc "no path" 2 "$P" import
 
