@@ -280,15 +280,15 @@ json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f
 
 json_t *query_ops(struct index *ix, int64_t run_id)
 {
-	return query_json(ix, "SELECT op, overload, dispatch_key, COUNT(*) AS calls FROM dispatch_calls"
-			      " WHERE run_id = ?1 GROUP BY op, overload, dispatch_key"
+	return query_json(ix, "SELECT op, overload, dispatch_key, COUNT(*) AS calls, SUM(torn) AS torn"
+			      " FROM dispatch_calls WHERE run_id = ?1 GROUP BY op, overload, dispatch_key"
 			      " ORDER BY calls DESC, op, overload, dispatch_key", "i", run_id);
 }
 
 json_t *query_calls(struct index *ix, int64_t run_id)
 {
-	return query_json(ix, "SELECT c.record_id AS id, r.seq, c.label, c.op, c.overload,"
-			      " c.dispatch_key, c.depth, c.parent_id FROM dispatch_calls c"
-			      " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1 ORDER BY r.seq",
+	return query_json(ix, "SELECT c.id, r.seq, c.label, c.op, c.overload, c.dispatch_key,"
+			      " c.depth, c.parent_id, c.torn FROM dispatch_calls c"
+			      " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1 ORDER BY c.id",
 			      "i", run_id);
 }

@@ -71,10 +71,10 @@ json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f
 /* Level letter or name ("W", "warning", "DEBUG", "V") → Python level number; -1 unknown. */
 int query_parse_level(const char *s);
 
-/* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls. */
+/* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls, torn. */
 json_t *query_ops(struct index *ix, int64_t run_id);
 
-/* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id. */
+/* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
 json_t *query_calls(struct index *ix, int64_t run_id);
 
 /* 0, or -1 (diag: "no run N"). */
