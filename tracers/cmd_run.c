@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,7 +67,8 @@ struct indexer {
 	char *dir;
 	struct ingest_stats stats;
 	struct pt_diag diag;
-	double seconds;
+	double seconds;		/* wall time */
+	double cpu_seconds;	/* this thread's CPU time: the rate on an idle machine */
 	int rc;
 };
 
@@ -94,6 +96,12 @@ static void *indexer_main(void *arg)
 	ingest_free(ig);
 	spool_reader_close(&r);
 	x->seconds = (double)(pt_now_ns() - t0) / 1e9;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		x->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	}
 	x->rc = rc;
 	return NULL;
 }
@@ -229,7 +237,7 @@ static const char *base_name(const char *p)
 }
 
 static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_result *res,
-		    const struct indexer *x, int indexed)
+		    const struct indexer *x, int indexed, double child_s, double lag_s)
 {
 	const struct ingest_stats *s = &x->stats;
 	uint64_t lines = 0;
@@ -252,6 +260,17 @@ static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_res
 			if (s->lines[k])
 				json_object_set_new(by, ingest_kind_name(k), json_integer((json_int_t)s->lines[k]));
 		json_object_set_new(o, "lines_by_kind", by);
+		{
+			struct rusage ru;
+
+			/* Figures for bench/pttrace_run.sh. */
+			getrusage(RUSAGE_SELF, &ru);
+			json_object_set_new(o, "child_seconds", json_real(child_s));
+			json_object_set_new(o, "index_seconds", json_real(x->seconds));
+			json_object_set_new(o, "index_cpu_seconds", json_real(x->cpu_seconds));
+			json_object_set_new(o, "index_lag_seconds", json_real(lag_s));
+			json_object_set_new(o, "peak_rss_kb", json_integer(ru.ru_maxrss));
+		}
 		pt_json_print(stdout, o);
 		json_decref(o);
 		return;
@@ -284,6 +303,8 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	char cwd[4096], host[256] = "";
 	int first, nargs, exec_errno = 0, rc = EXIT_RUN_INTERNAL, started = 0, thread_on = 0;
 	int64_t run_id = -1;
+	uint64_t child_done_ns;
+	double lag_s = 0;
 	struct tm tm;
 	time_t now;
 
@@ -386,8 +407,10 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	if (capture_loop(&cap, &w, &res, &diag) < 0)
 		pt_print_diag(ctx, &diag);
 	spool_writer_close(&w);
+	child_done_ns = pt_now_ns();
 	if (thread_on)
 		pthread_join(thread, NULL);
+	lag_s = (double)(pt_now_ns() - child_done_ns) / 1e9;
 	ix->diag = &diag;
 	pt_diag_take(&diag, &x.diag);
 	if (!thread_on) {
@@ -412,7 +435,7 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 			    " 'pttrace reindex %lld' indexes it again", (long long)run_id, dir,
 			    (long long)run_id);
 	pt_print_diag(ctx, &diag);
-	summary(ctx, run_id, &res, &x, x.rc == 0);
+	summary(ctx, run_id, &res, &x, x.rc == 0, (double)(res.ended_us - ri.started_us) / 1e6, lag_s);
 	rc = capture_exit_code(&res);
 	goto out;
 fail_run:

@@ -183,7 +183,7 @@ struct index_stmt *index_prepare(struct index *ix, const char *sql)
 	return s;
 }
 
-static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap)
+static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap, void (*keep)(void *))
 {
 	int rc = SQLITE_OK, k = first;
 
@@ -202,21 +202,21 @@ static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap)
 			break;
 		case 't': {
 			const char *t = va_arg(ap, const char *);
-			rc = t ? sqlite3_bind_text(s->st, k, t, -1, SQLITE_TRANSIENT)
+			rc = t ? sqlite3_bind_text(s->st, k, t, -1, keep)
 			       : sqlite3_bind_null(s->st, k);
 			break;
 		}
 		case 'T': {
 			const char *t = va_arg(ap, const char *);
 			size_t n = va_arg(ap, size_t);
-			rc = t ? sqlite3_bind_text64(s->st, k, t, n, SQLITE_TRANSIENT, SQLITE_UTF8)
+			rc = t ? sqlite3_bind_text64(s->st, k, t, n, keep, SQLITE_UTF8)
 			       : sqlite3_bind_null(s->st, k);
 			break;
 		}
 		case 'b': {
 			const void *b = va_arg(ap, const void *);
 			size_t n = va_arg(ap, size_t);
-			rc = sqlite3_bind_blob64(s->st, k, b ? b : "", n, SQLITE_TRANSIENT);
+			rc = sqlite3_bind_blob64(s->st, k, b ? b : "", n, keep);
 			break;
 		}
 		case 'n':
@@ -241,7 +241,7 @@ int index_bind(struct index_stmt *s, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vbind(s, 1, fmt, ap);
+	rc = vbind(s, 1, fmt, ap, SQLITE_TRANSIENT);
 	va_end(ap);
 	return rc;
 }
@@ -252,7 +252,7 @@ int index_bind_at(struct index_stmt *s, int first, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vbind(s, first, fmt, ap);
+	rc = vbind(s, first, fmt, ap, SQLITE_TRANSIENT);
 	va_end(ap);
 	return rc;
 }
@@ -282,13 +282,17 @@ int index_run(struct index_stmt *s, const char *fmt, ...)
 	va_list ap;
 	int rc;
 
+	/* Stepped before returning, so the caller's buffers outlive the statement's use. */
 	va_start(ap, fmt);
-	rc = vbind(s, 1, fmt, ap);
+	rc = vbind(s, 1, fmt, ap, SQLITE_STATIC);
 	va_end(ap);
-	if (rc < 0)
+	if (rc < 0) {
+		sqlite3_reset(s->st);
 		return -1;
+	}
 	while ((rc = index_step(s)) == 1)
 		;
+	sqlite3_clear_bindings(s->st);
 	return rc;
 }
 

@@ -89,7 +89,8 @@ struct index_stmt *index_prepare(struct index *ix, const char *sql);
  *   T  const char *, size_t (text of that length; NULL binds NULL)
  *   b  const void *, size_t (blob)
  *   n  (no argument) NULL
- * Text and blobs are copied only when sqlite needs to (SQLITE_TRANSIENT).
+ * index_bind copies text and blobs (SQLITE_TRANSIENT); index_run does not
+ * (SQLITE_STATIC: it steps before returning, and clears the bindings).
  * Returns 0 or -1 (diag).
  */
 int index_bind(struct index_stmt *s, const char *fmt, ...);

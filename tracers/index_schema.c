@@ -110,10 +110,9 @@ static const char lines_sql[] =
 	"  text TEXT NOT NULL           -- message lines after their prefix joined by \\n; others verbatim\n"
 	");\n"
 	"CREATE INDEX IF NOT EXISTS records_run ON records(run_id, seq);\n"
-	"CREATE INDEX IF NOT EXISTS records_kind ON records(run_id, kind);\n"
 	"CREATE TABLE IF NOT EXISTS dispatch_calls(\n"
 	"  id INTEGER PRIMARY KEY,\n"
-	"  record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE, -- the line it is on\n"
+	"  record_id INTEGER NOT NULL,  -- records.id of the line it is on (no FK: deleted by run_id)\n"
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"  label TEXT NOT NULL,         -- call, redispatch, callBoxed, redispatchBoxed\n"
 	"  op TEXT NOT NULL,            -- operator with namespace: aten::add (torn: what could be read)\n"
@@ -123,8 +122,7 @@ static const char lines_sql[] =
 	"  parent_id INTEGER,           -- dispatch_calls.id of the enclosing call; NULL at top level\n"
 	"  torn INTEGER NOT NULL DEFAULT 0 -- 1: the line was torn by another thread's writes\n"
 	");\n"
-	"CREATE INDEX IF NOT EXISTS dispatch_calls_run ON dispatch_calls(run_id, op);\n"
-	"CREATE INDEX IF NOT EXISTS dispatch_calls_record ON dispatch_calls(record_id);\n";
+	"CREATE INDEX IF NOT EXISTS dispatch_calls_run ON dispatch_calls(run_id, op);\n";
 
 static const char lines_drop_sql[] =
 	"DROP TABLE IF EXISTS dispatch_calls;\n"

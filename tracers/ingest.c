@@ -438,11 +438,26 @@ struct ingest *ingest_new(struct index *ix, int64_t run_id, int64_t ref_us, long
 	if (!ig->ins_record || !ig->ins_call || !ig->fix_call)
 		goto fail;
 	/* A reindex starts from nothing. */
+	del = index_prepare(ix, "DELETE FROM dispatch_calls WHERE run_id = ?1");
+	if (!del || index_run(del, "i", run_id) < 0)
+		goto fail;
 	del = index_prepare(ix, "DELETE FROM records WHERE run_id = ?1");
 	if (!del || index_run(del, "i", run_id) < 0 ||
 	    index_part_mark(ix, index_part_lines.name, run_id, "partial") < 0)
 		goto fail;
-	if (index_batch_begin(ix, 20000, 250) < 0)
+	/*
+	 * A 16 MB page cache while indexing: index pages stay in memory instead
+	 * of being read back with a pread each (measured: 2x the rate of the 2 MB
+	 * default). Bounded, so RSS stays well under the 64 MB goal.
+	 */
+	if (index_exec(ix, "PRAGMA cache_size=-16384") < 0)
+		goto fail;
+	/*
+	 * No foreign-key lookups per inserted row: ingest writes only rows of a
+	 * run that exists (deletes still cascade: they run on connections with
+	 * foreign_keys on). Restored by ingest_free.
+	 */
+	if (index_exec(ix, "PRAGMA foreign_keys=OFF") < 0 || index_batch_begin(ix, 20000, 250) < 0)
 		goto fail;
 	return ig;
 fail:
@@ -492,6 +507,7 @@ void ingest_free(struct ingest *ig)
 		return;
 	if (ig->ix->in_batch)
 		index_batch_end(ig->ix);
+	index_exec(ig->ix, "PRAGMA foreign_keys=ON");
 	for (int s = 1; s <= 2; s++) {
 		lines_release(&ig->ss[s].ls);
 		group_release(&ig->ss[s].g);
