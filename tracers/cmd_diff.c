@@ -12,6 +12,7 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
+#include "trace_query.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -136,6 +137,77 @@ static char *status_of(struct index *ix, int64_t run)
 	return s;
 }
 
+/* The TORCH_TRACE part of the text output (issue 6; trace_diff_json's document). */
+static void print_compiles_diff(json_t *tc)
+{
+	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
+	json_t *v, *t;
+	size_t i;
+	double ta = 0, tb = 0;
+
+	if (!json_integer_value(json_object_get(tc, "compiles_a")) &&
+	    !json_integer_value(json_object_get(tc, "compiles_b")))
+		return;
+	printf("  compiles: %lld -> %lld\n", (long long)json_integer_value(json_object_get(tc, "compiles_a")),
+	       (long long)json_integer_value(json_object_get(tc, "compiles_b")));
+	for (int k = 0; k < 2; k++)
+		json_array_foreach(json_object_get(tc, k ? "added" : "removed"), i, v) {
+			json_t *r = json_object_get(v, "rank");
+
+			printf("    %s [%s]", k ? "+" : "-", json_string_value(json_object_get(v, "compile_id")));
+			if (!json_is_null(r))
+				printf(" rank %lld", (long long)json_integer_value(r));
+			printf(" %s\n", json_string_value(json_object_get(v, "name")) ?: "");
+		}
+	json_array_foreach(json_object_get(tc, "matched"), i, v) {
+		t = json_object_get(v, "entire_frame_compile_time_s");
+		ta += json_number_value(json_array_get(t, 0));
+		tb += json_number_value(json_array_get(t, 1));
+		if (!json_is_true(json_object_get(v, "changed")))
+			continue;
+		printf("    ~ [%s] %s:", json_string_value(json_object_get(v, "compile_id")),
+		       json_string_value(json_object_get(v, "name")) ?: "");
+		if (json_is_true(json_object_get(v, "graph_changed")))
+			printf(" graph changed;");
+		for (size_t f = 0; f < sizeof(fields) / sizeof(*fields); f++) {
+			json_t *p = json_object_get(v, fields[f]);
+			char *x, *y;
+
+			if (!p)
+				continue;
+			x = json_dumps(json_array_get(p, 0), JSON_ENCODE_ANY);
+			y = json_dumps(json_array_get(p, 1), JSON_ENCODE_ANY);
+			printf(" %s %s -> %s;", fields[f], x, y);
+			free(x);
+			free(y);
+		}
+		putchar('\n');
+	}
+	printf("    compile time of the compiles both have: %.3f s -> %.3f s\n", ta, tb);
+	/* Recompile reasons one run has and the other has not (as many times). */
+	for (int k = 0; k < 2; k++) {
+		json_t *rr = json_object_get(tc, "recompile_reasons");
+		json_t *mine = json_object_get(rr, k ? "b" : "a"), *other = json_object_get(rr, k ? "a" : "b");
+		json_t *left = json_copy(other);
+
+		json_array_foreach(mine, i, v) {
+			size_t j;
+			json_t *w;
+			int found = 0;
+
+			json_array_foreach(left, j, w)
+				if (json_equal(v, w)) {
+					json_array_remove(left, j);
+					found = 1;
+					break;
+				}
+			if (!found)
+				printf("    %s recompile %s\n", k ? "+" : "-", json_string_value(v));
+		}
+		json_decref(left);
+	}
+}
+
 int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 {
 	static const struct option longopts[] = {
@@ -207,6 +279,15 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		json_decref(ma);
 		json_decref(mb);
 	}
+	/* TORCH_TRACE (issue 6): compile ids added/removed, changed graphs, recompile reasons, times. */
+	{
+		json_t *tc;
+
+		if (trace_diff_json(ix, a, b, &tc, &diag) < 0)
+			goto out;
+		differ |= json_is_true(json_object_get(tc, "differ"));
+		json_object_set_new(doc, "compiles", tc);
+	}
 	if (ctx->json) {
 		json_object_set_new(doc, "differ", json_boolean(differ));
 		pt_json_print(stdout, doc);
@@ -231,6 +312,8 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 				       json_string_value(json_object_get(v, "key")));
 		}
 	}
+	if (!ctx->json)
+		print_compiles_diff(json_object_get(doc, "compiles"));
 	rc = differ ? EXIT_PROBLEMS : EXIT_FINE;
 out:
 	free(sa);

@@ -16,6 +16,9 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
+#include "trace_index.h"
+#include "trace_query.h"
+#include "trace_schema.h"
 #include "runs.h"
 
 /* Options every run subcommand takes; returns the index of the first operand or -1/-2. */
@@ -213,6 +216,9 @@ static json_t *show_json(struct index *ix, int64_t id)
 		      " AND (level >= 40 OR kind = 'traceback') ORDER BY seq");
 	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
 #undef ADD
+	/* TORCH_TRACE (issue 6): records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
+	if (trace_show_json(ix, id, run, ix->diag) < 0)
+		goto fail;
 	return run;
 fail:
 	json_decref(run);
@@ -287,6 +293,18 @@ static void show_text(json_t *run)
 			printf(" %s %lld", json_string_value(json_object_get(v, "kind")),
 			       (long long)json_integer_value(json_object_get(v, "lines")));
 		putchar('\n');
+	}
+	/* TORCH_TRACE (issue 6) */
+	v = json_object_get(run, "torch_trace");
+	if (json_integer_value(json_object_get(v, "files"))) {
+		printf("  torch_trace: %lld files, %lld records, %lld payload md5 mismatches, %lld damaged lines, ranks:",
+		       (long long)json_integer_value(json_object_get(v, "files")),
+		       (long long)json_integer_value(json_object_get(v, "records")),
+		       (long long)json_integer_value(json_object_get(run, "payload_md5_mismatches")),
+		       (long long)json_integer_value(json_object_get(v, "damaged_lines")));
+		json_array_foreach(json_object_get(run, "ranks"), i, arr)
+			printf(" %lld", (long long)json_integer_value(arr));
+		printf(json_array_size(json_object_get(run, "ranks")) ? "\n" : " none\n");
 	}
 	static const char *const lists[] = { "graph_breaks", "recompiles", "errors" };
 	for (size_t k = 0; k < 3; k++) {
@@ -469,6 +487,24 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 				       (unsigned long long)st.bytes);
 		}
 		query_run_release(&r);
+	}
+	/* TORCH_TRACE (issue 6): the same runs' trace part, and any run (imports too) whose trace part is stale. */
+	{
+		json_t *tr = optind < argc ? json_incref(runs)
+			: query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
+					 " AND p.part = 'trace' WHERE r.status <> 'running'"
+					 " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
+				     "ii", (int64_t)all, (int64_t)index_part_trace.version);
+
+		json_array_foreach(tr, i, v) {
+			int64_t id = json_integer_value(json_object_get(v, "id"));
+
+			if (trace_index_run(ix, id, &diag) < 0)
+				rc = EXIT_PROBLEMS;
+			else if (!ctx->json)
+				printf("reindexed TORCH_TRACE of run %lld\n", (long long)id);
+		}
+		json_decref(tr);
 	}
 	if (ctx->json) {
 		json_t *o = json_pack("{s:O}", "reindexed", done);

@@ -8,8 +8,11 @@
  *   2026-11-22  user_version 1. Parts: core 1 (content: runs, run_env,
  *               run_warnings, run_files), lines 1 (derived: records,
  *               dispatch_calls).
+ *   2026-11-22  Parts trace_sources 1 (content) and trace 1 (derived): the
+ *               TORCH_TRACE tables, see trace_schema.c (issue 6).
  */
 #include "index_schema.h"
+#include "trace_schema.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -145,6 +148,8 @@ const struct index_part index_part_lines = {
 const struct index_part *const index_parts[] = {
 	&index_part_core,
 	&index_part_lines,
+	&index_part_trace_sources,	/* issue 6: trace_schema.c */
+	&index_part_trace,
 };
 const size_t index_nparts = sizeof(index_parts) / sizeof(index_parts[0]);
 

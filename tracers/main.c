@@ -16,15 +16,22 @@ struct subcommand {
 
 /* Sorted by name; matched whole (no prefixes). */
 static const struct subcommand subcommands[] = {
+	{ "artifact", cmd_artifact, "print a compile's payload, or write all as tlparse names them" },
+	{ "compiles", cmd_compiles, "one row per compile id: status, graphs, ops, guards, times" },
 	{ "diff", cmd_diff, "compare two runs: ops called, graph breaks, recompiles, errors" },
+	{ "graph-breaks", cmd_graph_breaks, "every graph break: compile id, where, why" },
+	{ "import", cmd_import, "index TORCH_TRACE files or directories as a run" },
 	{ "logs", cmd_logs, "a run's records, filtered by level, artifact, compile id, rank, text" },
 	{ "ls", cmd_ls, "list runs" },
 	{ "ops", cmd_ops, "dispatcher calls by operator and key (--tree: the call tree)" },
+	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge" },
+	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed" },
 	{ "reindex", cmd_reindex, "rebuild a run's records from its raw output" },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
 	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output" },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
 	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)" },
+	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace" },
 };
 
 static void usage(FILE *f)

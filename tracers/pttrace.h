@@ -59,4 +59,20 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx);		/* cmd_run.c */
 int cmd_show(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_runs.c */
 int cmd_sql(int argc, char **argv, struct pt_ctx *ctx);		/* cmd_sql.c */
 
+/* TORCH_TRACE (issue 6). */
+int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_artifact.c */
+int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_compiles.c */
+int cmd_graph_breaks(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_compiles.c */
+int cmd_import(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_import.c */
+int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_ranks.c */
+int cmd_recompiles(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_compiles.c */
+int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_timeline.c */
+
+/*
+ * Open the database read-only and resolve RUN (cmd_trace_util.c). On failure
+ * the diagnostics are printed and released, and -1 returned (exit EXIT_USAGE).
+ */
+int pt_open_run(struct pt_ctx *ctx, const char *spec, struct index **ix, int64_t *run_id,
+		struct pt_diag *diag);
+
 #endif

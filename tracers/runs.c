@@ -55,7 +55,7 @@ int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 		json_array_append_new(a, pt_json_str(ri->argv[i]));
 	argv_json = json_dumps(a, JSON_COMPACT);
 	s = index_prepare(ix, sql);
-	if (!s || index_run(s, "tttttttiiiiiti", ri->name, ri->tag, ri->source ? ri->source : "run",
+	if (!s || index_run(s, "ttttttttiiiiti", ri->name, ri->tag, ri->source ? ri->source : "run",
 			    argv_json, ri->cwd, ri->host, ri->python, ri->logs_spec,
 			    (int64_t)ri->dispatch, (int64_t)ri->trace, ri->started_us,
 			    (int64_t)ri->tz_offset_s, PTTRACE_VERSION_STR, (int64_t)getpid()) < 0)
