@@ -20,7 +20,11 @@ struct subcommand {
 
 /* Sorted by name. */
 static const struct subcommand subcommands[] = {
+	{ "config", cmd_config, "the build configuration (torch.__config__.show()) as fields" },
+	{ "debug", cmd_debug, "whether each file can be debugged: DWARF, split DWARF, debuglink" },
 	{ "deps", cmd_deps, "the ELF and dependency report only" },
+	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)" },
+	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects" },
 };
 
 static void usage(FILE *f)

@@ -5,6 +5,9 @@
 #ifndef PT_PTINSPECT_H
 #define PT_PTINSPECT_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "term.h"
 
 /* Exit codes, the same in --help and docs/ptinspect.1. */
@@ -25,5 +28,14 @@ struct pt_ctx {
 /* Each returns the process exit code. argv[0] is the subcommand's name. */
 int cmd_files(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect FILE... */
 int cmd_deps(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect deps FILE... */
+int cmd_config(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect config FILE|- */
+int cmd_debug(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect debug FILE... */
+int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect doctor */
+int cmd_env(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect env */
+
+/* cmd_common.c. --color=WHEN for a subcommand: 0, or -1 after a message. */
+int pt_ctx_set_color(struct pt_ctx *ctx, const char *arg);
+/* Read all of f (capped one byte past SHOWCONFIG_MAX_LEN) into a new string. */
+int pt_read_stream(FILE *f, char **out, size_t *len);
 
 #endif
