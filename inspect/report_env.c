@@ -37,6 +37,8 @@ static bool key_library(const char *p)
 	const char *b = strrchr(p, '/');
 
 	b = b ? b + 1 : p;
+	if (!strncmp(b, "libcurl", 7))
+		return false;
 	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
 		if (!strncmp(b, pre[i], strlen(pre[i])))
 			return true;
