@@ -121,6 +121,18 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	}
 }
 
+json_t *report_env_deps_json(const struct envcheck_deps_summary *s)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "root", pt_json_str(s->root));
+	json_object_set_new(j, "objects", json_integer((json_int_t)s->n_objs));
+	json_object_set_new(j, "missing", json_integer((json_int_t)s->n_missing));
+	json_object_set_new(j, "missing_but_preloaded", json_integer((json_int_t)s->n_preloaded));
+	json_object_set_new(j, "unmet_versions", json_integer((json_int_t)s->n_unmet));
+	return j;
+}
+
 json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,
 			const struct pt_diag *findings, char *const *others, size_t n_others)
 {
