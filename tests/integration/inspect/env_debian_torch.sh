@@ -1,4 +1,4 @@
-# ctest-timeout: 300
+# ctest-timeout: 480
 # ptinspect env/config/doctor against Debian's python3-torch 1.13 (/usr/bin/python3):
 # - the configuration is the same from the embedded interpreter, from a text
 #   file written by `python3 -c 'print(torch.__config__.show())'`, and from
@@ -90,7 +90,23 @@ check_eq "doctor: libtorch_cpu debug verdict" nothing \
 	"$(jq_py "$T/doctor.json" '[x["debug"]["verdict"] for x in d["debug"] if "libtorch_cpu" in x["file"]][0]')"
 check_eq "doctor: dispatch trace cannot print" False "$(jq_py "$T/doctor.json" 'd["dispatch_trace"]["can_print"]')"
 
-# 7. The at::show_config() child never takes the tool down.
+# 7. A venv made from /usr/bin/python3 is embedded with its own sys.executable
+#    and site-packages (PyConfig.executable): a torch planted in the venv shadows Debian's.
+if $PY -m venv --without-pip --system-site-packages "$T/venv" 2>/dev/null; then
+	SP=$("$T/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+	mkdir -p "$SP/torch"
+	echo '__version__ = "0.0+venv"' >"$SP/torch/__init__.py"
+	"$P" env --json --python "$T/venv/bin/python" >"$T/venv.json"
+	check_eq "venv: embedded" embedded "$(jq_py "$T/venv.json" 'd["mode"]')"
+	check_eq "venv: sys.executable is the venv's python" "$T/venv/bin/python" "$(jq_py "$T/venv.json" 'd["executable"]')"
+	check_eq "venv: its site-packages torch is imported" "$SP/torch/__init__.py" "$(jq_py "$T/venv.json" 'd["torch"]["file"]')"
+	check_contains "venv: shadows Debian's torch" "torch in $SP (directory) shadows torch in /usr/lib/python3/dist-packages" \
+		"$(jq_py "$T/venv.json" '"\n".join(f["message"] for f in d["findings"])')"
+else
+	echo "note: python3 -m venv unavailable, venv checks not run"
+fi
+
+# 8. The at::show_config() child never takes the tool down.
 check_rc "--library on a non-torch library" 2 "$P" config --library "$(realpath /lib/x86_64-linux-gnu/libz.so.1)"
 check_contains "no symbol message" "no exported at::show_config()" "$(cat "$T/.err")"
 build_so "$T/libcrash.so" '#include <signal.h>
