@@ -106,6 +106,19 @@ static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
 			printf(" (%zu loaded earlier by torch)", s->n_preloaded);
 		printf(", %zu with unmet symbol versions\n", s->n_unmet);
 	}
+	if (r->torch_ok) {
+		const struct pyenv_loaded *rt = envcheck_find_loaded(r, "libcudart");
+		const struct showconfig *cfg = dr->e.have_cfg ? &dr->e.cfg : NULL;
+
+		if (!r->cuda && !r->hip)
+			printf("  CUDA: none, a CPU build (torch.version.cuda is None)\n");
+		else
+			printf("  CUDA: built for %s %s%s%s; %s%s\n", r->cuda ? "CUDA" : "HIP",
+			       r->cuda ? r->cuda : r->hip, cfg && cfg->arch_list ? ", arch list " : "",
+			       cfg && cfg->arch_list ? cfg->arch_list : "",
+			       rt ? "loaded " : "no libcudart loaded by the import",
+			       rt ? (rt->realpath ? rt->realpath : rt->name) : "");
+	}
 	for (size_t i = 0; i < dr->n_di; i++)
 		full += dr->di[i].verdict == DEBUGINFO_FULL;
 	if (dr->n_di)

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "debuginfo.h"
+#include "dispatchtrace.h"
+#include "envcheck.h"
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
@@ -92,6 +94,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 	struct resolve_result r = { 0 };
 	struct pt_diag diag;
 	struct debuginfo di;
+	struct dispatchtrace dt = { 0 };
+	int have_dt = 0;
 	int rc = EXIT_FINE, have_deps = 0, have_di = 0, debug_only = fo->sections == SEC_DEBUG;
 	json_t *fj = NULL;
 
@@ -103,8 +107,14 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 	}
 	if (fo->sections & SEC_DEPS)
 		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
-	if (fo->sections & SEC_DEBUG)
+	if (fo->sections & SEC_DEBUG) {
+		char stem[64];
+
 		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
+		/* libtorch_cpu holds the dispatcher: can TORCH_SHOW_DISPATCH_TRACE print? */
+		if (envcheck_lib_stem(path, stem, sizeof(stem)) && !strcmp(stem, "libtorch_cpu"))
+			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
+	}
 	if (ctx->json) {
 		json_t *elf = report_elf_json(&o);
 
@@ -122,6 +132,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 			json_object_set_new(fj, "deps", report_deps_json(&r));
 		if (have_di)
 			json_object_set_new(fj, "debug", report_debug_json(&di));
+		if (have_dt)
+			json_object_set_new(fj, "dispatch_trace", report_dispatchtrace_json(&dt));
 	} else {
 		if (debug_only)
 			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
@@ -134,6 +146,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		}
 		if (have_di)
 			report_debug_text(stdout, &di, 2, ctx);
+		if (have_dt)
+			report_dispatchtrace_text(stdout, &dt, 2, ctx);
 	}
 	if (pt_diag_count(&diag, PT_SEV_WARNING))
 		rc = EXIT_PROBLEMS;
@@ -158,6 +172,8 @@ out:
 	if (r.objs)
 		resolve_release(&r);
 	debuginfo_release(&di);
+	if (have_dt)
+		dispatchtrace_release(&dt);
 	elfobj_release(&o);
 	return rc;
 }

@@ -48,6 +48,16 @@ check_contains "nothing: text" "nothing: no DWARF, no .symtab" "$("$P" debug "$T
 build_so "$T/libg1.so" "$SRC" -g1 -O2
 check_eq "-g1 (no types): symbols only" symbols "$(verdict "$T/libg1.so")"
 
+# A file named libtorch_cpu also gets the TORCH_SHOW_DISPATCH_TRACE evidence:
+# without the trace line's text the printing code is compiled out.
+dt() { "$P" debug --json "$1" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["files"][0]["dispatch_trace"]["can_print"])'; }
+mkdir -p "$T/with" "$T/without"
+build_so "$T/with/libtorch_cpu.so" 'const char *trace_fmt = "[call] op=[%s], key=[%s]";' -g
+build_so "$T/without/libtorch_cpu.so" 'const char *other = "nothing here";' -g
+check_eq "libtorch_cpu without the trace text: cannot print" False "$(dt "$T/without/libtorch_cpu.so")"
+check_eq "libtorch_cpu with the trace text: cannot tell without the configuration" None "$(dt "$T/with/libtorch_cpu.so")"
+check_contains "rebuild command shown" "to enable: DEBUG=1 python setup.py develop" "$("$P" debug "$T/without/libtorch_cpu.so")"
+
 # Bare `ptinspect FILE` includes the debug section.
 check_contains "bare ptinspect has the debug line" "debug     gdb can show tensor fields here" "$("$P" "$T/libg.so")"
 finish
