@@ -69,7 +69,11 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 	memset(e, 0, sizeof(*e));
 	pt_diag_init(&e->findings);
 	if (python) {
-		e->python = pt_xstrdup(python);
+		/* --python python3.11 means the one on PATH, as a shell would run it. */
+		if (!(e->python = pyenv_which(python))) {
+			pt_diag_add(d, PT_SEV_ERROR, python, NULL, "not found on PATH");
+			return -1;
+		}
 	} else if (!(e->python = pyenv_default_python())) {
 		pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
 		return -1;

@@ -73,6 +73,9 @@ void pyenv_report_release(struct pyenv_report *r);
 /* The first "python3" on PATH, or NULL (new string). */
 char *pyenv_default_python(void);
 
+/* name as given when it holds a '/', else the first executable of that name on PATH; NULL if none. */
+char *pyenv_which(const char *name);
+
 /*
  * Interpreters on this machine that can find a torch package (checked with
  * importlib.util.find_spec in a child, nothing imported): /usr/bin/python3,
