@@ -75,14 +75,21 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 			return -1;
 		}
 	} else if (!(e->python = pyenv_default_python())) {
-		pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
-		return -1;
+		e->n_others = pyenv_find_torch_pythons(NULL, &e->others);
+		if (!fallback || !e->n_others) {
+			pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
+			return -1;
+		}
+		e->python = pt_xstrdup(e->others[0]);
+		pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
+			    "no python3 on PATH; checking %s instead", e->python);
 	}
 	rc = pyenv_probe(e->python, argv0, &e->rep, d);
 	if (rc == 0 && !e->rep.torch_ok) {
 		/* Name the interpreters that can, e.g. Debian's /usr/bin/python3. */
-		e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
-		if (fallback && e->n_others) {
+		if (!e->others)
+			e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
+		if (fallback && e->n_others && strcmp(e->others[0], e->python)) {
 			pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
 				    "%s cannot import torch (%s); checking %s instead",
 				    e->python, e->rep.import_error ? e->rep.import_error : "?",

@@ -68,6 +68,12 @@ check_contains "shadow in the text report" "warning: [shadow]" "$(cat "$T/shadow
 check_rc "--expect elsewhere is a finding" 1 "$P" env --python $PY --expect "$T"
 check_contains "--expect message" "not from $T (--expect)" "$(cat "$T/.out")"
 check_rc "--expect the right place" 0 "$P" env --python $PY --expect /usr/lib/python3/dist-packages
+# Standing in a PyTorch checkout (setup.py, torch/, c10/) makes it the expected place.
+mkdir -p "$T/pytorch/torch" "$T/pytorch/c10"
+touch "$T/pytorch/setup.py" "$T/pytorch/torch/__init__.py"
+(cd "$T/pytorch" && "$P" env --python $PY >"$T/intree.txt")
+check_eq "in a build tree, torch from elsewhere: exit" 1 $?
+check_contains "build tree finding" "torch is imported from /usr/lib/python3/dist-packages/torch/__init__.py, not from $T/pytorch (the build tree in the current directory)" "$(cat "$T/intree.txt")"
 
 # 5. The default python3 cannot import torch: say so and name /usr/bin/python3.
 mkdir -p "$T/bin"
