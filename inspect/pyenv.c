@@ -52,6 +52,11 @@ char *pyenv_find_helper(const char *argv0)
 		if (executable(cand))
 			return cand;
 		free(cand);
+		/* An installed tree moved elsewhere (cmake --install --prefix): bin/../libexec. */
+		cand = pt_xasprintf("%s/../libexec/ptools/ptinspect-pyenv", self);
+		if (executable(cand))
+			return cand;
+		free(cand);
 	}
 	if (executable(PT_LIBEXECDIR "/ptinspect-pyenv"))
 		return pt_xstrdup(PT_LIBEXECDIR "/ptinspect-pyenv");

@@ -2,7 +2,8 @@
  * The torch a Python environment really imports: runs the helper
  * ptinspect-pyenv (pyembed.c, the only code that links libpython) and reads
  * its JSON report. Finding the helper: $PTINSPECT_PYENV, then beside the
- * running executable (/proc/self/exe), then the install libexec directory.
+ * running executable (/proc/self/exe), then ../libexec/ptools from it, then
+ * the configured install libexec directory.
  */
 #ifndef PT_PYENV_H
 #define PT_PYENV_H
