@@ -1,5 +1,5 @@
 /*
- * `ptinspect FILE...` and `ptinspect deps FILE...`: every report that exists
+ * `ptinspect FILE...`, `ptinspect deps FILE...` and `ptinspect cuda FILE...`: every report that exists
  * for each file, or only some sections of it. Options are parsed here once;
  * each section is collected by its module and rendered by report*.c.
  */
@@ -8,13 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudaarch.h"
 #include "debuginfo.h"
 #include "dispatchtrace.h"
 #include "envcheck.h"
+#include "fatbin_scan.h"
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
 #include "report.h"
+#include "report_cuda.h"
 #include "report_debug.h"
 #include "report_deps.h"
 #include "resolve.h"
@@ -23,9 +26,12 @@
 enum files_section {
 	SEC_ELF = 1 << 0,
 	SEC_DEPS = 1 << 1,
-	SEC_DEBUG = 1 << 2,	/* debuginfo.c: DWARF, split DWARF, debuglink, verdict */
+	SEC_CUDA = 1 << 2,
+	SEC_DEBUG = 1 << 3,	/* debuginfo.c: DWARF, split DWARF, debuglink, verdict */
 	SEC_ALL = ~0,
 };
+
+#define MAX_GPUS 32
 
 struct files_opts {
 	unsigned sections;
@@ -39,6 +45,14 @@ struct files_opts {
 	const char *cache_file;
 	const char *hwcaps;
 	int secure, no_cache;
+	/* CUDA section (SEC_CUDA) */
+	struct cuda_cc gpus[MAX_GPUS];	/* --gpu */
+	const char *gpu_args[MAX_GPUS];
+	size_t n_gpus;
+	unsigned scan_flags;		/* --registered-only */
+	int verify;			/* --verify */
+	int entries;			/* --entries */
+	int cuda_deps;			/* --cuda-deps: every CUDA library of the tree */
 };
 
 #define DEPS_OPTIONS                                                                          \
@@ -53,6 +67,15 @@ struct files_opts {
 	"  --depth=N           print the tree N levels deep\n"                               \
 	"  --no-tree           one line per dependency, in load order\n"                     \
 	"  -v, --verbose       also show edges to libraries already loaded\n"
+
+#define CUDA_OPTIONS                                                                          \
+	"CUDA options:\n"                                                                     \
+	"  --gpu=CC            can a GPU run it: 8.6, sm_86, 120, h100, rtx5090 ... (repeatable)\n" \
+	"  --registered-only   only .nv_fatbin and __nv_relfatbin (skip the data-section scan)\n" \
+	"  --verify            decompress every SASS/PTX entry and check it\n"               \
+	"  --entries           list every fat binary entry (text)\n"                          \
+	"  --cuda-deps         also every CUDA library of the dependency tree, with the\n"    \
+	"                      known dlopen edges; names the weakest link per --gpu\n"
 
 #define COMMON_OPTIONS                                                                        \
 	"Options:\n"                                                                          \
@@ -87,6 +110,73 @@ static void rpath_dirs(json_t *elf, const char *key, const char *label, const ch
 	free(dirs);
 }
 
+/*
+ * The CUDA section of one file: scan, optional verify, render. Returns how
+ * many --gpu values cannot run the file's code (exit 1: a problem found).
+ */
+static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
+			   struct pt_ctx *ctx, json_t *fj, struct pt_diag *diag)
+{
+	struct cuda_scan scan;
+	struct cuda_verify ver;
+	struct report_cuda r;
+	struct report_cuda_opts ro = {
+		.gpus = fo->gpus,
+		.gpu_args = fo->gpu_args,
+		.n_gpus = fo->n_gpus,
+		.entries = fo->entries,
+		.only = !(fo->sections & SEC_ELF),
+	};
+	size_t unrunnable = 0;
+
+	cuda_scan(o, fo->scan_flags, &scan, diag);
+	if (fo->verify)
+		cuda_scan_verify(o, &scan, &ver, diag);
+	report_cuda_init(&r, &scan, fo->verify ? &ver : NULL, o->path, diag);
+	for (size_t g = 0; scan.n_fatbins && g < fo->n_gpus; g++) {
+		struct cuda_verdict v;
+
+		cudaarch_verdict(&r.sum, fo->gpus[g], &v);
+		if (v.how == CUDA_RUN_NONE)
+			unrunnable++;
+	}
+	if (fj) {
+		json_object_set_new(fj, "cuda", report_cuda_json(&r, &ro));
+	} else {
+		if (!(fo->sections & SEC_ELF))
+			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), o->path,
+			       pt_c(ctx->color, PT_C_RESET));
+		report_cuda_text(stdout, &r, &ro, ctx);
+	}
+	report_cuda_release(&r);
+	if (fo->verify)
+		cuda_verify_release(&ver);
+	cuda_scan_release(&scan);
+	return unrunnable;
+}
+
+/* --cuda-deps: every library of the resolved tree (plus known dlopen edges) with device code. */
+static size_t cuda_deps_section(struct resolve_result *r, const struct files_opts *fo,
+				struct pt_ctx *ctx, json_t *fj, struct pt_diag *diag)
+{
+	struct cudadeps cd;
+	struct report_cuda_opts ro = {
+		.gpus = fo->gpus,
+		.gpu_args = fo->gpu_args,
+		.n_gpus = fo->n_gpus,
+	};
+	size_t bad;
+
+	cudadeps_collect(&cd, r, &fo->env, fo->scan_flags, diag);
+	bad = cudadeps_unrunnable(&cd, fo->gpus, fo->n_gpus);
+	if (fj)
+		json_object_set_new(fj, "cuda_deps", report_cudadeps_json(&cd, r, &ro));
+	else
+		report_cudadeps_text(stdout, &cd, r, &ro, ctx);
+	cudadeps_release(&cd);
+	return bad;
+}
+
 static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *ctx,
 		       json_t *files, json_t *problems)
 {
@@ -96,7 +186,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 	struct debuginfo di;
 	struct dispatchtrace dt = { 0 };
 	int have_dt = 0;
-	int rc = EXIT_FINE, have_deps = 0, have_di = 0, debug_only = fo->sections == SEC_DEBUG;
+	int rc = EXIT_FINE, have_deps = 0, cuda_bad = 0, have_di = 0;
+	int debug_only = fo->sections == SEC_DEBUG;
 	json_t *fj = NULL;
 
 	pt_diag_init(&diag);
@@ -105,7 +196,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (fo->sections & SEC_DEPS)
+	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
 		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
 	if (fo->sections & SEC_DEBUG) {
 		char stem[64];
@@ -116,19 +207,18 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
 	}
 	if (ctx->json) {
-		json_t *elf = report_elf_json(&o);
-
 		fj = json_object();
 		json_object_set_new(fj, "file", json_string(path));
-		if (have_deps) {
-			rpath_dirs(elf, "rpath_dirs", NULL, o.rpath, r.objs[0].origin, &fo->env);
-			rpath_dirs(elf, "runpath_dirs", NULL, o.runpath, r.objs[0].origin, &fo->env);
-		}
-		if (fo->sections & SEC_ELF)
+		if (fo->sections & SEC_ELF) {
+			json_t *elf = report_elf_json(&o);
+
+			if (have_deps) {
+				rpath_dirs(elf, "rpath_dirs", NULL, o.rpath, r.objs[0].origin, &fo->env);
+				rpath_dirs(elf, "runpath_dirs", NULL, o.runpath, r.objs[0].origin, &fo->env);
+			}
 			json_object_set_new(fj, "elf", elf);
-		else
-			json_decref(elf);
-		if (have_deps)
+		}
+		if (have_deps && (fo->sections & SEC_DEPS))
 			json_object_set_new(fj, "deps", report_deps_json(&r));
 		if (have_di)
 			json_object_set_new(fj, "debug", report_debug_json(&di));
@@ -139,7 +229,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
 		if (fo->sections & SEC_ELF)
 			report_elf_text(stdout, &o, ctx);
-		if (have_deps) {
+		if (have_deps && (fo->sections & SEC_DEPS)) {
 			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
 			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
 			report_deps_text(stdout, &r, &fo->view, ctx);
@@ -149,7 +239,11 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		if (have_dt)
 			report_dispatchtrace_text(stdout, &dt, 2, ctx);
 	}
-	if (pt_diag_count(&diag, PT_SEV_WARNING))
+	if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, fj, &diag))
+		cuda_bad = 1;
+	if (fo->cuda_deps && have_deps && cuda_deps_section(&r, fo, ctx, fj, &diag))
+		cuda_bad = 1;
+	if (pt_diag_count(&diag, PT_SEV_WARNING) || cuda_bad)
 		rc = EXIT_PROBLEMS;
 	/* `ptinspect debug`: a library without usable DWARF is the finding. */
 	if (debug_only && have_di && di.verdict != DEBUGINFO_FULL)
@@ -232,7 +326,7 @@ static int setup_env(struct files_opts *fo, struct pt_ctx *ctx)
 static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 {
 	enum { O_JSON = 256, O_COLOR, O_LLP, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
-	       O_DEPTH, O_NOTREE };
+	       O_DEPTH, O_NOTREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "color", optional_argument, NULL, O_COLOR },
@@ -246,6 +340,11 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 		{ "secure", no_argument, NULL, O_SECURE },
 		{ "depth", required_argument, NULL, O_DEPTH },
 		{ "no-tree", no_argument, NULL, O_NOTREE },
+		{ "gpu", required_argument, NULL, O_GPU },
+		{ "registered-only", no_argument, NULL, O_REGONLY },
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "entries", no_argument, NULL, O_ENTRIES },
+		{ "cuda-deps", no_argument, NULL, O_CUDADEPS },
 		{ NULL, 0, NULL, 0 },
 	};
 	json_t *files = NULL, *problems = NULL;
@@ -285,6 +384,35 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 				return EXIT_USAGE;
 			}
 			break;
+		case O_GPU:
+		case O_REGONLY:
+		case O_VERIFY:
+		case O_ENTRIES:
+		case O_CUDADEPS:
+			if (!(fo->sections & SEC_CUDA)) {
+				fprintf(stderr, "%s: '%s' needs the CUDA report (ptinspect cuda)\n",
+					ctx->prog, argv[optind - 1]);
+				return EXIT_USAGE;
+			}
+			if (c == O_REGONLY)
+				fo->scan_flags |= CUDA_SCAN_REGISTERED_ONLY;
+			else if (c == O_VERIFY)
+				fo->verify = 1;
+			else if (c == O_ENTRIES)
+				fo->entries = 1;
+			else if (c == O_CUDADEPS)
+				fo->cuda_deps = 1;
+			else if (fo->n_gpus == MAX_GPUS) {
+				fprintf(stderr, "%s: at most %d --gpu options\n", ctx->prog, MAX_GPUS);
+				return EXIT_USAGE;
+			} else if (cudaarch_parse_gpu(optarg, &fo->gpus[fo->n_gpus]) != 0) {
+				fprintf(stderr, "%s: unknown GPU '%s' (try 8.6, sm_86, 86, h100, rtx5090)\n",
+					ctx->prog, optarg);
+				return EXIT_USAGE;
+			} else {
+				fo->gpu_args[fo->n_gpus++] = optarg;
+			}
+			break;
 		case 'h':
 			fputs(fo->usage, stdout);
 			return EXIT_FINE;
@@ -301,7 +429,7 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, fo->root);
 		return EXIT_USAGE;
 	}
-	if ((fo->sections & SEC_DEPS) && setup_env(fo, ctx) != 0) {
+	if (((fo->sections & SEC_DEPS) || fo->cuda_deps) && setup_env(fo, ctx) != 0) {
 		ldpath_env_release(&fo->env);
 		return EXIT_USAGE;
 	}
@@ -325,7 +453,7 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 		pt_json_print(stdout, doc);
 		json_decref(doc);
 	}
-	if (fo->sections & SEC_DEPS)
+	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
 		ldpath_env_release(&fo->env);
 	return rc;
 }
@@ -335,8 +463,25 @@ int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
 	struct files_opts fo = {
 		.sections = SEC_ALL,
 		.usage = "usage: ptinspect [OPTIONS] FILE...\n"
-			 "Every report for each file: ELF identity, dependencies, debug info.\n"
-			 COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT,
+			 "Every report for each file: ELF identity, dependencies, CUDA code,\n"
+			 "debug info.\n"
+			 COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT,
+	};
+
+	return run(argc, argv, ctx, &fo);
+}
+
+int cmd_cuda(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct files_opts fo = {
+		.sections = SEC_CUDA,
+		.usage = "usage: ptinspect cuda [OPTIONS] FILE...\n"
+			 "The CUDA fat binaries in each file: targets, TORCH_CUDA_ARCH_LIST, and\n"
+			 "whether a GPU can run them.\n"
+			 COMMON_OPTIONS CUDA_OPTIONS
+			 "Dependency options (with --cuda-deps): those of 'ptinspect deps'.\n"
+			 "Exit status: 0 fine, 1 problems found (damaged fat binaries, a --gpu that\n"
+			 "cannot run the code), 2 usage error or unreadable input.\n",
 	};
 
 	return run(argc, argv, ctx, &fo);

@@ -79,10 +79,25 @@ static void read_build_id(struct elfobj *o, Elf *elf, size_t phnum)
 	}
 }
 
+static void add_section(struct elfobj *o, size_t *alloc, const char *name, const GElf_Shdr *sh)
+{
+	struct elf_section *s;
+
+	PT_GROW(o->sections, o->n_sections, *alloc);
+	s = &o->sections[o->n_sections++];
+	s->name = pt_xstrdup(name);
+	s->type = sh->sh_type;
+	s->flags = sh->sh_flags;
+	s->addr = sh->sh_addr;
+	s->offset = sh->sh_offset;
+	s->size = sh->sh_size;
+	s->align = sh->sh_addralign;
+}
+
 /* Section headers are optional for ld.so, so everything here is best effort. */
 static void read_sections(struct elfobj *o, Elf *elf)
 {
-	size_t shstrndx;
+	size_t shstrndx, sec_alloc = 0;
 	Elf_Scn *scn = NULL;
 
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
@@ -96,6 +111,7 @@ static void read_sections(struct elfobj *o, Elf *elf)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name)
 			continue;
+		add_section(o, &sec_alloc, name, &sh);
 		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
 		    sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
 			o->has_debug_info = true;
@@ -364,6 +380,7 @@ int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t 
 	elfobj_zero(o, name);
 	elf_version(EV_CURRENT);
 	o->size = len;
+	o->mem = buf;
 	/* elf_memory wants a writable pointer but does not write with ELF_C_READ. */
 	elf = elf_memory((char *)(uintptr_t)buf, len);
 	if (!elf) {
@@ -393,8 +410,37 @@ void elfobj_release(struct elfobj *o)
 	free(o->rpath);
 	free(o->runpath);
 	free(o->debuglink);
+	for (size_t i = 0; i < o->n_sections; i++)
+		free(o->sections[i].name);
+	free(o->sections);
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
+}
+
+long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off)
+{
+	size_t done = 0;
+
+	if (off >= o->size)
+		return 0;
+	if (n > o->size - off)
+		n = (size_t)(o->size - off);
+	if (o->mem) {
+		memcpy(buf, o->mem + off, n);
+		return (long)n;
+	}
+	while (done < n) {
+		ssize_t r = pread(o->fd, (char *)buf + done, n - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (long)done;
 }
 
 int elfobj_loadable(const char *path, int cls, int machine)

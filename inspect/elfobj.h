@@ -27,6 +27,14 @@ struct elf_verneed {
 	size_t n;
 };
 
+/* One section header, as the section table says (sizes not yet checked against the file). */
+struct elf_section {
+	char *name;
+	uint32_t type;		/* SHT_PROGBITS ... */
+	uint64_t flags;		/* SHF_ALLOC, SHF_EXECINSTR ... */
+	uint64_t addr, offset, size, align;
+};
+
 struct elfobj {
 	char *path;		/* as opened (not realpath'ed) */
 	int fd;
@@ -58,6 +66,10 @@ struct elfobj {
 	char **verdef;		/* DT_VERDEF names, the base (file) name excluded */
 	size_t n_verdef;
 	bool has_verdef;
+
+	struct elf_section *sections;	/* the section table in index order, [0] excluded */
+	size_t n_sections;
+	const uint8_t *mem;	/* the bytes, for elfobj_open_mem; NULL when read from fd */
 };
 
 /*
@@ -81,6 +93,14 @@ int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t 
 		    struct pt_diag *diag);
 
 void elfobj_release(struct elfobj *o);
+
+/*
+ * Read n bytes at file offset off into buf (pread on o->fd, or a copy from
+ * the bytes of elfobj_open_mem). Returns the number of bytes read, short at
+ * the end of the file, or -1 on a read error. Large sections are read
+ * through this in pieces, never mapped or copied whole.
+ */
+long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 
 /*
  * Cheap check of a loader candidate (glibc elf/dl-load.c open_verify): ELF

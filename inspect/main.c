@@ -21,6 +21,7 @@ struct subcommand {
 /* Sorted by name. */
 static const struct subcommand subcommands[] = {
 	{ "config", cmd_config, "the build configuration (torch.__config__.show()) as fields" },
+	{ "cuda", cmd_cuda, "the CUDA fat binaries and whether a GPU can run them" },
 	{ "debug", cmd_debug, "whether each file can be debugged: DWARF, split DWARF, debuglink" },
 	{ "deps", cmd_deps, "the ELF and dependency report only" },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)" },

@@ -1,0 +1,60 @@
+/*
+ * The CUDA section of the per-file report ("cuda" in JSON): fat binaries per
+ * section, SASS/PTX targets, TORCH_CUDA_ARCH_LIST and -gencode spellings,
+ * sizes per target, and per --gpu a verdict. Collects nothing itself: it
+ * renders a cuda_scan (and an optional cuda_verify) through cudaarch rules.
+ */
+#ifndef PT_REPORT_CUDA_H
+#define PT_REPORT_CUDA_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cudaarch.h"
+#include "cudadeps.h"
+#include "diag.h"
+#include "fatbin_scan.h"
+
+struct pt_ctx;
+
+/* Device code at or above this many bytes gets the link-limit note (2 GiB: R_X86_64_PC32). */
+#define REPORT_CUDA_NEAR_2GIB (3ull << 29)	/* 1.5 GiB */
+
+struct report_cuda_opts {
+	const struct cuda_cc *gpus;	/* --gpu, in the order given */
+	const char *const *gpu_args;	/* as typed, for the report */
+	size_t n_gpus;
+	bool entries;			/* list every entry in text */
+	bool only;			/* `ptinspect cuda`: say so when there is no CUDA code */
+};
+
+/* Everything the renderers need about one file. */
+struct report_cuda {
+	const struct cuda_scan *scan;
+	const struct cuda_verify *verify;	/* NULL without --verify */
+	struct cuda_summary sum;		/* union of every entry */
+	uint64_t device_bytes;			/* bytes of all fat binaries */
+};
+
+/* Build r from scan (and verify); adds the 2 GiB note to diag for path. */
+void report_cuda_init(struct report_cuda *r, const struct cuda_scan *scan,
+		      const struct cuda_verify *verify, const char *path, struct pt_diag *diag);
+void report_cuda_release(struct report_cuda *r);
+
+/* Prints nothing for a file without fat binaries unless opts->only (then one line). */
+void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_cuda_opts *opts,
+		      const struct pt_ctx *ctx);
+json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_opts *opts);
+
+/* --cuda-deps: one line per library with device code, then the weakest link per --gpu. */
+void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resolve_result *r,
+			  const struct report_cuda_opts *opts, const struct pt_ctx *ctx);
+json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_result *r,
+			     const struct report_cuda_opts *opts);
+
+/* Registered fat binaries with SASS or PTX, and how many of those have no image for cc. */
+void report_cuda_fatbins_without_image(const struct cuda_scan *scan, struct cuda_cc cc,
+				       size_t *total, size_t *without);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * cudaarch: the compatibility rules of shared/docs/cuda-fatbin.md §11 (the
+ * ptxas 13.0 matrix row by row), GPU names, the PTX ISA → driver table, and
+ * the TORCH_CUDA_ARCH_LIST / -gencode spellings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudaarch.h"
+
+static struct cuda_cc cc(const char *s)
+{
+	struct cuda_cc c = { 0, 0 };
+
+	assert_int_equal(cudaarch_parse_gpu(s, &c), 0);
+	return c;
+}
+
+static void parse_gpu_spellings(void **state)
+{
+	static const struct {
+		const char *in;
+		int major, minor;	/* 0: rejected */
+	} rows[] = {
+		{ "8.6", 8, 6 }, { "sm_86", 8, 6 }, { "sm86", 8, 6 }, { "86", 8, 6 },
+		{ "compute_90", 9, 0 }, { "sm_90a", 9, 0 }, { "120", 12, 0 }, { "12.1", 12, 1 },
+		{ "rtx5090", 12, 0 }, { "RTX 5090", 12, 0 }, { "GeForce RTX 4090", 8, 9 },
+		{ "h100", 9, 0 }, { "H200", 9, 0 }, { "a100", 8, 0 }, { "t4", 7, 5 },
+		{ "gb10", 12, 1 }, { "NVIDIA GB200", 10, 0 }, { "thor", 11, 0 }, { "v100", 7, 0 },
+		{ "", 0, 0 }, { "8", 0, 0 }, { "8.", 0, 0 }, { ".6", 0, 0 }, { "8.10", 0, 0 },
+		{ "1234", 0, 0 }, { "sm_8.6", 0, 0 }, { "rtx9999", 0, 0 }, { "06", 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cuda_cc c;
+		int r = cudaarch_parse_gpu(rows[i].in, &c);
+
+		if (!rows[i].major) {
+			assert_int_equal(r, -1);
+			continue;
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(c.major, rows[i].major);
+		assert_int_equal(c.minor, rows[i].minor);
+	}
+}
+
+/* §11 SASS: same major, lower or equal minor; `a` exact only; `f` within its family. */
+static void sass_rules(void **state)
+{
+	static const struct {
+		uint32_t arch;
+		char variant;
+		const char *gpu;
+		enum cuda_how how;
+	} rows[] = {
+		{ 80, 0, "8.0", CUDA_RUN_SASS_EXACT },
+		{ 80, 0, "8.6", CUDA_RUN_SASS_COMPAT },	/* sm_80 runs on 8.6/8.9 */
+		{ 80, 0, "9.0", CUDA_RUN_NONE },		/* ... not on 9.0 */
+		{ 86, 0, "8.0", CUDA_RUN_NONE },		/* never a higher minor */
+		{ 90, 'a', "9.0", CUDA_RUN_SASS_EXACT },
+		{ 90, 'a', "10.0", CUDA_RUN_NONE },
+		{ 100, 'a', "10.3", CUDA_RUN_NONE },		/* `a` is never "compatible" */
+		{ 100, 'f', "10.3", CUDA_RUN_SASS_COMPAT },	/* `f` within its family */
+		{ 100, 'f', "11.0", CUDA_RUN_NONE },
+		{ 100, 0, "12.0", CUDA_RUN_NONE },		/* 10.x, 11.0, 12.x: three majors */
+		{ 120, 0, "12.1", CUDA_RUN_SASS_COMPAT },	/* GB10 runs sm_120 */
+		{ 120, 'f', "12.1", CUDA_RUN_SASS_COMPAT },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cuda_target t = { FATBIN_KIND_ELF, rows[i].arch, rows[i].variant };
+
+		assert_int_equal(cudaarch_how(&t, cc(rows[i].gpu)), rows[i].how);
+	}
+}
+
+/* The ptxas 13.0 matrix of §11: each row's PTX against each column's GPU. */
+static void ptx_matrix(void **state)
+{
+	static const char *const cols[] = { "9.0", "10.0", "10.3", "11.0", "12.0", "12.1" };
+	static const struct {
+		uint32_t arch;
+		char variant;
+		const char *ok;	/* one char per column: y/n */
+	} rows[] = {
+		{ 90, 0, "yyyyyy" },  { 90, 'a', "ynnnnn" }, { 100, 0, "nyyyyy" },
+		{ 100, 'a', "nynnnn" }, { 100, 'f', "nyynnn" }, { 103, 'f', "nnynnn" },
+		{ 110, 'f', "nnnynn" }, { 120, 0, "nnnnyy" }, { 120, 'f', "nnnnyy" },
+		{ 121, 'f', "nnnnny" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cuda_target t = { FATBIN_KIND_PTX, rows[i].arch, rows[i].variant };
+
+		for (size_t c = 0; c < 6; c++) {
+			enum cuda_how want = rows[i].ok[c] == 'y' ? CUDA_RUN_PTX_JIT : CUDA_RUN_NONE;
+
+			if (cudaarch_how(&t, cc(cols[c])) != want)
+				fail_msg("compute_%u%c on %s", rows[i].arch,
+					 rows[i].variant ? rows[i].variant : ' ', cols[c]);
+		}
+	}
+	/* LTO-IR never runs. */
+	struct cuda_target lto = { FATBIN_KIND_LTO, 90, 0 };
+	assert_int_equal(cudaarch_how(&lto, cc("9.0")), CUDA_RUN_NONE);
+}
+
+static void ptx_isa_to_driver(void **state)
+{
+	char b[16];
+
+	(void)state;
+	assert_string_equal(cudaarch_ptx_min_driver(7, 0, b, sizeof(b)), "11.0");
+	assert_string_equal(cudaarch_ptx_min_driver(7, 8, b, sizeof(b)), "11.8");
+	assert_string_equal(cudaarch_ptx_min_driver(8, 5, b, sizeof(b)), "12.5");
+	assert_string_equal(cudaarch_ptx_min_driver(8, 6, b, sizeof(b)), "12.7");	/* no 12.6 ISA */
+	assert_string_equal(cudaarch_ptx_min_driver(8, 8, b, sizeof(b)), "12.9");
+	assert_string_equal(cudaarch_ptx_min_driver(9, 0, b, sizeof(b)), "13.0");
+	assert_string_equal(cudaarch_ptx_min_driver(9, 1, b, sizeof(b)), "13.1");
+	assert_null(cudaarch_ptx_min_driver(9, 9, b, sizeof(b)));
+}
+
+static void add(struct cuda_summary *s, uint16_t kind, uint32_t arch, char variant)
+{
+	struct fatbin_entry e = { .kind = kind, .arch = arch, .variant = variant, .major = 9,
+				  .header_size = 64, .payload_size = 8 };
+
+	cudaarch_summary_add(s, &e);
+}
+
+/* The example list, unsorted input, duplicates counted once. */
+static void arch_list_and_gencode(void **state)
+{
+	struct cuda_summary s = { 0 };
+	char *list, *gc;
+	size_t ptx_only;
+
+	(void)state;
+	add(&s, FATBIN_KIND_PTX, 120, 0);
+	add(&s, FATBIN_KIND_ELF, 90, 0);
+	add(&s, FATBIN_KIND_ELF, 75, 0);
+	add(&s, FATBIN_KIND_ELF, 120, 0);
+	add(&s, FATBIN_KIND_ELF, 86, 0);
+	add(&s, FATBIN_KIND_ELF, 80, 0);
+	add(&s, FATBIN_KIND_ELF, 80, 0);
+	list = cudaarch_arch_list(&s, &ptx_only);
+	assert_string_equal(list, "7.5;8.0;8.6;9.0;12.0+PTX");
+	assert_int_equal(ptx_only, 0);
+	assert_int_equal(s.v[1].count, 2);
+	gc = cudaarch_gencode(&s);
+	assert_string_equal(gc, "-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 "
+				"-gencode arch=compute_86,code=sm_86 -gencode arch=compute_90,code=sm_90 "
+				"-gencode arch=compute_120,code=sm_120 -gencode arch=compute_120,code=compute_120");
+	free(list);
+	free(gc);
+	cudaarch_summary_release(&s);
+
+	/* Variants, and PTX without a SASS twin (no TORCH_CUDA_ARCH_LIST spelling). */
+	add(&s, FATBIN_KIND_ELF, 100, 'f');
+	add(&s, FATBIN_KIND_PTX, 100, 'f');
+	add(&s, FATBIN_KIND_ELF, 90, 'a');
+	add(&s, FATBIN_KIND_PTX, 80, 0);
+	list = cudaarch_arch_list(&s, &ptx_only);
+	assert_string_equal(list, "9.0a;10.0f+PTX");
+	assert_int_equal(ptx_only, 1);
+	gc = cudaarch_gencode(&s);
+	assert_string_equal(gc, "-gencode arch=compute_90a,code=sm_90a -gencode arch=compute_100f,code=sm_100f "
+				"-gencode arch=compute_80,code=compute_80 -gencode arch=compute_100f,code=compute_100f");
+	free(list);
+	free(gc);
+	cudaarch_summary_release(&s);
+}
+
+/* Whole-library verdicts, and torch's false warnings (§13). */
+static void verdicts(void **state)
+{
+	struct cuda_summary s = { 0 };
+	struct cuda_verdict v;
+
+	(void)state;
+	add(&s, FATBIN_KIND_ELF, 80, 0);
+	add(&s, FATBIN_KIND_ELF, 90, 0);
+	add(&s, FATBIN_KIND_PTX, 90, 0);
+
+	cudaarch_verdict(&s, cc("9.0"), &v);
+	assert_int_equal(v.how, CUDA_RUN_SASS_EXACT);
+	assert_int_equal(v.sass.arch, 90);
+	cudaarch_verdict(&s, cc("8.6"), &v);
+	assert_int_equal(v.how, CUDA_RUN_SASS_COMPAT);
+	assert_int_equal(v.sass.arch, 80);
+	assert_false(v.torch_range_warning);
+	cudaarch_verdict(&s, cc("7.5"), &v);
+	assert_int_equal(v.how, CUDA_RUN_NONE);
+	assert_false(v.torch_range_warning);	/* torch's warning is right there */
+	/* 12.0 above max 9.0: runs by PTX JIT, torch warns twice, both wrongly. */
+	cudaarch_verdict(&s, cc("rtx5090"), &v);
+	assert_int_equal(v.how, CUDA_RUN_PTX_JIT);
+	assert_int_equal(v.ptx.arch, 90);
+	assert_int_equal(v.isa_major, 9);
+	assert_true(v.torch_range_warning);
+	assert_true(v.torch_cubin_warning);
+	cudaarch_summary_release(&s);
+
+	/* GB10 (12.1) with a build up to sm_120: runs, torch's min/max warning is false. */
+	add(&s, FATBIN_KIND_ELF, 80, 0);
+	add(&s, FATBIN_KIND_ELF, 120, 0);
+	cudaarch_verdict(&s, cc("gb10"), &v);
+	assert_int_equal(v.how, CUDA_RUN_SASS_COMPAT);
+	assert_true(v.torch_range_warning);
+	assert_false(v.torch_cubin_warning);
+	cudaarch_summary_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_gpu_spellings),
+		cmocka_unit_test(sass_rules),
+		cmocka_unit_test(ptx_matrix),
+		cmocka_unit_test(ptx_isa_to_driver),
+		cmocka_unit_test(arch_list_and_gencode),
+		cmocka_unit_test(verdicts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
