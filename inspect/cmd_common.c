@@ -115,7 +115,9 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 	if (!expect && getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
 		o.build_tree = cwd;
 	envcheck_run(&e->rep, e->have_cfg ? &e->cfg : NULL, &o, &e->findings);
-	if (e->rep.torch_ok)
+	if (e->rep.torch_ok) {
 		e->have_deps = envcheck_deps(&e->rep, &e->deps, &e->findings) == 0;
+		envcheck_fatbin(&e->rep, e->have_cfg ? &e->cfg : NULL, &e->findings);
+	}
 	return 0;
 }

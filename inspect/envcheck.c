@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cudaarch.h"
+#include "elfobj.h"
+#include "fatbin_scan.h"
 #include "ldpath.h"
 #include "resolve.h"
 #include "strbuf.h"
@@ -276,4 +279,95 @@ out:
 	ldpath_env_release(&env);
 	pt_diag_release(&d);
 	return 0;
+}
+
+static bool in_list(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+void envcheck_arch_compare(char *const *cfg_t, size_t n_cfg, char *const *bin_t, size_t n_bin,
+			   const char *lib, const char *python, struct pt_diag *d)
+{
+	struct pt_strbuf miss, extra;
+
+	pt_strbuf_init(&miss, 4096);
+	pt_strbuf_init(&extra, 4096);
+	for (size_t i = 0; i < n_cfg; i++)
+		if (!in_list(bin_t, n_bin, cfg_t[i]))
+			pt_strbuf_addf(&miss, "%s%s", miss.len ? " " : "", cfg_t[i]);
+	for (size_t i = 0; i < n_bin; i++)
+		if (!in_list(cfg_t, n_cfg, bin_t[i]))
+			pt_strbuf_addf(&extra, "%s%s", extra.len ? " " : "", bin_t[i]);
+	if (miss.len)
+		pt_diag_add(d, PT_SEV_WARNING, python, "fatbin",
+			    "the NVCC architecture flags name %s but %s holds no code for that: a "
+			    "stale build (the library was built with other flags)",
+			    pt_strbuf_str(&miss), lib);
+	if (extra.len)
+		pt_diag_add(d, PT_SEV_NOTE, python, "fatbin",
+			    "%s also holds %s, which the NVCC architecture flags do not name (kernels "
+			    "built with their own flags)", lib, pt_strbuf_str(&extra));
+	pt_strbuf_release(&miss);
+	pt_strbuf_release(&extra);
+}
+
+int envcheck_fatbin(const struct pyenv_report *r, const struct showconfig *cfg,
+		    struct pt_diag *findings)
+{
+	const struct pyenv_loaded *l = envcheck_find_loaded(r, "libtorch_cuda");
+	struct elfobj o;
+	struct cuda_scan s;
+	struct pt_diag d;
+	char **cfg_t = NULL, **bin_t = NULL;
+	size_t n_cfg = 0, n_bin = 0;
+	int rc = -1;
+
+	if (!cfg || !l || !l->realpath || (!cfg->n_nvcc_sass && !cfg->n_nvcc_ptx))
+		return -1;
+	pt_diag_init(&d);
+	memset(&s, 0, sizeof(s));
+	if (elfobj_open(&o, l->realpath, &d) != 0) {
+		elfobj_release(&o);
+		goto out_diag;
+	}
+	/* torch registers its kernels: the walked sections are enough, and fast. */
+	if (cuda_scan(&o, CUDA_SCAN_REGISTERED_ONLY, &s, &d) == 0) {
+		for (size_t i = 0; i < s.entries.n; i++) {
+			const struct fatbin_entry *e = &s.entries.v[i];
+			struct cuda_target t = { .kind = e->kind, .arch = e->arch, .variant = e->variant };
+			char name[32];
+
+			if (e->kind != FATBIN_KIND_ELF && e->kind != FATBIN_KIND_PTX)
+				continue;
+			cudaarch_target_name(&t, name, sizeof(name));
+			if (!in_list(bin_t, n_bin, name)) {
+				bin_t = pt_xreallocarray(bin_t, n_bin + 1, sizeof(*bin_t));
+				bin_t[n_bin++] = pt_xstrdup(name);
+			}
+		}
+		cfg_t = pt_xcalloc(cfg->n_nvcc_sass + cfg->n_nvcc_ptx + 1, sizeof(*cfg_t));
+		for (size_t i = 0; i < cfg->n_nvcc_sass; i++)
+			cfg_t[n_cfg++] = cfg->nvcc_sass[i];
+		for (size_t i = 0; i < cfg->n_nvcc_ptx; i++)
+			cfg_t[n_cfg++] = cfg->nvcc_ptx[i];
+		envcheck_arch_compare(cfg_t, n_cfg, bin_t, n_bin, l->realpath, r->python, findings);
+		rc = 0;
+	}
+	cuda_scan_release(&s);
+	elfobj_release(&o);
+out_diag:
+	for (size_t i = 0; i < d.n; i++)
+		if (d.v[i].sev >= PT_SEV_WARNING)
+			pt_diag_add(findings, PT_SEV_WARNING, r->python, "fatbin", "%s: %s",
+				    d.v[i].file ? d.v[i].file : l->realpath, d.v[i].what);
+	pt_diag_release(&d);
+	for (size_t i = 0; i < n_bin; i++)
+		free(bin_t[i]);
+	free(bin_t);
+	free(cfg_t);
+	return rc;
 }

@@ -41,6 +41,21 @@ struct envcheck_deps_summary {
 int envcheck_deps(const struct pyenv_report *r, struct envcheck_deps_summary *sum,
 		  struct pt_diag *findings);
 
+/*
+ * NVCC architecture flags of the configuration against the fat binaries
+ * really in the loaded libtorch_cuda (fatbin_scan.h, issue 3). A target the
+ * flags name but the library lacks is a warning (a stale build: the library
+ * was built with other flags); a target only the library has is a note
+ * (kernels built with their own flags, e.g. sm_90a for FlashAttention).
+ * Returns 0, or -1 when there is nothing to compare.
+ */
+int envcheck_fatbin(const struct pyenv_report *r, const struct showconfig *cfg,
+		    struct pt_diag *findings);
+
+/* The comparison itself, on target names ("sm_80", "compute_90"); lib names the library. */
+void envcheck_arch_compare(char *const *cfg_t, size_t n_cfg, char *const *bin_t, size_t n_bin,
+			   const char *lib, const char *python, struct pt_diag *findings);
+
 /* 1 if dir is a PyTorch source checkout (setup.py, torch/__init__.py, c10/). */
 int envcheck_is_source_tree(const char *dir);
 

@@ -115,6 +115,30 @@ static void pip_wheel_shadows_source_build(void **state)
 	pyenv_report_release(&r);
 }
 
+/* Flags that name more than the library holds: stale; the library holding more: a note. */
+static void nvcc_flags_vs_fatbins(void **state)
+{
+	char *cfg[] = { "sm_80", "sm_90", "compute_90" };
+	char *bin[] = { "sm_80", "sm_90a", "compute_90" };
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	envcheck_arch_compare(cfg, 3, bin, 3, "/x/libtorch_cuda.so", "/py", &d);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.v[0].sev, PT_SEV_WARNING);
+	assert_string_equal(d.v[0].what, "the NVCC architecture flags name sm_90 but /x/libtorch_cuda.so "
+			    "holds no code for that: a stale build (the library was built with other flags)");
+	assert_int_equal(d.v[1].sev, PT_SEV_NOTE);
+	assert_non_null(strstr(d.v[1].what, "also holds sm_90a"));
+	pt_diag_release(&d);
+	/* The same sets: nothing to say. */
+	pt_diag_init(&d);
+	envcheck_arch_compare(cfg, 3, cfg, 3, "/x/libtorch_cuda.so", "/py", &d);
+	assert_int_equal(d.n, 0);
+	pt_diag_release(&d);
+}
+
 /* No marker, or a broken document after it: -1 with a reason, never a crash. */
 static void report_without_marker(void **state)
 {
@@ -209,6 +233,7 @@ int main(void)
 		cmocka_unit_test(cudart_version),
 		cmocka_unit_test(pip_wheel_shadows_source_build),
 		cmocka_unit_test(report_without_marker),
+		cmocka_unit_test(nvcc_flags_vs_fatbins),
 		cmocka_unit_test(lib_stems),
 		cmocka_unit_test(producer_flags),
 		cmocka_unit_test(dispatch_trace_rules),
