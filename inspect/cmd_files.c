@@ -9,12 +9,16 @@
 #include <string.h>
 
 #include "cudaarch.h"
+#include "debuginfo.h"
+#include "dispatchtrace.h"
+#include "envcheck.h"
 #include "fatbin_scan.h"
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
 #include "report.h"
 #include "report_cuda.h"
+#include "report_debug.h"
 #include "report_deps.h"
 #include "resolve.h"
 #include "xalloc.h"
@@ -23,6 +27,7 @@ enum files_section {
 	SEC_ELF = 1 << 0,
 	SEC_DEPS = 1 << 1,
 	SEC_CUDA = 1 << 2,
+	SEC_DEBUG = 1 << 3,	/* debuginfo.c: DWARF, split DWARF, debuglink, verdict */
 	SEC_ALL = ~0,
 };
 
@@ -178,16 +183,29 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 	struct elfobj o;
 	struct resolve_result r = { 0 };
 	struct pt_diag diag;
-	int rc = EXIT_FINE, have_deps = 0, cuda_bad = 0;
+	struct debuginfo di;
+	struct dispatchtrace dt = { 0 };
+	int have_dt = 0;
+	int rc = EXIT_FINE, have_deps = 0, cuda_bad = 0, have_di = 0;
+	int debug_only = fo->sections == SEC_DEBUG;
 	json_t *fj = NULL;
 
 	pt_diag_init(&diag);
+	memset(&di, 0, sizeof(di));
 	if (elfobj_open(&o, path, &diag) != 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
 		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
+	if (fo->sections & SEC_DEBUG) {
+		char stem[64];
+
+		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
+		/* libtorch_cpu holds the dispatcher: can TORCH_SHOW_DISPATCH_TRACE print? */
+		if (envcheck_lib_stem(path, stem, sizeof(stem)) && !strcmp(stem, "libtorch_cpu"))
+			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
+	}
 	if (ctx->json) {
 		fj = json_object();
 		json_object_set_new(fj, "file", json_string(path));
@@ -202,7 +220,13 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		}
 		if (have_deps && (fo->sections & SEC_DEPS))
 			json_object_set_new(fj, "deps", report_deps_json(&r));
+		if (have_di)
+			json_object_set_new(fj, "debug", report_debug_json(&di));
+		if (have_dt)
+			json_object_set_new(fj, "dispatch_trace", report_dispatchtrace_json(&dt));
 	} else {
+		if (debug_only)
+			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
 		if (fo->sections & SEC_ELF)
 			report_elf_text(stdout, &o, ctx);
 		if (have_deps && (fo->sections & SEC_DEPS)) {
@@ -210,12 +234,19 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
 			report_deps_text(stdout, &r, &fo->view, ctx);
 		}
+		if (have_di)
+			report_debug_text(stdout, &di, 2, ctx);
+		if (have_dt)
+			report_dispatchtrace_text(stdout, &dt, 2, ctx);
 	}
 	if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, fj, &diag))
 		cuda_bad = 1;
 	if (fo->cuda_deps && have_deps && cuda_deps_section(&r, fo, ctx, fj, &diag))
 		cuda_bad = 1;
 	if (pt_diag_count(&diag, PT_SEV_WARNING) || cuda_bad)
+		rc = EXIT_PROBLEMS;
+	/* `ptinspect debug`: a library without usable DWARF is the finding. */
+	if (debug_only && have_di && di.verdict != DEBUGINFO_FULL)
 		rc = EXIT_PROBLEMS;
 out:
 	if (ctx->json) {
@@ -234,6 +265,9 @@ out:
 	pt_diag_release(&diag);
 	if (r.objs)
 		resolve_release(&r);
+	debuginfo_release(&di);
+	if (have_dt)
+		dispatchtrace_release(&dt);
 	elfobj_release(&o);
 	return rc;
 }
@@ -429,7 +463,8 @@ int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
 	struct files_opts fo = {
 		.sections = SEC_ALL,
 		.usage = "usage: ptinspect [OPTIONS] FILE...\n"
-			 "Every report for each file: ELF identity, dependencies, CUDA code.\n"
+			 "Every report for each file: ELF identity, dependencies, CUDA code,\n"
+			 "debug info.\n"
 			 COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT,
 	};
 
@@ -459,6 +494,23 @@ int cmd_deps(int argc, char **argv, struct pt_ctx *ctx)
 		.usage = "usage: ptinspect deps [OPTIONS] FILE...\n"
 			 "The ELF and dependency report only, resolved as glibc's ld.so would.\n"
 			 COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT,
+	};
+
+	return run(argc, argv, ctx, &fo);
+}
+
+int cmd_debug(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct files_opts fo = {
+		.sections = SEC_DEBUG,
+		.usage = "usage: ptinspect debug [OPTIONS] FILE...\n"
+			 "Whether each file can be debugged: DWARF in the file, split DWARF\n"
+			 "(.dwo/.dwp), a separate debug file (.gnu_debuglink, build-id under\n"
+			 "/usr/lib/debug), compiler flags from DW_AT_producer, and a verdict:\n"
+			 "\"gdb can show tensor fields here\", \"symbols only\" or \"nothing\".\n"
+			 COMMON_OPTIONS
+			 "Exit status: 0 every file has usable DWARF, 1 some file has not,\n"
+			 "2 usage error or unreadable input.\n",
 	};
 
 	return run(argc, argv, ctx, &fo);
