@@ -10,11 +10,14 @@
 
 #include "jsonout.h"
 #include "ptinspect.h"
+#include "debuginfo.h"
 #include "report.h"
+#include "report_debug.h"
 
 enum files_section {
 	SEC_ELF = 1 << 0,
 	SEC_DEPS = 1 << 1,
+	SEC_DEBUG = 1 << 2,	/* debuginfo.c: DWARF, split DWARF, debuglink, verdict */
 	SEC_ALL = ~0,
 };
 
@@ -28,20 +31,35 @@ static int inspect_one(const char *path, const struct files_opts *fo, struct pt_
 {
 	struct elfobj o;
 	struct pt_diag diag;
+	struct debuginfo di;
+	bool have_di = false;
 	int rc = EXIT_FINE;
 
 	pt_diag_init(&diag);
+	memset(&di, 0, sizeof(di));
 	if (elfobj_open(&o, path, &diag) != 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (fo->sections & SEC_DEBUG) {
+		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
+		if (have_di && di.verdict != DEBUGINFO_FULL && fo->sections == SEC_DEBUG)
+			rc = EXIT_PROBLEMS;	/* `ptinspect debug`: not debuggable is the finding */
+	}
 	if (!ctx->json && (fo->sections & SEC_ELF))
 		report_elf_text(stdout, &o, ctx);
+	if (!ctx->json && fo->sections == SEC_DEBUG)
+		printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
+	if (!ctx->json && have_di)
+		report_debug_text(stdout, &di, 2, ctx);
 	if (ctx->json) {
 		json_t *fj = json_object();
 
 		json_object_set_new(fj, "file", json_string(path));
-		json_object_set_new(fj, "elf", report_elf_json(&o));
+		if (fo->sections & SEC_ELF)
+			json_object_set_new(fj, "elf", report_elf_json(&o));
+		if (have_di)
+			json_object_set_new(fj, "debug", report_debug_json(&di));
 		json_object_set_new(fj, "problems", report_problems_json(&diag));
 		json_array_append_new(files, fj);
 	}
@@ -55,6 +73,7 @@ out:
 	}
 	pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
 	pt_diag_release(&diag);
+	debuginfo_release(&di);
 	elfobj_release(&o);
 	return rc;
 }
@@ -127,7 +146,7 @@ int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
 	struct files_opts fo = {
 		.sections = SEC_ALL,
 		.usage = "usage: ptinspect [OPTIONS] FILE...\n"
-			 "Every report for each file: ELF identity and dependencies.\n"
+			 "Every report for each file: ELF identity, dependencies, debug info.\n"
 			 "  --json          one JSON document for the whole invocation\n"
 			 "  --color=WHEN    auto, always, never\n",
 	};
@@ -143,6 +162,24 @@ int cmd_deps(int argc, char **argv, struct pt_ctx *ctx)
 			 "The ELF and dependency report only.\n"
 			 "  --json          one JSON document for the whole invocation\n"
 			 "  --color=WHEN    auto, always, never\n",
+	};
+
+	return run(argc, argv, ctx, &fo);
+}
+
+int cmd_debug(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct files_opts fo = {
+		.sections = SEC_DEBUG,
+		.usage = "usage: ptinspect debug [OPTIONS] FILE...\n"
+			 "Whether each file can be debugged: DWARF in the file, split DWARF\n"
+			 "(.dwo/.dwp), a separate debug file (.gnu_debuglink, build-id under\n"
+			 "/usr/lib/debug), compiler flags from DW_AT_producer, and a verdict:\n"
+			 "\"gdb can show tensor fields here\", \"symbols only\" or \"nothing\".\n"
+			 "  --json          one JSON document for the whole invocation\n"
+			 "  --color=WHEN    auto, always, never\n"
+			 "Exit status: 0 every file has usable DWARF, 1 some file has not,\n"
+			 "2 usage error or unreadable input.\n",
 	};
 
 	return run(argc, argv, ctx, &fo);

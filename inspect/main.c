@@ -20,7 +20,11 @@ struct subcommand {
 
 /* Sorted by name. */
 static const struct subcommand subcommands[] = {
+	{ "config", cmd_config, "the build configuration (torch.__config__.show()) as fields" },
+	{ "debug", cmd_debug, "whether each file can be debugged: DWARF, split DWARF, debuglink" },
 	{ "deps", cmd_deps, "the ELF and dependency report only" },
+	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)" },
+	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects" },
 };
 
 static void usage(FILE *f)
@@ -85,10 +89,9 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[i], subcommands[k].name))
 				return subcommands[k].fn(argc - i, argv + i, &ctx);
 	}
-	if (i >= argc) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	/* No arguments: the question users ask first, "is my torch all right?" */
+	if (i >= argc)
+		return cmd_doctor(1, (char *[]){ (char *)"doctor", NULL }, &ctx);
 	/* cmd_files sees "ptinspect" as argv[0] and the rest, "--" included. */
 	argv[i - 1] = (char *)"ptinspect";
 	return cmd_files(argc - i + 1, argv + i - 1, &ctx);

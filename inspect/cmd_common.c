@@ -1,0 +1,108 @@
+/* Small helpers the cmd_*.c front ends share; see ptinspect.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "envcheck.h"
+
+#include "ptinspect.h"
+#include "showconfig.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+int pt_ctx_set_color(struct pt_ctx *ctx, const char *arg)
+{
+	int m = arg ? pt_color_mode_parse(arg) : PT_COLOR_ALWAYS;
+
+	if (m < 0) {
+		fprintf(stderr, "%s: unknown --color value '%s'\n", ctx->prog, arg);
+		return -1;
+	}
+	ctx->color_mode = m;
+	ctx->color = pt_color_enabled(stdout, m);
+	ctx->color_err = pt_color_enabled(stderr, m);
+	return 0;
+}
+
+int pt_read_stream(FILE *f, char **out, size_t *len)
+{
+	struct pt_strbuf sb;
+	char buf[8192];
+	size_t n;
+
+	/* One byte past the parser's limit, so that "too large" is still seen. */
+	pt_strbuf_init(&sb, SHOWCONFIG_MAX_LEN + 1);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (pt_strbuf_add(&sb, buf, n) < 0)
+			break;
+	if (ferror(f)) {
+		pt_strbuf_release(&sb);
+		return -1;
+	}
+	*len = sb.len;
+	*out = sb.len ? pt_strbuf_detach(&sb) : pt_xstrdup("");
+	pt_strbuf_release(&sb);
+	return 0;
+}
+
+void env_result_release(struct env_result *e)
+{
+	pyenv_report_release(&e->rep);
+	if (e->have_cfg)
+		showconfig_release(&e->cfg);
+	pt_diag_release(&e->findings);
+	for (size_t i = 0; i < e->n_others; i++)
+		free(e->others[i]);
+	free(e->others);
+	free(e->python);
+	memset(e, 0, sizeof(*e));
+}
+
+int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
+		struct env_result *e, struct pt_diag *d)
+{
+	struct envcheck_opts o = { .expect_dir = expect };
+	char cwd[4096];
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	pt_diag_init(&e->findings);
+	if (python) {
+		e->python = pt_xstrdup(python);
+	} else if (!(e->python = pyenv_default_python())) {
+		pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
+		return -1;
+	}
+	rc = pyenv_probe(e->python, argv0, &e->rep, d);
+	if (rc == 0 && !e->rep.torch_ok) {
+		/* Name the interpreters that can, e.g. Debian's /usr/bin/python3. */
+		e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
+		if (fallback && e->n_others) {
+			pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
+				    "%s cannot import torch (%s); checking %s instead",
+				    e->python, e->rep.import_error ? e->rep.import_error : "?",
+				    e->others[0]);
+			pyenv_report_release(&e->rep);
+			free(e->python);
+			e->python = pt_xstrdup(e->others[0]);
+			rc = pyenv_probe(e->python, argv0, &e->rep, d);
+		}
+	}
+	if (rc < 0)
+		return -1;
+	if (e->rep.config_text) {
+		struct pt_diag cd;
+
+		/* Notes about odd config lines stay out of the environment's findings. */
+		pt_diag_init(&cd);
+		if (showconfig_parse((const uint8_t *)e->rep.config_text, strlen(e->rep.config_text),
+				     &e->cfg, "torch.__config__.show()", &cd) == 0)
+			e->have_cfg = true;
+		pt_diag_release(&cd);
+	}
+	if (!expect && getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
+		o.build_tree = cwd;
+	envcheck_run(&e->rep, e->have_cfg ? &e->cfg : NULL, &o, &e->findings);
+	return 0;
+}

@@ -1,0 +1,154 @@
+/*
+ * `ptinspect config FILE|-`, `--library LIBTORCH_CPU`, `--python PATH`: the
+ * build configuration (torch.__config__.show()) as fields. Options here, the
+ * parsing in showconfig.c, the rendering in report_config.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "ptinspect.h"
+#include "pyenv.h"
+#include "report.h"
+#include "report_config.h"
+#include "showconfig.h"
+#include "strbuf.h"
+#include "torchlib.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: ptinspect config [OPTIONS] FILE|-\n"
+	"       ptinspect config [OPTIONS] --python PATH\n"
+	"       ptinspect config [OPTIONS] --library LIBTORCH_CPU\n"
+	"The build configuration (torch.__config__.show()) as fields.\n"
+	"  FILE|-              a saved text, or standard input\n"
+	"  --python PATH       ask that Python's torch (see ptinspect env)\n"
+	"  --library LIB       call at::show_config() of a libtorch_cpu in a child\n"
+	"                      process (runs the library's initialisers)\n"
+	"  --json              one JSON document\n"
+	"  --color=WHEN        auto, always, never\n"
+	"Exit status: 0 parsed, 1 parsed with lines not understood, 2 usage or\n"
+	"unreadable input.\n";
+
+static int text_from_file(const char *path, char **text, size_t *len, struct pt_diag *d)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	int rc;
+
+	if (!f) {
+		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	rc = pt_read_stream(f, text, len);
+	if (rc < 0)
+		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+int cmd_config(int argc, char **argv, struct pt_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "python", required_argument, NULL, 'p' },
+		{ "library", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *python = NULL, *library = NULL, *src;
+	char *text = NULL;
+	size_t len = 0;
+	struct showconfig cfg;
+	struct pt_diag d;
+	int c, rc = EXIT_FINE;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': ctx->json = 1; break;
+		case 'C':
+			if (pt_ctx_set_color(ctx, optarg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'p': python = optarg; break;
+		case 'l': library = optarg; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if ((python != NULL) + (library != NULL) + (optind < argc) != 1 || optind + 1 < argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	pt_diag_init(&d);
+	memset(&cfg, 0, sizeof(cfg));
+	if (library) {
+		src = library;
+		if (torchlib_show_config(library, &text, &d) == 0)
+			len = strlen(text);
+	} else if (python) {
+		struct pyenv_report r;
+
+		src = python;
+		if (pyenv_probe(python, argv[0], &r, &d) == 0) {
+			if (r.config_text) {
+				text = pt_xstrdup(r.config_text);
+				len = strlen(text);
+			} else {
+				pt_diag_add(&d, PT_SEV_ERROR, python, NULL, "cannot import torch: %s",
+					    r.import_error ? r.import_error : "unknown error");
+			}
+		}
+		pyenv_report_release(&r);
+	} else {
+		src = argv[optind];
+		text_from_file(src, &text, &len, &d);
+	}
+	if (!text) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (showconfig_parse((const uint8_t *)text, len, &cfg, src, &d) < 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!cfg.n_items) {
+		pt_diag_add(&d, PT_SEV_WARNING, src, NULL,
+			    "no '- ...' entries: not a torch configuration text");
+	}
+	if (ctx->json) {
+		json_t *doc = json_object();
+
+		json_object_set_new(doc, "source", pt_json_str(src));
+		json_object_set_new(doc, "config", report_config_json(&cfg));
+		json_object_set_new(doc, "problems", report_problems_json(&d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	} else {
+		report_config_text(stdout, &cfg, 0, ctx);
+	}
+	if (pt_diag_count(&d, PT_SEV_WARNING) || cfg.n_unparsed)
+		rc = EXIT_PROBLEMS;
+out:
+	if (!ctx->json || rc == EXIT_USAGE)
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	if (rc == EXIT_USAGE && ctx->json) {
+		json_t *doc = json_object();
+
+		json_object_set_new(doc, "source", pt_json_str(python ? python : library ? library
+							       : optind < argc ? argv[optind] : NULL));
+		json_object_set_new(doc, "config", json_null());
+		json_object_set_new(doc, "problems", report_problems_json(&d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	}
+	showconfig_release(&cfg);
+	free(text);
+	pt_diag_release(&d);
+	return rc;
+}

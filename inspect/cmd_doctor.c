@@ -1,0 +1,209 @@
+/*
+ * `ptinspect doctor [--python PATH]` (and `ptinspect` alone): the torch that
+ * Python sees, checked end to end: env (import, shadowing, copies, CUDA
+ * runtime), debug info of its libraries, TORCH_SHOW_DISPATCH_TRACE. A short
+ * verdict first, details after. Only calls modules; see cmd_env.c for env.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debuginfo.h"
+#include "dispatchtrace.h"
+#include "envcheck.h"
+#include "jsonout.h"
+#include "ptinspect.h"
+#include "report.h"
+#include "report_debug.h"
+#include "report_env.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: ptinspect doctor [OPTIONS]\n"
+	"       ptinspect\n"
+	"Checks the torch a Python environment imports: the import itself, where it\n"
+	"comes from (shadowing), duplicate libraries, the CUDA runtime, debug info of\n"
+	"its libraries and TORCH_SHOW_DISPATCH_TRACE. Verdict first, details after.\n"
+	"  --python PATH   the interpreter (default: the first python3 on PATH; when\n"
+	"                  it cannot import torch, the first one found that can)\n"
+	"  --expect DIR    torch must be imported from below DIR (a build tree)\n"
+	"  --json          one JSON document\n"
+	"  --color=WHEN    auto, always, never\n"
+	"Exit status: 0 fine, 1 problems found, 2 usage error or no interpreter.\n";
+
+/* The torch libraries worth a debug check: libtorch*, libc10*. */
+static bool torch_lib(const char *path)
+{
+	char stem[256];
+
+	return envcheck_lib_stem(path, stem, sizeof(stem)) &&
+	       (!strncmp(stem, "libtorch", 8) || !strncmp(stem, "libc10", 6));
+}
+
+struct doctor {
+	struct env_result e;
+	struct debuginfo *di;
+	const char **di_path;
+	size_t n_di;
+	struct dispatchtrace dt;
+	bool have_dt;
+};
+
+static void collect_debug(struct doctor *dr, struct pt_diag *d)
+{
+	const struct pyenv_report *r = &dr->e.rep;
+	const struct pyenv_loaded *cpu = envcheck_find_loaded(r, "libtorch_cpu");
+
+	for (size_t i = 0; i < r->n_loaded; i++) {
+		const char *p = r->loaded[i].realpath;
+
+		if (!p || !r->loaded[i].by_import || !torch_lib(p))
+			continue;
+		dr->di = pt_xreallocarray(dr->di, dr->n_di + 1, sizeof(*dr->di));
+		dr->di_path = pt_xreallocarray(dr->di_path, dr->n_di + 1, sizeof(*dr->di_path));
+		if (debuginfo_read(p, NULL, &dr->di[dr->n_di], d) == 0)
+			dr->di_path[dr->n_di++] = p;
+	}
+	if (r->torch_ok) {
+		dispatchtrace_check(dr->e.have_cfg ? &dr->e.cfg : NULL, r->torch_version, r->debug,
+				    cpu && cpu->realpath ? cpu->realpath : NULL, &dr->dt, d);
+		dr->have_dt = true;
+	}
+}
+
+static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
+{
+	const struct pyenv_report *r = &dr->e.rep;
+	size_t warn = pt_diag_count(&dr->e.findings, PT_SEV_WARNING);
+	size_t full = 0;
+	int c = ctx->color;
+
+	printf("%sptinspect doctor%s: %s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), dr->e.python);
+	if (r->torch_ok) {
+		const char *bt = dr->e.have_cfg ? showconfig_setting(&dr->e.cfg, "BUILD_TYPE") : NULL;
+
+		printf("  torch %s (%s%s%s%s) from %s\n", r->torch_version ? r->torch_version : "?",
+		       r->cuda ? "CUDA " : r->hip ? "HIP " : "CPU build",
+		       r->cuda ? r->cuda : r->hip ? r->hip : "", bt ? ", " : "", bt ? bt : "",
+		       r->torch_file ? r->torch_file : "?");
+	}
+	if (!warn)
+		printf("  %sOK%s    no problems found with the import\n", pt_c(c, PT_C_GREEN),
+		       pt_c(c, PT_C_RESET));
+	for (size_t i = 0; i < dr->e.findings.n; i++) {
+		const struct pt_diag_msg *m = &dr->e.findings.v[i];
+
+		if (m->sev >= PT_SEV_WARNING)
+			printf("  %sPROBLEM%s %s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET), m->what);
+	}
+	for (size_t i = 0; i < dr->n_di; i++)
+		full += dr->di[i].verdict == DEBUGINFO_FULL;
+	if (dr->n_di)
+		printf("  debug: %zu of %zu torch libraries have usable DWARF%s\n", full, dr->n_di,
+		       full == dr->n_di ? "" : " (details below)");
+	if (dr->have_dt)
+		printf("  TORCH_SHOW_DISPATCH_TRACE: %s\n",
+		       dr->dt.can_print == 1 ? "prints" : dr->dt.can_print == 0 ? "prints nothing with this build"
+										 : "cannot tell");
+	printf("  verdict: %s%s%s\n", pt_c(c, warn ? PT_C_RED : PT_C_GREEN),
+	       warn ? "problems found" : "fine", pt_c(c, PT_C_RESET));
+}
+
+static json_t *doctor_json(const struct doctor *dr)
+{
+	json_t *j = json_object(), *v = json_object(), *dbg = json_array();
+	size_t warn = pt_diag_count(&dr->e.findings, PT_SEV_WARNING);
+
+	json_object_set_new(v, "ok", json_boolean(!warn));
+	json_object_set_new(v, "problems", json_integer((json_int_t)warn));
+	json_object_set_new(j, "verdict", v);
+	json_object_set_new(j, "env", report_env_json(&dr->e.rep, dr->e.have_cfg ? &dr->e.cfg : NULL,
+						      &dr->e.findings, dr->e.others, dr->e.n_others));
+	for (size_t i = 0; i < dr->n_di; i++) {
+		json_t *f = json_object();
+
+		json_object_set_new(f, "file", json_string(dr->di_path[i]));
+		json_object_set_new(f, "debug", report_debug_json(&dr->di[i]));
+		json_array_append_new(dbg, f);
+	}
+	json_object_set_new(j, "debug", dbg);
+	json_object_set_new(j, "dispatch_trace", dr->have_dt ? report_dispatchtrace_json(&dr->dt)
+							     : json_null());
+	return j;
+}
+
+int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "python", required_argument, NULL, 'p' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *python = NULL, *expect = NULL;
+	struct doctor dr;
+	struct pt_diag d;
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': ctx->json = 1; break;
+		case 'C':
+			if (pt_ctx_set_color(ctx, optarg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'p': python = optarg; break;
+		case 'e': expect = optarg; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	memset(&dr, 0, sizeof(dr));
+	pt_diag_init(&d);
+	if (env_collect(python, expect, 1, argv[0], &dr.e, &d) < 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	collect_debug(&dr, &d);
+	if (ctx->json) {
+		json_t *doc = doctor_json(&dr);
+
+		json_object_set_new(doc, "problems", report_problems_json(&d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	} else {
+		verdict_text(&dr, ctx);
+		printf("\n%sdetails%s\n", pt_c(ctx->color, PT_C_BOLD), pt_c(ctx->color, PT_C_RESET));
+		report_env_text(stdout, &dr.e.rep, dr.e.have_cfg ? &dr.e.cfg : NULL, &dr.e.findings,
+				dr.e.others, dr.e.n_others, -1, ctx);
+		if (dr.n_di)
+			printf("%sdebug info of the torch libraries%s\n", pt_c(ctx->color, PT_C_BOLD),
+			       pt_c(ctx->color, PT_C_RESET));
+		for (size_t i = 0; i < dr.n_di; i++) {
+			printf("  %s\n", dr.di_path[i]);
+			report_debug_text(stdout, &dr.di[i], 4, ctx);
+		}
+		if (dr.have_dt)
+			report_dispatchtrace_text(stdout, &dr.dt, 0, ctx);
+	}
+	rc = pt_diag_count(&dr.e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
+out:
+	pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	pt_diag_release(&d);
+	for (size_t i = 0; i < dr.n_di; i++)
+		debuginfo_release(&dr.di[i]);
+	free(dr.di);
+	free(dr.di_path);
+	if (dr.have_dt)
+		dispatchtrace_release(&dr.dt);
+	env_result_release(&dr.e);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/*
+ * `ptinspect env [--python PATH] [--expect DIR]`: import torch in that
+ * environment (ptinspect-pyenv) and report version, configuration, the
+ * shared objects the import loaded, and the cross-checks (envcheck.c).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "ptinspect.h"
+#include "report.h"
+#include "report_env.h"
+
+static const char usage_text[] =
+	"usage: ptinspect env [OPTIONS]\n"
+	"Imports torch in a Python environment and reports what it really is and\n"
+	"loaded: version, git version, debug flag, CUDA/HIP, arch list, C++11 ABI,\n"
+	"the build configuration, every shared object the import loaded (real\n"
+	"paths), and findings: shadowed packages, two copies of a library, the CUDA\n"
+	"runtime, torch not from the expected place.\n"
+	"  --python PATH   the interpreter (default: the first python3 on PATH)\n"
+	"  --expect DIR    torch must be imported from below DIR (a build tree)\n"
+	"  -v, --verbose   list every object in the process, not only the import's\n"
+	"  --json          one JSON document\n"
+	"  --color=WHEN    auto, always, never\n"
+	"Exit status: 0 fine, 1 findings (or torch cannot be imported), 2 usage\n"
+	"error or no report from the interpreter.\n";
+
+int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "python", required_argument, NULL, 'p' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *python = NULL, *expect = NULL;
+	struct env_result e;
+	struct pt_diag d;
+	int c, verbose = 0, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': ctx->json = 1; break;
+		case 'C':
+			if (pt_ctx_set_color(ctx, optarg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'p': python = optarg; break;
+		case 'e': expect = optarg; break;
+		case 'v': verbose = 1; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	pt_diag_init(&d);
+	if (env_collect(python, expect, 0, argv[0], &e, &d) < 0) {
+		rc = EXIT_USAGE;
+		if (ctx->json) {
+			json_t *doc = json_object();
+
+			json_object_set_new(doc, "python", pt_json_str(e.python));
+			json_object_set_new(doc, "problems", report_problems_json(&d));
+			pt_json_print(stdout, doc);
+			json_decref(doc);
+		}
+		goto out;
+	}
+	if (ctx->json) {
+		json_t *doc = report_env_json(&e.rep, e.have_cfg ? &e.cfg : NULL, &e.findings,
+					      e.others, e.n_others);
+
+		json_object_set_new(doc, "problems", report_problems_json(&d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	} else {
+		report_env_text(stdout, &e.rep, e.have_cfg ? &e.cfg : NULL, &e.findings, e.others,
+				e.n_others, verbose, ctx);
+	}
+	rc = pt_diag_count(&e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
+out:
+	pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	pt_diag_release(&d);
+	env_result_release(&e);
+	return rc;
+}

@@ -1,0 +1,319 @@
+/* Debuggability of one ELF file through libelf/libdw; see debuginfo.h. */
+#include "debuginfo.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elfobj.h"
+#include "xalloc.h"
+
+const char *debuginfo_verdict_text(enum debuginfo_verdict v)
+{
+	switch (v) {
+	case DEBUGINFO_FULL: return "gdb can show tensor fields here";
+	case DEBUGINFO_SYMBOLS: return "symbols only";
+	default: return "nothing";
+	}
+}
+
+const char *debuginfo_verdict_key(enum debuginfo_verdict v)
+{
+	return v == DEBUGINFO_FULL ? "full" : v == DEBUGINFO_SYMBOLS ? "symbols" : "nothing";
+}
+
+void debuginfo_producer_flags(const char *p, char **opt, char **g)
+{
+	const char *s = p;
+
+	*opt = *g = NULL;
+	/* Options are blank-separated; the last of each kind wins, as in gcc. */
+	while ((s = strstr(s, " -"))) {
+		size_t n;
+
+		s++;
+		n = strcspn(s, " ");
+		if (s[1] == 'O' && n <= 6) {
+			free(*opt);
+			*opt = pt_xstrndup(s, n);
+		} else if (s[1] == 'g' && n <= 12 && strncmp(s, "-gsplit-dwarf", 13) &&
+			   strncmp(s, "-gdwarf", 7) && strncmp(s, "-gno-", 5) &&
+			   strncmp(s, "-gcolumn", 8) && strncmp(s, "-gz", 3) &&
+			   strncmp(s, "-grecord", 8) && strncmp(s, "-gstrict", 8)) {
+			free(*g);
+			*g = pt_xstrndup(s, n);
+		}
+		s += n;
+	}
+}
+
+static bool file_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Does the ELF file at p hold .debug_info? */
+static bool has_dwarf_file(const char *p)
+{
+	struct elfobj o;
+	struct pt_diag d;
+	bool r = false;
+
+	pt_diag_init(&d);
+	if (elfobj_open(&o, p, &d) == 0) {
+		r = o.has_debug_info;
+		elfobj_release(&o);
+	}
+	pt_diag_release(&d);
+	return r;
+}
+
+static bool has_section(Elf *elf, const char *want)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, want) && sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
+			return true;
+	}
+	return false;
+}
+
+static void add_producer(struct debuginfo *di, const char *p)
+{
+	for (size_t i = 0; i < di->n_producers; i++)
+		if (!strcmp(di->producers[i], p))
+			return;
+	if (di->n_producers < DEBUGINFO_MAX_PRODUCERS)
+		di->producers[di->n_producers++] = pt_xstrdup(p);
+	if (!di->opt_level || !di->g_level) {
+		char *o, *g;
+
+		debuginfo_producer_flags(p, &o, &g);
+		if (!di->opt_level)
+			di->opt_level = o;
+		else
+			free(o);
+		if (!di->g_level)
+			di->g_level = g;
+		else
+			free(g);
+	}
+}
+
+/* Walk the compile units: producers, skeletons, whether their .dwo opened. */
+static void scan_units(struct debuginfo *di, const char *path, Elf *elf, const char *dwp,
+		       struct pt_diag *diag)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t ut;
+	int rc;
+
+	if (!dw) {
+		pt_diag_add(diag, PT_SEV_WARNING, path, ".debug_info", "dwarf_begin_elf: %s",
+			    dwarf_errmsg(-1));
+		return;
+	}
+	(void)dwp;	/* libdw finds FILE.dwp itself (elfutils 0.178+) */
+	for (;;) {
+		Dwarf_Attribute a;
+		const char *prod;
+		bool skel;
+
+		memset(&subdie, 0, sizeof(subdie));
+		if ((rc = dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &subdie)) != 0)
+			break;
+		skel = ut == DW_UT_skeleton || dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name);
+
+		di->n_units++;
+		if (skel) {
+			const char *dwo = dwarf_formstring(dwarf_attr(&cudie, DW_AT_dwo_name, &a));
+			const char *dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &a));
+
+			if (!dwo)
+				dwo = dwarf_formstring(dwarf_attr(&cudie, DW_AT_GNU_dwo_name, &a));
+			di->n_skeleton++;
+			if (dwo && !di->first_dwo)
+				di->first_dwo = dwo[0] == '/' || !dir ? pt_xstrdup(dwo)
+								      : pt_xasprintf("%s/%s", dir, dwo);
+			/* subdie is the split unit's DIE when libdw found the .dwo/.dwp. */
+			if (subdie.cu && dwarf_tag(&subdie) == DW_TAG_compile_unit) {
+				di->n_dwo_found++;
+				if ((prod = dwarf_formstring(dwarf_attr(&subdie, DW_AT_producer, &a))))
+					add_producer(di, prod);
+			}
+		}
+		if ((prod = dwarf_formstring(dwarf_attr(&cudie, DW_AT_producer, &a))))
+			add_producer(di, prod);
+	}
+	if (rc < 0)
+		pt_diag_add(diag, PT_SEV_WARNING, path, ".debug_info", "dwarf_get_units: %s",
+			    dwarf_errmsg(-1));
+	dwarf_end(dw);
+}
+
+/* GDB's debuglink places: the file's dir, its .debug/, then debug_root + dir. */
+static char *find_debuglink(const char *path, const char *link, const char *root)
+{
+	char *dir = pt_xstrdup(path), *slash = strrchr(dir, '/'), *c;
+	char *real = realpath(path, NULL);
+	const char *tries[3];
+
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	if (real && (slash = strrchr(real, '/')))
+		*slash = '\0';
+	tries[0] = "%s/%s";
+	tries[1] = "%s/.debug/%s";
+	tries[2] = NULL;
+	for (int i = 0; tries[i]; i++) {
+		c = pt_xasprintf(tries[i], dir, link);
+		if (file_exists(c) && strcmp(c, path))
+			goto found;
+		free(c);
+	}
+	c = pt_xasprintf("%s%s/%s", root, real ? real : dir, link);
+	if (file_exists(c))
+		goto found;
+	free(c);
+	c = NULL;
+found:
+	free(dir);
+	free(real);
+	return c;
+}
+
+static void decide(struct debuginfo *di, const char *path)
+{
+	bool types_possible = !di->g_level || strcmp(di->g_level, "-g1");
+
+	free(di->why);
+	if (di->has_dwarf && di->n_skeleton == 0) {
+		di->verdict = types_possible ? DEBUGINFO_FULL : DEBUGINFO_SYMBOLS;
+		di->why = pt_xasprintf("DWARF in the file (%zu units%s%s)", di->n_units,
+				       di->g_level ? ", " : "", di->g_level ? di->g_level : "");
+	} else if (di->n_skeleton && di->n_dwo_found == di->n_skeleton) {
+		di->verdict = types_possible ? DEBUGINFO_FULL : DEBUGINFO_SYMBOLS;
+		di->why = pt_xasprintf("split DWARF: all %zu .dwo units found%s%s", di->n_skeleton,
+				       di->dwp ? " in " : "", di->dwp ? di->dwp : "");
+	} else if (di->n_skeleton) {
+		di->verdict = DEBUGINFO_SYMBOLS;
+		di->why = pt_xasprintf("split DWARF: %zu of %zu .dwo units missing (first: %s); "
+				       "only line numbers of the skeletons",
+				       di->n_skeleton - di->n_dwo_found, di->n_skeleton,
+				       di->first_dwo ? di->first_dwo : "?");
+	} else if (di->debug_file && di->debug_file_has_dwarf) {
+		di->verdict = DEBUGINFO_FULL;
+		di->why = pt_xasprintf("separate debug file %s", di->debug_file);
+	} else if (di->debuglink || di->build_id[0]) {
+		di->verdict = di->has_symtab ? DEBUGINFO_SYMBOLS : DEBUGINFO_NOTHING;
+		di->why = pt_xasprintf("stripped; %s%s%s not found (install the -dbgsym package or "
+				       "keep the build's unstripped file)",
+				       di->debuglink ? ".gnu_debuglink " : "build-id file ",
+				       di->debuglink ? di->debuglink : "",
+				       di->debuglink ? "" : di->build_id_path);
+	} else {
+		di->verdict = di->has_symtab ? DEBUGINFO_SYMBOLS : DEBUGINFO_NOTHING;
+		di->why = pt_xstrdup(di->has_symtab ? "no DWARF, a .symtab" : "no DWARF, no .symtab");
+	}
+	(void)path;
+}
+
+int debuginfo_read_obj(const struct elfobj *o, const char *root, struct debuginfo *di,
+		       struct pt_diag *diag)
+{
+	const char *path = o->path;
+	char *dwp;
+
+	memset(di, 0, sizeof(*di));
+	if (!root)
+		root = "/usr/lib/debug";
+	di->has_dwarf = o->has_debug_info;
+	di->has_symtab = has_section(o->elf, ".symtab");
+	elfobj_build_id_hex(o, di->build_id);
+	if (o->debuglink)
+		di->debuglink = pt_xstrdup(o->debuglink);
+	dwp = pt_xasprintf("%s.dwp", path);
+	if (file_exists(dwp))
+		di->dwp = dwp;
+	else
+		free(dwp);
+	if (di->has_dwarf)
+		scan_units(di, path, o->elf, di->dwp, diag);
+	if (di->build_id[0]) {
+		di->build_id_path = pt_xasprintf("%s/.build-id/%.2s/%s.debug", root, di->build_id,
+						 di->build_id + 2);
+		if (file_exists(di->build_id_path))
+			di->debug_file = pt_xstrdup(di->build_id_path);
+	}
+	if (!di->debug_file && di->debuglink)
+		di->debug_file = find_debuglink(path, di->debuglink, root);
+	if (di->debug_file && !di->has_dwarf) {
+		di->debug_file_has_dwarf = has_dwarf_file(di->debug_file);
+		if (di->debug_file_has_dwarf) {
+			int fd = open(di->debug_file, O_RDONLY | O_CLOEXEC);
+			Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+
+			if (e)
+				scan_units(di, di->debug_file, e, NULL, diag);
+			if (e)
+				elf_end(e);
+			if (fd >= 0)
+				close(fd);
+			/* Units of the debug file count as in-file DWARF for the verdict. */
+			if (!di->n_skeleton)
+				di->has_dwarf = false;
+		}
+	}
+	decide(di, path);
+	return 0;
+}
+
+int debuginfo_read(const char *path, const char *root, struct debuginfo *di, struct pt_diag *diag)
+{
+	struct elfobj o;
+	int rc;
+
+	memset(di, 0, sizeof(*di));
+	if (elfobj_open(&o, path, diag) != 0)
+		return -1;
+	rc = debuginfo_read_obj(&o, root, di, diag);
+	elfobj_release(&o);
+	return rc;
+}
+
+void debuginfo_release(struct debuginfo *di)
+{
+	free(di->first_dwo);
+	free(di->dwp);
+	free(di->debuglink);
+	free(di->debug_file);
+	free(di->build_id_path);
+	for (size_t i = 0; i < di->n_producers; i++)
+		free(di->producers[i]);
+	free(di->opt_level);
+	free(di->g_level);
+	free(di->why);
+	memset(di, 0, sizeof(*di));
+}

@@ -1,0 +1,191 @@
+/* Cross-checks of a loaded torch; see envcheck.h. */
+#include "envcheck.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+static int exists(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return stat(p, &st) == 0;
+}
+
+int envcheck_is_source_tree(const char *dir)
+{
+	return exists(dir, "setup.py") && exists(dir, "torch/__init__.py") && exists(dir, "c10");
+}
+
+const char *envcheck_lib_stem(const char *path, char *out, size_t n)
+{
+	const char *b = strrchr(path, '/'), *so;
+
+	b = b ? b + 1 : path;
+	so = strstr(b, ".so");
+	if (strncmp(b, "lib", 3) || !so || (so[3] && so[3] != '.'))
+		return NULL;
+	snprintf(out, n, "%.*s", (int)(so - b), b);
+	return out;
+}
+
+const struct pyenv_loaded *envcheck_find_loaded(const struct pyenv_report *r, const char *stem)
+{
+	char s[256];
+
+	for (size_t i = 0; i < r->n_loaded; i++) {
+		const char *p = r->loaded[i].realpath ? r->loaded[i].realpath : r->loaded[i].name;
+
+		if (envcheck_lib_stem(p, s, sizeof(s)) && !strcmp(s, stem))
+			return &r->loaded[i];
+	}
+	return NULL;
+}
+
+/* Is path below dir (both resolved)? */
+static int below(const char *path, const char *dir)
+{
+	char rp[PATH_MAX], rd[PATH_MAX];
+	size_t n;
+
+	if (!realpath(path, rp) || !realpath(dir, rd))
+		return 0;
+	n = strlen(rd);
+	return !strncmp(rp, rd, n) && (rp[n] == '/' || rp[n] == '\0');
+}
+
+/* The sys.path entry torch came from: dirname(dirname(torch/__init__.py)). */
+static char *package_dir(const char *torch_file)
+{
+	char *d = pt_xstrdup(torch_file), *s;
+
+	for (int i = 0; i < 2 && (s = strrchr(d, '/')); i++)
+		*s = '\0';
+	return d;
+}
+
+static void check_location(const struct pyenv_report *r, const struct envcheck_opts *o,
+			   struct pt_diag *d)
+{
+	const char *want = o->expect_dir ? o->expect_dir : o->build_tree;
+
+	if (!want || !r->torch_file)
+		return;
+	if (!below(r->torch_file, want))
+		pt_diag_add(d, PT_SEV_WARNING, r->python, "location",
+			    "torch is imported from %s, not from %s%s", r->torch_file, want,
+			    o->expect_dir ? " (--expect)" : " (the build tree in the current directory)");
+}
+
+static void check_shadow(const struct pyenv_report *r, struct pt_diag *d)
+{
+	char *used;
+	const struct pyenv_candidate *u = NULL;
+
+	if (!r->torch_file)
+		return;
+	used = package_dir(r->torch_file);
+	for (size_t i = 0; i < r->n_cands; i++)
+		if (!strcmp(r->cands[i].dir, used))
+			u = &r->cands[i];
+	for (size_t i = 0; i < r->n_cands; i++) {
+		const struct pyenv_candidate *c = &r->cands[i];
+
+		if (c == u || !strcmp(c->dir, used))
+			continue;
+		if (u && !strcmp(u->kind, "pip wheel") &&
+		    (!strcmp(c->kind, "source tree") || !strcmp(c->kind, "develop install")))
+			pt_diag_add(d, PT_SEV_WARNING, r->python, "shadow",
+				    "a pip wheel shadows a source build: torch is imported from %s "
+				    "(pip wheel), the build in %s is never seen", used, c->dir);
+		else
+			pt_diag_add(d, PT_SEV_WARNING, r->python, "shadow",
+				    "torch in %s (%s) shadows torch in %s (%s), which comes later on sys.path",
+				    used, u ? u->kind : "unknown", c->dir, c->kind);
+	}
+	/* A package named torch without torch._C is not PyTorch at all. */
+	if (r->torch_ok && !envcheck_find_loaded(r, "libtorch_cpu") &&
+	    !envcheck_find_loaded(r, "libtorch"))
+		pt_diag_add(d, PT_SEV_WARNING, r->python, "shadow",
+			    "the torch imported from %s loaded no libtorch: not PyTorch (a stray "
+			    "'torch' directory on sys.path?)", r->torch_file);
+	free(used);
+}
+
+/* Two different files of one library in one process. */
+static void check_duplicates(const struct pyenv_report *r, struct pt_diag *d)
+{
+	for (size_t i = 0; i < r->n_loaded; i++) {
+		char si[256], sk[256];
+		const char *pi = r->loaded[i].realpath;
+
+		if (!pi || !envcheck_lib_stem(pi, si, sizeof(si)))
+			continue;
+		for (size_t k = 0; k < i; k++) {
+			const char *pk = r->loaded[k].realpath;
+
+			if (pk && envcheck_lib_stem(pk, sk, sizeof(sk)) && !strcmp(si, sk) && strcmp(pi, pk)) {
+				pt_diag_add(d, PT_SEV_WARNING, r->python, "duplicate",
+					    "two copies of %s in one process: %s and %s", si, pk, pi);
+				break;
+			}
+		}
+	}
+}
+
+/* "libcudart.so.12.4.127" -> 12, 4. */
+static int so_version(const char *path, int *maj, int *min)
+{
+	const char *so = strstr(path, ".so.");
+
+	*maj = *min = -1;
+	return so && sscanf(so + 4, "%d.%d", maj, min) >= 1 ? 0 : -1;
+}
+
+static void check_cudart(const struct pyenv_report *r, const struct showconfig *cfg,
+			 struct pt_diag *d)
+{
+	const char *built = cfg && cfg->cuda_runtime ? cfg->cuda_runtime : r->cuda;
+	const struct pyenv_loaded *l = envcheck_find_loaded(r, "libcudart");
+	int bmaj = -1, bmin = -1, lmaj, lmin;
+
+	if (!built || sscanf(built, "%d.%d", &bmaj, &bmin) < 1)
+		return;
+	if (!l) {
+		pt_diag_add(d, PT_SEV_NOTE, r->python, "cudart",
+			    "built for CUDA runtime %s; no libcudart was loaded by the import "
+			    "(linked statically, or loaded on first CUDA use)", built);
+		return;
+	}
+	if (so_version(l->realpath ? l->realpath : l->name, &lmaj, &lmin) < 0 || lmin < 0) {
+		pt_diag_add(d, PT_SEV_NOTE, r->python, "cudart",
+			    "built for CUDA runtime %s; loaded %s (version not in its name)", built,
+			    l->realpath ? l->realpath : l->name);
+	} else if (lmaj != bmaj || lmin < bmin) {
+		pt_diag_add(d, PT_SEV_WARNING, r->python, "cudart",
+			    "built for CUDA runtime %s but loaded %s (%d.%d)%s", built,
+			    l->realpath ? l->realpath : l->name, lmaj, lmin,
+			    lmaj != bmaj ? ": another major version" : ": older than the build's");
+	}
+}
+
+void envcheck_run(const struct pyenv_report *r, const struct showconfig *cfg,
+		  const struct envcheck_opts *o, struct pt_diag *d)
+{
+	if (!r->torch_ok) {
+		pt_diag_add(d, PT_SEV_WARNING, r->python, "import", "cannot import torch: %s",
+			    r->import_error ? r->import_error : "unknown error");
+		return;
+	}
+	check_location(r, o, d);
+	check_shadow(r, d);
+	check_duplicates(r, d);
+	check_cudart(r, cfg, d);
+}

@@ -1,0 +1,35 @@
+/*
+ * Cross-checks on what a Python environment really loaded (pyenv.h) against
+ * what it should have: each finding is a pt_diag message whose "where" is
+ * the check's name (import, location, shadow, duplicate, cudart) and whose
+ * text carries the evidence (paths, versions). No I/O beyond realpath/stat.
+ */
+#ifndef PT_ENVCHECK_H
+#define PT_ENVCHECK_H
+
+#include "diag.h"
+#include "pyenv.h"
+#include "showconfig.h"
+
+struct envcheck_opts {
+	const char *expect_dir;	/* --expect DIR: torch must come from below it */
+	const char *build_tree;	/* a PyTorch source checkout (cwd when it is one), or NULL */
+};
+
+/* Run every check; findings go to diag (PT_SEV_WARNING problems, PT_SEV_NOTE facts). cfg may be NULL. */
+void envcheck_run(const struct pyenv_report *r, const struct showconfig *cfg,
+		  const struct envcheck_opts *o, struct pt_diag *diag);
+
+/* 1 if dir is a PyTorch source checkout (setup.py, torch/__init__.py, c10/). */
+int envcheck_is_source_tree(const char *dir);
+
+/*
+ * The library's stem ("libtorch_cpu" for ".../libtorch_cpu.so.1.13.0"), into
+ * out; NULL for names that are not lib*.so*.
+ */
+const char *envcheck_lib_stem(const char *path, char *out, size_t n);
+
+/* The loaded object whose stem is stem, or NULL. */
+const struct pyenv_loaded *envcheck_find_loaded(const struct pyenv_report *r, const char *stem);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * ptinspect-pyenv PYTHON: import torch in the environment of PYTHON and
+ * print one JSON report (after the line PYENV_MARKER on stdout). The only
+ * file that includes Python.h (style doc: one door per dependency); it is a
+ * separate executable so that ptinspect never links libpython and its own
+ * libraries never show up in the loaded-objects list.
+ *
+ * PYTHON built on the libpython this helper links (same real file as
+ * PT_EMBED_PYTHON, e.g. Debian's /usr/bin/python3 or a venv made from it) is
+ * embedded: the link map is then read with dl_iterate_phdr in this process.
+ * Any other interpreter runs the same script as `PYTHON -c`, reading its own
+ * link map through ctypes; the report says which ("mode").
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PT_EMBED_PYTHON
+#define PT_EMBED_PYTHON "/usr/bin/python3"
+#endif
+
+/*
+ * Part one: sys.path candidates, the import (stderr captured), the torch
+ * facts; every lookup guarded so a fake or broken torch still gives a report.
+ */
+static const char SCRIPT_IMPORT[] =
+	"import sys, os, io, json\n"
+	"R = {'executable': sys.executable, 'python_version': sys.version.split()[0],\n"
+	"     'prefix': sys.prefix, 'base_prefix': sys.base_prefix, 'sys_path': list(sys.path),\n"
+	"     'errors': {}}\n"
+	"def _kind(d):\n"
+	"    try: names = os.listdir(d)\n"
+	"    except OSError: names = []\n"
+	"    if 'setup.py' in names and ('.git' in names or 'CMakeLists.txt' in names):\n"
+	"        return 'source tree'\n"
+	"    if d.startswith('/usr/lib/python3/dist-packages'): return 'debian package'\n"
+	"    if any(n.startswith('torch-') and n.endswith('.dist-info') for n in names):\n"
+	"        return 'pip wheel'\n"
+	"    if any(n.startswith('torch') and n.endswith(('.egg-link', '.pth')) for n in names):\n"
+	"        return 'develop install'\n"
+	"    return 'directory'\n"
+	"_c, _seen = [], set()\n"
+	"for _d in sys.path:\n"
+	"    _a = os.path.abspath(_d or os.getcwd())\n"
+	"    if _a in _seen: continue\n"
+	"    _seen.add(_a)\n"
+	"    if os.path.isfile(os.path.join(_a, 'torch', '__init__.py')):\n"
+	"        _c.append({'dir': _a, 'kind': _kind(_a)})\n"
+	"R['torch_candidates'] = _c\n"
+	"def _linkmap():\n"
+	"    import ctypes\n"
+	"    class _I(ctypes.Structure):\n"
+	"        _fields_ = [('addr', ctypes.c_void_p), ('name', ctypes.c_char_p)]\n"
+	"    out = []\n"
+	"    CB = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_I), ctypes.c_size_t, ctypes.c_void_p)\n"
+	"    def cb(info, size, data):\n"
+	"        n = info.contents.name\n"
+	"        out.append(os.fsdecode(n) if n else '')\n"
+	"        return 0\n"
+	"    ctypes.CDLL(None).dl_iterate_phdr(CB(cb), None)\n"
+	"    return out\n"
+	"if '__pt_embedded' not in globals():\n"
+	"    __pt_before = _linkmap()\n"
+	"_err, _old = io.StringIO(), sys.stderr\n"
+	"sys.stderr = _err\n"
+	"try:\n"
+	"    import torch\n"
+	"    R['torch_ok'] = True\n"
+	"except BaseException as e:\n"
+	"    R['torch_ok'] = False\n"
+	"    R['import_error'] = '%s: %s' % (type(e).__name__, e)\n"
+	"finally:\n"
+	"    sys.stderr = _old\n"
+	"R['import_stderr'] = _err.getvalue()[-4000:]\n"
+	"def _get(key, f):\n"
+	"    try: R[key] = f()\n"
+	"    except BaseException as e:\n"
+	"        R[key] = None\n"
+	"        R['errors'][key] = '%s: %s' % (type(e).__name__, e)\n"
+	"if R['torch_ok']:\n"
+	"    _get('torch_file', lambda: torch.__file__)\n"
+	"    _get('torch_version', lambda: str(torch.__version__))\n"
+	"    _get('git_version', lambda: torch.version.git_version)\n"
+	"    _get('debug', lambda: bool(torch.version.debug))\n"
+	"    _get('cuda', lambda: torch.version.cuda)\n"
+	"    _get('hip', lambda: getattr(torch.version, 'hip', None))\n"
+	"    _get('arch_list', lambda: list(torch.cuda.get_arch_list()))\n"
+	"    _get('config_text', lambda: torch.__config__.show())\n"
+	"    _get('cxx11_abi', lambda: bool(torch._C._GLIBCXX_USE_CXX11_ABI))\n"
+	"    _get('cuda_available', lambda: bool(torch.cuda.is_available()))\n";
+
+/* Part two: the link map (set by C when embedded) and the report. */
+static const char SCRIPT_REPORT[] =
+	"if '__pt_embedded' not in globals():\n"
+	"    __pt_after = _linkmap()\n"
+	"_b = set(__pt_before)\n"
+	"_l = []\n"
+	"for _n in __pt_after:\n"
+	"    _p = _n or '/proc/self/exe'\n"
+	"    _l.append({'name': _n, 'realpath': os.path.realpath(_p) if os.path.exists(_p) else None,\n"
+	"               'by_import': _n not in _b})\n"
+	"R['loaded'] = _l\n"
+	"R['mode'] = 'embedded' if '__pt_embedded' in globals() else 'child'\n"
+	"sys.stdout.flush()\n"
+	"sys.stdout.write('\\n@@PTINSPECT-PYENV-JSON@@\\n' + json.dumps(R) + '\\n')\n"
+	"sys.stdout.flush()\n";
+
+static int add_name(struct dl_phdr_info *info, size_t size, void *data)
+{
+	PyObject *list = data, *s = PyUnicode_DecodeFSDefault(info->dlpi_name ? info->dlpi_name : "");
+
+	(void)size;
+	if (s) {
+		PyList_Append(list, s);
+		Py_DECREF(s);
+	}
+	return 0;
+}
+
+static PyObject *linkmap(void)
+{
+	PyObject *list = PyList_New(0);
+
+	if (list)
+		dl_iterate_phdr(add_name, list);
+	return list;
+}
+
+static int embeddable(const char *python)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (getenv("PTINSPECT_PYENV_NO_EMBED"))
+		return 0;
+	if (!realpath(python, a) || !realpath(PT_EMBED_PYTHON, b))
+		return 0;
+	return strcmp(a, b) == 0;
+}
+
+static int run_child(const char *python)
+{
+	size_t n = sizeof(SCRIPT_IMPORT) + sizeof(SCRIPT_REPORT);
+	char *script = malloc(n);
+
+	if (!script)
+		return 2;
+	snprintf(script, n, "%s%s", SCRIPT_IMPORT, SCRIPT_REPORT);
+	fflush(NULL);
+	execl(python, python, "-c", script, (char *)NULL);
+	fprintf(stderr, "ptinspect-pyenv: '%s': cannot run: %s\n", python, strerror(errno));
+	free(script);
+	return 2;
+}
+
+static int run_embedded(const char *python)
+{
+	PyConfig config;
+	PyStatus st;
+	PyObject *main_mod, *globals, *r = NULL, *before = NULL, *after = NULL;
+	int rc = 2;
+
+	PyConfig_InitPythonConfig(&config);
+	/*
+	 * Without this sys.executable (and so sys.prefix and a venv's
+	 * site-packages) would come from the first python3 on PATH.
+	 */
+	st = PyConfig_SetBytesString(&config, &config.executable, python);
+	if (!PyStatus_Exception(st))
+		st = PyConfig_SetBytesString(&config, &config.program_name, python);
+	if (!PyStatus_Exception(st))
+		st = Py_InitializeFromConfig(&config);
+	PyConfig_Clear(&config);
+	if (PyStatus_Exception(st)) {
+		fprintf(stderr, "ptinspect-pyenv: '%s': cannot start the interpreter: %s\n", python,
+			st.err_msg ? st.err_msg : "unknown error");
+		return 2;
+	}
+	main_mod = PyImport_AddModule("__main__");	/* borrowed */
+	globals = main_mod ? PyModule_GetDict(main_mod) : NULL;
+	if (!globals)
+		goto out;
+	PyDict_SetItemString(globals, "__pt_embedded", Py_True);
+	/* The script's own modules (_json ...) must not count as loaded by torch. */
+	if (PyRun_SimpleString("import sys, os, io, json") != 0)
+		goto out;
+	before = linkmap();
+	if (!before || PyDict_SetItemString(globals, "__pt_before", before) < 0)
+		goto out;
+	r = PyRun_String(SCRIPT_IMPORT, Py_file_input, globals, globals);
+	if (!r)
+		goto out;
+	Py_DECREF(r);
+	after = linkmap();
+	if (!after || PyDict_SetItemString(globals, "__pt_after", after) < 0)
+		goto out;
+	r = PyRun_String(SCRIPT_REPORT, Py_file_input, globals, globals);
+	if (!r)
+		goto out;
+	Py_DECREF(r);
+	rc = 0;
+out:
+	if (PyErr_Occurred())
+		PyErr_Print();
+	Py_XDECREF(before);
+	Py_XDECREF(after);
+	fflush(stdout);
+	/*
+	 * No Py_FinalizeEx(): finalising with libtorch loaded runs its static
+	 * destructors after the interpreter state is gone; python3 itself exits
+	 * through exit(), which we do too.
+	 */
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2 || argv[1][0] == '-') {
+		fputs("usage: ptinspect-pyenv PYTHON\n"
+		      "Imports torch in PYTHON's environment and prints a JSON report; run by\n"
+		      "ptinspect env/doctor/config --python.\n", stderr);
+		return 2;
+	}
+	if (embeddable(argv[1]))
+		return run_embedded(argv[1]);
+	return run_child(argv[1]);
+}

@@ -1,0 +1,301 @@
+/* Running the ptinspect-pyenv helper and reading its report; see pyenv.h. */
+#include "pyenv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+#ifndef PT_LIBEXECDIR
+#define PT_LIBEXECDIR "/usr/local/libexec/ptools"
+#endif
+
+#define PYENV_MARKER "\n@@PTINSPECT-PYENV-JSON@@\n"
+
+static bool executable(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+char *pyenv_find_helper(const char *argv0)
+{
+	char self[PATH_MAX];
+	const char *env = getenv("PTINSPECT_PYENV");
+	ssize_t n;
+
+	if (env && *env)
+		return pt_xstrdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+	} else if (argv0 && strchr(argv0, '/') && strlen(argv0) < sizeof(self)) {
+		strcpy(self, argv0);
+	} else {
+		self[0] = '\0';
+	}
+	if (self[0]) {
+		char *slash = strrchr(self, '/');
+		char *cand;
+
+		*slash = '\0';
+		cand = pt_xasprintf("%s/ptinspect-pyenv", self);
+		if (executable(cand))
+			return cand;
+		free(cand);
+	}
+	if (executable(PT_LIBEXECDIR "/ptinspect-pyenv"))
+		return pt_xstrdup(PT_LIBEXECDIR "/ptinspect-pyenv");
+	return NULL;
+}
+
+/*
+ * Run argv with stdout into *out (capped), stderr to stderr_fd (-1: keep
+ * ours, -2: /dev/null). Returns the wait status, or -1 if it could not start.
+ */
+static int run_capture(char *const argv[], struct pt_strbuf *out, int quiet)
+{
+	int fds[2], st = 0;
+	pid_t pid;
+	char buf[8192];
+	ssize_t n;
+
+	if (pipe(fds) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		if (quiet) {
+			int nul = open("/dev/null", O_WRONLY);
+
+			if (nul >= 0)
+				dup2(nul, 2);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (out)
+			pt_strbuf_add(out, buf, (size_t)n);	/* past the cap: dropped */
+	}
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return st;
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static int jbool(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_report *r,
+		struct pt_diag *diag)
+{
+	const char *m = NULL;
+	json_error_t err;
+	json_t *a;
+
+	memset(r, 0, sizeof(*r));
+	r->debug = r->cxx11_abi = -1;
+	/* The last marker: torch may print anything before it. */
+	for (const char *p = out; (p = memmem(p, len - (size_t)(p - out), PYENV_MARKER,
+					     sizeof(PYENV_MARKER) - 1));
+	     p++)
+		m = p;
+	if (!m) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "no report from the environment helper");
+		return -1;
+	}
+	m += sizeof(PYENV_MARKER) - 1;
+	r->doc = json_loadb(m, len - (size_t)(m - out), JSON_DISABLE_EOF_CHECK, &err);
+	if (!json_is_object(r->doc)) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "the helper's report: %s", err.text);
+		json_decref(r->doc);
+		r->doc = NULL;
+		return -1;
+	}
+	json_object_set_new(r->doc, "python", json_string(python));
+	r->python = jstr(r->doc, "python");
+	r->mode = jstr(r->doc, "mode");
+	r->executable = jstr(r->doc, "executable");
+	r->python_version = jstr(r->doc, "python_version");
+	r->torch_ok = jbool(r->doc, "torch_ok") == 1;
+	r->import_error = jstr(r->doc, "import_error");
+	r->torch_file = jstr(r->doc, "torch_file");
+	r->torch_version = jstr(r->doc, "torch_version");
+	r->git_version = jstr(r->doc, "git_version");
+	r->debug = jbool(r->doc, "debug");
+	r->cuda = jstr(r->doc, "cuda");
+	r->hip = jstr(r->doc, "hip");
+	r->cxx11_abi = jbool(r->doc, "cxx11_abi");
+	r->config_text = jstr(r->doc, "config_text");
+	a = json_object_get(r->doc, "torch_candidates");
+	if (json_is_array(a) && json_array_size(a)) {
+		r->cands = pt_xcalloc(json_array_size(a), sizeof(*r->cands));
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			json_t *e = json_array_get(a, i);
+
+			if (!jstr(e, "dir"))
+				continue;
+			r->cands[r->n_cands].dir = jstr(e, "dir");
+			r->cands[r->n_cands].kind = jstr(e, "kind") ? jstr(e, "kind") : "directory";
+			r->n_cands++;
+		}
+	}
+	a = json_object_get(r->doc, "loaded");
+	if (json_is_array(a) && json_array_size(a)) {
+		r->loaded = pt_xcalloc(json_array_size(a), sizeof(*r->loaded));
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			json_t *e = json_array_get(a, i);
+
+			if (!jstr(e, "name"))
+				continue;
+			r->loaded[r->n_loaded].name = jstr(e, "name");
+			r->loaded[r->n_loaded].realpath = jstr(e, "realpath");
+			r->loaded[r->n_loaded].by_import = jbool(e, "by_import") == 1;
+			r->n_loaded++;
+		}
+	}
+	return 0;
+}
+
+int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
+		struct pt_diag *diag)
+{
+	char *helper = pyenv_find_helper(argv0);
+	struct pt_strbuf out;
+	int st, rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->debug = r->cxx11_abi = -1;
+	if (!helper) {
+		pt_diag_add(diag, PT_SEV_ERROR, "ptinspect-pyenv", NULL,
+			    "helper not found beside ptinspect nor in " PT_LIBEXECDIR
+			    " (set PTINSPECT_PYENV)");
+		return -1;
+	}
+	if (!executable(python)) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "not an executable file");
+		free(helper);
+		return -1;
+	}
+	pt_strbuf_init(&out, PYENV_MAX_OUTPUT);
+	st = run_capture((char *const[]){ helper, (char *)python, NULL }, &out, 0);
+	if (st == -1) {
+		pt_diag_add(diag, PT_SEV_ERROR, helper, NULL, "cannot run: %s", strerror(errno));
+	} else if (WIFSIGNALED(st)) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL,
+			    "the environment helper was killed by signal %d while importing torch",
+			    WTERMSIG(st));
+	} else {
+		rc = pyenv_parse(pt_strbuf_str(&out), out.len, python, r, diag);
+	}
+	pt_strbuf_release(&out);
+	free(helper);
+	return rc;
+}
+
+void pyenv_report_release(struct pyenv_report *r)
+{
+	json_decref(r->doc);
+	free(r->cands);
+	free(r->loaded);
+	memset(r, 0, sizeof(*r));
+}
+
+char *pyenv_default_python(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL, *res = NULL;
+
+	if (!path)
+		return NULL;
+	copy = pt_xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *c = pt_xasprintf("%s/python3", *d ? d : ".");
+
+		if (executable(c)) {
+			res = c;
+			break;
+		}
+		free(c);
+	}
+	free(copy);
+	return res;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+size_t pyenv_find_torch_pythons(const char *skip, char ***out)
+{
+	char *cands[64];
+	size_t nc = 0, n = 0;
+	const char *path = getenv("PATH");
+
+	*out = NULL;
+	cands[nc++] = pt_xstrdup("/usr/bin/python3");
+	cands[nc++] = pt_xstrdup("/usr/local/bin/python3");
+	if (path) {
+		char *copy = pt_xstrdup(path), *save = NULL;
+
+		for (char *d = strtok_r(copy, ":", &save); d && nc < 64; d = strtok_r(NULL, ":", &save))
+			cands[nc++] = pt_xasprintf("%s/python3", *d ? d : ".");
+		free(copy);
+	}
+	for (size_t i = 0; i < nc; i++) {
+		bool dup = !executable(cands[i]) || (skip && same_file(cands[i], skip));
+		int st;
+
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = same_file((*out)[k], cands[i]);
+		if (dup)
+			continue;
+		/* find_spec locates the package without running torch's __init__. */
+		st = run_capture((char *const[]){ cands[i], (char *)"-c",
+			(char *)"import importlib.util,sys;"
+				"sys.exit(0 if importlib.util.find_spec('torch') else 1)", NULL },
+			NULL, 1);
+		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			*out = pt_xreallocarray(*out, n + 1, sizeof(**out));
+			(*out)[n++] = pt_xstrdup(cands[i]);
+		}
+	}
+	for (size_t i = 0; i < nc; i++)
+		free(cands[i]);
+	return n;
+}

@@ -1,0 +1,84 @@
+/*
+ * The torch a Python environment really imports: runs the helper
+ * ptinspect-pyenv (pyembed.c, the only code that links libpython) and reads
+ * its JSON report. Finding the helper: $PTINSPECT_PYENV, then beside the
+ * running executable (/proc/self/exe), then the install libexec directory.
+ */
+#ifndef PT_PYENV_H
+#define PT_PYENV_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+/* The report is a few KB; a torch printing megabytes on import is cut here. */
+#define PYENV_MAX_OUTPUT (16u * 1024 * 1024)
+
+struct pyenv_loaded {
+	const char *name;	/* as in the link map ("" for the program) */
+	const char *realpath;	/* NULL for objects without a file (linux-vdso) */
+	bool by_import;		/* not loaded before "import torch" */
+};
+
+struct pyenv_candidate {
+	const char *dir;	/* a sys.path entry holding torch/__init__.py */
+	const char *kind;	/* "source tree", "pip wheel", "debian package", "directory" */
+};
+
+/* Strings point into doc and live as long as the report. */
+struct pyenv_report {
+	json_t *doc;		/* the helper's JSON, owned */
+	const char *python;	/* as asked */
+	const char *mode;	/* "embedded" or "child" */
+	const char *executable;	/* sys.executable seen inside */
+	const char *python_version;
+	bool torch_ok;
+	const char *import_error;
+	const char *torch_file;
+	const char *torch_version;
+	const char *git_version;
+	int debug;		/* torch.version.debug: 0, 1, or -1 unknown */
+	const char *cuda;	/* torch.version.cuda, NULL for CPU builds */
+	const char *hip;
+	int cxx11_abi;		/* -1 unknown */
+	const char *config_text;
+	struct pyenv_candidate *cands;
+	size_t n_cands;
+	struct pyenv_loaded *loaded;
+	size_t n_loaded;
+};
+
+/*
+ * Locate the helper; returns a new string or NULL. argv0 is a fallback when
+ * /proc/self/exe is unreadable.
+ */
+char *pyenv_find_helper(const char *argv0);
+
+/*
+ * Run the helper on python and fill *r. Returns 0 (torch may still have
+ * failed to import: r->torch_ok), or -1 when no report came back (no helper,
+ * the interpreter cannot run, a crash): PT_SEV_ERROR in diag.
+ */
+int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
+		struct pt_diag *diag);
+
+/* Fill *r from the helper's output text (the part after the marker line is used). */
+int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_report *r,
+		struct pt_diag *diag);
+
+void pyenv_report_release(struct pyenv_report *r);
+
+/* The first "python3" on PATH, or NULL (new string). */
+char *pyenv_default_python(void);
+
+/*
+ * Interpreters on this machine that can find a torch package (checked with
+ * importlib.util.find_spec in a child, nothing imported): /usr/bin/python3,
+ * /usr/local/bin/python3 and every python3 on PATH, other than skip.
+ * Returns the count; *out is an array of new strings.
+ */
+size_t pyenv_find_torch_pythons(const char *skip, char ***out);
+
+#endif

@@ -1,0 +1,84 @@
+/* Text and JSON of the debug-info section; see report_debug.h. */
+#include "report_debug.h"
+
+#include <string.h>
+
+#include "jsonout.h"
+#include "ptinspect.h"
+
+void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struct pt_ctx *ctx)
+{
+	int c = ctx ? ctx->color : 0;
+	const char *col = di->verdict == DEBUGINFO_FULL ? PT_C_GREEN
+			  : di->verdict == DEBUGINFO_SYMBOLS ? PT_C_YELLOW : PT_C_RED;
+
+	fprintf(f, "%*sdebug     %s%s%s: %s\n", ind, "", pt_c(c, col),
+		debuginfo_verdict_text(di->verdict), pt_c(c, PT_C_RESET), di->why);
+	fprintf(f, "%*s  DWARF in file %s, .symtab %s", ind, "", di->has_dwarf ? "yes" : "no",
+		di->has_symtab ? "yes" : "no");
+	if (di->n_skeleton)
+		fprintf(f, ", split: %zu skeleton units, %zu .dwo found", di->n_skeleton, di->n_dwo_found);
+	fputc('\n', f);
+	if (di->dwp)
+		fprintf(f, "%*s  .dwp      %s\n", ind, "", di->dwp);
+	if (di->debuglink)
+		fprintf(f, "%*s  debuglink %s\n", ind, "", di->debuglink);
+	if (di->build_id_path && !di->has_dwarf)
+		fprintf(f, "%*s  build-id  %s (%s)\n", ind, "", di->build_id_path,
+			di->debug_file && !strcmp(di->debug_file, di->build_id_path) ? "present" : "absent");
+	if (di->debug_file)
+		fprintf(f, "%*s  debug file %s%s\n", ind, "", di->debug_file,
+			di->debug_file_has_dwarf ? "" : " (no DWARF in it)");
+	if (di->opt_level || di->g_level)
+		fprintf(f, "%*s  flags     %s %s\n", ind, "", di->opt_level ? di->opt_level : "-O?",
+			di->g_level ? di->g_level : "-g?");
+	for (size_t i = 0; i < di->n_producers; i++)
+		fprintf(f, "%*s  producer  %s\n", ind, "", di->producers[i]);
+}
+
+json_t *report_debug_json(const struct debuginfo *di)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "verdict", json_string(debuginfo_verdict_key(di->verdict)));
+	json_object_set_new(j, "verdict_text", json_string(debuginfo_verdict_text(di->verdict)));
+	json_object_set_new(j, "why", pt_json_str(di->why));
+	json_object_set_new(j, "dwarf_in_file", json_boolean(di->has_dwarf));
+	json_object_set_new(j, "symtab", json_boolean(di->has_symtab));
+	json_object_set_new(j, "units", json_integer((json_int_t)di->n_units));
+	json_object_set_new(j, "split_units", json_integer((json_int_t)di->n_skeleton));
+	json_object_set_new(j, "dwo_found", json_integer((json_int_t)di->n_dwo_found));
+	json_object_set_new(j, "first_dwo", pt_json_str(di->first_dwo));
+	json_object_set_new(j, "dwp", pt_json_str(di->dwp));
+	json_object_set_new(j, "debuglink", pt_json_str(di->debuglink));
+	json_object_set_new(j, "build_id_path", pt_json_str(di->build_id_path));
+	json_object_set_new(j, "debug_file", pt_json_str(di->debug_file));
+	json_object_set_new(j, "debug_file_has_dwarf", json_boolean(di->debug_file_has_dwarf));
+	json_object_set_new(j, "opt_level", pt_json_str(di->opt_level));
+	json_object_set_new(j, "g_level", pt_json_str(di->g_level));
+	json_object_set_new(j, "producers", pt_json_strv(di->producers, di->n_producers));
+	return j;
+}
+
+void report_dispatchtrace_text(FILE *f, const struct dispatchtrace *t, int ind,
+			       const struct pt_ctx *ctx)
+{
+	int c = ctx ? ctx->color : 0;
+
+	fprintf(f, "%*sTORCH_SHOW_DISPATCH_TRACE %s%s%s: %s\n", ind, "",
+		pt_c(c, t->can_print == 1 ? PT_C_GREEN : PT_C_YELLOW),
+		t->can_print == 1 ? "prints" : t->can_print == 0 ? "prints nothing" : "unknown",
+		pt_c(c, PT_C_RESET), t->why);
+	if (t->rebuild)
+		fprintf(f, "%*s  to enable: %s\n", ind, "", t->rebuild);
+}
+
+json_t *report_dispatchtrace_json(const struct dispatchtrace *t)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "can_print", t->can_print < 0 ? json_null() : json_boolean(t->can_print));
+	json_object_set_new(j, "why", pt_json_str(t->why));
+	json_object_set_new(j, "rebuild", pt_json_str(t->rebuild));
+	return j;
+}

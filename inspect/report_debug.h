@@ -1,0 +1,24 @@
+/*
+ * Rendering of the debuggability section (debuginfo.h) and of the
+ * TORCH_SHOW_DISPATCH_TRACE verdict (dispatchtrace.h): text and JSON
+ * ("debug" key per file; see docs/ptinspect-debug.1).
+ */
+#ifndef PT_REPORT_DEBUG_H
+#define PT_REPORT_DEBUG_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "debuginfo.h"
+#include "dispatchtrace.h"
+
+struct pt_ctx;
+
+void report_debug_text(FILE *f, const struct debuginfo *di, int indent, const struct pt_ctx *ctx);
+json_t *report_debug_json(const struct debuginfo *di);
+
+void report_dispatchtrace_text(FILE *f, const struct dispatchtrace *t, int indent,
+			       const struct pt_ctx *ctx);
+json_t *report_dispatchtrace_json(const struct dispatchtrace *t);
+
+#endif

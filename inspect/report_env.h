@@ -1,0 +1,33 @@
+/*
+ * Rendering of `ptinspect env`: what a Python environment's torch is, where
+ * it came from, what it loaded, and the cross-check findings. JSON keys are a
+ * contract (docs/ptinspect-env.1).
+ */
+#ifndef PT_REPORT_ENV_H
+#define PT_REPORT_ENV_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "pyenv.h"
+#include "showconfig.h"
+
+struct pt_ctx;
+
+/*
+ * cfg may be NULL; findings are the envcheck results; others: interpreters
+ * that can import torch. verbose: 1 every object in the process, 0 those the
+ * import loaded, -1 only torch's and the CUDA stack's (doctor).
+ */
+void report_env_text(FILE *f, const struct pyenv_report *r, const struct showconfig *cfg,
+		     const struct pt_diag *findings, char *const *others, size_t n_others,
+		     int verbose, const struct pt_ctx *ctx);
+json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,
+			const struct pt_diag *findings, char *const *others, size_t n_others);
+
+/* The findings, one per line, "  warning: [check] message". */
+void report_findings_text(FILE *f, const struct pt_diag *findings, int indent,
+			  const struct pt_ctx *ctx);
+
+#endif

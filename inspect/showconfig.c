@@ -1,0 +1,518 @@
+/*
+ * _show_config text -> struct showconfig; see showconfig.h. Two passes: lines
+ * become logical entries (a "- " line plus the more-indented lines that
+ * continue it), then each entry is matched by its leading words.
+ */
+#include "showconfig.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+/* One logical entry under construction. */
+struct entry {
+	struct pt_strbuf text;	/* after "- ", continuations joined */
+	size_t dash_col;	/* column of the '-' */
+	size_t line;		/* first line number, 1-based */
+	bool open;
+};
+
+static void push_str(char ***v, size_t *n, const char *s)
+{
+	size_t alloc = *n;	/* exact-size growth: lists here are short */
+
+	*v = pt_xreallocarray(*v, alloc + 1, sizeof(**v));
+	(*v)[(*n)++] = pt_xstrdup(s);
+}
+
+static bool has_str(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Copy s without leading/trailing blanks. */
+static char *trimmed(const char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == ','))
+		n--;
+	return pt_xstrndup(s, n);
+}
+
+static void set_field(char **field, const char *s)
+{
+	free(*field);
+	*field = trimmed(s);
+}
+
+char *showconfig_decode_cudnn(const char *s)
+{
+	unsigned long p[3] = { 0, 0, 0 };
+	int n = 0;
+	const char *q = s;
+	unsigned long v;
+
+	while (n < 3) {
+		char *end;
+
+		if (!isdigit((unsigned char)*q))
+			return NULL;
+		p[n++] = strtoul(q, &end, 10);
+		if (p[n - 1] > 100000)
+			return NULL;
+		q = end;
+		if (*q != '.')
+			break;
+		q++;
+	}
+	if (n < 2 || (*q && *q != ' '))
+		return NULL;
+	v = p[0] * 1000 + p[1] * 100 + p[2];
+	/* cuDNN 9 switched CUDNN_VERSION to major*10000 + minor*100 + patch. */
+	if (v >= 90000) {
+		if (n == 2)
+			return pt_xasprintf("%lu.%lu", v / 10000, v % 10000 / 100);
+		return pt_xasprintf("%lu.%lu.%lu", v / 10000, v % 10000 / 100, v % 100);
+	}
+	if (n == 2)
+		return pt_xasprintf("%lu.%lu", p[0], p[1]);
+	return pt_xasprintf("%lu.%lu.%lu", p[0], p[1], p[2]);
+}
+
+const char *showconfig_arch_dotted(const char *name, char *out, size_t n)
+{
+	const char *d;
+	size_t nd = 0;
+
+	if (starts(name, "sm_"))
+		d = name + 3;
+	else if (starts(name, "compute_"))
+		d = name + 8;
+	else
+		return NULL;
+	while (isdigit((unsigned char)d[nd]))
+		nd++;
+	if (nd < 2 || nd > 4)
+		return NULL;
+	for (const char *t = d + nd; *t; t++)
+		if (!isalpha((unsigned char)*t))
+			return NULL;
+	/* The last digit is the minor version: sm_120 is 12.0. */
+	snprintf(out, n, "%.*s.%c%s", (int)(nd - 1), d, d[nd - 1], d + nd);
+	return out;
+}
+
+/* One "code=" value: sm_80, compute_90, or [sm_80,compute_80]. */
+static void add_codes(struct showconfig *c, const char *codes)
+{
+	char *s = pt_xstrdup(codes), *save = NULL;
+
+	for (char *t = strtok_r(s, "[],", &save); t; t = strtok_r(NULL, "[],", &save)) {
+		while (*t == ' ')
+			t++;
+		if (starts(t, "sm_")) {
+			if (!has_str(c->nvcc_sass, c->n_nvcc_sass, t))
+				push_str(&c->nvcc_sass, &c->n_nvcc_sass, t);
+		} else if (starts(t, "compute_")) {
+			if (!has_str(c->nvcc_ptx, c->n_nvcc_ptx, t))
+				push_str(&c->nvcc_ptx, &c->n_nvcc_ptx, t);
+		}
+	}
+	free(s);
+}
+
+/*
+ * "-gencode;arch=compute_70,code=sm_70;..." (CMake list syntax). Also takes
+ * "-gencode=arch=...,code=..." and "--generate-code" spellings. The code=
+ * value may hold a comma-separated [list], so find "code=" rather than split.
+ */
+static void parse_nvcc(struct showconfig *c, const char *flags)
+{
+	char *s = pt_xstrdup(flags), *save = NULL;
+	struct pt_strbuf al;
+
+	for (char *t = strtok_r(s, "; ", &save); t; t = strtok_r(NULL, "; ", &save)) {
+		char *code = strstr(t, "code=");
+
+		if (code && strstr(t, "arch="))
+			add_codes(c, code + 5);
+	}
+	free(s);
+
+	/* TORCH_CUDA_ARCH_LIST: each SASS arch, "+PTX" where PTX of it is kept too. */
+	pt_strbuf_init(&al, 4096);
+	for (size_t i = 0; i < c->n_nvcc_sass; i++) {
+		char d[32], p[32];
+		bool ptx = false;
+
+		if (!showconfig_arch_dotted(c->nvcc_sass[i], d, sizeof(d)))
+			continue;
+		for (size_t k = 0; k < c->n_nvcc_ptx; k++)
+			if (showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)) && !strcmp(p, d))
+				ptx = true;
+		pt_strbuf_addf(&al, "%s%s%s", al.len ? ";" : "", d, ptx ? "+PTX" : "");
+	}
+	/* PTX for an arch without its SASS: "X.Y+PTX" alone would add SASS, so name it. */
+	for (size_t k = 0; k < c->n_nvcc_ptx; k++) {
+		char p[32], name[40];
+		bool have = false;
+
+		if (!showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
+			continue;
+		snprintf(name, sizeof(name), "sm_%s", c->nvcc_ptx[k] + 8);
+		have = has_str(c->nvcc_sass, c->n_nvcc_sass, name);
+		if (!have)
+			pt_strbuf_addf(&al, "%s%s+PTX", al.len ? ";" : "", p);
+	}
+	if (al.len)
+		c->arch_list = pt_strbuf_detach(&al);
+	pt_strbuf_release(&al);
+}
+
+/* Does s start a "KEY=" (upper case, digits, '_')? Returns the key length. */
+static size_t key_at(const char *s)
+{
+	size_t n = 0;
+
+	if (!isupper((unsigned char)s[0]))
+		return 0;
+	while (isupper((unsigned char)s[n]) || isdigit((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return s[n] == '=' ? n : 0;
+}
+
+/* Where the next ", KEY=" begins after s (pointing at the ','), or NULL. */
+static const char *next_key(const char *s)
+{
+	for (const char *p = strchr(s, ','); p; p = strchr(p + 1, ',')) {
+		const char *k = p + 1;
+
+		while (*k == ' ')
+			k++;
+		if (key_at(k))
+			return p;
+	}
+	return NULL;
+}
+
+static void add_setting(struct showconfig *c, const char *key, size_t klen, const char *v,
+			size_t vlen)
+{
+	c->settings = pt_xreallocarray(c->settings, c->n_settings + 1, sizeof(*c->settings));
+	c->settings[c->n_settings].key = pt_xstrndup(key, klen);
+	c->settings[c->n_settings].value = pt_xstrndup(v, vlen);
+	c->n_settings++;
+}
+
+/*
+ * "BLAS_INFO=mkl, BUILD_TYPE=Release, CXX_FLAGS= -O2 -DX=1 /wd4624, ...":
+ * values hold spaces, commas and '=', so a value ends only where ", KEY="
+ * begins. The trailing ", " torch prints is dropped; a last fragment without
+ * '=' (a paste cut short) goes to unparsed.
+ */
+static void parse_settings(struct showconfig *c, const char *s, size_t line, const char *file,
+			   struct pt_diag *diag)
+{
+	const char *p = s;
+	char where[32];
+
+	snprintf(where, sizeof(where), "line %zu", line);
+	while (*p == ' ')
+		p++;
+	if (*p && !key_at(p)) {
+		const char *nk = next_key(p);
+		size_t n = nk ? (size_t)(nk - p) : strlen(p);
+		char *junk = pt_xasprintf("Build settings: %.*s", (int)n, p);
+
+		push_str(&c->unparsed, &c->n_unparsed, junk);
+		pt_diag_add(diag, PT_SEV_NOTE, file, where, "build settings start with '%.*s', not KEY=",
+			    (int)(n > 40 ? 40 : n), p);
+		free(junk);
+		p = nk ? nk + 1 : p + n;
+		while (*p == ' ')
+			p++;
+	}
+	while (*p) {
+		size_t klen = key_at(p);
+		const char *v = p + klen + 1, *nk = next_key(v), *end;
+
+		end = nk ? nk : v + strlen(v);
+		if (!nk) {
+			/* Last value: drop torch's trailing ", " and a cut-off "USE_RO". */
+			const char *comma = strrchr(v, ',');
+
+			if (comma) {
+				const char *t = comma + 1;
+				bool frag = true;
+
+				while (*t == ' ')
+					t++;
+				for (const char *u = t; *u; u++)
+					if (!(isupper((unsigned char)*u) || isdigit((unsigned char)*u) || *u == '_'))
+						frag = false;
+				if (frag && *t) {
+					push_str(&c->unparsed, &c->n_unparsed, t);
+					pt_diag_add(diag, PT_SEV_NOTE, file, where,
+						    "build settings end in '%s' without a value (cut short?)", t);
+					end = comma;
+				} else if (!*t) {
+					end = comma;
+				}
+			}
+			while (end > v && end[-1] == ' ')
+				end--;
+		}
+		add_setting(c, p, klen, v, (size_t)(end - v));
+		if (!nk)
+			break;
+		p = nk + 1;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* The text after the first word made of digits and dots: "Magma 2.6.1" -> "2.6.1". */
+static const char *after(const char *s, const char *prefix)
+{
+	s += strlen(prefix);
+	while (*s == ' ' || *s == ':')
+		s++;
+	return s;
+}
+
+static void parse_cudnn(struct showconfig *c, const char *v)
+{
+	const char *paren = strstr(v, "(built against CUDA ");
+	char *ver;
+
+	ver = paren ? pt_xstrndup(v, (size_t)(paren - v)) : pt_xstrdup(v);
+	set_field(&c->cudnn, ver);
+	free(ver);
+	free(c->cudnn_version);
+	c->cudnn_version = showconfig_decode_cudnn(c->cudnn);
+	if (paren) {
+		const char *cv = paren + strlen("(built against CUDA ");
+		size_t n = strcspn(cv, ")");
+		char *t = pt_xstrndup(cv, n);
+
+		set_field(&c->cudnn_cuda, t);
+		free(t);
+	}
+}
+
+static bool is_compiler(const char *s)
+{
+	static const char *const names[] = { "GCC ", "clang ", "Clang ", "Apple clang ", "MSVC ",
+					     "ICC ", "ICX ", "Intel C++ ", "NVHPC " };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (starts(s, names[i]))
+			return true;
+	return false;
+}
+
+static void interpret(struct showconfig *c, const char *s, size_t line, const char *file,
+		      struct pt_diag *diag)
+{
+	if (is_compiler(s)) {
+		char *t = trimmed(s);
+
+		push_str(&c->compilers, &c->n_compilers, t);
+		free(t);
+	} else if (starts(s, "C++ Version:")) {
+		set_field(&c->cxx_version, after(s, "C++ Version:"));
+	} else if (starts(s, "Intel(R)") && strstr(s, "Math Kernel Library Version ")) {
+		const char *v = strstr(s, "Version ") + 8;
+		size_t n = 0;
+
+		/* "2020.0.2 Product Build" and "2024.2-Product Build" both occur. */
+		while (v[n] && v[n] != ' ' && strncmp(v + n, "-Product", 8))
+			n++;
+		free(c->mkl);
+		c->mkl = pt_xstrndup(v, n);
+	} else if (strstr(s, "MKL-DNN") || strstr(s, "oneDNN")) {
+		const char *v = strstr(s, " v");
+
+		if (v) {
+			free(c->mkldnn);
+			c->mkldnn = pt_xstrndup(v + 1, strcspn(v + 1, " "));
+		}
+	} else if (starts(s, "OpenMP ")) {
+		set_field(&c->openmp, after(s, "OpenMP"));
+	} else if (starts(s, "LAPACK is enabled")) {
+		c->lapack = true;
+	} else if (starts(s, "NNPACK is enabled")) {
+		c->nnpack = true;
+	} else if (starts(s, "CPU capability usage:")) {
+		set_field(&c->cpu_capability, after(s, "CPU capability usage:"));
+	} else if (starts(s, "CUDA Runtime ")) {
+		set_field(&c->cuda_runtime, after(s, "CUDA Runtime"));
+	} else if (starts(s, "Built with CUDA Runtime ")) {
+		set_field(&c->built_with_cuda_runtime, after(s, "Built with CUDA Runtime"));
+	} else if (starts(s, "NVCC architecture flags:")) {
+		set_field(&c->nvcc_flags, after(s, "NVCC architecture flags:"));
+		parse_nvcc(c, c->nvcc_flags);
+	} else if (starts(s, "CuDNN ") || starts(s, "cuDNN ")) {
+		parse_cudnn(c, after(s, "CuDNN"));
+	} else if (starts(s, "Built with CuDNN ") || starts(s, "Built with cuDNN ")) {
+		set_field(&c->built_with_cudnn, after(s, "Built with CuDNN"));
+		free(c->built_with_cudnn_version);
+		c->built_with_cudnn_version = showconfig_decode_cudnn(c->built_with_cudnn);
+	} else if (starts(s, "Magma ")) {
+		set_field(&c->magma, after(s, "Magma"));
+	} else if (starts(s, "HIP Runtime ")) {
+		set_field(&c->hip_runtime, after(s, "HIP Runtime"));
+	} else if (starts(s, "MIOpen ")) {
+		set_field(&c->miopen, after(s, "MIOpen"));
+	} else if (starts(s, "XPU")) {
+		set_field(&c->xpu, after(s, "XPU"));
+	} else if (starts(s, "Build settings:")) {
+		parse_settings(c, after(s, "Build settings:"), line, file, diag);
+	}
+	/* BACKCOMPAT: torch 1.1 printed "BLAS=MKL" among the settings; nothing else to do. */
+}
+
+static void close_entry(struct showconfig *c, struct entry *e, const char *file,
+			struct pt_diag *diag)
+{
+	if (!e->open)
+		return;
+	push_str(&c->items, &c->n_items, pt_strbuf_str(&e->text));
+	interpret(c, pt_strbuf_str(&e->text), e->line, file, diag);
+	pt_strbuf_reset(&e->text);
+	e->open = false;
+}
+
+int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const char *file,
+		     struct pt_diag *diag)
+{
+	struct entry e = { .open = false };
+	size_t pos = 0, lineno = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (len > SHOWCONFIG_MAX_LEN) {
+		pt_diag_add(diag, PT_SEV_ERROR, file, NULL,
+			    "%zu bytes is too large for a configuration text (limit %u)", len,
+			    SHOWCONFIG_MAX_LEN);
+		return -1;
+	}
+	pt_strbuf_init(&e.text, SHOWCONFIG_MAX_LEN);
+	while (pos < len) {
+		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		char *line = pt_xstrndup((const char *)buf + pos, n);
+		size_t col = 0, ln;
+
+		pos += n + (nl ? 1 : 0);
+		lineno++;
+		for (size_t i = 0; i < n; i++)
+			if (line[i] == '\0')
+				line[i] = '?';
+		ln = n;
+		while (ln && (line[ln - 1] == '\r' || line[ln - 1] == ' ' || line[ln - 1] == '\t'))
+			line[--ln] = '\0';
+		while (line[col] == ' ' || line[col] == '\t')
+			col++;
+		if (!line[col]) {
+			free(line);
+			continue;
+		}
+		if (!strcmp(line + col, "PyTorch built with:")) {
+			close_entry(c, &e, file, diag);
+			c->has_header = true;
+		} else if (line[col] == '-' && (line[col + 1] == ' ' || !line[col + 1])) {
+			const char *t = line + col + 1;
+
+			close_entry(c, &e, file, diag);
+			while (*t == ' ')
+				t++;
+			pt_strbuf_adds(&e.text, t);
+			e.dash_col = col;
+			e.line = lineno;
+			e.open = true;
+		} else if (e.open && col > e.dash_col) {
+			/* A wrapped line (mmyolo's hanging indents): CMake lists join bare. */
+			const char *sofar = pt_strbuf_str(&e.text);
+			bool bare = e.text.len && sofar[e.text.len - 1] == ';';
+
+			if (!bare)
+				pt_strbuf_adds(&e.text, " ");
+			pt_strbuf_adds(&e.text, line + col);
+		} else {
+			char where[32];
+
+			close_entry(c, &e, file, diag);
+			snprintf(where, sizeof(where), "line %zu", lineno);
+			pt_diag_add(diag, PT_SEV_NOTE, file, where, "not part of the configuration: kept as unparsed");
+			push_str(&c->unparsed, &c->n_unparsed, line);
+		}
+		free(line);
+	}
+	close_entry(c, &e, file, diag);
+	pt_strbuf_release(&e.text);
+	return 0;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void showconfig_release(struct showconfig *c)
+{
+	free_strv(c->compilers, c->n_compilers);
+	free_strv(c->nvcc_sass, c->n_nvcc_sass);
+	free_strv(c->nvcc_ptx, c->n_nvcc_ptx);
+	free_strv(c->items, c->n_items);
+	free_strv(c->unparsed, c->n_unparsed);
+	for (size_t i = 0; i < c->n_settings; i++) {
+		free(c->settings[i].key);
+		free(c->settings[i].value);
+	}
+	free(c->settings);
+	free(c->cxx_version);
+	free(c->mkl);
+	free(c->mkldnn);
+	free(c->openmp);
+	free(c->cpu_capability);
+	free(c->cuda_runtime);
+	free(c->built_with_cuda_runtime);
+	free(c->nvcc_flags);
+	free(c->arch_list);
+	free(c->cudnn);
+	free(c->cudnn_version);
+	free(c->cudnn_cuda);
+	free(c->built_with_cudnn);
+	free(c->built_with_cudnn_version);
+	free(c->magma);
+	free(c->hip_runtime);
+	free(c->miopen);
+	free(c->xpu);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *showconfig_setting(const struct showconfig *c, const char *key)
+{
+	for (size_t i = c->n_settings; i-- > 0;)
+		if (!strcmp(c->settings[i].key, key))
+			return c->settings[i].value;
+	return NULL;
+}

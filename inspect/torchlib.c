@@ -1,0 +1,140 @@
+/* at::show_config() in a child process; see torchlib.h. */
+#include "torchlib.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+#define TORCHLIB_MAX_TEXT (1u << 20)
+
+/* at::show_config() -> std::string, new (C++11) ABI, then the old COW ABI. */
+static const char SYM_CXX11[] = "_ZN2at11show_configB5cxx11Ev";
+static const char SYM_OLD[] = "_ZN2at11show_configEv";	/* BACKCOMPAT: _GLIBCXX_USE_CXX11_ABI=0 builds */
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(3);
+		c += w;
+		n -= (size_t)w;
+	}
+}
+
+/*
+ * The child. A std::string is not trivially copyable, so the x86-64 and
+ * AArch64 C++ ABIs return it through a hidden pointer passed as the first
+ * argument: from C that is a function taking a pointer to 32 bytes. The
+ * libstdc++ layouts: new ABI {char *p; size_t len; char buf[16]}; old ABI
+ * {char *p} with the length 3 words before p (_Rep: length, capacity, refcount).
+ */
+static void child(const char *lib, int fd)
+{
+	void *h, *sym;
+	_Alignas(16) unsigned char ret[64];
+	const char *p;
+	size_t len;
+	char status;
+
+	alarm(TORCHLIB_TIMEOUT_S);
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+
+		status = 'D';
+		write_all(fd, &status, 1);
+		write_all(fd, e, strlen(e));
+		_exit(1);
+	}
+	memset(ret, 0, sizeof(ret));
+	if ((sym = dlsym(h, SYM_CXX11))) {
+		((void *(*)(void *))sym)(ret);
+		memcpy(&p, ret, sizeof(p));
+		memcpy(&len, ret + sizeof(p), sizeof(len));
+	} else if ((sym = dlsym(h, SYM_OLD))) {
+		((void *(*)(void *))sym)(ret);
+		memcpy(&p, ret, sizeof(p));
+		memcpy(&len, p - 3 * sizeof(size_t), sizeof(len));
+	} else {
+		status = 'S';
+		write_all(fd, &status, 1);
+		_exit(1);
+	}
+	status = 'T';
+	write_all(fd, &status, 1);
+	write_all(fd, p, len < TORCHLIB_MAX_TEXT ? len : TORCHLIB_MAX_TEXT);
+	/* No destructors: the library's atexit handlers are not ours to run. */
+	_exit(0);
+}
+
+int torchlib_show_config(const char *lib, char **text, struct pt_diag *diag)
+{
+	int fds[2], st = 0, rc = -1;
+	struct pt_strbuf sb;
+	pid_t pid;
+	char buf[4096];
+	ssize_t n;
+
+	*text = NULL;
+	pt_strbuf_init(&sb, TORCHLIB_MAX_TEXT + 4096);
+	if (pipe(fds) < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, NULL, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, NULL, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(lib, fds[1]);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || pt_strbuf_add(&sb, buf, (size_t)n) < 0)
+			break;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st)) {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, "at::show_config()",
+			    WTERMSIG(st) == SIGALRM ? "the child timed out after %d s"
+						    : "the child was killed by signal %d",
+			    WTERMSIG(st) == SIGALRM ? TORCHLIB_TIMEOUT_S : WTERMSIG(st));
+	} else if (sb.len && sb.buf[0] == 'D') {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, NULL, "dlopen: %s", sb.buf + 1);
+	} else if (sb.len && sb.buf[0] == 'S') {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, NULL,
+			    "no exported at::show_config() (%s): not a libtorch_cpu library", SYM_CXX11);
+	} else if (sb.len && sb.buf[0] == 'T' && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		*text = pt_xstrndup(sb.buf + 1, sb.len - 1);
+		rc = 0;
+	} else {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, "at::show_config()",
+			    "the child exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+	pt_strbuf_release(&sb);
+	return rc;
+}
