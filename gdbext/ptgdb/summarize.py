@@ -1,0 +1,161 @@
+# Torch-like text for tensor values: which elements to read, and how to print them.
+# Pure Python (no gdb import): tests/unit/gdbext tests it without GDB.
+# Rules follow torch/_tensor_str.py (1.13): summarise when numel > threshold,
+# keeping `edgeitems` at each end of every dimension longer than 2*edgeitems;
+# one float format for all shown elements (int mode '1.', fixed '{:.4f}',
+# scientific '{:.4e}'); complex as real and imaginary formats side by side.
+# Unlike torch, everything is on one line.
+import math
+
+from . import dtypes
+
+DEFAULT_THRESHOLD = 1000
+DEFAULT_EDGEITEMS = 3
+ELLIPSIS = None   # marks a `...` position in an index list
+
+
+def dim_indices(size, summarize, edgeitems):
+    """Indices shown along one dimension, with ELLIPSIS where elements are left out."""
+    if summarize and size > 2 * edgeitems:
+        return list(range(edgeitems)) + [ELLIPSIS] + list(range(size - edgeitems, size))
+    return list(range(size))
+
+
+def shown_indices(sizes, summarize, edgeitems):
+    """Index tuples of every element printed, in print order (row-major)."""
+    out = []
+
+    def walk(prefix, d):
+        if d == len(sizes):
+            out.append(tuple(prefix))
+            return
+        for i in dim_indices(sizes[d], summarize, edgeitems):
+            if i is not ELLIPSIS:
+                walk(prefix + [i], d + 1)
+    if all(s > 0 for s in sizes):
+        walk([], 0)
+    return out
+
+
+def should_summarize(numel, threshold):
+    return numel > threshold
+
+
+class FloatFormatter:
+    """torch._tensor_str._Formatter for floating values (precision 4)."""
+
+    def __init__(self, values):
+        finite = [abs(v) for v in values if math.isfinite(v) and v != 0]
+        self.int_mode = all(v == math.ceil(v) for v in finite)
+        self.sci = False
+        if finite:
+            lo, hi = min(finite), max(finite)
+            if self.int_mode:
+                self.sci = hi / lo > 1000.0 or hi > 1.0e8
+            else:
+                self.sci = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+
+    def format(self, v):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        if self.sci:
+            return "{:.4e}".format(v)
+        if self.int_mode:
+            return "{:.0f}.".format(v)
+        return "{:.4f}".format(v)
+
+
+class ComplexFormatter:
+    def __init__(self, values):
+        self.re = FloatFormatter([v.real for v in values])
+        self.im = FloatFormatter([v.imag for v in values])
+
+    def format(self, v):
+        im = self.im.format(v.imag) + "j"
+        if im[0] in "+-":
+            return self.re.format(v.real) + im
+        return self.re.format(v.real) + "+" + im
+
+
+class _Plain:
+    def __init__(self, fn):
+        self.format = fn
+
+
+def formatter(kind, values):
+    """A formatter for all the shown values of one tensor (torch formats them together)."""
+    if kind == dtypes.FLOAT:
+        return FloatFormatter(values)
+    if kind == dtypes.COMPLEX:
+        return ComplexFormatter(values)
+    if kind == dtypes.BOOL:
+        return _Plain(lambda v: "True" if v else "False")
+    if kind == dtypes.RAW:
+        return _Plain(hex)
+    return _Plain(str)
+
+
+def raw_formatter():
+    """--raw: each element's bytes as one little-endian integer in hex."""
+    return _Plain(hex)
+
+
+def render(sizes, values, fmt, summarize, edgeitems):
+    """Nested, one-line text. values: {index tuple: value} for shown_indices()."""
+    if not sizes:
+        return fmt.format(values[()])
+
+    def walk(prefix, d):
+        parts = []
+        for i in dim_indices(sizes[d], summarize, edgeitems):
+            if i is ELLIPSIS:
+                parts.append("...")
+            elif d + 1 == len(sizes):
+                parts.append(fmt.format(values[tuple(prefix + [i])]))
+            else:
+                parts.append(walk(prefix + [i], d + 1))
+        return "[" + ", ".join(parts) + "]"
+    if any(s == 0 for s in sizes):
+        return "[]"
+    return walk([], 0)
+
+
+def format_list(items, limit=100):
+    """[a, b, c] with at most `limit` items, then '...'."""
+    items = list(items)
+    shown = [str(x) for x in items[:limit]]
+    if len(items) > limit:
+        shown.append("...")
+    return "[" + ", ".join(shown) + "]"
+
+
+def tensor_text(body, dtype, sizes, strides, offset, device, extra=()):
+    """The whole print: tensor(BODY, dtype=..., shape=[..], strides=[..], offset=N, device=..)."""
+    parts = [body, "dtype=" + dtype, "shape=" + format_list(sizes, 64),
+             "strides=" + format_list(strides, 64)]
+    if offset:
+        parts.append("offset=%d" % offset)
+    parts.append("device=" + device)
+    parts.extend(extra)
+    return "tensor(" + ", ".join(parts) + ")"
+
+
+def element_offsets(indices, strides, offset):
+    """Element offsets (in elements, from the storage start) of index tuples."""
+    return [offset + sum(i * s for i, s in zip(idx, strides)) for idx in indices]
+
+
+def sub_byte_location(idx, sizes, bits):
+    """(byte offset from the data start, bit shift) of a packed sub-byte element,
+    for a contiguous tensor packed along its last dimension."""
+    per = 8 // bits
+    if not sizes:
+        return 0, 0
+    cols = sizes[-1]
+    row = 0
+    for d in range(len(sizes) - 1):
+        row = row * sizes[d] + idx[d]
+    j = idx[-1]
+    return row * ((cols + per - 1) // per) + j // per, (j % per) * bits
