@@ -1,0 +1,120 @@
+# pttrace import over every real TORCH_TRACE fixture: nothing lost (records per
+# kind equal a plain count of envelope lines), every payload md5 recomputed,
+# compile ids, failures and restarts as the files state them, simple.log's
+# tlparse compile directory, ranks from file names, damaged lines reported.
+# ctest-timeout: 300
+. "$PT_TESTLIB/common.sh" || exit 2
+P=$PTTRACE
+PY=/usr/bin/python3
+F=$PT_SHARED/fixtures/traces
+[ -d "$F" ] || skip "no trace fixtures at $F"
+export PTTRACE_DB=$T/db/pttrace.db
+
+# The plain count: envelope lines start with V; the kind is the first JSON key.
+plain_counts() {
+	grep -a -h '^V' "$@" | sed -E 's/^[^{]*\{"([^"]+)".*/\1/' | sort | uniq -c | awk '{print $2 "=" $1}'
+}
+indexed_counts() {
+	"$P" show --json "$1" | $PY -c 'import json,sys; d=json.load(sys.stdin)
+for k,v in sorted(d["records_by_kind"].items()): print("%s=%d" % (k,v))'
+}
+jget() { "$P" show --json "$1" | $PY -c "import json,sys; d=json.load(sys.stdin); print($2)"; }
+
+n=0
+while IFS= read -r f; do
+	n=$((n + 1))
+	check_rc "import $f" 0 "$P" import --name "fx$n" "$f"
+	check_eq "records per kind of $f" "$(plain_counts "$f")" "$(indexed_counts "fx$n")"
+	check_eq "no md5 mismatch in $f" 0 "$(jget "fx$n" 'd["payload_md5_mismatches"]')"
+	check_eq "payload count of $f" "$(grep -a '^V' "$f" | grep -c '"has_payload"')" \
+		"$("$P" sql "fx$n" 'SELECT count(*) FROM trace_records WHERE run_id = :run AND payload_md5 IS NOT NULL' 2>/dev/null | tail -1 | tr -dc 0-9)"
+done < <(find "$F" -name '*.log' | sort)
+[ "$n" -ge 17 ] || fail "only $n fixture logs found"
+
+# Stored payloads are byte-exact: their md5 is what the file declares.
+bad=$("$P" sql fx1 "SELECT count(*) FROM trace_records r JOIN trace_payloads p ON p.md5 = r.payload_md5 WHERE r.run_id = :run AND length(p.data) <> p.size" 2>/dev/null | tail -1 | tr -dc 0-9)
+check_eq "payload sizes" 0 "$bad"
+
+# simple.log: one compile [0/0], ok, the artifacts tlparse's tests expect.
+S=$F/tlparse-tests/inputs/simple.log
+"$P" import --name simple "$S" >/dev/null
+out=$("$P" compiles simple)
+check_contains "simple: [0/0] ok" "[0/0] ok" "$out"
+check_contains "simple: frame" "forward /data/users/xmfan/a/pytorch/test/inductor/test_torchinductor.py:11123" "$out"
+check_contains "simple: ops and guards" "graphs 1, ops 3, guards 49" "$out"
+check_rc "artifact --out" 0 "$P" artifact simple --out "$T/tl"
+for want in aot_forward_graph dynamo_output_graph inductor_post_grad_graph inductor_output_code; do
+	ls "$T/tl/-_0_0_0/" | grep -q "^$want" || fail "tlparse compile dir -_0_0_0 lacks $want"
+	pass
+done
+check_eq "compile_directory.json lists [0/0]" "yes" \
+	"$($PY -c 'import json,sys; print("yes" if "[0/0]" in json.load(open(sys.argv[1])) else "no")' "$T/tl/compile_directory.json")"
+# A printed payload hashes to the md5 the file declares.
+decl=$(grep -a '"dynamo_output_graph"' "$S" | head -1 | sed -E 's/.*"has_payload": "([0-9a-f]+)".*/\1/')
+"$P" artifact simple 0/0 dynamo_output_graph >"$T/g.txt"
+check_eq "artifact bytes hash to has_payload" "$decl" "$(md5sum <"$T/g.txt" | cut -d' ' -f1)"
+check_rc "unknown artifact kind" 1 "$P" artifact simple 0/0 no_such_kind
+check_rc "bad compile id" 2 "$P" artifact simple zz dynamo_output_graph
+
+# Failures and restarts as the files state them.
+"$P" import --name fail "$F/tlparse-tests/inputs/comp_failure.log" >/dev/null
+out=$("$P" --json compiles fail)
+check_eq "comp_failure: [0/0] failed" "failed BackendCompilerFailed" \
+	"$(printf '%s' "$out" | $PY -c 'import json,sys; c=[x for x in json.load(sys.stdin) if x["compile_id"]=="0/0"][0]; print(c["status"], c["fail_type"].split(".")[-1].strip("<>'"'"'"))')"
+check_rc "compiles exits 1 when a compile failed" 1 "$P" compiles fail
+"$P" import --name restarts "$F/tlparse-tests/inputs/comp_metrics.log" >/dev/null
+out=$("$P" compiles restarts)
+check_contains "comp_metrics: [0/0] restarted" "[0/0] restarted" "$out"
+check_contains "comp_metrics: [0/0_1] ok" "[0/0_1] ok" "$out"
+check_contains "comp_metrics: restart reason" "skip function graph_break" "$out"
+out=$("$P" graph-breaks restarts)
+check_contains "graph-breaks from restart reasons (2024 format)" "[0/0_1] 'skip function graph_break" "$out"
+
+# 2.6.0 graph breaks and recompiles, with the failed guard.
+"$P" import --name br "$F/generated/torch-2.6.0/breaks_recompile/trace" >/dev/null
+out=$("$P" graph-breaks br)
+check_contains "graph break reason" "[0/0] Unsupported: builtin: print" "$out"
+check_contains "graph break place" "at /root/gen/breaks_recompile.py:4" "$out"
+out=$("$P" recompiles br)
+check_contains "recompile guard" "[3/1] guard of [3/0] failed: L['n'] == 1" "$out"
+
+# Multi-rank: ranks from the file names (no "rank" key inside), CRLF rank 1.
+"$P" import --name mr "$F/tlparse-tests/inputs/multi_rank_logs" >/dev/null
+check_eq "ranks in show" "[0, 1, 2, 3]" "$(jget mr 'd["ranks"]')"
+check_eq "CRLF rank file: no md5 mismatch" 0 "$(jget mr 'd["payload_md5_mismatches"]')"
+"$P" ranks mr >"$T/ranks.txt"
+check_eq "ranks diverge: exit 1" 1 $?
+check_contains "rank 1 compiled more graphs" "rank 1 compiled 15 graphs, rank 0 1" "$(cat "$T/ranks.txt")"
+check_contains "a compile only rank 3 has" "rank 3 compiled [0/6], rank 0 did not" "$(cat "$T/ranks.txt")"
+check_rc "timeline" 0 "$P" timeline mr --chrome "$T/tl.json"
+check_eq "timeline: one event per chromium_event, pid per rank" \
+	"$(grep -a -c '{"chromium_event"' "$F"/tlparse-tests/inputs/multi_rank_logs/*.log | awk -F: '{s+=$2} END {print s}') [0, 1, 2, 3]" \
+	"$($PY -c 'import json,sys; e=json.load(open(sys.argv[1]))["traceEvents"]; print(len(e), sorted({x["pid"] for x in e}))' "$T/tl.json")"
+
+# The JSON rank wins over the file name, and the conflict is reported.
+mkdir "$T/conf"
+cp "$F/generated/torch-2.6.0/multirank/trace/dedicated_log_torch_trace_rank_0_vxekux_v.log" \
+	"$T/conf/dedicated_log_torch_trace_rank_5_xxxxxxxx.log"
+check_rc "rank conflict is a problem" 1 "$P" import --name conf "$T/conf"
+check_contains "conflict named" "records say rank 0, the file name rank 5" "$(cat "$T/.err")"
+check_eq "JSON rank used" "[0]" "$(jget conf 'd["ranks"]')"
+
+# A damaged line and a hand-edited payload: reported with file and line; the rest indexed.
+C=$F/tlparse-tests/inputs/comp_metrics.log
+{ head -n 20 "$C"; echo 'V0403 07:28:48.052000 1 x.py:1] {"broken": '; tail -n +21 "$C"; } >"$T/damaged.log"
+sed -i '0,/^\t\[$/s//\t[ edited/' "$T/damaged.log"
+check_rc "damaged import exits 1" 1 "$P" import --name dmg "$T/damaged.log"
+check_contains "damaged line named" "'trace/damaged.log': line 21: invalid envelope JSON" "$(cat "$T/.err")"
+check_contains "md5 mismatch named" "payload md5" "$(cat "$T/.err")"
+check_eq "the rest indexed" "$(grep -a -c '^V' "$C")" "$(jget dmg 'sum(d["records_by_kind"].values())')"
+check_eq "one md5 mismatch recorded" 1 "$(jget dmg 'd["payload_md5_mismatches"]')"
+
+# --into adds files to a run; the copies live in the run directory.
+check_rc "import --into" 0 "$P" import --into simple "$F/tlparse-tests/inputs/links.log"
+check_eq "two files in the run" 2 "$(jget simple 'd["torch_trace"]["files"]')"
+check_eq "copy is byte-identical" "$(md5sum <"$F/tlparse-tests/inputs/links.log")" \
+	"$(md5sum <"$(dirname "$PTTRACE_DB")/runs/$(jget simple 'd["id"]')/trace/links.log")"
+check_rc "missing path" 2 "$P" import /nonexistent/x.log
+check_rc "no path" 2 "$P" import
+
+finish

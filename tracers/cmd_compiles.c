@@ -1,0 +1,219 @@
+/*
+ * `pttrace compiles RUN [--rank N]`, `pttrace graph-breaks RUN`,
+ * `pttrace recompiles RUN`: the compile-level view of a run's TORCH_TRACE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "pttrace.h"
+#include "trace_query.h"
+
+static const char compiles_usage[] =
+	"usage: pttrace compiles RUN [--rank N] [--json]\n"
+	"\n"
+	"One row per compile id ([0/0], [0/0_1] attempt 1, [!0/1/0] compiled autograd)\n"
+	"and rank: the frame, status (ok, restarted, failed, missing: no\n"
+	"compilation_metrics), cache (fx/aot hit, miss, bypass), graphs, ops, guards,\n"
+	"compile seconds, the failure or restart reason and the payloads it produced.\n"
+	"Exit status: 0 fine, 1 some compile failed, 2 usage or no such run.\n";
+
+static const char breaks_usage[] =
+	"usage: pttrace graph-breaks RUN [--json]\n"
+	"\n"
+	"Every graph break: the compile id, where in user code, and why\n"
+	"(dynamo_graph_break_reason records; restart reasons in older traces).\n";
+
+static const char recompiles_usage[] =
+	"usage: pttrace recompiles RUN [--json]\n"
+	"\n"
+	"Every recompile: the new compile id, the compile whose guard failed, the\n"
+	"guard, and where it came from (recompile_reasons records).\n";
+
+/* RUN and the common options; returns the RUN argument or NULL (usage printed). */
+static const char *parse(int argc, char **argv, struct pt_ctx *ctx, const char *usage,
+			 long long *rank, int *rc)
+{
+	const char *run = NULL;
+
+	*rc = EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			ctx->json = 1;
+		} else if (rank && !strcmp(argv[i], "--rank") && i + 1 < argc) {
+			char *end;
+
+			*rank = strtoll(argv[++i], &end, 10);
+			if (*end || *rank < 0) {
+				fprintf(stderr, "pttrace %s: --rank wants a number\n", argv[0]);
+				return NULL;
+			}
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			*rc = EXIT_FINE;
+			return NULL;
+		} else if (argv[i][0] == '-' || run) {
+			fprintf(stderr, "pttrace %s: unexpected '%s'\n%s", argv[0], argv[i], usage);
+			return NULL;
+		} else {
+			run = argv[i];
+		}
+	}
+	if (!run)
+		fprintf(stderr, "pttrace %s: no RUN given\n%s", argv[0], usage);
+	return run;
+}
+
+static void fmt_time(char *buf, size_t n, double s)
+{
+	if (s < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.3f", s);
+}
+
+static void print_compile(const struct trace_compile *c, int color)
+{
+	char id[COMPILEID_MAX], t[32], rank[40] = "";
+	const char *col = !strcmp(c->status, "ok") ? PT_C_GREEN
+			  : !strcmp(c->status, "failed") ? PT_C_RED : PT_C_YELLOW;
+
+	compileid_format(&c->cid, id, sizeof(id));
+	fmt_time(t, sizeof(t), c->t_entire);
+	if (c->rank >= 0)
+		snprintf(rank, sizeof(rank), "rank %lld ", (long long)c->rank);
+	printf("%s[%s] %s%-9s%s", rank, id, pt_c(color, col), c->status, pt_c(color, PT_C_RESET));
+	printf(" %s", c->co_name ? c->co_name : "?");
+	if (c->co_filename)
+		printf(" %s:%lld", c->co_filename, (long long)c->co_firstlineno);
+	printf("\n    graphs %ld, ops %lld, guards %lld, %s s", c->graphs, (long long)c->op_count,
+	       (long long)c->guard_count, t);
+	if (c->t_backend >= 0)
+		printf(" (backend %.3f s)", c->t_backend);
+	if (c->cache)
+		printf(", cache %s", c->cache);
+	printf("\n");
+	if (c->fail_type)
+		printf("    failed: %s: %s\n", c->fail_type, c->fail_reason ? c->fail_reason : "");
+	if (c->restart_reasons)
+		printf("    restart: %s\n", c->restart_reasons);
+	if (c->narts) {
+		printf("    artifacts:");
+		for (size_t i = 0; i < c->narts; i++)
+			printf(" %s%s", c->arts[i].kind, c->arts[i].n > 1 ? "" : "");
+		printf("\n");
+	}
+}
+
+int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx)
+{
+	long long rank = -1;
+	int rc;
+	const char *spec = parse(argc, argv, ctx, compiles_usage, &rank, &rc);
+	struct pt_diag diag;
+	struct index *ix;
+	int64_t run;
+	struct trace_compiles cs;
+	size_t failed = 0;
+
+	if (!spec)
+		return rc;
+	pt_diag_init(&diag);
+	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+		return EXIT_USAGE;
+	rc = EXIT_USAGE;
+	if (trace_compiles_load(ix, run, rank, &cs, &diag) == 0) {
+		json_t *arr = json_array();
+
+		for (size_t i = 0; i < cs.n; i++) {
+			failed += !strcmp(cs.v[i].status, "failed");
+			if (ctx->json)
+				json_array_append_new(arr, trace_compile_json(&cs.v[i]));
+			else
+				print_compile(&cs.v[i], ctx->color);
+		}
+		if (ctx->json)
+			pt_json_print(stdout, arr);
+		else if (!cs.n)
+			printf("no compiles (the run has no TORCH_TRACE records with compile ids)\n");
+		json_decref(arr);
+		trace_compiles_release(&cs);
+		rc = failed ? EXIT_PROBLEMS : EXIT_FINE;
+	}
+	index_close(ix);
+	pt_print_diag(ctx, &diag);
+	pt_diag_release(&diag);
+	return rc;
+}
+
+static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usage, int recompiles)
+{
+	int rc;
+	const char *spec = parse(argc, argv, ctx, usage, NULL, &rc);
+	struct pt_diag diag;
+	struct index *ix;
+	int64_t run;
+	struct trace_events ev;
+	int r;
+
+	if (!spec)
+		return rc;
+	pt_diag_init(&diag);
+	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+		return EXIT_USAGE;
+	r = recompiles ? trace_recompiles(ix, run, &ev, &diag) : trace_graph_breaks(ix, run, &ev, &diag);
+	rc = EXIT_USAGE;
+	if (r == 0) {
+		json_t *arr = json_array();
+
+		for (size_t i = 0; i < ev.n; i++) {
+			const struct trace_event *e = &ev.v[i];
+			char id[COMPILEID_MAX];
+
+			compileid_format(&e->cid, id, sizeof(id));
+			if (ctx->json) {
+				json_t *o = json_object();
+
+				json_object_set_new(o, "rank", e->rank >= 0 ? json_integer(e->rank) : json_null());
+				json_object_set_new(o, "compile_id", json_string(id));
+				if (recompiles)
+					json_object_set_new(o, "guard_of", pt_json_str(e->prev));
+				json_object_set_new(o, recompiles ? "failed_guard" : "reason", pt_json_str(e->what));
+				json_object_set_new(o, "where", pt_json_str(e->where));
+				json_array_append_new(arr, o);
+				continue;
+			}
+			if (e->rank >= 0)
+				printf("rank %lld ", (long long)e->rank);
+			printf("%s[%s]%s", pt_c(ctx->color, PT_C_BOLD), id, pt_c(ctx->color, PT_C_RESET));
+			if (recompiles)
+				printf(" guard of [%s] failed: %s\n", e->prev ? e->prev : "?", e->what ? e->what : "?");
+			else
+				printf(" %s\n", e->what ? e->what : "?");
+			if (e->where)
+				printf("    at %s\n", e->where);
+		}
+		if (ctx->json)
+			pt_json_print(stdout, arr);
+		else if (!ev.n)
+			printf("no %s\n", recompiles ? "recompiles" : "graph breaks");
+		json_decref(arr);
+		trace_events_release(&ev);
+		rc = EXIT_FINE;
+	}
+	index_close(ix);
+	pt_print_diag(ctx, &diag);
+	pt_diag_release(&diag);
+	return rc;
+}
+
+int cmd_graph_breaks(int argc, char **argv, struct pt_ctx *ctx)
+{
+	return events_cmd(argc, argv, ctx, breaks_usage, 0);
+}
+
+int cmd_recompiles(int argc, char **argv, struct pt_ctx *ctx)
+{
+	return events_cmd(argc, argv, ctx, recompiles_usage, 1);
+}

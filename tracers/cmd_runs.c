@@ -1,0 +1,373 @@
+/*
+ * Run bookkeeping front ends: `pttrace ls`, `pttrace show RUN`,
+ * `pttrace rm RUN...`. The data comes from query.c; this file only renders
+ * it (text from the same JSON the --json output prints).
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jsonout.h"
+#include "pttrace.h"
+#include "query.h"
+#include "trace_query.h"
+#include "runs.h"
+
+/* Options every run subcommand takes; returns the index of the first operand or -1/-2. */
+static int common_opts(int argc, char **argv, struct pt_ctx *ctx, const char *usage)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			ctx->json = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		default:
+			fputs(usage, stderr);
+			return -2;
+		}
+	}
+	return optind;
+}
+
+/* "2026-11-22 02:47:18" in local time. */
+static void fmt_time(char *out, size_t n, int64_t us)
+{
+	time_t t = (time_t)(us / 1000000);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+/* "exit 0", "signal 9 (Killed)", "running", ... from a run's JSON object. */
+static void fmt_status(char *out, size_t n, json_t *r)
+{
+	const char *st = json_string_value(json_object_get(r, "status"));
+
+	if (st && !strcmp(st, "exited"))
+		snprintf(out, n, "exit %lld", (long long)json_integer_value(json_object_get(r, "exit_code")));
+	else if (st && !strcmp(st, "signaled")) {
+		int sig = (int)json_integer_value(json_object_get(r, "signal"));
+
+		snprintf(out, n, "signal %d (%s)", sig, strsignal(sig));
+	} else
+		snprintf(out, n, "%s", st ? st : "?");
+}
+
+/* The argv JSON array as one shell-like line. */
+static void print_argv(FILE *f, const char *argv_json)
+{
+	json_t *a = json_loads(argv_json ? argv_json : "[]", 0, NULL);
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v) {
+		const char *s = json_string_value(v);
+
+		fprintf(f, "%s%s", i ? " " : "", s ? s : "?");
+	}
+	json_decref(a);
+}
+
+static const char ls_usage[] =
+	"usage: pttrace ls [--json]\n"
+	"\n"
+	"Lists the runs in the database, oldest first: id, name, status, start,\n"
+	"duration, command.\n"
+	"\n"
+	"Exit status: 0 listed, 2 usage error or unreadable database.\n";
+
+int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct pt_diag diag;
+	struct index *ix = NULL;
+	json_t *rows;
+	int first = common_opts(argc, argv, ctx, ls_usage), rc = EXIT_USAGE;
+
+	if (first < 0)
+		return first == -1 ? EXIT_FINE : EXIT_USAGE;
+	if (first != argc) {
+		fputs(ls_usage, stderr);
+		return EXIT_USAGE;
+	}
+	pt_diag_init(&diag);
+	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+		return EXIT_USAGE;
+	rows = query_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
+			      " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
+	if (!rows)
+		goto out;
+	if (ctx->json) {
+		pt_json_print(stdout, rows);
+	} else {
+		size_t i;
+		json_t *r;
+
+		if (json_array_size(rows))
+			printf("%-5s %-12s %-20s %-19s %9s  %s\n", "ID", "NAME", "STATUS", "STARTED",
+			       "SECONDS", "COMMAND");
+		json_array_foreach(rows, i, r) {
+			char st[64], when[32], dur[32] = "";
+			const char *name = json_string_value(json_object_get(r, "name"));
+			json_t *end = json_object_get(r, "ended_us");
+			int64_t start = json_integer_value(json_object_get(r, "started_us"));
+
+			fmt_status(st, sizeof(st), r);
+			fmt_time(when, sizeof(when), start);
+			if (json_is_integer(end))
+				snprintf(dur, sizeof(dur), "%.1f",
+					 (double)(json_integer_value(end) - start) / 1e6);
+			printf("%-5lld %-12s %-20s %-19s %9s  ",
+			       (long long)json_integer_value(json_object_get(r, "id")),
+			       name ? name : "-", st, when, dur);
+			print_argv(stdout, json_string_value(json_object_get(r, "argv")));
+			putchar('\n');
+		}
+	}
+	rc = EXIT_FINE;
+	json_decref(rows);
+out:
+	pt_print_diag(ctx, &diag);
+	index_close(ix);
+	pt_diag_release(&diag);
+	return rc;
+}
+
+static const char show_usage[] =
+	"usage: pttrace show [--json] RUN\n"
+	"\n"
+	"One run: command, status, duration, torch, warnings about tracing that\n"
+	"cannot work, graph breaks, recompiles, errors, and lines by kind.\n"
+	"\n"
+	"Exit status: 0 shown, 2 usage error or no such run.\n";
+
+/* What show prints, as one JSON object. NULL on error (diag). */
+static json_t *show_json(struct index *ix, int64_t id)
+{
+	json_t *runs, *run, *o;
+
+	runs = query_json(ix, "SELECT * FROM runs WHERE id = ?1", "i", id);
+	if (!runs || json_array_size(runs) != 1) {
+		json_decref(runs);
+		return NULL;
+	}
+	run = json_incref(json_array_get(runs, 0));
+	json_decref(runs);
+	/* argv is stored as JSON text: give it back as an array. */
+	{
+		json_t *a = json_loads(json_string_value(json_object_get(run, "argv")), 0, NULL);
+
+		json_object_set_new(run, "argv", a ? a : json_array());
+	}
+	if (json_is_integer(json_object_get(run, "ended_us")))
+		json_object_set_new(run, "duration_s",
+				    json_real((double)(json_integer_value(json_object_get(run, "ended_us")) -
+						       json_integer_value(json_object_get(run, "started_us"))) / 1e6));
+	else
+		json_object_set_new(run, "duration_s", json_null());
+#define ADD(key, sql)                                              \
+	do {                                                       \
+		o = query_json(ix, sql, "i", id);                  \
+		if (!o)                                            \
+			goto fail;                                 \
+		json_object_set_new(run, key, o);                  \
+	} while (0)
+	ADD("env", "SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name");
+	ADD("warnings", "SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq");
+	ADD("files", "SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path");
+	ADD("lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
+			     " FROM records WHERE run_id = ?1 GROUP BY kind ORDER BY kind");
+	ADD("graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
+			    " FROM records WHERE run_id = ?1 AND artifact = 'graph_breaks' ORDER BY seq");
+	ADD("recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
+			  " FROM records WHERE run_id = ?1 AND artifact = 'recompiles' ORDER BY seq");
+	ADD("errors", "SELECT seq, kind, level, rank, text FROM records WHERE run_id = ?1"
+		      " AND (level >= 40 OR kind = 'traceback') ORDER BY seq");
+	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
+#undef ADD
+	/* TORCH_TRACE (issue 6): records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
+	if (trace_show_json(ix, id, run, ix->diag) < 0)
+		goto fail;
+	return run;
+fail:
+	json_decref(run);
+	return NULL;
+}
+
+/* First line of a record's text, at most 100 columns. */
+static void print_first_line(const char *indent, json_t *rec)
+{
+	const char *t = json_string_value(json_object_get(rec, "text"));
+	size_t n = t ? strcspn(t, "\n") : 0;
+
+	printf("%s%.*s%s\n", indent, (int)(n > 100 ? 100 : n), t ? t : "", n > 100 ? "..." : "");
+}
+
+static void show_text(json_t *run)
+{
+	char st[64], when[32];
+	json_t *v, *arr;
+	size_t i;
+	const char *s;
+
+	fmt_status(st, sizeof(st), run);
+	fmt_time(when, sizeof(when), json_integer_value(json_object_get(run, "started_us")));
+	printf("run %lld", (long long)json_integer_value(json_object_get(run, "id")));
+	if ((s = json_string_value(json_object_get(run, "name"))))
+		printf(" (%s)", s);
+	putchar('\n');
+	printf("  command:  ");
+	json_array_foreach(json_object_get(run, "argv"), i, v)
+		printf("%s%s", i ? " " : "", json_string_value(v));
+	putchar('\n');
+	if ((s = json_string_value(json_object_get(run, "cwd"))))
+		printf("  cwd:      %s\n", s);
+	printf("  status:   %s\n", st);
+	printf("  started:  %s", when);
+	if (json_is_real(json_object_get(run, "duration_s")))
+		printf(", %.2f s", json_real_value(json_object_get(run, "duration_s")));
+	putchar('\n');
+	if ((s = json_string_value(json_object_get(run, "torch_version"))))
+		printf("  torch:    %s (%s)\n", s,
+		       json_string_value(json_object_get(run, "torch_build_type")) ?: "build type unknown");
+	if ((s = json_string_value(json_object_get(run, "logs_spec"))))
+		printf("  TORCH_LOGS=%s\n", s);
+	printf("  output:   %lld bytes stdout, %lld bytes stderr\n",
+	       (long long)json_integer_value(json_object_get(run, "bytes_stdout")),
+	       (long long)json_integer_value(json_object_get(run, "bytes_stderr")));
+	arr = json_object_get(run, "warnings");
+	json_array_foreach(arr, i, v)
+		printf("  warning:  %s\n", json_string_value(json_object_get(v, "message")));
+	arr = json_object_get(run, "lines_by_kind");
+	if (json_array_size(arr)) {
+		printf("  lines:   ");
+		json_array_foreach(arr, i, v)
+			printf(" %s %lld", json_string_value(json_object_get(v, "kind")),
+			       (long long)json_integer_value(json_object_get(v, "lines")));
+		putchar('\n');
+	}
+	/* TORCH_TRACE (issue 6) */
+	v = json_object_get(run, "torch_trace");
+	if (json_integer_value(json_object_get(v, "files"))) {
+		printf("  torch_trace: %lld files, %lld records, %lld payload md5 mismatches, %lld damaged lines, ranks:",
+		       (long long)json_integer_value(json_object_get(v, "files")),
+		       (long long)json_integer_value(json_object_get(v, "records")),
+		       (long long)json_integer_value(json_object_get(run, "payload_md5_mismatches")),
+		       (long long)json_integer_value(json_object_get(v, "damaged_lines")));
+		json_array_foreach(json_object_get(run, "ranks"), i, arr)
+			printf(" %lld", (long long)json_integer_value(arr));
+		printf(json_array_size(json_object_get(run, "ranks")) ? "\n" : " none\n");
+	}
+	static const char *const lists[] = { "graph_breaks", "recompiles", "errors" };
+	for (size_t k = 0; k < 3; k++) {
+		arr = json_object_get(run, lists[k]);
+		printf("  %s: %zu\n", lists[k], json_array_size(arr));
+		json_array_foreach(arr, i, v) {
+			if (i == 10) {
+				printf("    ... %zu more\n", json_array_size(arr) - 10);
+				break;
+			}
+			print_first_line("    ", v);
+		}
+	}
+}
+
+int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct pt_diag diag;
+	struct index *ix = NULL;
+	json_t *run = NULL;
+	int64_t id;
+	int first = common_opts(argc, argv, ctx, show_usage), rc = EXIT_USAGE;
+
+	if (first < 0)
+		return first == -1 ? EXIT_FINE : EXIT_USAGE;
+	if (argc - first != 1) {
+		fputs(show_usage, stderr);
+		return EXIT_USAGE;
+	}
+	pt_diag_init(&diag);
+	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+		return EXIT_USAGE;
+	if (query_resolve_run(ix, argv[first], &id) < 0 || !(run = show_json(ix, id)))
+		goto out;
+	if (ctx->json)
+		pt_json_print(stdout, run);
+	else
+		show_text(run);
+	rc = EXIT_FINE;
+out:
+	json_decref(run);
+	pt_print_diag(ctx, &diag);
+	index_close(ix);
+	pt_diag_release(&diag);
+	return rc;
+}
+
+static const char rm_usage[] =
+	"usage: pttrace rm [--json] RUN...\n"
+	"\n"
+	"Deletes each run's rows and its directory (raw output, trace files).\n"
+	"\n"
+	"Exit status: 0 all deleted, 2 usage error or a RUN that does not exist\n"
+	"(the others are still deleted).\n";
+
+int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct pt_diag diag;
+	struct index *ix = NULL;
+	json_t *done = json_array();
+	int first = common_opts(argc, argv, ctx, rm_usage), rc = EXIT_FINE;
+
+	if (first < 0) {
+		json_decref(done);
+		return first == -1 ? EXIT_FINE : EXIT_USAGE;
+	}
+	if (first >= argc) {
+		fputs(rm_usage, stderr);
+		json_decref(done);
+		return EXIT_USAGE;
+	}
+	pt_diag_init(&diag);
+	if (pt_open_index(ctx, INDEX_NO_CREATE, &ix, &diag) < 0) {
+		json_decref(done);
+		return EXIT_USAGE;
+	}
+	for (int i = first; i < argc; i++) {
+		int64_t id;
+
+		if (query_resolve_run(ix, argv[i], &id) < 0 || runs_delete(ix, id) < 0) {
+			rc = EXIT_USAGE;
+			continue;
+		}
+		json_array_append_new(done, json_integer(id));
+		if (!ctx->json)
+			printf("deleted run %lld\n", (long long)id);
+	}
+	if (ctx->json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "deleted", json_incref(done));
+		pt_json_print(stdout, o);
+		json_decref(o);
+	}
+	json_decref(done);
+	pt_print_diag(ctx, &diag);
+	index_close(ix);
+	pt_diag_release(&diag);
+	return rc;
+}

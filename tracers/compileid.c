@@ -1,0 +1,143 @@
+/* Compile id text forms; see compileid.h. */
+#include "compileid.h"
+
+#include <stdio.h>
+
+void compileid_clear(struct compileid *id)
+{
+	id->ca = id->frame = id->compile = id->attempt = COMPILEID_NONE;
+}
+
+/*
+ * One part at buf[*i]: decimal digits (at most 18, so no overflow) or "-".
+ * Returns 0 and advances *i, or -1.
+ */
+static int parse_part(const uint8_t *buf, size_t len, size_t *i, int64_t *v)
+{
+	size_t k = *i, nd = 0;
+	int64_t x = 0;
+
+	if (k < len && buf[k] == '-') {
+		*v = COMPILEID_NONE;
+		*i = k + 1;
+		return 0;
+	}
+	while (k < len && buf[k] >= '0' && buf[k] <= '9') {
+		if (++nd > 18)
+			return -1;
+		x = x * 10 + (buf[k] - '0');
+		k++;
+	}
+	if (nd == 0)
+		return -1;
+	*v = x;
+	*i = k;
+	return 0;
+}
+
+int compileid_parse(const uint8_t *buf, size_t len, struct compileid *id)
+{
+	size_t i = 0, end;
+	int bracket = 0;
+
+	compileid_clear(id);
+	if (len && buf[0] == '[') {
+		bracket = 1;
+		i = 1;
+	}
+	if (i < len && buf[i] == '!') {
+		/* Compiled autograd: "!ca" alone or "!ca/frame/compile[_attempt]". */
+		i++;
+		if (parse_part(buf, len, &i, &id->ca) < 0)
+			goto bad;
+		if (i < len && buf[i] == '/') {
+			i++;
+			if (parse_part(buf, len, &i, &id->frame) < 0 || i >= len || buf[i] != '/')
+				goto bad;
+			i++;
+			if (parse_part(buf, len, &i, &id->compile) < 0)
+				goto bad;
+		}
+	} else {
+		if (parse_part(buf, len, &i, &id->frame) < 0 || i >= len || buf[i] != '/')
+			goto bad;
+		i++;
+		if (parse_part(buf, len, &i, &id->compile) < 0)
+			goto bad;
+	}
+	if (i < len && buf[i] == '_') {
+		i++;
+		if (parse_part(buf, len, &i, &id->attempt) < 0)
+			goto bad;
+	}
+	if (bracket) {
+		if (i >= len || buf[i] != ']')
+			goto bad;
+		end = i + 1;
+	} else {
+		if (i != len)
+			goto bad;
+		end = len;
+	}
+	return (int)end;
+bad:
+	compileid_clear(id);
+	return -1;
+}
+
+/* "-" for a missing part, else the number; appended at out+pos within n. */
+static int put_part(char *out, size_t n, int pos, const char *sep, int64_t v)
+{
+	size_t room = (size_t)pos < n ? n - (size_t)pos : 0;
+	char *p = room ? out + pos : NULL;
+
+	if (v == COMPILEID_NONE)
+		return snprintf(p, room, "%s-", sep);
+	return snprintf(p, room, "%s%lld", sep, (long long)v);
+}
+
+int compileid_format(const struct compileid *id, char *out, size_t n)
+{
+	int pos = 0;
+
+	if (n)
+		out[0] = '\0';
+	if (id->ca != COMPILEID_NONE) {
+		pos += put_part(out, n, pos, "!", id->ca);
+		if (id->frame == COMPILEID_NONE && id->compile == COMPILEID_NONE)
+			return pos;
+		pos += put_part(out, n, pos, "/", id->frame);
+		pos += put_part(out, n, pos, "/", id->compile);
+	} else {
+		pos += put_part(out, n, pos, "", id->frame);
+		pos += put_part(out, n, pos, "/", id->compile);
+	}
+	/* PyTorch writes the attempt only when it is not 0. */
+	if (id->attempt != COMPILEID_NONE && id->attempt != 0)
+		pos += put_part(out, n, pos, "_", id->attempt);
+	return pos;
+}
+
+int compileid_format_dir(const struct compileid *id, char *out, size_t n)
+{
+	int64_t attempt = id->attempt;
+	int pos = 0;
+
+	if (n)
+		out[0] = '\0';
+	if (attempt == COMPILEID_NONE && id->compile != COMPILEID_NONE)
+		attempt = 0;
+	pos += put_part(out, n, pos, "", id->ca);
+	pos += put_part(out, n, pos, "_", id->frame);
+	pos += put_part(out, n, pos, "_", id->compile);
+	pos += put_part(out, n, pos, "_", attempt);
+	return pos;
+}
+
+int compileid_equal(const struct compileid *a, const struct compileid *b)
+{
+	int64_t aa = a->attempt == COMPILEID_NONE ? 0 : a->attempt;
+	int64_t ba = b->attempt == COMPILEID_NONE ? 0 : b->attempt;
+
+	return a->ca == b->ca && a->frame == b->frame && a->compile == b->compile && aa == ba;
+}

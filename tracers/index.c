@@ -1,0 +1,451 @@
+/*
+ * SQLite connection and statement wrapper (fossil's struct Stmt): prepare
+ * once, bind every value, check every return code and report it with the
+ * SQL. Schema creation is index_schema.c's job.
+ */
+#include "index.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "index_schema.h"
+#include "term.h"
+#include "xalloc.h"
+
+static void sql_error(struct index *ix, const char *call, const char *sql)
+{
+	pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "%s: %s", call,
+		    ix->db ? sqlite3_errmsg(ix->db) : "no connection");
+}
+
+char *index_default_path(const char *path)
+{
+	const char *e;
+
+	if (path && *path)
+		return pt_xstrdup(path);
+	if ((e = getenv("PTTRACE_DB")) && *e)
+		return pt_xstrdup(e);
+	if ((e = getenv("XDG_DATA_HOME")) && *e == '/')
+		return pt_xasprintf("%s/pttrace/pttrace.db", e);
+	e = getenv("HOME");
+	return pt_xasprintf("%s/.local/share/pttrace/pttrace.db", e && *e ? e : ".");
+}
+
+/* mkdir -p; 0 or -1 with errno. */
+static int mkdirs(const char *path, mode_t mode)
+{
+	char *p = pt_xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+		if (rc)
+			break;
+	}
+	if (!rc && mkdir(p, mode) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+int index_open(struct index **out, const char *path, unsigned flags, struct pt_diag *diag)
+{
+	struct index *ix = pt_xcalloc(1, sizeof(*ix));
+	int oflags;
+	char *slash;
+
+	*out = NULL;
+	ix->diag = diag;
+	ix->path = pt_xstrdup(path);
+	ix->readonly = !!(flags & INDEX_READONLY);
+	slash = strrchr(ix->path, '/');
+	ix->dir = slash ? pt_xstrndup(ix->path, (size_t)(slash - ix->path)) : pt_xstrdup(".");
+	if (slash && slash == ix->path) {
+		free(ix->dir);
+		ix->dir = pt_xstrdup("/");
+	}
+	if (flags & (INDEX_READONLY | INDEX_NO_CREATE)) {
+		if (access(path, F_OK) < 0) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "no pttrace database (%s)",
+				    strerror(errno));
+			goto fail;
+		}
+	} else if (mkdirs(ix->dir, 0700) < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s",
+			    strerror(errno));
+		goto fail;
+	}
+	oflags = ix->readonly ? SQLITE_OPEN_READONLY
+			      : SQLITE_OPEN_READWRITE | (flags & INDEX_NO_CREATE ? 0 : SQLITE_OPEN_CREATE);
+	if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		sql_error(ix, "sqlite3_open_v2", NULL);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(ix->db, 1);
+	sqlite3_busy_timeout(ix->db, 10000);
+	/*
+	 * WAL: `pttrace show` reads while `pttrace run` writes. synchronous=NORMAL
+	 * is durable across application crashes in WAL mode, which is what matters
+	 * here (the raw output is on disk in the run directory anyway).
+	 */
+	if (!ix->readonly &&
+	    index_exec(ix, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0)
+		goto fail;
+	if (index_exec(ix, "PRAGMA foreign_keys=ON;") < 0)
+		goto fail;
+	if (index_schema_ensure(ix) < 0)
+		goto fail;
+	*out = ix;
+	return 0;
+fail:
+	index_close(ix);
+	return -1;
+}
+
+void index_close(struct index *ix)
+{
+	struct index_stmt *s, *next;
+
+	if (!ix)
+		return;
+	if (ix->in_batch)
+		index_batch_end(ix);
+	for (s = ix->stmts; s; s = next) {
+		next = s->next;
+		sqlite3_finalize(s->st);
+		free(s->sql);
+		free(s);
+	}
+	if (ix->db) {
+		/* Every statement was ours; one left over is a bug in this file. */
+		if (sqlite3_next_stmt(ix->db, NULL))
+			pt_diag_add(ix->diag, PT_SEV_NOTE, ix->path, NULL,
+				    "BUG: unfinalized statement: %s",
+				    sqlite3_sql(sqlite3_next_stmt(ix->db, NULL)));
+		sqlite3_close_v2(ix->db);
+	}
+	free(ix->path);
+	free(ix->dir);
+	free(ix);
+}
+
+int index_exec(struct index *ix, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(ix->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "sqlite3_exec: %s",
+			    err ? err : sqlite3_errmsg(ix->db));
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+struct index_stmt *index_prepare(struct index *ix, const char *sql)
+{
+	struct index_stmt *s;
+
+	for (s = ix->stmts; s; s = s->next) {
+		if (s->sql == sql || !strcmp(s->sql, sql)) {
+			sqlite3_reset(s->st);
+			sqlite3_clear_bindings(s->st);
+			return s;
+		}
+	}
+	s = pt_xcalloc(1, sizeof(*s));
+	if (sqlite3_prepare_v3(ix->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->st, NULL) !=
+	    SQLITE_OK) {
+		sql_error(ix, "sqlite3_prepare_v3", sql);
+		sqlite3_finalize(s->st);
+		free(s);
+		return NULL;
+	}
+	s->sql = pt_xstrdup(sql);
+	s->ix = ix;
+	s->next = ix->stmts;
+	ix->stmts = s;
+	return s;
+}
+
+static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap)
+{
+	int rc = SQLITE_OK, k = first;
+
+	for (const char *f = fmt; *f && rc == SQLITE_OK; f++, k++) {
+		switch (*f) {
+		case 'i':
+			rc = sqlite3_bind_int64(s->st, k, va_arg(ap, int64_t));
+			break;
+		case 'I': {
+			int64_t v = va_arg(ap, int64_t);
+			rc = v == -1 ? sqlite3_bind_null(s->st, k) : sqlite3_bind_int64(s->st, k, v);
+			break;
+		}
+		case 'd':
+			rc = sqlite3_bind_double(s->st, k, va_arg(ap, double));
+			break;
+		case 't': {
+			const char *t = va_arg(ap, const char *);
+			rc = t ? sqlite3_bind_text(s->st, k, t, -1, SQLITE_TRANSIENT)
+			       : sqlite3_bind_null(s->st, k);
+			break;
+		}
+		case 'T': {
+			const char *t = va_arg(ap, const char *);
+			size_t n = va_arg(ap, size_t);
+			rc = t ? sqlite3_bind_text64(s->st, k, t, n, SQLITE_TRANSIENT, SQLITE_UTF8)
+			       : sqlite3_bind_null(s->st, k);
+			break;
+		}
+		case 'b': {
+			const void *b = va_arg(ap, const void *);
+			size_t n = va_arg(ap, size_t);
+			rc = sqlite3_bind_blob64(s->st, k, b ? b : "", n, SQLITE_TRANSIENT);
+			break;
+		}
+		case 'n':
+			rc = sqlite3_bind_null(s->st, k);
+			break;
+		default:
+			pt_diag_add(s->ix->diag, PT_SEV_ERROR, s->ix->path, s->sql,
+				    "BUG: index_bind: unknown format letter '%c'", *f);
+			return -1;
+		}
+	}
+	if (rc != SQLITE_OK) {
+		sql_error(s->ix, "sqlite3_bind", s->sql);
+		return -1;
+	}
+	return 0;
+}
+
+int index_bind(struct index_stmt *s, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, 1, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int index_bind_at(struct index_stmt *s, int first, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, first, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int index_step(struct index_stmt *s)
+{
+	int rc = sqlite3_step(s->st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(s->st);
+		return 0;
+	}
+	sql_error(s->ix, "sqlite3_step", s->sql);
+	sqlite3_reset(s->st);
+	return -1;
+}
+
+void index_reset(struct index_stmt *s)
+{
+	sqlite3_reset(s->st);
+}
+
+int index_run(struct index_stmt *s, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, 1, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -1;
+	while ((rc = index_step(s)) == 1)
+		;
+	return rc;
+}
+
+int64_t index_col_int(struct index_stmt *s, int col)
+{
+	return sqlite3_column_int64(s->st, col);
+}
+
+double index_col_double(struct index_stmt *s, int col)
+{
+	return sqlite3_column_double(s->st, col);
+}
+
+const char *index_col_text(struct index_stmt *s, int col)
+{
+	return (const char *)sqlite3_column_text(s->st, col);
+}
+
+size_t index_col_bytes(struct index_stmt *s, int col)
+{
+	return (size_t)sqlite3_column_bytes(s->st, col);
+}
+
+int index_col_is_null(struct index_stmt *s, int col)
+{
+	return sqlite3_column_type(s->st, col) == SQLITE_NULL;
+}
+
+int index_col_count(struct index_stmt *s)
+{
+	return sqlite3_column_count(s->st);
+}
+
+const char *index_col_name(struct index_stmt *s, int col)
+{
+	return sqlite3_column_name(s->st, col);
+}
+
+int index_col_type(struct index_stmt *s, int col)
+{
+	return sqlite3_column_type(s->st, col);
+}
+
+int index_param_index(struct index_stmt *s, const char *name)
+{
+	return sqlite3_bind_parameter_index(s->st, name);
+}
+
+int index_param_count(struct index_stmt *s)
+{
+	return sqlite3_bind_parameter_count(s->st);
+}
+
+int index_stmt_readonly(struct index_stmt *s)
+{
+	return sqlite3_stmt_readonly(s->st);
+}
+
+int64_t index_last_rowid(struct index *ix)
+{
+	return sqlite3_last_insert_rowid(ix->db);
+}
+
+int64_t index_changes(struct index *ix)
+{
+	return sqlite3_changes64(ix->db);
+}
+
+int index_begin(struct index *ix)
+{
+	return index_exec(ix, "BEGIN IMMEDIATE");
+}
+
+int index_commit(struct index *ix)
+{
+	return index_exec(ix, "COMMIT");
+}
+
+int index_rollback(struct index *ix)
+{
+	if (sqlite3_get_autocommit(ix->db))
+		return 0;
+	return index_exec(ix, "ROLLBACK");
+}
+
+int index_batch_begin(struct index *ix, size_t max_rows, unsigned max_ms)
+{
+	if (index_begin(ix) < 0)
+		return -1;
+	ix->in_batch = 1;
+	ix->batch_rows = 0;
+	ix->batch_max = max_rows ? max_rows : 50000;
+	ix->batch_max_ns = (uint64_t)(max_ms ? max_ms : 500) * 1000000u;
+	ix->batch_start_ns = pt_now_ns();
+	return 0;
+}
+
+int index_batch_tick(struct index *ix, size_t rows)
+{
+	ix->batch_rows += rows;
+	if (ix->batch_rows < ix->batch_max &&
+	    ((ix->batch_rows & 1023) || pt_now_ns() - ix->batch_start_ns < ix->batch_max_ns))
+		return 0;
+	if (index_commit(ix) < 0 || index_begin(ix) < 0) {
+		ix->in_batch = 0;
+		return -1;
+	}
+	ix->batch_rows = 0;
+	ix->batch_start_ns = pt_now_ns();
+	return 0;
+}
+
+int index_batch_end(struct index *ix)
+{
+	if (!ix->in_batch)
+		return 0;
+	ix->in_batch = 0;
+	return index_commit(ix);
+}
+
+char *index_runs_dir(const struct index *ix)
+{
+	return pt_xasprintf("%s/runs", ix->dir);
+}
+
+char *index_run_dir(const struct index *ix, int64_t run_id)
+{
+	return pt_xasprintf("%s/runs/%lld", ix->dir, (long long)run_id);
+}
+
+int index_make_run_dir(struct index *ix, int64_t run_id)
+{
+	char *d = index_run_dir(ix, run_id);
+	int rc = mkdirs(d, 0700);
+
+	if (rc < 0)
+		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot create directory: %s",
+			    strerror(errno));
+	free(d);
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int index_remove_run_dir(struct index *ix, int64_t run_id)
+{
+	char *d = index_run_dir(ix, run_id);
+	int rc = 0;
+
+	if (access(d, F_OK) == 0 && nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
+		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot remove: %s", strerror(errno));
+		rc = -1;
+	}
+	free(d);
+	return rc;
+}

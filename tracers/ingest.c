@@ -1,0 +1,460 @@
+/*
+ * Lines → records; see ingest.h. Per stream: a line splitter, one open
+ * record (a group of lines still growing), the dispatcher call stack and a
+ * torn dispatcher head waiting for its tail.
+ */
+#include "ingest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "index_schema.h"
+#include "lines.h"
+#include "spool.h"
+#include "strbuf.h"
+#include "torchlogs.h"
+#include "xalloc.h"
+
+#define NO_GROUP INGEST_NKINDS
+#define STACK_MAX 256
+
+enum tb_state { TB_FRAMES = 1, TB_DONE, WARN_SOURCE };
+
+struct group {
+	enum ingest_kind kind;	/* NO_GROUP when none is open */
+	int64_t seq, nlines;
+	uint64_t off, len;
+	struct pt_strbuf key, text, file, artifact;
+	int64_t level, ts_us, pid, src_line, rank;
+	struct compileid cid;
+	enum tb_state tb;
+};
+
+struct stream_state {
+	struct ingest *ig;
+	int stream;
+	struct lines ls;
+	struct group g;
+	int in_split;		/* inside an over-long line */
+	struct pt_strbuf torn_head;
+	struct { int depth; int64_t id; } stack[STACK_MAX];
+	int sp;
+};
+
+struct ingest {
+	struct index *ix;
+	int64_t run_id, ref_us;
+	long tz_off_s;
+	int64_t seq;
+	struct stream_state ss[3];
+	struct ingest_stats stats;
+	struct index_stmt *ins_record, *ins_call;
+	int failed;
+};
+
+static const char *const kind_names[] = { "other", "log", "dispatch", "cpp", "traceback", "warning" };
+
+const char *ingest_kind_name(enum ingest_kind k)
+{
+	return (unsigned)k < INGEST_NKINDS ? kind_names[k] : "?";
+}
+
+static const char ins_record_sql[] =
+	"INSERT INTO records(run_id, seq, nlines, stream, off, len, kind, level, ts_us, pid,"
+	" src_file, src_line, rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+static const char ins_call_sql[] =
+	"INSERT INTO dispatch_calls(record_id, run_id, label, op, overload, dispatch_key, depth,"
+	" parent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
+static void group_init(struct group *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->kind = NO_GROUP;
+	pt_strbuf_init(&g->key, 64 * 1024);
+	pt_strbuf_init(&g->text, INGEST_MAX_TEXT);
+	pt_strbuf_init(&g->file, 4096);
+	pt_strbuf_init(&g->artifact, 256);
+}
+
+static void group_release(struct group *g)
+{
+	pt_strbuf_release(&g->key);
+	pt_strbuf_release(&g->text);
+	pt_strbuf_release(&g->file);
+	pt_strbuf_release(&g->artifact);
+}
+
+/* A prepared statement that other statements' index_prepare calls never reset. */
+static int insert_record(struct ingest *ig, int stream, enum ingest_kind kind, int64_t seq,
+			 int64_t nlines, uint64_t off, uint64_t len, int64_t level, int64_t ts_us,
+			 int64_t pid, const char *file, size_t file_len, int64_t src_line, int64_t rank,
+			 const struct compileid *cid, const char *art, size_t art_len,
+			 const char *text, size_t text_len, int64_t *id)
+{
+	static const struct compileid none = { -1, -1, -1, -1 };
+
+	if (!cid)
+		cid = &none;
+	if (index_run(ig->ins_record, "iiiiiitIIITIIIIIITT", ig->run_id, seq, nlines,
+		      (int64_t)stream, (int64_t)off, (int64_t)len, kind_names[kind], level, ts_us, pid,
+		      file, file_len, src_line, rank, cid->ca, cid->frame, cid->compile, cid->attempt,
+		      art, art_len, text ? text : "", text_len) < 0)
+		return -1;
+	if (id)
+		*id = index_last_rowid(ig->ix);
+	ig->stats.records[kind]++;
+	ig->stats.lines[kind] += (uint64_t)nlines;
+	return index_batch_tick(ig->ix, 1);
+}
+
+/* Insert the open group's record; the group stays open (key, fields). */
+static int group_emit(struct ingest *ig, struct stream_state *ss)
+{
+	struct group *g = &ss->g;
+
+	return insert_record(ig, ss->stream, g->kind, g->seq, g->nlines, g->off, g->len, g->level,
+			     g->ts_us, g->pid, g->file.len ? g->file.buf : NULL, g->file.len,
+			     g->src_line, g->rank, &g->cid, g->artifact.len ? g->artifact.buf : NULL,
+			     g->artifact.len, pt_strbuf_str(&g->text), g->text.len, NULL);
+}
+
+static int group_close(struct ingest *ig, struct stream_state *ss)
+{
+	struct group *g = &ss->g;
+	int rc;
+
+	if (g->kind == NO_GROUP)
+		return 0;
+	rc = group_emit(ig, ss);
+	g->kind = NO_GROUP;
+	pt_strbuf_reset(&g->key);
+	pt_strbuf_reset(&g->text);
+	pt_strbuf_reset(&g->file);
+	pt_strbuf_reset(&g->artifact);
+	return rc;
+}
+
+static void group_open(struct stream_state *ss, enum ingest_kind kind, int64_t seq,
+		       const struct line *l)
+{
+	struct group *g = &ss->g;
+
+	g->kind = kind;
+	g->seq = seq;
+	g->nlines = 0;
+	g->off = l->off;
+	g->len = 0;
+	g->level = g->ts_us = g->pid = g->src_line = g->rank = -1;
+	compileid_clear(&g->cid);
+	g->tb = 0;
+}
+
+/* Add a line's text (text[0..n)) to the open group, splitting it when the text cap is hit. */
+static int group_add(struct ingest *ig, struct stream_state *ss, int64_t seq,
+		     const struct line *l, const uint8_t *text, size_t n)
+{
+	struct group *g = &ss->g;
+
+	if (g->nlines && g->text.len + 1 + n > INGEST_MAX_TEXT) {
+		/* Too long for one record: out with it, and go on in a new one with the same fields. */
+		if (group_emit(ig, ss) < 0)
+			return -1;
+		pt_strbuf_reset(&g->text);
+		g->seq = seq;
+		g->nlines = 0;
+		g->off = l->off;
+		g->len = 0;
+	}
+	if (g->nlines)
+		pt_strbuf_add(&g->text, "\n", 1);
+	pt_strbuf_add(&g->text, text, n);
+	g->nlines++;
+	g->len = l->off + l->raw_len - g->off;
+	return 0;
+}
+
+static int insert_line(struct ingest *ig, struct stream_state *ss, enum ingest_kind kind,
+		       int64_t seq, const struct line *l, int64_t nlines, int64_t level)
+{
+	return insert_record(ig, ss->stream, kind, seq, nlines, l->off, l->raw_len, level, -1, -1,
+			     NULL, 0, -1, -1, NULL, NULL, 0, (const char *)l->p, l->len, NULL);
+}
+
+/* One dispatcher call: the record (text = the line as it stands) and its dispatch_calls row. */
+static int insert_call(struct ingest *ig, struct stream_state *ss, int64_t seq,
+		       const struct line *l, const uint8_t *buf, size_t len,
+		       const struct dispatch_call *c)
+{
+	int64_t id, parent = -1;
+
+	if (insert_record(ig, ss->stream, INGEST_DISPATCH, seq, 1, l->off, l->raw_len, -1, -1, -1,
+			  NULL, 0, -1, -1, NULL, NULL, 0, (const char *)buf, len, &id) < 0)
+		return -1;
+	if (c->depth > 0) {
+		/* Depth is per thread; across torn lines this tree is a best guess. */
+		while (ss->sp && ss->stack[ss->sp - 1].depth >= c->depth)
+			ss->sp--;
+		if (ss->sp)
+			parent = ss->stack[ss->sp - 1].id;
+		if (ss->sp < STACK_MAX) {
+			ss->stack[ss->sp].depth = c->depth;
+			ss->stack[ss->sp].id = id;
+			ss->sp++;
+		}
+	}
+	return index_run(ig->ins_call, "iitTTTII", id, ig->run_id, dispatch_label_name(c->label),
+			 (const char *)buf + c->op_off, c->op_len,
+			 c->ovl_len ? (const char *)buf + c->ovl_off : "", c->ovl_len,
+			 (const char *)buf + c->key_off, c->key_len, (int64_t)c->depth, parent);
+}
+
+/* "path:NN: SomethingWarning: message" (Python's warnings.formatwarning). */
+static int is_py_warning(const uint8_t *p, size_t n)
+{
+	const uint8_t *w = memmem(p, n, "Warning: ", 9);
+	size_t i;
+
+	if (!w || w == p)
+		return 0;
+	/* Back over the category's word characters to ": " after the line number. */
+	i = (size_t)(w - p);
+	while (i > 0 && ((p[i - 1] >= 'A' && p[i - 1] <= 'Z') || (p[i - 1] >= 'a' && p[i - 1] <= 'z') ||
+			 (p[i - 1] >= '0' && p[i - 1] <= '9') || p[i - 1] == '_' || p[i - 1] == '.'))
+		i--;
+	if (i < 4 || p[i - 1] != ' ' || p[i - 2] != ':' || p[i - 3] < '0' || p[i - 3] > '9')
+		return 0;
+	return 1;
+}
+
+static int same_key(const struct group *g, const uint8_t *p, size_t n)
+{
+	return g->key.len == n && !memcmp(g->key.buf, p, n);
+}
+
+static int on_prefixed(struct ingest *ig, struct stream_state *ss, int64_t seq,
+		       const struct line *l, const struct torchlogs_line *t)
+{
+	enum ingest_kind kind = t->kind == TORCHLOGS_LOG ? INGEST_LOG : INGEST_CPP;
+	struct group *g = &ss->g;
+
+	if (g->kind != kind || !same_key(g, l->p, t->key_len)) {
+		if (group_close(ig, ss) < 0)
+			return -1;
+		group_open(ss, kind, seq, l);
+		pt_strbuf_add(&g->key, l->p, t->key_len);
+		g->level = t->g.levelno ? t->g.levelno : -1;
+		/* BACKCOMPAT: torch 2.1/2.2 lines (old_form) carry a year; glog_time_us uses it. */
+		g->ts_us = glog_time_us(&t->g, ig->ref_us, ig->tz_off_s);
+		g->pid = t->g.pid;
+		pt_strbuf_add(&g->file, l->p + t->g.file_off, t->g.file_len);
+		g->src_line = t->g.lineno;
+		g->rank = t->g.rank;
+		g->cid = t->cid;
+		if (t->artifact_len)
+			pt_strbuf_add(&g->artifact, l->p + t->artifact_off, t->artifact_len);
+	}
+	return group_add(ig, ss, seq, l, l->p + t->msg_off, l->len - t->msg_off);
+}
+
+static int on_dispatch(struct ingest *ig, struct stream_state *ss, int64_t seq,
+		       const struct line *l)
+{
+	struct dispatch_call c;
+
+	if (dispatch_parse(l->p, l->len, &c) == 0)
+		return insert_call(ig, ss, seq, l, l->p, l->len, &c) < 0 ? -1 : 1;
+	if (dispatch_parse_torn(l->p, l->len, &c) == 0) {
+		/* Another thread's call ends this line; what precedes it may be a head. */
+		if (dispatch_is_head(l->p, c.start)) {
+			pt_strbuf_reset(&ss->torn_head);
+			pt_strbuf_add(&ss->torn_head, l->p, c.start);
+		}
+		return insert_call(ig, ss, seq, l, l->p, l->len, &c) < 0 ? -1 : 1;
+	}
+	if (ss->torn_head.len && dispatch_is_tail(l->p, l->len)) {
+		struct pt_strbuf j;
+		int rc = 0;
+
+		pt_strbuf_init(&j, 2 * 65536);
+		if (pt_strbuf_add(&j, ss->torn_head.buf, ss->torn_head.len) == 0 &&
+		    pt_strbuf_add(&j, l->p, l->len) == 0 &&
+		    dispatch_parse((const uint8_t *)j.buf, j.len, &c) == 0) {
+			ig->stats.torn_joined++;
+			rc = insert_call(ig, ss, seq, l, (const uint8_t *)j.buf, j.len, &c) < 0 ? -1 : 1;
+		}
+		pt_strbuf_release(&j);
+		pt_strbuf_reset(&ss->torn_head);
+		return rc;
+	}
+	if (dispatch_is_head(l->p, l->len)) {
+		/* A head alone on its line: keep it for the tail, and the line as "other". */
+		pt_strbuf_reset(&ss->torn_head);
+		pt_strbuf_add(&ss->torn_head, l->p, l->len);
+	}
+	return 0;
+}
+
+static int on_line(void *arg, const struct line *l)
+{
+	struct stream_state *ss = arg;
+	struct ingest *ig = ss->ig;
+	struct group *g = &ss->g;
+	struct torchlogs_line t;
+	int64_t seq = ig->seq++;
+	int rc;
+
+	if ((l->flags & LINE_SPLIT) || ss->in_split) {
+		/* Pieces of an over-long line: "other", the line counted on its last piece. */
+		int64_t n = (l->flags & LINE_SPLIT) ? 0 : 1;
+
+		ss->in_split = !!(l->flags & LINE_SPLIT);
+		if (group_close(ig, ss) < 0)
+			return -1;
+		return insert_line(ig, ss, INGEST_OTHER, seq, l, n, -1);
+	}
+	if (torchlogs_parse(l->p, l->len, &t) != TORCHLOGS_NONE)
+		return on_prefixed(ig, ss, seq, l, &t);
+	if (g->kind == INGEST_TRACEBACK && g->tb == TB_FRAMES && l->len) {
+		/* Frames are indented; the first unindented line is the exception. */
+		if (l->p[0] != ' ')
+			g->tb = TB_DONE;
+		return group_add(ig, ss, seq, l, l->p, l->len);
+	}
+	if (g->kind == INGEST_WARNING && g->tb == WARN_SOURCE && l->len > 2 && l->p[0] == ' ') {
+		g->tb = TB_DONE;
+		return group_add(ig, ss, seq, l, l->p, l->len);
+	}
+	if (group_close(ig, ss) < 0)
+		return -1;
+	if (l->len == 34 && !memcmp(l->p, "Traceback (most recent call last):", 34)) {
+		group_open(ss, INGEST_TRACEBACK, seq, l);
+		g->tb = TB_FRAMES;
+		g->level = 40;
+		return group_add(ig, ss, seq, l, l->p, l->len);
+	}
+	if (is_py_warning(l->p, l->len)) {
+		group_open(ss, INGEST_WARNING, seq, l);
+		g->tb = WARN_SOURCE;
+		g->level = 30;
+		return group_add(ig, ss, seq, l, l->p, l->len);
+	}
+	if (memchr(l->p, '[', l->len)) {
+		rc = on_dispatch(ig, ss, seq, l);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	return insert_line(ig, ss, INGEST_OTHER, seq, l, 1, -1);
+}
+
+struct ingest *ingest_new(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off_s)
+{
+	struct ingest *ig = pt_xcalloc(1, sizeof(*ig));
+	struct index_stmt *del;
+
+	ig->ix = ix;
+	ig->run_id = run_id;
+	ig->ref_us = ref_us;
+	ig->tz_off_s = tz_off_s;
+	for (int s = 1; s <= 2; s++) {
+		ig->ss[s].ig = ig;
+		ig->ss[s].stream = s;
+		lines_init(&ig->ss[s].ls, 0);
+		group_init(&ig->ss[s].g);
+		pt_strbuf_init(&ig->ss[s].torn_head, 65536);
+	}
+	ig->ins_record = index_prepare(ix, ins_record_sql);
+	ig->ins_call = index_prepare(ix, ins_call_sql);
+	if (!ig->ins_record || !ig->ins_call)
+		goto fail;
+	/* A reindex starts from nothing. */
+	del = index_prepare(ix, "DELETE FROM records WHERE run_id = ?1");
+	if (!del || index_run(del, "i", run_id) < 0 ||
+	    index_part_mark(ix, index_part_lines.name, run_id, "partial") < 0)
+		goto fail;
+	if (index_batch_begin(ix, 20000, 250) < 0)
+		goto fail;
+	return ig;
+fail:
+	ingest_free(ig);
+	return NULL;
+}
+
+int ingest_feed(struct ingest *ig, int stream, const uint8_t *buf, size_t len)
+{
+	if (ig->failed || stream < 1 || stream > 2)
+		return -1;
+	ig->stats.bytes += len;
+	if (lines_feed(&ig->ss[stream].ls, buf, len, on_line, &ig->ss[stream]) < 0) {
+		ig->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int ingest_finish(struct ingest *ig)
+{
+	if (ig->failed)
+		return -1;
+	for (int s = 1; s <= 2; s++) {
+		if (lines_finish(&ig->ss[s].ls, on_line, &ig->ss[s]) < 0 ||
+		    group_close(ig, &ig->ss[s]) < 0) {
+			ig->failed = 1;
+			return -1;
+		}
+	}
+	if (index_batch_end(ig->ix) < 0 ||
+	    index_part_mark(ig->ix, index_part_lines.name, ig->run_id, "done") < 0) {
+		ig->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+const struct ingest_stats *ingest_get_stats(const struct ingest *ig)
+{
+	return &ig->stats;
+}
+
+void ingest_free(struct ingest *ig)
+{
+	if (!ig)
+		return;
+	if (ig->ix->in_batch)
+		index_batch_end(ig->ix);
+	for (int s = 1; s <= 2; s++) {
+		lines_release(&ig->ss[s].ls);
+		group_release(&ig->ss[s].g);
+		pt_strbuf_release(&ig->ss[s].torn_head);
+	}
+	free(ig);
+}
+
+int ingest_run_dir(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off_s,
+		   struct ingest_stats *stats)
+{
+	struct spool_reader r;
+	struct ingest *ig;
+	char *dir = index_run_dir(ix, run_id);
+	const uint8_t *data;
+	size_t len;
+	int stream, rc;
+
+	if (spool_reader_open(&r, dir, NULL, ix->diag) < 0) {
+		free(dir);
+		return -1;
+	}
+	ig = ingest_new(ix, run_id, ref_us, tz_off_s);
+	rc = ig ? 0 : -1;
+	while (rc == 0 && (rc = spool_read(&r, &stream, &data, &len)) == 1)
+		rc = ingest_feed(ig, stream, data, len);
+	if (rc == 0)
+		rc = ingest_finish(ig);
+	if (stats && ig)
+		*stats = ig->stats;
+	ingest_free(ig);
+	spool_reader_close(&r);
+	free(dir);
+	return rc;
+}

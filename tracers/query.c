@@ -1,0 +1,221 @@
+/* Read-side queries; see query.h. */
+#include "query.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "xalloc.h"
+
+int query_name_ok(const char *name)
+{
+	const char *p = name;
+
+	if (!*name || !strcmp(name, "last"))
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p != '\0';
+}
+
+int query_run_by_name(struct index *ix, const char *name, int64_t *run_id)
+{
+	struct index_stmt *s = index_prepare(ix, "SELECT id FROM runs WHERE name = ?1");
+	int rc;
+
+	if (!s || index_bind(s, "t", name) < 0)
+		return -1;
+	rc = index_step(s);
+	if (rc == 1) {
+		*run_id = index_col_int(s, 0);
+		index_reset(s);
+	}
+	return rc;
+}
+
+int query_resolve_run(struct index *ix, const char *spec, int64_t *run_id)
+{
+	struct index_stmt *s;
+	int rc;
+
+	if (!*spec)
+		goto none;
+	if (!query_name_ok(spec)) {
+		if (!strcmp(spec, "last")) {
+			s = index_prepare(ix, "SELECT id FROM runs ORDER BY id DESC LIMIT 1");
+			if (!s)
+				return -1;
+		} else {
+			char *end;
+			long long v = strtoll(spec, &end, 10);
+
+			s = index_prepare(ix, "SELECT id FROM runs WHERE id = ?1");
+			if (*end || !s || index_bind(s, "i", (int64_t)v) < 0)
+				return -1;
+		}
+		rc = index_step(s);
+		if (rc == 1) {
+			*run_id = index_col_int(s, 0);
+			index_reset(s);
+			return 0;
+		}
+		if (rc < 0)
+			return -1;
+		goto none;
+	}
+	rc = query_run_by_name(ix, spec, run_id);
+	if (rc == 1)
+		return 0;
+	if (rc < 0)
+		return -1;
+none:
+	pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run '%s' in '%s'", spec, ix->path);
+	return -1;
+}
+
+static char *dup_col(struct index_stmt *s, int col)
+{
+	const char *t = index_col_text(s, col);
+
+	return t ? pt_xstrdup(t) : NULL;
+}
+
+static int64_t int_col(struct index_stmt *s, int col)
+{
+	return index_col_is_null(s, col) ? -1 : index_col_int(s, col);
+}
+
+int query_run_load(struct index *ix, int64_t run_id, struct run_row *r)
+{
+	struct index_stmt *s = index_prepare(
+		ix, "SELECT id, name, tag, source, argv, cwd, host, python, torch_version,"
+		    " torch_build_type, logs_spec, status, pttrace_version, torch_debug, dispatch,"
+		    " trace, started_us, ended_us, tz_offset_s, pid, exit_code, signal,"
+		    " bytes_stdout, bytes_stderr FROM runs WHERE id = ?1");
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!s || index_bind(s, "i", run_id) < 0)
+		return -1;
+	rc = index_step(s);
+	if (rc != 1) {
+		if (rc == 0)
+			pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run %lld",
+				    (long long)run_id);
+		return -1;
+	}
+	r->id = index_col_int(s, 0);
+	r->name = dup_col(s, 1);
+	r->tag = dup_col(s, 2);
+	r->source = dup_col(s, 3);
+	r->argv_json = dup_col(s, 4);
+	r->cwd = dup_col(s, 5);
+	r->host = dup_col(s, 6);
+	r->python = dup_col(s, 7);
+	r->torch_version = dup_col(s, 8);
+	r->torch_build_type = dup_col(s, 9);
+	r->logs_spec = dup_col(s, 10);
+	r->status = dup_col(s, 11);
+	r->pttrace_version = dup_col(s, 12);
+	r->torch_debug = int_col(s, 13);
+	r->dispatch = (int)index_col_int(s, 14);
+	r->trace = (int)index_col_int(s, 15);
+	r->started_us = index_col_int(s, 16);
+	r->ended_us = int_col(s, 17);
+	r->tz_offset_s = index_col_int(s, 18);
+	r->pid = int_col(s, 19);
+	r->exit_code = int_col(s, 20);
+	r->signal = int_col(s, 21);
+	r->bytes_stdout = index_col_int(s, 22);
+	r->bytes_stderr = index_col_int(s, 23);
+	index_reset(s);
+	return 0;
+}
+
+void query_run_release(struct run_row *r)
+{
+	free(r->name);
+	free(r->tag);
+	free(r->source);
+	free(r->argv_json);
+	free(r->cwd);
+	free(r->host);
+	free(r->python);
+	free(r->torch_version);
+	free(r->torch_build_type);
+	free(r->logs_spec);
+	free(r->status);
+	free(r->pttrace_version);
+	memset(r, 0, sizeof(*r));
+}
+
+/* One column of the current row as JSON. */
+static json_t *col_json(struct index_stmt *s, int c)
+{
+	switch (index_col_type(s, c)) {
+	case 1:
+		return json_integer(index_col_int(s, c));
+	case 2:
+		return json_real(index_col_double(s, c));
+	case 5:
+		return json_null();
+	default:
+		return pt_json_strn_lossy(index_col_text(s, c), index_col_bytes(s, c));
+	}
+}
+
+json_t *query_json(struct index *ix, const char *sql, const char *fmt, ...)
+{
+	struct index_stmt *s = index_prepare(ix, sql);
+	va_list ap;
+	int rc = 0;
+
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	/* index_bind takes varargs; rebuild them one letter at a time. */
+	for (int k = 0; fmt[k] && rc == 0; k++) {
+		char one[2] = { fmt[k], 0 };
+
+		switch (fmt[k]) {
+		case 'i':
+		case 'I':
+			rc = index_bind_at(s, k + 1, one, va_arg(ap, int64_t));
+			break;
+		case 'd':
+			rc = index_bind_at(s, k + 1, one, va_arg(ap, double));
+			break;
+		case 't':
+			rc = index_bind_at(s, k + 1, one, va_arg(ap, const char *));
+			break;
+		default:
+			pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql,
+				    "BUG: query_json: unsupported format letter '%c'", fmt[k]);
+			rc = -1;
+		}
+	}
+	va_end(ap);
+	if (rc < 0)
+		return NULL;
+	return query_rows_json(s);
+}
+
+json_t *query_rows_json(struct index_stmt *s)
+{
+	json_t *rows = json_array();
+	int rc;
+
+	while ((rc = index_step(s)) == 1) {
+		json_t *o = json_object();
+
+		for (int c = 0; c < index_col_count(s); c++)
+			json_object_set_new(o, index_col_name(s, c), col_json(s, c));
+		json_array_append_new(rows, o);
+	}
+	if (rc < 0) {
+		json_decref(rows);
+		return NULL;
+	}
+	return rows;
+}

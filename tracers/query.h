@@ -1,0 +1,54 @@
+/*
+ * The read side the cmd_*.c front ends use: RUN resolution (an id, a name
+ * or "last"), a run's row, and the queries behind ls/show/logs/ops/diff.
+ * All SQL the front ends need lives here or in index*.c.
+ */
+#ifndef PT_QUERY_H
+#define PT_QUERY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "index.h"
+
+/*
+ * Resolve RUN: all digits = an id; "last" = the run started last (highest
+ * id); otherwise a name. Returns 0 and *run_id, or -1 with "no run 'x'" (or
+ * an SQL error) in the index's diag.
+ */
+int query_resolve_run(struct index *ix, const char *spec, int64_t *run_id);
+
+/* 1 when name can be a run name: not empty, not all digits, not "last". */
+int query_name_ok(const char *name);
+
+/* 1 found (*run_id set), 0 no such name, -1 error. */
+int query_run_by_name(struct index *ix, const char *name, int64_t *run_id);
+
+/* One runs row; strings are owned by the struct (query_run_release). */
+struct run_row {
+	int64_t id;
+	char *name, *tag, *source, *argv_json, *cwd, *host, *python;
+	char *torch_version, *torch_build_type, *logs_spec, *status, *pttrace_version;
+	int64_t torch_debug;	/* -1 unknown */
+	int dispatch, trace;
+	int64_t started_us, ended_us;	/* ended_us -1 while running */
+	int64_t tz_offset_s, pid;	/* pid -1 unknown */
+	int64_t exit_code, signal;	/* -1 when not applicable */
+	int64_t bytes_stdout, bytes_stderr;
+};
+
+/*
+ * Run sql with the values bound as index_bind's fmt says, and return every
+ * row as a JSON object (column name -> integer, real, string or null; blobs
+ * as lossy strings) in an array. NULL on error (diag). Caller decrefs.
+ */
+json_t *query_json(struct index *ix, const char *sql, const char *fmt, ...);
+
+/* The same for a statement already prepared and bound. */
+json_t *query_rows_json(struct index_stmt *s);
+
+/* 0, or -1 (diag: "no run N"). */
+int query_run_load(struct index *ix, int64_t run_id, struct run_row *r);
+void query_run_release(struct run_row *r);
+
+#endif
