@@ -3,10 +3,12 @@
 # The torch 2.6 scenario scripts (tests/torch2/scenarios/*.py) produce, inside
 # the test bed with TORCH_LOGS and TORCH_TRACE on, the facts the tier's tool
 # checks rely on. Checked here with the small reference reader
-# tests/torch2/tracecheck.py (record grammar and MD5 only), not with pttrace:
-# pttrace's own checks against the same runs come with pttrace.
+# tests/torch2/tracecheck.py (record grammar and MD5 only), then
+# `pttrace import` (built inside the bed) is checked against that reader on the
+# same real traces. `pttrace run` checks come when pttrace run lands.
 [ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 PY=/usr/bin/python3
+TB=$PT_SRC/tests/torch2/testbed
 [ -x $PY ] || skip "no /usr/bin/python3 on the host"
 
 t0=$(date +%s)
@@ -91,6 +93,67 @@ for r in 0 1; do
 	check_eq "multirank: [rank$r]: lines on stderr" "True" \
 		"$([ "$(grep -c "^\[rank$r\]:" "$T/multirank/stderr.txt")" -gt 0 ] && echo True || echo False)"
 done
+
+# --- pttrace import, built inside the bed, against the reference reader -----
+"$TB" build >"$T/build.out" 2>&1
+rc=$?
+check_eq "project builds inside" 0 $rc
+[ $rc = 0 ] || tail -30 "$T/build.out"
+PTT=$("$TB" builddir)/tracers/pttrace
+if ! "$TB" run "$PTT" import --help >/dev/null 2>&1; then
+	echo "NOTE: this tree's pttrace has no 'import' subcommand: its checks are not run"
+else
+	{
+		echo 'export PTTRACE_DB=/out/db/pttrace.db; P='"$PTT"
+		for n in simple breaks_recompile failure autograd_ca multirank; do
+			echo "\$P import --name $n /out/$n/trace >/out/$n.import.txt 2>&1; echo \$? >/out/$n.import.rc"
+			echo "\$P --json show $n >/out/$n.show.json"
+			echo "\$P --json compiles $n >/out/$n.compiles.json"
+			echo "\$P sql $n 'SELECT count(*) FROM trace_records WHERE run_id = :run AND payload_md5 IS NOT NULL' >/out/$n.payloads.txt"
+		done
+		echo "\$P --json graph-breaks breaks_recompile >/out/breaks.json"
+		echo "\$P --json recompiles breaks_recompile >/out/recompiles.json"
+		echo "\$P --json ranks multirank >/out/ranks.json"
+	} >"$T/pttrace.sh"
+	"$TB" run -b "$T:/out" bash /out/pttrace.sh 2>/dev/null
+	# pq NAME EXPR: EXPR over pttrace's JSON (s = show, c = compiles) and the reference (f, d).
+	pq() {
+		$PY -c "import json
+d = json.load(open('$T/$1.json')); f = d['files'][0]
+s = json.load(open('$T/$1.show.json')); c = json.load(open('$T/$1.compiles.json'))
+ld = lambda n: json.load(open('$T/' + n + '.json'))
+print($2)"
+	}
+	for n in simple breaks_recompile failure autograd_ca multirank; do
+		check_eq "pttrace import $n" 0 "$(cat "$T/$n.import.rc")"
+		[ "$(cat "$T/$n.import.rc")" = 0 ] || cat "$T/$n.import.txt"
+		check_eq "pttrace $n: records as the reference counts them" True \
+			"$(pq $n "s['torch_trace']['records'] == sum(x['records'] for x in d['files'])")"
+		check_eq "pttrace $n: records per kind" True \
+			"$(pq $n "s['records_by_kind'] == {k: sum(x['kinds'].get(k, 0) for x in d['files']) for x in d['files'] for k in x['kinds']}")"
+		check_eq "pttrace $n: no md5 mismatch" 0 "$(pq $n "s['payload_md5_mismatches']")"
+		check_eq "pttrace $n: payloads" "$(q $n "sum(x['payloads'] for x in d['files'])")" \
+			"$(tail -1 "$T/$n.payloads.txt" | tr -dc 0-9)"
+		check_eq "pttrace $n: compile ids" \
+			"$(q $n "sorted(set(i for x in d['files'] for i in x['compile_ids']))")" \
+			"$(pq $n "sorted(set(x['compile_id'] for x in c))")"
+	done
+	check_eq "pttrace failure: the failure and its reason" True \
+		"$(pq failure "[(x['compile_id'], x['status'], x['fail_type'], x['fail_reason']) for x in c] == [('0/0', 'failed', 'Unsupported', f['failures'][0]['fail_reason'])]")"
+	check_eq "pttrace breaks_recompile: graph breaks where the frames restarted" True \
+		"$(pq breaks_recompile "[x['compile_id'] for x in ld('breaks')] == [r['compile_id'].split('_')[0] for r in f['restarts']]")"
+	check_eq "pttrace breaks_recompile: graph break reasons" True \
+		"$(pq breaks_recompile "all(r['reasons'][0] in x['reason'] for x, r in zip(ld('breaks'), f['restarts']))")"
+	check_contains "pttrace breaks_recompile: graph break at the print" "breaks_recompile.py:9" \
+		"$(pq breaks_recompile "ld('breaks')[0]['where']")"
+	check_eq "pttrace breaks_recompile: recompiles" True \
+		"$(pq breaks_recompile "sorted(set(x['compile_id'] for x in ld('recompiles'))) == sorted(r['compile_id'] for r in f['recompile_reasons'])")"
+	check_eq "pttrace breaks_recompile: every failed guard is in torch's reasons" True \
+		"$(pq breaks_recompile "all(x['failed_guard'] in {r['compile_id']: r['reasons'] for r in f['recompile_reasons']}[x['compile_id']] for x in ld('recompiles'))")"
+	check_eq "pttrace multirank: both ranks, records each" True \
+		"$(pq multirank "[(r['rank'], r['records']) for r in ld('ranks')['ranks']] == [(x['ranks'][0], x['records']) for x in d['files']]")"
+	check_eq "pttrace multirank: no divergence" "[]" "$(pq multirank "ld('ranks')['divergences']")"
+fi
 
 echo "torch2 scenarios: $(( $(date +%s) - t0 )) s in all;" \
 	"$(for n in simple breaks_recompile failure autograd_ca multirank; do printf '%s %s s, ' "$n" "$(cat "$T/$n/seconds")"; done)"
