@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "index_schema.h"
+#include "ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
@@ -365,6 +367,101 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		pt_json_print(stdout, o);
 		json_decref(o);
 	}
+	json_decref(done);
+	pt_print_diag(ctx, &diag);
+	index_close(ix);
+	pt_diag_release(&diag);
+	return rc;
+}
+
+static const char reindex_usage[] =
+	"usage: pttrace reindex [--all] [RUN...]\n"
+	"\n"
+	"Rebuilds the parsed records of runs from the raw output kept in their\n"
+	"directories: after a pttrace upgrade that changed the parsers (the runs\n"
+	"whose records are out of date, by default), or after an interrupted run.\n"
+	"--all rebuilds every run.\n"
+	"\n"
+	"Exit status: 0 done, 1 a run could not be reindexed, 2 usage error.\n";
+
+int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pt_diag diag;
+	struct index *ix = NULL;
+	json_t *runs = NULL, *done = json_array(), *v;
+	size_t i;
+	int c, all = 0, rc = EXIT_FINE;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'j': ctx->json = 1; break;
+		case 'h':
+			fputs(reindex_usage, stdout);
+			json_decref(done);
+			return EXIT_FINE;
+		default:
+			fputs(reindex_usage, stderr);
+			json_decref(done);
+			return EXIT_USAGE;
+		}
+	}
+	pt_diag_init(&diag);
+	if (pt_open_index(ctx, INDEX_NO_CREATE, &ix, &diag) < 0) {
+		json_decref(done);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		runs = json_array();
+		for (int k = optind; k < argc; k++) {
+			int64_t id;
+
+			if (query_resolve_run(ix, argv[k], &id) < 0) {
+				rc = EXIT_USAGE;
+				continue;
+			}
+			json_array_append_new(runs, json_pack("{s:I}", "id", (json_int_t)id));
+		}
+	} else {
+		/* Runs still running are left alone: their pttrace is indexing them. */
+		runs = query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
+				      " AND p.part = 'lines' WHERE r.source = 'run' AND r.status <> 'running'"
+				      " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done')"
+				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)index_part_lines.version);
+	}
+	json_array_foreach(runs, i, v) {
+		int64_t id = json_integer_value(json_object_get(v, "id"));
+		struct run_row r;
+		struct ingest_stats st;
+
+		if (query_run_load(ix, id, &r) < 0) {
+			rc = EXIT_PROBLEMS;
+			continue;
+		}
+		if (ingest_run_dir(ix, id, r.started_us, (long)r.tz_offset_s, &st) < 0) {
+			rc = EXIT_PROBLEMS;
+		} else {
+			json_array_append_new(done, json_integer(id));
+			if (!ctx->json)
+				printf("reindexed run %lld: %llu bytes\n", (long long)id,
+				       (unsigned long long)st.bytes);
+		}
+		query_run_release(&r);
+	}
+	if (ctx->json) {
+		json_t *o = json_pack("{s:O}", "reindexed", done);
+
+		pt_json_print(stdout, o);
+		json_decref(o);
+	}
+	json_decref(runs);
 	json_decref(done);
 	pt_print_diag(ctx, &diag);
 	index_close(ix);

@@ -144,3 +144,63 @@ int dispatch_is_head(const uint8_t *buf, size_t len)
 		return 0;
 	return !memmem(buf + end, len - end, "], key=[", 8);
 }
+
+size_t dispatch_find_labels(const uint8_t *buf, size_t len, size_t *pos, size_t max)
+{
+	size_t n = 0, end;
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] != '[' || parse_label(buf, len, i, &end) < 0)
+			continue;
+		if (n < max)
+			pos[n] = i;
+		n++;
+		i = end - 1;
+	}
+	return n;
+}
+
+/* Split "ns::name.overload" at the first '.' after "::". */
+static void split_overload(const uint8_t *buf, struct dispatch_call *c)
+{
+	size_t k = c->op_off, end = c->op_off + c->op_len;
+	const uint8_t *ns = memmem(buf + k, end - k, "::", 2);
+	size_t from = ns ? (size_t)(ns - buf) + 2 : k;
+	const uint8_t *dot = from < end ? memchr(buf + from, '.', end - from) : NULL;
+
+	if (dot) {
+		c->op_len = (size_t)(dot - buf) - k;
+		c->ovl_off = (size_t)(dot - buf) + 1;
+		c->ovl_len = end - c->ovl_off;
+	}
+}
+
+int dispatch_parse_loose(const uint8_t *buf, size_t len, struct dispatch_call *c)
+{
+	size_t k, e;
+	int l;
+
+	memset(c, 0, sizeof(*c));
+	c->depth = -1;
+	l = parse_label(buf, len, 0, &k);
+	if (l < 0)
+		return -1;
+	c->label = (enum dispatch_label)l;
+	e = k;
+	while (e < len && buf[e] != ']' && buf[e] != '[')
+		e++;
+	c->op_off = k;
+	c->op_len = e - k;
+	split_overload(buf, c);
+	if (len - e >= 8 && !memcmp(buf + e, "], key=[", 8)) {
+		size_t ks = e + 8, ke = ks;
+
+		while (ke < len && is_word(buf[ke]))
+			ke++;
+		if (ke < len && buf[ke] == ']') {
+			c->key_off = ks;
+			c->key_len = ke - ks;
+		}
+	}
+	return 0;
+}

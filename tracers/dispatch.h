@@ -42,6 +42,23 @@ int dispatch_parse(const uint8_t *buf, size_t len, struct dispatch_call *c);
  */
 int dispatch_parse_torn(const uint8_t *buf, size_t len, struct dispatch_call *c);
 
+/*
+ * Offsets of every "[label] op=[" token in the line, in order (at most max;
+ * returns how many there are). Each token is one call that began: the
+ * dispatcher writes the token in one piece, the operator name and key in
+ * others, so threads tear lines between them (1.13: "[call] op=[aten::add"
+ * "[call] op=[.Tensor], key=[..."). Counting tokens counts calls.
+ */
+size_t dispatch_find_labels(const uint8_t *buf, size_t len, size_t *pos, size_t max);
+
+/*
+ * Best effort on one torn segment starting at a label token: label, the
+ * operator text up to the next ']' (or the end), and the key when "], key=["
+ * follows. Returns 0 (fields may be empty: key_len 0 when absent), -1 when
+ * buf does not start with a label token.
+ */
+int dispatch_parse_loose(const uint8_t *buf, size_t len, struct dispatch_call *c);
+
 /* 1 when the line looks like the tail of a torn call: no label, ends in "], key=[Key]". */
 int dispatch_is_tail(const uint8_t *buf, size_t len);
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <regex.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,7 +106,7 @@ int index_open(struct index **out, const char *path, unsigned flags, struct pt_d
 	if (!ix->readonly &&
 	    index_exec(ix, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0)
 		goto fail;
-	if (index_exec(ix, "PRAGMA foreign_keys=ON;") < 0)
+	if (index_exec(ix, "PRAGMA foreign_keys=ON;") < 0 || index_add_regexp(ix) < 0)
 		goto fail;
 	if (index_schema_ensure(ix) < 0)
 		goto fail;
@@ -329,6 +330,56 @@ const char *index_col_name(struct index_stmt *s, int col)
 int index_col_type(struct index_stmt *s, int col)
 {
 	return sqlite3_column_type(s->st, col);
+}
+
+static void regex_free(void *p)
+{
+	regfree(p);
+	free(p);
+}
+
+/* REGEXP(pattern, text): SQLite calls "text REGEXP pattern" as regexp(pattern, text). */
+static void regexp_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	regex_t *re = sqlite3_get_auxdata(cx, 0);
+	const char *text;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (!re) {
+		const char *pat = (const char *)sqlite3_value_text(argv[0]);
+		int rc;
+
+		re = pt_xmalloc(sizeof(*re));
+		rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[256];
+
+			regerror(rc, re, msg, sizeof(msg));
+			free(re);
+			sqlite3_result_error(cx, msg, -1);
+			return;
+		}
+		sqlite3_set_auxdata(cx, 0, re, regex_free);
+		re = sqlite3_get_auxdata(cx, 0);
+		if (!re) {
+			sqlite3_result_error_nomem(cx);
+			return;
+		}
+	}
+	text = (const char *)sqlite3_value_text(argv[1]);
+	sqlite3_result_int(cx, text && regexec(re, text, 0, NULL, 0) == 0);
+}
+
+int index_add_regexp(struct index *ix)
+{
+	if (sqlite3_create_function_v2(ix->db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, regexp_fn, NULL, NULL, NULL) != SQLITE_OK) {
+		sql_error(ix, "sqlite3_create_function_v2", "regexp");
+		return -1;
+	}
+	return 0;
 }
 
 int index_param_index(struct index_stmt *s, const char *name)

@@ -117,6 +117,12 @@ const char *index_col_name(struct index_stmt *s, int col);
 /* The SQLite type of a column: 1 integer, 2 float, 3 text, 4 blob, 5 null. */
 int index_col_type(struct index_stmt *s, int col);
 
+/*
+ * Define SQL function REGEXP (so "x REGEXP 'pattern'" works): POSIX extended
+ * regular expressions, compiled once per statement. 0 or -1 (diag).
+ */
+int index_add_regexp(struct index *ix);
+
 /* Parameter number of a named parameter (":run"), 0 when the statement has none. */
 int index_param_index(struct index_stmt *s, const char *name);
 /* Number of parameters of the statement. */

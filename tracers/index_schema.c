@@ -112,16 +112,19 @@ static const char lines_sql[] =
 	"CREATE INDEX IF NOT EXISTS records_run ON records(run_id, seq);\n"
 	"CREATE INDEX IF NOT EXISTS records_kind ON records(run_id, kind);\n"
 	"CREATE TABLE IF NOT EXISTS dispatch_calls(\n"
-	"  record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE, -- the line it is on\n"
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"  label TEXT NOT NULL,         -- call, redispatch, callBoxed, redispatchBoxed\n"
-	"  op TEXT NOT NULL,            -- operator with namespace: aten::add\n"
+	"  op TEXT NOT NULL,            -- operator with namespace: aten::add (torn: what could be read)\n"
 	"  overload TEXT NOT NULL,      -- Tensor; '' when none\n"
-	"  dispatch_key TEXT NOT NULL,  -- CPU, AutogradCPU, BackendSelect, ...\n"
+	"  dispatch_key TEXT,           -- CPU, AutogradCPU, BackendSelect, ...; NULL when torn off\n"
 	"  depth INTEGER,               -- leading spaces (torch 2.0+: top level is 1); NULL in 1.13's form\n"
-	"  parent_id INTEGER            -- record_id of the enclosing call; NULL at top level or without depth\n"
+	"  parent_id INTEGER,           -- dispatch_calls.id of the enclosing call; NULL at top level\n"
+	"  torn INTEGER NOT NULL DEFAULT 0 -- 1: the line was torn by another thread's writes\n"
 	");\n"
-	"CREATE INDEX IF NOT EXISTS dispatch_calls_run ON dispatch_calls(run_id, op);\n";
+	"CREATE INDEX IF NOT EXISTS dispatch_calls_run ON dispatch_calls(run_id, op);\n"
+	"CREATE INDEX IF NOT EXISTS dispatch_calls_record ON dispatch_calls(record_id);\n";
 
 static const char lines_drop_sql[] =
 	"DROP TABLE IF EXISTS dispatch_calls;\n"

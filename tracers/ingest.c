@@ -37,7 +37,8 @@ struct stream_state {
 	struct lines ls;
 	struct group g;
 	int in_split;		/* inside an over-long line */
-	struct pt_strbuf torn_head;
+	struct pt_strbuf torn_head;	/* a call torn off at the end of a line... */
+	int64_t torn_call;		/* ...and its dispatch_calls row, to complete from the tail */
 	struct { int depth; int64_t id; } stack[STACK_MAX];
 	int sp;
 };
@@ -49,7 +50,7 @@ struct ingest {
 	int64_t seq;
 	struct stream_state ss[3];
 	struct ingest_stats stats;
-	struct index_stmt *ins_record, *ins_call;
+	struct index_stmt *ins_record, *ins_call, *fix_call;
 	int failed;
 };
 
@@ -66,7 +67,9 @@ static const char ins_record_sql[] =
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 static const char ins_call_sql[] =
 	"INSERT INTO dispatch_calls(record_id, run_id, label, op, overload, dispatch_key, depth,"
-	" parent_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+	" parent_id, torn) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+static const char fix_call_sql[] =
+	"UPDATE dispatch_calls SET op = ?2, overload = ?3, dispatch_key = ?4 WHERE id = ?1";
 
 static void group_init(struct group *g)
 {
@@ -182,32 +185,135 @@ static int insert_line(struct ingest *ig, struct stream_state *ss, enum ingest_k
 			     NULL, 0, -1, -1, NULL, NULL, 0, (const char *)l->p, l->len, NULL);
 }
 
-/* One dispatcher call: the record (text = the line as it stands) and its dispatch_calls row. */
-static int insert_call(struct ingest *ig, struct stream_state *ss, int64_t seq,
-		       const struct line *l, const uint8_t *buf, size_t len,
-		       const struct dispatch_call *c)
+/* One dispatch_calls row for the call c parsed from buf (offsets into buf). */
+static int insert_call(struct ingest *ig, struct stream_state *ss, int64_t record_id,
+		       const uint8_t *buf, const struct dispatch_call *c, int torn, int64_t *call_id)
 {
-	int64_t id, parent = -1;
+	int64_t parent = -1;
+	int depth = torn ? -1 : c->depth;
 
-	if (insert_record(ig, ss->stream, INGEST_DISPATCH, seq, 1, l->off, l->raw_len, -1, -1, -1,
-			  NULL, 0, -1, -1, NULL, NULL, 0, (const char *)buf, len, &id) < 0)
-		return -1;
-	if (c->depth > 0) {
-		/* Depth is per thread; across torn lines this tree is a best guess. */
-		while (ss->sp && ss->stack[ss->sp - 1].depth >= c->depth)
+	if (depth > 0) {
+		/* Nesting from indentation: depth is per thread, so torn lines stay out of it. */
+		while (ss->sp && ss->stack[ss->sp - 1].depth >= depth)
 			ss->sp--;
 		if (ss->sp)
 			parent = ss->stack[ss->sp - 1].id;
-		if (ss->sp < STACK_MAX) {
-			ss->stack[ss->sp].depth = c->depth;
-			ss->stack[ss->sp].id = id;
-			ss->sp++;
+	}
+	if (index_run(ig->ins_call, "iitTTTIIi", record_id, ig->run_id, dispatch_label_name(c->label),
+		      (const char *)buf + c->op_off, c->op_len,
+		      c->ovl_len ? (const char *)buf + c->ovl_off : "", c->ovl_len,
+		      c->key_len ? (const char *)buf + c->key_off : NULL, c->key_len, (int64_t)depth,
+		      parent, (int64_t)torn) < 0)
+		return -1;
+	if (call_id)
+		*call_id = index_last_rowid(ig->ix);
+	if (depth > 0 && ss->sp < STACK_MAX) {
+		ss->stack[ss->sp].depth = depth;
+		ss->stack[ss->sp].id = index_last_rowid(ig->ix);
+		ss->sp++;
+	}
+	return 0;
+}
+
+static int insert_dispatch_record(struct ingest *ig, struct stream_state *ss, int64_t seq,
+				  const struct line *l, int64_t *id)
+{
+	return insert_record(ig, ss->stream, INGEST_DISPATCH, seq, 1, l->off, l->raw_len, -1, -1, -1,
+			     NULL, 0, -1, -1, NULL, NULL, 0, (const char *)l->p, l->len, id);
+}
+
+/*
+ * A tail ("d.Tensor], key=[CPU]") completes the call torn off at the end of
+ * an earlier line: parse head + tail and correct that call's fields.
+ */
+static int complete_torn(struct ingest *ig, struct stream_state *ss, const uint8_t *tail,
+			 size_t n)
+{
+	struct dispatch_call c;
+	struct pt_strbuf j;
+	int rc = 0;
+
+	if (!ss->torn_head.len || !dispatch_is_tail(tail, n))
+		return 0;
+	pt_strbuf_init(&j, 2 * 65536);
+	if (pt_strbuf_add(&j, ss->torn_head.buf, ss->torn_head.len) == 0 &&
+	    pt_strbuf_add(&j, tail, n) == 0 &&
+	    dispatch_parse((const uint8_t *)j.buf, j.len, &c) == 0) {
+		ig->stats.torn_joined++;
+		rc = index_run(ig->fix_call, "iTTT", ss->torn_call, j.buf + c.op_off, c.op_len,
+			       c.ovl_len ? j.buf + c.ovl_off : "", c.ovl_len, j.buf + c.key_off,
+			       c.key_len);
+	}
+	pt_strbuf_release(&j);
+	pt_strbuf_reset(&ss->torn_head);
+	return rc;
+}
+
+/*
+ * Dispatcher trace lines. Returns 1 when the line was one (whole or torn),
+ * 0 when it is not, -1 on error. Every "[label] op=[" token is one call, so
+ * the number of calls is right however threads tore the lines; operator and
+ * key come from whatever of the call could be read (torn = 1).
+ */
+static int on_dispatch(struct ingest *ig, struct stream_state *ss, int64_t seq,
+		       const struct line *l)
+{
+	struct dispatch_call c;
+	size_t pos[64], n, first;
+	int64_t rec;
+
+	if (dispatch_parse(l->p, l->len, &c) == 0) {
+		if (insert_dispatch_record(ig, ss, seq, l, &rec) < 0)
+			return -1;
+		return insert_call(ig, ss, rec, l->p, &c, 0, NULL) < 0 ? -1 : 1;
+	}
+	n = dispatch_find_labels(l->p, l->len, pos, 64);
+	first = n ? pos[0] : l->len;
+	/* Text before the first token: the tail of a call torn off earlier. */
+	if (first) {
+		size_t k = first;
+
+		while (k && l->p[k - 1] == ' ')
+			k--;
+		if (k && complete_torn(ig, ss, l->p, k) < 0)
+			return -1;
+	}
+	if (n == 0) {
+		/* A fragment: part of a call counted on another line. */
+		if (!memmem(l->p, l->len, "], key=[", 8) && !memmem(l->p, l->len, " op=[", 5))
+			return 0;
+		return insert_dispatch_record(ig, ss, seq, l, NULL) < 0 ? -1 : 1;
+	}
+	if (insert_dispatch_record(ig, ss, seq, l, &rec) < 0)
+		return -1;
+	if (n > 64)
+		n = 64;	/* NEEDSWORK: more than 64 calls torn into one line are counted as 64 */
+	for (size_t i = 0; i < n; i++) {
+		size_t end = i + 1 < n ? pos[i + 1] : l->len, e = end;
+		int64_t call;
+
+		while (e > pos[i] && l->p[e - 1] == ' ')
+			e--;
+		if (dispatch_parse(l->p + pos[i], e - pos[i], &c) == 0) {
+			c.op_off += pos[i];
+			c.ovl_off += c.ovl_len ? pos[i] : 0;
+			c.key_off += pos[i];
+		} else {
+			dispatch_parse_loose(l->p + pos[i], end - pos[i], &c);
+			c.op_off += pos[i];
+			c.ovl_off += c.ovl_len ? pos[i] : 0;
+			c.key_off += c.key_len ? pos[i] : 0;
+		}
+		if (insert_call(ig, ss, rec, l->p, &c, 1, &call) < 0)
+			return -1;
+		if (!c.key_len) {
+			/* Torn off before its key: its tail may come on a later line. */
+			pt_strbuf_reset(&ss->torn_head);
+			pt_strbuf_add(&ss->torn_head, l->p + pos[i], e - pos[i]);
+			ss->torn_call = call;
 		}
 	}
-	return index_run(ig->ins_call, "iitTTTII", id, ig->run_id, dispatch_label_name(c->label),
-			 (const char *)buf + c->op_off, c->op_len,
-			 c->ovl_len ? (const char *)buf + c->ovl_off : "", c->ovl_len,
-			 (const char *)buf + c->key_off, c->key_len, (int64_t)c->depth, parent);
+	return 1;
 }
 
 /* "path:NN: SomethingWarning: message" (Python's warnings.formatwarning). */
@@ -256,44 +362,6 @@ static int on_prefixed(struct ingest *ig, struct stream_state *ss, int64_t seq,
 			pt_strbuf_add(&g->artifact, l->p + t->artifact_off, t->artifact_len);
 	}
 	return group_add(ig, ss, seq, l, l->p + t->msg_off, l->len - t->msg_off);
-}
-
-static int on_dispatch(struct ingest *ig, struct stream_state *ss, int64_t seq,
-		       const struct line *l)
-{
-	struct dispatch_call c;
-
-	if (dispatch_parse(l->p, l->len, &c) == 0)
-		return insert_call(ig, ss, seq, l, l->p, l->len, &c) < 0 ? -1 : 1;
-	if (dispatch_parse_torn(l->p, l->len, &c) == 0) {
-		/* Another thread's call ends this line; what precedes it may be a head. */
-		if (dispatch_is_head(l->p, c.start)) {
-			pt_strbuf_reset(&ss->torn_head);
-			pt_strbuf_add(&ss->torn_head, l->p, c.start);
-		}
-		return insert_call(ig, ss, seq, l, l->p, l->len, &c) < 0 ? -1 : 1;
-	}
-	if (ss->torn_head.len && dispatch_is_tail(l->p, l->len)) {
-		struct pt_strbuf j;
-		int rc = 0;
-
-		pt_strbuf_init(&j, 2 * 65536);
-		if (pt_strbuf_add(&j, ss->torn_head.buf, ss->torn_head.len) == 0 &&
-		    pt_strbuf_add(&j, l->p, l->len) == 0 &&
-		    dispatch_parse((const uint8_t *)j.buf, j.len, &c) == 0) {
-			ig->stats.torn_joined++;
-			rc = insert_call(ig, ss, seq, l, (const uint8_t *)j.buf, j.len, &c) < 0 ? -1 : 1;
-		}
-		pt_strbuf_release(&j);
-		pt_strbuf_reset(&ss->torn_head);
-		return rc;
-	}
-	if (dispatch_is_head(l->p, l->len)) {
-		/* A head alone on its line: keep it for the tail, and the line as "other". */
-		pt_strbuf_reset(&ss->torn_head);
-		pt_strbuf_add(&ss->torn_head, l->p, l->len);
-	}
-	return 0;
 }
 
 static int on_line(void *arg, const struct line *l)
@@ -366,7 +434,8 @@ struct ingest *ingest_new(struct index *ix, int64_t run_id, int64_t ref_us, long
 	}
 	ig->ins_record = index_prepare(ix, ins_record_sql);
 	ig->ins_call = index_prepare(ix, ins_call_sql);
-	if (!ig->ins_record || !ig->ins_call)
+	ig->fix_call = index_prepare(ix, fix_call_sql);
+	if (!ig->ins_record || !ig->ins_call || !ig->fix_call)
 		goto fail;
 	/* A reindex starts from nothing. */
 	del = index_prepare(ix, "DELETE FROM records WHERE run_id = ?1");

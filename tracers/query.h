@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "compileid.h"
 #include "index.h"
 
 /*
@@ -46,6 +47,35 @@ json_t *query_json(struct index *ix, const char *sql, const char *fmt, ...);
 
 /* The same for a statement already prepared and bound. */
 json_t *query_rows_json(struct index_stmt *s);
+
+/* Filters of `pttrace logs`; NULL / -1 / COMPILEID_NONE parts: no filter. */
+struct logs_filter {
+	int min_level;		/* records.level >= this; 0: any (records without a level too) */
+	const char *artifact;	/* records.artifact = this */
+	struct compileid cid;	/* each part that is not COMPILEID_NONE must match */
+	int has_cid;
+	int rank;		/* -1: any */
+	const char *grep;	/* POSIX ERE on the text */
+	const char *kind;	/* records.kind */
+	int stream;		/* 1, 2; 0: both */
+	int64_t limit;		/* 0: no limit */
+};
+
+/*
+ * The run's records matching f, in arrival order: seq, stream, off, len,
+ * nlines, kind, level, ts_us, pid, src_file, src_line, rank, ca_id, frame_id,
+ * frame_compile_id, attempt, artifact, text. NULL on error (diag).
+ */
+json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f);
+
+/* Level letter or name ("W", "warning", "DEBUG", "V") → Python level number; -1 unknown. */
+int query_parse_level(const char *s);
+
+/* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls, torn. */
+json_t *query_ops(struct index *ix, int64_t run_id);
+
+/* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
+json_t *query_calls(struct index *ix, int64_t run_id);
 
 /* 0, or -1 (diag: "no run N"). */
 int query_run_load(struct index *ix, int64_t run_id, struct run_row *r);

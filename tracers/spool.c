@@ -319,3 +319,26 @@ int spool_read(struct spool_reader *r, int *stream, const uint8_t **data, size_t
 		return 0;
 	}
 }
+
+ssize_t spool_pread(struct spool_reader *r, int stream, uint64_t off, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	if (stream < 1 || stream > 2)
+		return -1;
+	while (done < len) {
+		ssize_t n = pread(r->fd[stream], (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			pt_diag_add(r->diag, PT_SEV_ERROR, r->dir, names[stream], "read: %s",
+				    strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}

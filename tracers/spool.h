@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "diag.h"
 
@@ -82,5 +83,12 @@ void spool_reader_close(struct spool_reader *r);
  * waits for the writer when it has caught up.
  */
 int spool_read(struct spool_reader *r, int *stream, const uint8_t **data, size_t *len);
+
+/*
+ * Bytes [off, off+len) of stream's file into buf (for showing records as
+ * they were written). Returns the bytes read (short at the end of the
+ * file), or -1 (diag).
+ */
+ssize_t spool_pread(struct spool_reader *r, int stream, uint64_t off, void *buf, size_t len);
 
 #endif

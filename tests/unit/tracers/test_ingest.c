@@ -138,7 +138,7 @@ static const char want[] =
 	"2:dispatch:1:-:-:-/-_-:-|    [redispatch] op=[aten::empty.memory_format], key=[CPU]\n"
 	"2:dispatch:1:-:-:-/-_-:-|   [call] op=[aten::fill_.Scalar], key=[CPU]\n"
 	"2:dispatch:1:-:-:-/-_-:-| [call] op=[aten::ad  [call] op=[aten::mul.Tensor], key=[CPU]\n"
-	"2:dispatch:1:-:-:-/-_-:-| [call] op=[aten::add.Tensor], key=[AutogradCPU]\n"
+	"2:dispatch:1:-:-:-/-_-:-|d.Tensor], key=[AutogradCPU]\n"
 	"2:other:1:-:-:-/-_-:-|plain\n"
 	"2:other:1:-:-:-/-_-:-|no newline at the end\n";
 
@@ -167,12 +167,17 @@ static void records_from_stderr(void **state)
 		assert_int_equal(one_int(f->ix, "SELECT SUM(nlines) FROM records WHERE run_id=?1", f->run), 23);
 	}
 	/* The dispatcher tree: fill_ and empty are children of the redispatch of ones. */
+	/* The torn add was completed from its tail line. */
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls c JOIN dispatch_calls p"
-				 " ON c.parent_id = p.record_id WHERE c.run_id=?1 AND p.op='aten::ones'"
+				 " ON c.parent_id = p.id WHERE c.run_id=?1 AND p.op='aten::ones'"
 				 " AND p.label='redispatch'", f->run), 2);
-	/* Roots: ones and the rejoined add (the torn mul's 2 spaces nest it under ones: best effort). */
+	/* Seven calls: one per "[label] op=[" token, the torn line's two included. */
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1", f->run), 7);
+	/* Roots: ones, and the two torn calls (torn lines stay out of the tree). */
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1"
-				 " AND parent_id IS NULL", f->run), 2);
+				 " AND parent_id IS NULL", f->run), 3);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1"
+				 " AND torn = 1", f->run), 2);
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1"
 				 " AND op='aten::add' AND overload='Tensor' AND dispatch_key='AutogradCPU'",
 				 f->run), 1);

@@ -1,0 +1,188 @@
+/*
+ * `pttrace logs RUN [filters]`: a run's records in arrival order, shown as
+ * the bytes the child wrote (read back from the run directory), or as
+ * parsed fields with --json.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compileid.h"
+#include "jsonout.h"
+#include "pttrace.h"
+#include "query.h"
+#include "spool.h"
+#include "xalloc.h"
+
+static const char usage_text[] =
+	"usage: pttrace logs [OPTIONS] RUN\n"
+	"\n"
+	"Shows a run's records (TORCH_LOGS records, dispatcher calls, C++ log lines,\n"
+	"tracebacks, warnings, other lines) in the order they arrived, as written.\n"
+	"\n"
+	"Options:\n"
+	"  --level L        at least this level: V/DEBUG, I/INFO, W/WARNING, E/ERROR, C\n"
+	"  --artifact NAME  TORCH_LOGS artifact (guards, graph_breaks, recompiles, ...)\n"
+	"  --compile ID     compile id: 0/1, 0/1_1, !0, [!0/1/0]\n"
+	"  --rank N         lines prefixed [rankN]:\n"
+	"  --grep RE        POSIX extended regular expression on the message text\n"
+	"  --kind K         log, dispatch, cpp, traceback, warning, other\n"
+	"  --stream S       stdout or stderr\n"
+	"  --limit N        at most N records\n"
+	"  --json           records with their fields\n"
+	"\n"
+	"Exit status: 0 records shown, 1 none matched, 2 usage error or no such run.\n";
+
+static int parse(int argc, char **argv, struct logs_filter *f, struct pt_ctx *ctx)
+{
+	enum { O_LEVEL = 256, O_ARTIFACT, O_COMPILE, O_RANK, O_GREP, O_KIND, O_STREAM, O_LIMIT, O_JSON };
+	static const struct option longopts[] = {
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "artifact", required_argument, NULL, O_ARTIFACT },
+		{ "compile", required_argument, NULL, O_COMPILE },
+		{ "rank", required_argument, NULL, O_RANK },
+		{ "grep", required_argument, NULL, O_GREP },
+		{ "kind", required_argument, NULL, O_KIND },
+		{ "stream", required_argument, NULL, O_STREAM },
+		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	memset(f, 0, sizeof(*f));
+	f->rank = -1;
+	compileid_clear(&f->cid);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_LEVEL:
+			f->min_level = query_parse_level(optarg);
+			if (f->min_level < 0) {
+				fprintf(stderr, "%s: unknown level '%s'\n", ctx->prog, optarg);
+				return -2;
+			}
+			break;
+		case O_ARTIFACT:
+			/* Accept the name as printed too: "__guards". */
+			f->artifact = optarg + (strncmp(optarg, "__", 2) ? 0 : 2);
+			break;
+		case O_COMPILE:
+			if (compileid_parse((const uint8_t *)optarg, strlen(optarg), &f->cid) !=
+			    (int)strlen(optarg)) {
+				fprintf(stderr, "%s: '%s' is not a compile id (0/1, 0/1_1, !0/1/0)\n",
+					ctx->prog, optarg);
+				return -2;
+			}
+			f->has_cid = 1;
+			break;
+		case O_RANK:
+			f->rank = (int)strtol(optarg, &end, 10);
+			if (*end || f->rank < 0) {
+				fprintf(stderr, "%s: bad rank '%s'\n", ctx->prog, optarg);
+				return -2;
+			}
+			break;
+		case O_GREP: f->grep = optarg; break;
+		case O_KIND: f->kind = optarg; break;
+		case O_STREAM:
+			if (!strcmp(optarg, "stdout") || !strcmp(optarg, "out")) {
+				f->stream = SPOOL_STDOUT;
+			} else if (!strcmp(optarg, "stderr") || !strcmp(optarg, "err")) {
+				f->stream = SPOOL_STDERR;
+			} else {
+				fprintf(stderr, "%s: --stream is stdout or stderr\n", ctx->prog);
+				return -2;
+			}
+			break;
+		case O_LIMIT: f->limit = strtoll(optarg, NULL, 10); break;
+		case O_JSON: ctx->json = 1; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			fputs(usage_text, stderr);
+			return -2;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs(usage_text, stderr);
+		return -2;
+	}
+	return optind;
+}
+
+/* Each record's bytes from the run directory; the stored text when the files are gone. */
+static int print_raw(struct index *ix, int64_t run_id, json_t *rows, struct pt_diag *diag)
+{
+	struct spool_reader r;
+	char *dir = index_run_dir(ix, run_id);
+	int have_files = spool_reader_open(&r, dir, NULL, diag) == 0;
+	size_t i;
+	json_t *v;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (!have_files) {
+		pt_diag_release(diag);
+		pt_diag_add(diag, PT_SEV_NOTE, dir, NULL, "raw output missing: showing parsed text");
+	}
+	json_array_foreach(rows, i, v) {
+		size_t len = (size_t)json_integer_value(json_object_get(v, "len"));
+		ssize_t got = -1;
+
+		if (have_files) {
+			if (len > cap) {
+				cap = len;
+				buf = pt_xrealloc(buf, cap);
+			}
+			got = spool_pread(&r, (int)json_integer_value(json_object_get(v, "stream")),
+					  (uint64_t)json_integer_value(json_object_get(v, "off")), buf, len);
+		}
+		if (got >= 0) {
+			fwrite(buf, 1, (size_t)got, stdout);
+			/* The last line of a stream may lack its newline. */
+			if (got == 0 || buf[got - 1] != '\n')
+				putchar('\n');
+		} else {
+			puts(json_string_value(json_object_get(v, "text")));
+		}
+	}
+	free(buf);
+	if (have_files)
+		spool_reader_close(&r);
+	free(dir);
+	return 0;
+}
+
+int cmd_logs(int argc, char **argv, struct pt_ctx *ctx)
+{
+	struct logs_filter f;
+	struct pt_diag diag;
+	struct index *ix = NULL;
+	json_t *rows = NULL;
+	int64_t run_id;
+	int first = parse(argc, argv, &f, ctx), rc = EXIT_USAGE;
+
+	if (first < 0)
+		return first == -1 ? EXIT_FINE : EXIT_USAGE;
+	pt_diag_init(&diag);
+	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+		return EXIT_USAGE;
+	if (query_resolve_run(ix, argv[first], &run_id) < 0 || !(rows = query_logs(ix, run_id, &f)))
+		goto out;
+	if (ctx->json)
+		pt_json_print(stdout, rows);
+	else
+		print_raw(ix, run_id, rows, &diag);
+	rc = json_array_size(rows) ? EXIT_FINE : EXIT_PROBLEMS;
+out:
+	json_decref(rows);
+	pt_print_diag(ctx, &diag);
+	index_close(ix);
+	pt_diag_release(&diag);
+	return rc;
+}

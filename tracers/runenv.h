@@ -1,0 +1,63 @@
+/*
+ * The child's environment and what is known about its torch: TORCH_LOGS,
+ * TORCH_TRACE, TORCH_SHOW_DISPATCH_TRACE and PYTHONUNBUFFERED set as the
+ * options say; the subset of variables that matter to torch, for the run's
+ * record; a quick probe of the Python interpreter's torch (its version.py,
+ * read without importing torch, which would cost about 2 s); and the
+ * warnings when the requested tracing cannot work with that torch.
+ */
+#ifndef PT_RUNENV_H
+#define PT_RUNENV_H
+
+#include "diag.h"
+
+#define RUNENV_DEFAULT_LOGS "+dynamo,graph_breaks,recompiles,guards"
+
+struct runenv_opts {
+	const char *logs;	/* TORCH_LOGS; NULL: keep the caller's, else the default */
+	int dispatch;		/* TORCH_SHOW_DISPATCH_TRACE=1 */
+	const char *trace_dir;	/* TORCH_TRACE=<dir>; NULL: leave TORCH_TRACE alone */
+};
+
+/*
+ * A new environment: env (NULL-terminated, e.g. environ) with the options
+ * applied and PYTHONUNBUFFERED=1. Caller frees with runenv_free.
+ */
+char **runenv_build(const struct runenv_opts *o, char *const *env);
+void runenv_free(char **env);
+
+/* The value of name in env, or NULL. */
+const char *runenv_get(char *const *env, const char *name);
+
+/*
+ * 1 when the variable is one a run records: TORCH_*, PYTORCH_*, CUDA_*,
+ * NCCL_*, LD_LIBRARY_PATH, PYTHONPATH (also PYTHONUNBUFFERED, OMP_NUM_THREADS).
+ * entry is "NAME=value"; *name_len gets the length of NAME.
+ */
+int runenv_is_recorded(const char *entry, size_t *name_len);
+
+/* Full path of prog searched in PATH of env (prog with a '/' is returned as is); NULL. */
+char *runenv_which(const char *prog, char *const *env);
+
+struct torch_probe {
+	int found;		/* the interpreter ran and found a torch package */
+	int ran;		/* the interpreter ran at all */
+	char *version;		/* torch.version.__version__ */
+	int debug;		/* torch.version.debug */
+	char *dir;		/* the package's directory */
+	int major, minor;	/* from version; -1 when unparsable */
+};
+
+/*
+ * Ask python (with env) where its torch is and what version.py says,
+ * without importing torch (~30 ms). 0 with *p filled (p->found 0 when
+ * there is no torch), -1 when the interpreter could not be run (diag).
+ */
+int runenv_probe_python(const char *python, char *const *env, struct torch_probe *p,
+			struct pt_diag *diag);
+void runenv_probe_release(struct torch_probe *p);
+
+/* "1.13.0a0" → 1, 13. Returns 0, or -1 (both set to -1). */
+int runenv_parse_version(const char *v, int *major, int *minor);
+
+#endif
