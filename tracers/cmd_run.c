@@ -24,6 +24,7 @@
 #include "runenv.h"
 #include "runs.h"
 #include "spool.h"
+#include "trace_index.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -396,7 +397,9 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	runs_add_file(ix, run_id, "stderr.log", "stderr", (int64_t)st.bytes[2]);
 	runs_add_file(ix, run_id, "order.bin", "order", -1);
 	register_trace_files(ix, run_id);
-	/* TRACE_HOOK: the TORCH_TRACE indexer (issue 6) is called here for runs/<id>/trace. */
+	/* TRACE_HOOK: the TORCH_TRACE indexer (issue 6) for runs/<id>/trace. */
+	if (trace_index_run(ix, run_id, &diag) < 0)
+		x.rc = -1;
 	if (o.dispatch && x.rc == 0 && x.stats.records[INGEST_DISPATCH] == 0)
 		warn(ctx, ix, run_id, "dispatch-no-output",
 		     "TORCH_SHOW_DISPATCH_TRACE=1 produced no dispatcher trace lines: release builds"
