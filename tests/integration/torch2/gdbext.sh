@@ -13,6 +13,7 @@ SCRIPT=tests/integration/gdbext/gdb_tensors.sh
 "$TB" create 2>"$T/create.err"
 rc=$?
 [ $rc = 77 ] && skip "torch 2.x test bed unavailable: $(grep 'cannot run here' "$T/create.err")"
+grep -h 'testbed: ' "$T/create.err"	# cold (with each step's time) or cached
 check_eq "testbed create" 0 $rc
 
 check_eq "the headers inside are torch 2.6's" "2.6.0" \

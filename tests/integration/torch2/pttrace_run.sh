@@ -16,6 +16,7 @@ t0=$(date +%s)
 "$TB" create 2>"$T/create.err"
 rc=$?
 [ $rc = 77 ] && skip "torch 2.x test bed unavailable: $(grep 'cannot run here' "$T/create.err")"
+grep -h 'testbed: ' "$T/create.err"	# cold (with each step's time) or cached
 check_eq "testbed create" 0 $rc
 "$TB" build >"$T/build.out" 2>&1
 rc=$?
