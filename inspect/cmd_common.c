@@ -69,16 +69,27 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 	memset(e, 0, sizeof(*e));
 	pt_diag_init(&e->findings);
 	if (python) {
-		e->python = pt_xstrdup(python);
+		/* --python python3.11 means the one on PATH, as a shell would run it. */
+		if (!(e->python = pyenv_which(python))) {
+			pt_diag_add(d, PT_SEV_ERROR, python, NULL, "not found on PATH");
+			return -1;
+		}
 	} else if (!(e->python = pyenv_default_python())) {
-		pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
-		return -1;
+		e->n_others = pyenv_find_torch_pythons(NULL, &e->others);
+		if (!fallback || !e->n_others) {
+			pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
+			return -1;
+		}
+		e->python = pt_xstrdup(e->others[0]);
+		pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
+			    "no python3 on PATH; checking %s instead", e->python);
 	}
 	rc = pyenv_probe(e->python, argv0, &e->rep, d);
 	if (rc == 0 && !e->rep.torch_ok) {
 		/* Name the interpreters that can, e.g. Debian's /usr/bin/python3. */
-		e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
-		if (fallback && e->n_others) {
+		if (!e->others)
+			e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
+		if (fallback && e->n_others && strcmp(e->others[0], e->python)) {
 			pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
 				    "%s cannot import torch (%s); checking %s instead",
 				    e->python, e->rep.import_error ? e->rep.import_error : "?",
@@ -104,5 +115,7 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 	if (!expect && getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
 		o.build_tree = cwd;
 	envcheck_run(&e->rep, e->have_cfg ? &e->cfg : NULL, &o, &e->findings);
+	if (e->rep.torch_ok)
+		e->have_deps = envcheck_deps(&e->rep, &e->deps, &e->findings) == 0;
 	return 0;
 }

@@ -92,10 +92,13 @@ int cmd_config(int argc, char **argv, struct pt_ctx *ctx)
 		if (torchlib_show_config(library, &text, &d) == 0)
 			len = strlen(text);
 	} else if (python) {
-		struct pyenv_report r;
+		struct pyenv_report r = { 0 };
+		char *py = pyenv_which(python);
 
 		src = python;
-		if (pyenv_probe(python, argv[0], &r, &d) == 0) {
+		if (!py)
+			pt_diag_add(&d, PT_SEV_ERROR, python, NULL, "not found on PATH");
+		else if (pyenv_probe(py, argv[0], &r, &d) == 0) {
 			if (r.config_text) {
 				text = pt_xstrdup(r.config_text);
 				len = strlen(text);
@@ -105,6 +108,7 @@ int cmd_config(int argc, char **argv, struct pt_ctx *ctx)
 			}
 		}
 		pyenv_report_release(&r);
+		free(py);
 	} else {
 		src = argv[optind];
 		text_from_file(src, &text, &len, &d);

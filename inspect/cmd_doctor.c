@@ -97,6 +97,28 @@ static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
 		if (m->sev >= PT_SEV_WARNING)
 			printf("  %sPROBLEM%s %s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET), m->what);
 	}
+	if (dr->e.have_deps) {
+		const struct envcheck_deps_summary *s = &dr->e.deps;
+
+		printf("  deps: %zu objects below torch's _C; %zu not found by the loader's rules",
+		       s->n_objs, s->n_missing);
+		if (s->n_preloaded)
+			printf(" (%zu loaded earlier by torch)", s->n_preloaded);
+		printf(", %zu with unmet symbol versions\n", s->n_unmet);
+	}
+	if (r->torch_ok) {
+		const struct pyenv_loaded *rt = envcheck_find_loaded(r, "libcudart");
+		const struct showconfig *cfg = dr->e.have_cfg ? &dr->e.cfg : NULL;
+
+		if (!r->cuda && !r->hip)
+			printf("  CUDA: none, a CPU build (torch.version.cuda is None)\n");
+		else
+			printf("  CUDA: built for %s %s%s%s; %s%s\n", r->cuda ? "CUDA" : "HIP",
+			       r->cuda ? r->cuda : r->hip, cfg && cfg->arch_list ? ", arch list " : "",
+			       cfg && cfg->arch_list ? cfg->arch_list : "",
+			       rt ? "loaded " : "no libcudart loaded by the import",
+			       rt ? (rt->realpath ? rt->realpath : rt->name) : "");
+	}
 	for (size_t i = 0; i < dr->n_di; i++)
 		full += dr->di[i].verdict == DEBUGINFO_FULL;
 	if (dr->n_di)
@@ -127,6 +149,7 @@ static json_t *doctor_json(const struct doctor *dr)
 		json_object_set_new(f, "debug", report_debug_json(&dr->di[i]));
 		json_array_append_new(dbg, f);
 	}
+	json_object_set_new(j, "deps", dr->e.have_deps ? report_env_deps_json(&dr->e.deps) : json_null());
 	json_object_set_new(j, "debug", dbg);
 	json_object_set_new(j, "dispatch_trace", dr->have_dt ? report_dispatchtrace_json(&dr->dt)
 							     : json_null());

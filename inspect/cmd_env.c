@@ -80,6 +80,7 @@ int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
 		json_t *doc = report_env_json(&e.rep, e.have_cfg ? &e.cfg : NULL, &e.findings,
 					      e.others, e.n_others);
 
+		json_object_set_new(doc, "deps", e.have_deps ? report_env_deps_json(&e.deps) : json_null());
 		json_object_set_new(doc, "problems", report_problems_json(&d));
 		pt_json_print(stdout, doc);
 		json_decref(doc);

@@ -8,11 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonout.h"
-#include "ptinspect.h"
 #include "debuginfo.h"
+#include "dispatchtrace.h"
+#include "envcheck.h"
+#include "jsonout.h"
+#include "ldpath.h"
+#include "ptinspect.h"
 #include "report.h"
 #include "report_debug.h"
+#include "report_deps.h"
+#include "resolve.h"
+#include "xalloc.h"
 
 enum files_section {
 	SEC_ELF = 1 << 0,
@@ -24,16 +30,74 @@ enum files_section {
 struct files_opts {
 	unsigned sections;
 	const char *usage;
+	/* deps */
+	struct ldpath_env env;
+	struct deps_view view;
+	const char *root;
+	const char *llp;
+	int llp_set;
+	const char *cache_file;
+	const char *hwcaps;
+	int secure, no_cache;
 };
 
-static int inspect_one(const char *path, const struct files_opts *fo, struct pt_ctx *ctx,
+#define DEPS_OPTIONS                                                                          \
+	"Dependency options:\n"                                                               \
+	"  --ld-library-path=LIST  use LIST as LD_LIBRARY_PATH (default: the environment's)\n"\
+	"  --root=DIR          resolve inside a sysroot or unpacked image (its ld.so.cache too)\n" \
+	"  --ld-so-cache=FILE  read this cache instead of ROOT/etc/ld.so.cache\n"           \
+	"  --no-cache          ignore ld.so.cache (like ld.so --inhibit-cache)\n"            \
+	"  --hwcaps=LIST       active glibc-hwcaps subdirs, best first (default: this CPU's;\n" \
+	"                      'none' for none), e.g. x86-64-v3,x86-64-v2\n"                \
+	"  --secure            resolve as for a setuid program (AT_SECURE)\n"               \
+	"  --depth=N           print the tree N levels deep\n"                               \
+	"  --no-tree           one line per dependency, in load order\n"                     \
+	"  -v, --verbose       also show edges to libraries already loaded\n"
+
+#define COMMON_OPTIONS                                                                        \
+	"Options:\n"                                                                          \
+	"  --json              one JSON document for the whole invocation\n"                \
+	"  --color=WHEN        auto (default), always, never; NO_COLOR is respected\n"       \
+	"  -h, --help          this text\n"
+
+#define EXIT_TEXT                                                                             \
+	"Exit status: 0 fine, 1 problems found (missing library, unmet version,\n"            \
+	"damaged data), 2 usage error or unreadable input.\n"
+
+/*
+ * An RPATH or RUNPATH list with its tokens expanded for this object: into
+ * elf[key] when elf is given (--json), else as text lines under label.
+ */
+static void rpath_dirs(json_t *elf, const char *key, const char *label, const char *list,
+		       const char *origin, const struct ldpath_env *env)
+{
+	char **dirs;
+	size_t n;
+
+	if (!list)
+		return;
+	n = ldpath_split(list, false, origin, env, &dirs);
+	if (elf)
+		json_object_set_new(elf, key, pt_json_strv(dirs, n));
+	for (size_t i = 0; i < n; i++) {
+		if (!elf)
+			printf("  %-9s %s %s\n", i ? "" : label, i ? " " : "=", dirs[i]);
+		free(dirs[i]);
+	}
+	free(dirs);
+}
+
+static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *ctx,
 		       json_t *files, json_t *problems)
 {
 	struct elfobj o;
+	struct resolve_result r = { 0 };
 	struct pt_diag diag;
 	struct debuginfo di;
-	bool have_di = false;
-	int rc = EXIT_FINE;
+	struct dispatchtrace dt = { 0 };
+	int have_dt = 0;
+	int rc = EXIT_FINE, have_deps = 0, have_di = 0, debug_only = fo->sections == SEC_DEBUG;
+	json_t *fj = NULL;
 
 	pt_diag_init(&diag);
 	memset(&di, 0, sizeof(di));
@@ -41,61 +105,160 @@ static int inspect_one(const char *path, const struct files_opts *fo, struct pt_
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (fo->sections & SEC_DEPS)
+		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
 	if (fo->sections & SEC_DEBUG) {
-		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
-		if (have_di && di.verdict != DEBUGINFO_FULL && fo->sections == SEC_DEBUG)
-			rc = EXIT_PROBLEMS;	/* `ptinspect debug`: not debuggable is the finding */
-	}
-	if (!ctx->json && (fo->sections & SEC_ELF))
-		report_elf_text(stdout, &o, ctx);
-	if (!ctx->json && fo->sections == SEC_DEBUG)
-		printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
-	if (!ctx->json && have_di)
-		report_debug_text(stdout, &di, 2, ctx);
-	if (ctx->json) {
-		json_t *fj = json_object();
+		char stem[64];
 
+		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
+		/* libtorch_cpu holds the dispatcher: can TORCH_SHOW_DISPATCH_TRACE print? */
+		if (envcheck_lib_stem(path, stem, sizeof(stem)) && !strcmp(stem, "libtorch_cpu"))
+			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
+	}
+	if (ctx->json) {
+		json_t *elf = report_elf_json(&o);
+
+		fj = json_object();
 		json_object_set_new(fj, "file", json_string(path));
+		if (have_deps) {
+			rpath_dirs(elf, "rpath_dirs", NULL, o.rpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(elf, "runpath_dirs", NULL, o.runpath, r.objs[0].origin, &fo->env);
+		}
 		if (fo->sections & SEC_ELF)
-			json_object_set_new(fj, "elf", report_elf_json(&o));
+			json_object_set_new(fj, "elf", elf);
+		else
+			json_decref(elf);
+		if (have_deps)
+			json_object_set_new(fj, "deps", report_deps_json(&r));
 		if (have_di)
 			json_object_set_new(fj, "debug", report_debug_json(&di));
-		json_object_set_new(fj, "problems", report_problems_json(&diag));
-		json_array_append_new(files, fj);
+		if (have_dt)
+			json_object_set_new(fj, "dispatch_trace", report_dispatchtrace_json(&dt));
+	} else {
+		if (debug_only)
+			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
+		if (fo->sections & SEC_ELF)
+			report_elf_text(stdout, &o, ctx);
+		if (have_deps) {
+			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
+			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
+			report_deps_text(stdout, &r, &fo->view, ctx);
+		}
+		if (have_di)
+			report_debug_text(stdout, &di, 2, ctx);
+		if (have_dt)
+			report_dispatchtrace_text(stdout, &dt, 2, ctx);
 	}
 	if (pt_diag_count(&diag, PT_SEV_WARNING))
+		rc = EXIT_PROBLEMS;
+	/* `ptinspect debug`: a library without usable DWARF is the finding. */
+	if (debug_only && have_di && di.verdict != DEBUGINFO_FULL)
 		rc = EXIT_PROBLEMS;
 out:
 	if (ctx->json) {
 		json_t *p = report_problems_json(&diag);
+
+		if (fj) {
+			json_object_set(fj, "problems", p);
+			json_array_append_new(files, fj);
+		}
 		json_array_extend(problems, p);
 		json_decref(p);
+	} else {
+		fflush(stdout);
 	}
 	pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
 	pt_diag_release(&diag);
+	if (r.objs)
+		resolve_release(&r);
 	debuginfo_release(&di);
+	if (have_dt)
+		dispatchtrace_release(&dt);
 	elfobj_release(&o);
+	return rc;
+}
+
+static int parse_hwcaps(struct ldpath_env *env, const char *list)
+{
+	for (size_t i = 0; i < env->n_hwcaps; i++)
+		free(env->hwcaps[i]);
+	env->n_hwcaps = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",:");
+
+		if (l) {
+			env->hwcaps = pt_xreallocarray(env->hwcaps, env->n_hwcaps + 1, sizeof(char *));
+			env->hwcaps[env->n_hwcaps++] = pt_xstrndup(p, l);
+		}
+		p += l + (p[l] != '\0');
+	}
+	return 0;
+}
+
+/* The loader's environment for this invocation: options over this machine's defaults. */
+static int setup_env(struct files_opts *fo, struct pt_ctx *ctx)
+{
+	struct pt_diag d;
+	int rc = 0;
+
+	pt_diag_init(&d);
+	ldpath_env_init(&fo->env, fo->root, &d);
+	if (fo->cache_file) {
+		ldcache_release(&fo->env.cache);
+		free((char *)fo->env.cache_path);
+		fo->env.cache_path = pt_xstrdup(fo->cache_file);
+		fo->env.no_cache = ldcache_load(&fo->env.cache, fo->cache_file, &d) != 0;
+		if (fo->env.no_cache)
+			rc = -1;	/* a cache named on the command line must be readable */
+	} else if (fo->env.no_cache) {
+		/* No cache in a sysroot is normal; on the host it is worth a note. */
+		for (size_t i = 0; i < d.n; i++)
+			d.v[i].sev = PT_SEV_NOTE;
+	}
+	if (fo->no_cache)
+		fo->env.no_cache = true;
+	fo->env.ld_library_path = fo->llp_set ? fo->llp : getenv("LD_LIBRARY_PATH");
+	fo->env.secure = fo->secure;
+	if (fo->hwcaps)
+		parse_hwcaps(&fo->env, fo->hwcaps);
+	if (!ctx->json || rc)
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	pt_diag_release(&d);
 	return rc;
 }
 
 static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 {
+	enum { O_JSON = 256, O_COLOR, O_LLP, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
+	       O_DEPTH, O_NOTREE };
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "color", optional_argument, NULL, O_COLOR },
 		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "ld-library-path", required_argument, NULL, O_LLP },
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "ld-so-cache", required_argument, NULL, O_CACHE },
+		{ "no-cache", no_argument, NULL, O_NOCACHE },
+		{ "hwcaps", required_argument, NULL, O_HWCAPS },
+		{ "secure", no_argument, NULL, O_SECURE },
+		{ "depth", required_argument, NULL, O_DEPTH },
+		{ "no-tree", no_argument, NULL, O_NOTREE },
 		{ NULL, 0, NULL, 0 },
 	};
 	json_t *files = NULL, *problems = NULL;
 	int c, rc = EXIT_FINE;
+	char *end;
 
 	optind = 0;	/* GNU: re-initialise getopt for this argv */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
+		case O_JSON:
 			ctx->json = 1;
 			break;
-		case 'C': {
+		case O_COLOR: {
 			int m = optarg ? pt_color_mode_parse(optarg) : PT_COLOR_ALWAYS;
 			if (m < 0) {
 				fprintf(stderr, "%s: unknown --color value '%s'\n", ctx->prog, optarg);
@@ -106,6 +269,22 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 			ctx->color_err = pt_color_enabled(stderr, m);
 			break;
 		}
+		case 'v': fo->view.verbose = 1; break;
+		case O_LLP: fo->llp = optarg; fo->llp_set = 1; break;
+		case O_ROOT: fo->root = optarg; break;
+		case O_CACHE: fo->cache_file = optarg; break;
+		case O_NOCACHE: fo->no_cache = 1; break;
+		case O_HWCAPS: fo->hwcaps = optarg; break;
+		case O_SECURE: fo->secure = 1; break;
+		case O_NOTREE: fo->view.flat = 1; break;
+		case O_DEPTH:
+			fo->view.max_depth = (int)strtol(optarg, &end, 10);
+			if (*end || fo->view.max_depth < 1) {
+				fprintf(stderr, "%s: --depth wants a positive number, not '%s'\n",
+					ctx->prog, optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			fputs(fo->usage, stdout);
 			return EXIT_FINE;
@@ -116,6 +295,14 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 	}
 	if (optind >= argc) {
 		fputs(fo->usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (fo->root && (!*fo->root || fo->root[0] != '/')) {
+		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, fo->root);
+		return EXIT_USAGE;
+	}
+	if ((fo->sections & SEC_DEPS) && setup_env(fo, ctx) != 0) {
+		ldpath_env_release(&fo->env);
 		return EXIT_USAGE;
 	}
 	if (ctx->json) {
@@ -138,6 +325,8 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 		pt_json_print(stdout, doc);
 		json_decref(doc);
 	}
+	if (fo->sections & SEC_DEPS)
+		ldpath_env_release(&fo->env);
 	return rc;
 }
 
@@ -147,8 +336,7 @@ int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
 		.sections = SEC_ALL,
 		.usage = "usage: ptinspect [OPTIONS] FILE...\n"
 			 "Every report for each file: ELF identity, dependencies, debug info.\n"
-			 "  --json          one JSON document for the whole invocation\n"
-			 "  --color=WHEN    auto, always, never\n",
+			 COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT,
 	};
 
 	return run(argc, argv, ctx, &fo);
@@ -159,9 +347,8 @@ int cmd_deps(int argc, char **argv, struct pt_ctx *ctx)
 	struct files_opts fo = {
 		.sections = SEC_ELF | SEC_DEPS,
 		.usage = "usage: ptinspect deps [OPTIONS] FILE...\n"
-			 "The ELF and dependency report only.\n"
-			 "  --json          one JSON document for the whole invocation\n"
-			 "  --color=WHEN    auto, always, never\n",
+			 "The ELF and dependency report only, resolved as glibc's ld.so would.\n"
+			 COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT,
 	};
 
 	return run(argc, argv, ctx, &fo);
@@ -176,8 +363,7 @@ int cmd_debug(int argc, char **argv, struct pt_ctx *ctx)
 			 "(.dwo/.dwp), a separate debug file (.gnu_debuglink, build-id under\n"
 			 "/usr/lib/debug), compiler flags from DW_AT_producer, and a verdict:\n"
 			 "\"gdb can show tensor fields here\", \"symbols only\" or \"nothing\".\n"
-			 "  --json          one JSON document for the whole invocation\n"
-			 "  --color=WHEN    auto, always, never\n"
+			 COMMON_OPTIONS
 			 "Exit status: 0 every file has usable DWARF, 1 some file has not,\n"
 			 "2 usage error or unreadable input.\n",
 	};

@@ -226,16 +226,19 @@ static void decide(struct debuginfo *di, const char *path)
 	} else if (di->debug_file && di->debug_file_has_dwarf) {
 		di->verdict = DEBUGINFO_FULL;
 		di->why = pt_xasprintf("separate debug file %s", di->debug_file);
-	} else if (di->debuglink || di->build_id[0]) {
+	} else if (di->debuglink) {
 		di->verdict = di->has_symtab ? DEBUGINFO_SYMBOLS : DEBUGINFO_NOTHING;
-		di->why = pt_xasprintf("stripped; %s%s%s not found (install the -dbgsym package or "
-				       "keep the build's unstripped file)",
-				       di->debuglink ? ".gnu_debuglink " : "build-id file ",
-				       di->debuglink ? di->debuglink : "",
-				       di->debuglink ? "" : di->build_id_path);
+		di->why = pt_xasprintf("stripped; .gnu_debuglink %s not found beside the file, in "
+				       ".debug/ or under the debug root, nor by build-id (install the "
+				       "-dbgsym package or keep the build's unstripped file)",
+				       di->debuglink);
 	} else {
 		di->verdict = di->has_symtab ? DEBUGINFO_SYMBOLS : DEBUGINFO_NOTHING;
-		di->why = pt_xstrdup(di->has_symtab ? "no DWARF, a .symtab" : "no DWARF, no .symtab");
+		di->why = pt_xasprintf("no DWARF, %s; no separate debug file%s%s%s",
+				       di->has_symtab ? "a .symtab" : "no .symtab",
+				       di->build_id_path ? " (" : "",
+				       di->build_id_path ? di->build_id_path : "",
+				       di->build_id_path ? " absent)" : "");
 	}
 	(void)path;
 }

@@ -89,6 +89,12 @@ int dispatchtrace_check(const struct showconfig *cfg, const char *torch_version,
 		t->why = pt_xasprintf("BUILD_TYPE=%s defines NDEBUG%s", bt ? bt : "?",
 				      has_flag ? "; -DHAS_TORCH_SHOW_DISPATCH_TRACE needs torch 2.7+"
 					       : " and -DHAS_TORCH_SHOW_DISPATCH_TRACE is not in CXX_FLAGS");
+	} else if (text == 1) {
+		/* From 2.6 the printer lives in libtorch whatever NDEBUG was: not proof. */
+		t->can_print = -1;
+		t->why = pt_xasprintf("%s contains the trace text, but whether the dispatcher calls it "
+				      "depends on NDEBUG at build time (ptinspect doctor reads BUILD_TYPE "
+				      "from the configuration)", lib);
 	} else {
 		t->can_print = -1;
 		t->why = pt_xstrdup("no BUILD_TYPE or CXX_FLAGS to tell");

@@ -99,7 +99,7 @@ static void read_sections(struct elfobj *o, Elf *elf)
 		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
 		    sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
 			o->has_debug_info = true;
-		if (!strcmp(name, ".gnu_debuglink") && sh.sh_type != SHT_NOBITS &&
+		if (!o->debuglink && !strcmp(name, ".gnu_debuglink") && sh.sh_type != SHT_NOBITS &&
 		    sh.sh_offset < o->size && sh.sh_size <= o->size - sh.sh_offset) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 
@@ -240,7 +240,7 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 	return 0;
 }
 
-static int elfobj_read(struct elfobj *o, Elf *elf, struct pt_diag *diag)
+static int elfobj_read(struct elfobj *o, Elf *elf, bool full, struct pt_diag *diag)
 {
 	GElf_Ehdr eh;
 	size_t phnum;
@@ -306,8 +306,10 @@ static int elfobj_read(struct elfobj *o, Elf *elf, struct pt_diag *diag)
 	}
 	if (!o->needed)
 		o->needed = pt_xcalloc(1, sizeof(char *));
-	read_build_id(o, elf, phnum);
-	read_sections(o, elf);
+	if (full) {
+		read_build_id(o, elf, phnum);
+		read_sections(o, elf);
+	}
 	return 0;
 }
 
@@ -318,7 +320,7 @@ static void elfobj_zero(struct elfobj *o, const char *path)
 	o->path = pt_xstrdup(path);
 }
 
-int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag)
+static int open_file(struct elfobj *o, const char *path, bool full, struct pt_diag *diag)
 {
 	struct stat st;
 	Elf *elf;
@@ -341,7 +343,17 @@ int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag)
 		return -1;
 	}
 	o->elf = elf;
-	return elfobj_read(o, elf, diag);
+	return elfobj_read(o, elf, full, diag);
+}
+
+int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag)
+{
+	return open_file(o, path, true, diag);
+}
+
+int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag)
+{
+	return open_file(o, path, false, diag);
 }
 
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
@@ -359,7 +371,7 @@ int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t 
 		return -1;
 	}
 	o->elf = elf;
-	return elfobj_read(o, elf, diag);
+	return elfobj_read(o, elf, true, diag);
 }
 
 void elfobj_release(struct elfobj *o)

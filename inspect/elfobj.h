@@ -69,6 +69,13 @@ struct elfobj {
  */
 int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
 
+/*
+ * Like elfobj_open but only the identity and the dynamic section: no
+ * build-id, no section headers. What the resolver needs for each of the
+ * hundreds of dependencies of a large library.
+ */
+int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag);
+
 /* The same from bytes in memory (for tests and fuzzing); buf must outlive o. */
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
 		    struct pt_diag *diag);

@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ldpath.h"
+#include "resolve.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 static int exists(const char *dir, const char *name)
@@ -188,4 +191,89 @@ void envcheck_run(const struct pyenv_report *r, const struct showconfig *cfg,
 	check_shadow(r, d);
 	check_duplicates(r, d);
 	check_cudart(r, cfg, d);
+}
+
+/* Was an object of this file name (soname or real name) loaded by the process? */
+static const struct pyenv_loaded *loaded_by_name(const struct pyenv_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_loaded; i++) {
+		const char *n = r->loaded[i].name, *p = r->loaded[i].realpath;
+		const char *bn = strrchr(n, '/'), *bp = p ? strrchr(p, '/') : NULL;
+
+		if ((bn && !strcmp(bn + 1, name)) || (bp && !strcmp(bp + 1, name)) || !strcmp(n, name))
+			return &r->loaded[i];
+	}
+	return NULL;
+}
+
+int envcheck_deps(const struct pyenv_report *r, struct envcheck_deps_summary *sum,
+		  struct pt_diag *findings)
+{
+	struct ldpath_env env;
+	struct resolve_result res = { 0 };
+	struct pt_diag d;
+	const char *root = NULL;
+
+	memset(sum, 0, sizeof(*sum));
+	for (size_t i = 0; i < r->n_loaded && !root; i++) {
+		const char *p = r->loaded[i].realpath;
+
+		if (p && strstr(p, "/torch/_C.") && strstr(p, ".so"))
+			root = p;
+	}
+	if (!root)
+		return -1;
+	sum->root = root;
+	pt_diag_init(&d);
+	ldpath_env_init(&env, "", &d);
+	env.ld_library_path = getenv("LD_LIBRARY_PATH");
+	/* The resolver's own warnings repeat what is reported below; keep only errors. */
+	if (resolve_tree(root, &env, &res, &d) != 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].sev == PT_SEV_ERROR)
+				pt_diag_add(findings, PT_SEV_WARNING, r->python, "deps", "%s: %s",
+					    d.v[i].file ? d.v[i].file : root, d.v[i].what);
+		goto out;
+	}
+	sum->n_objs = res.n_objs;
+	for (size_t i = 0; i < res.n_deps; i++) {
+		const struct resolve_dep *e = &res.deps[i];
+		const char *by = res.objs[e->needed_by].realpath;
+
+		if (e->obj == (size_t)-1) {
+			const struct pyenv_loaded *l = loaded_by_name(r, e->name);
+
+			sum->n_missing++;
+			if (l) {
+				sum->n_preloaded++;
+				pt_diag_add(findings, PT_SEV_NOTE, r->python, "deps",
+					    "%s, needed by %s, is not found by the loader's rules; the "
+					    "process has it only because it was loaded earlier (%s)",
+					    e->name, by, l->realpath ? l->realpath : l->name);
+			} else {
+				pt_diag_add(findings, PT_SEV_WARNING, r->python, "deps",
+					    "%s, needed by %s, is not found by the loader's rules "
+					    "(ptinspect deps %s shows where it looked)", e->name, by, root);
+			}
+		}
+		if (e->n_missing_versions) {
+			struct pt_strbuf sb;
+
+			sum->n_unmet++;
+			pt_strbuf_init(&sb, 4096);
+			for (size_t k = 0; k < e->n_missing_versions; k++)
+				pt_strbuf_addf(&sb, "%s%s", k ? ", " : "", e->missing_versions[k]);
+			pt_diag_add(findings, PT_SEV_WARNING, r->python, "deps",
+				    "%s (%s) lacks version%s %s needed by %s", e->name,
+				    e->obj != (size_t)-1 ? res.objs[e->obj].realpath : "?",
+				    e->n_missing_versions > 1 ? "s" : "", pt_strbuf_str(&sb), by);
+			pt_strbuf_release(&sb);
+		}
+	}
+out:
+	if (res.objs)
+		resolve_release(&res);
+	ldpath_env_release(&env);
+	pt_diag_release(&d);
+	return 0;
 }

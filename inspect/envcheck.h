@@ -7,6 +7,8 @@
 #ifndef PT_ENVCHECK_H
 #define PT_ENVCHECK_H
 
+#include <stddef.h>
+
 #include "diag.h"
 #include "pyenv.h"
 #include "showconfig.h"
@@ -19,6 +21,25 @@ struct envcheck_opts {
 /* Run every check; findings go to diag (PT_SEV_WARNING problems, PT_SEV_NOTE facts). cfg may be NULL. */
 void envcheck_run(const struct pyenv_report *r, const struct showconfig *cfg,
 		  const struct envcheck_opts *o, struct pt_diag *diag);
+
+/* What envcheck_deps found, for the doctor's summary. */
+struct envcheck_deps_summary {
+	const char *root;	/* the object resolved (torch's _C extension), or NULL */
+	size_t n_objs;		/* objects in its dependency tree */
+	size_t n_missing;	/* names the loader's rules do not find */
+	size_t n_preloaded;	/* of those, loaded anyway (torch preloads them) */
+	size_t n_unmet;		/* edges with required versions the provider lacks */
+};
+
+/*
+ * Resolve torch's _C extension (as loaded) with the foundation resolver
+ * (resolve.h) and report missing libraries and unmet symbol versions as
+ * findings ("deps"). A name missing by the loader's rules but present in the
+ * process (torch preloads CUDA libraries from pip packages) is a note.
+ * Returns 0, or -1 when there is nothing to resolve (no _C loaded).
+ */
+int envcheck_deps(const struct pyenv_report *r, struct envcheck_deps_summary *sum,
+		  struct pt_diag *findings);
 
 /* 1 if dir is a PyTorch source checkout (setup.py, torch/__init__.py, c10/). */
 int envcheck_is_source_tree(const char *dir);

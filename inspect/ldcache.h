@@ -24,7 +24,7 @@ struct ldcache {
 	size_t n;
 	const char **hwcaps_names;	/* extension tag 1: glibc-hwcaps subdir names */
 	size_t n_hwcaps_names;
-	const char *generator;	/* extension tag 0, or NULL */
+	char *generator;	/* extension tag 0 (owned), or NULL */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "envcheck.h"
 #include "pyenv.h"
 #include "showconfig.h"
 #include "term.h"
@@ -49,6 +50,8 @@ struct env_result {
 	struct showconfig cfg;		/* parsed from rep.config_text */
 	bool have_cfg;
 	struct pt_diag findings;	/* envcheck_run */
+	struct envcheck_deps_summary deps;	/* envcheck_deps on torch's _C */
+	bool have_deps;
 	char **others;			/* when python cannot import torch: ones that can */
 	size_t n_others;
 };

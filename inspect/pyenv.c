@@ -52,6 +52,11 @@ char *pyenv_find_helper(const char *argv0)
 		if (executable(cand))
 			return cand;
 		free(cand);
+		/* An installed tree moved elsewhere (cmake --install --prefix): bin/../libexec. */
+		cand = pt_xasprintf("%s/../libexec/ptools/ptinspect-pyenv", self);
+		if (executable(cand))
+			return cand;
+		free(cand);
 	}
 	if (executable(PT_LIBEXECDIR "/ptinspect-pyenv"))
 		return pt_xstrdup(PT_LIBEXECDIR "/ptinspect-pyenv");
@@ -233,16 +238,18 @@ void pyenv_report_release(struct pyenv_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-char *pyenv_default_python(void)
+char *pyenv_which(const char *name)
 {
 	const char *path = getenv("PATH");
 	char *copy, *save = NULL, *res = NULL;
 
+	if (strchr(name, '/'))
+		return pt_xstrdup(name);
 	if (!path)
 		return NULL;
 	copy = pt_xstrdup(path);
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char *c = pt_xasprintf("%s/python3", *d ? d : ".");
+		char *c = pt_xasprintf("%s/%s", *d ? d : ".", name);
 
 		if (executable(c)) {
 			res = c;
@@ -252,6 +259,11 @@ char *pyenv_default_python(void)
 	}
 	free(copy);
 	return res;
+}
+
+char *pyenv_default_python(void)
+{
+	return pyenv_which("python3");
 }
 
 static bool same_file(const char *a, const char *b)

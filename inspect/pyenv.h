@@ -2,7 +2,8 @@
  * The torch a Python environment really imports: runs the helper
  * ptinspect-pyenv (pyembed.c, the only code that links libpython) and reads
  * its JSON report. Finding the helper: $PTINSPECT_PYENV, then beside the
- * running executable (/proc/self/exe), then the install libexec directory.
+ * running executable (/proc/self/exe), then ../libexec/ptools from it, then
+ * the configured install libexec directory.
  */
 #ifndef PT_PYENV_H
 #define PT_PYENV_H
@@ -72,6 +73,9 @@ void pyenv_report_release(struct pyenv_report *r);
 
 /* The first "python3" on PATH, or NULL (new string). */
 char *pyenv_default_python(void);
+
+/* name as given when it holds a '/', else the first executable of that name on PATH; NULL if none. */
+char *pyenv_which(const char *name);
 
 /*
  * Interpreters on this machine that can find a torch package (checked with

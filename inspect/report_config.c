@@ -64,7 +64,7 @@ json_t *report_config_json(const struct showconfig *c)
 static void row(FILE *f, int indent, const char *label, const char *v)
 {
 	if (v && *v)
-		fprintf(f, "%*s%-22s %s\n", indent, "", label, v);
+		fprintf(f, "%*s%-24s %s\n", indent, "", label, v);
 }
 
 void report_config_text(FILE *f, const struct showconfig *c, int indent, const struct pt_ctx *ctx)

@@ -37,6 +37,8 @@ static bool key_library(const char *p)
 	const char *b = strrchr(p, '/');
 
 	b = b ? b + 1 : p;
+	if (!strncmp(b, "libcurl", 7))
+		return false;
 	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
 		if (!strncmp(b, pre[i], strlen(pre[i])))
 			return true;
@@ -117,6 +119,18 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 		fprintf(f, "%sfindings%s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET));
 		report_findings_text(f, findings, 2, ctx);
 	}
+}
+
+json_t *report_env_deps_json(const struct envcheck_deps_summary *s)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "root", pt_json_str(s->root));
+	json_object_set_new(j, "objects", json_integer((json_int_t)s->n_objs));
+	json_object_set_new(j, "missing", json_integer((json_int_t)s->n_missing));
+	json_object_set_new(j, "missing_but_preloaded", json_integer((json_int_t)s->n_preloaded));
+	json_object_set_new(j, "unmet_versions", json_integer((json_int_t)s->n_unmet));
+	return j;
 }
 
 json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,

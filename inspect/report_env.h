@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "envcheck.h"
 #include "pyenv.h"
 #include "showconfig.h"
 
@@ -25,6 +26,9 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 		     int verbose, const struct pt_ctx *ctx);
 json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,
 			const struct pt_diag *findings, char *const *others, size_t n_others);
+
+/* The resolver's summary over torch's _C extension (envcheck_deps). */
+json_t *report_env_deps_json(const struct envcheck_deps_summary *s);
 
 /* The findings, one per line, "  warning: [check] message". */
 void report_findings_text(FILE *f, const struct pt_diag *findings, int indent,

@@ -50,6 +50,12 @@ struct resolve_obj {
 	size_t first_dep;	/* index in deps of the edge that loaded it; -1 for objs[0] */
 	int depth;		/* 0 for objs[0] */
 	bool via_dlopen;	/* added by resolve_dlopen, not by DT_NEEDED */
+	bool is_interp;		/* the dynamic loader itself, present from the start */
+	/* private to resolve.c: names it was requested under, identity, $ORIGIN */
+	char **names;
+	size_t n_names;
+	unsigned long long dev, ino;
+	char *origin;
 };
 
 /* One NEEDED edge (or dlopen edge), in the order ld.so processes them. */

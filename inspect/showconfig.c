@@ -180,8 +180,9 @@ static void parse_nvcc(struct showconfig *c, const char *flags)
 		if (!have)
 			pt_strbuf_addf(&al, "%s%s+PTX", al.len ? ";" : "", p);
 	}
-	if (al.len)
-		c->arch_list = pt_strbuf_detach(&al);
+	/* A second NVCC line (a paste twice) adds to the lists; the arch list is redone. */
+	free(c->arch_list);
+	c->arch_list = al.len ? pt_strbuf_detach(&al) : NULL;
 	pt_strbuf_release(&al);
 }
 

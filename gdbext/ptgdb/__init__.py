@@ -1,6 +1,6 @@
 # ptgdb: readable PyTorch tensors in GDB, live or post-mortem, from memory only.
-# Load with `source <prefix>/share/ptools/gdbext/ptgdb.py`-style one-liners
-# (see docs/ptgdb.7) or by GDB's auto-load hook installed next to libc10.
+# Loaded by `source <prefix>/share/ptools/gdbext/load.py` (docs/ptgdb.7) or by
+# GDB's auto-load hook installed under the real libc10's name (libc10-gdb.py.in).
 import gdb
 import gdb.printing
 
@@ -9,16 +9,18 @@ from . import commands, lookup
 _printer = None
 
 
+def _registered_anywhere():
+    lists = [gdb.pretty_printers] + [o.pretty_printers for o in gdb.objfiles()]
+    return any(getattr(p, "name", None) == "ptgdb" for lst in lists for p in lst)
+
+
 def register(objfile=None):
-    """Register the printers (with objfile, or globally when None) and the
-    commands. Safe to call more than once: the printer is added once per objfile."""
+    """Register the printers (on objfile, or globally when None) and the commands.
+    Once per session: `source` after auto-load (or the reverse) adds nothing."""
     global _printer
     commands.register()
     if _printer is None:
         _printer = lookup.PtPrettyPrinter()
-    target = objfile if objfile is not None else None
-    existing = (objfile.pretty_printers if objfile is not None
-                else gdb.pretty_printers)
-    if any(getattr(p, "name", None) == "ptgdb" for p in existing):
+    if _registered_anywhere():
         return
-    gdb.printing.register_pretty_printer(target, _printer)
+    gdb.printing.register_pretty_printer(objfile, _printer)

@@ -68,6 +68,8 @@ autograd meta pointer and the dispatch keys. See also `set pt-threshold`."""
                 full = True
             elif w == "--raw":
                 raw = True
+            elif w == "--edge":
+                raise gdb.GdbError("pt-tensor: --edge needs a number")
             elif words and words[-1] == "--edge":
                 words.pop()
                 try:
@@ -169,7 +171,7 @@ Usage: pt-types [--headers DIR] [--compiler CXX] [--std STD] [--rebuild]
 Compiles ptgdb's stubs/tensor_types.cpp with -g -femit-class-debug-always
 against the headers of the loaded torch (DIR/c10/core/TensorImpl.h; found from
 the loaded libc10 unless --headers is given), caches the object under
-~/.cache/ptgdb, and adds it with `add-symbol-file OBJECT -o 0`. The selected
+~/.cache/ptgdb, and adds it with add-symbol-file (types only). The selected
 frame is kept. --stub loads an object built beforehand (same headers!)."""
 
     def __init__(self):
@@ -202,8 +204,9 @@ frame is kept. --stub loads an object built beforehand (same headers!)."""
                         raise typestubs.StubError(
                             "no torch headers found near %s; give --headers DIR" % lib)
                     include = dirs[0]
-                gdb.write("pt-types: compiling type stubs against %s\n" % include)
-                gdb.flush()
+                if a.rebuild or not typestubs.cached(include, a.compiler, a.std):
+                    gdb.write("pt-types: compiling type stubs against %s\n" % include)
+                    gdb.flush()
                 obj = typestubs.build(include, a.compiler, a.std, rebuild=a.rebuild)
             loaded = typestubs.load(obj)
         except typestubs.StubError as e:

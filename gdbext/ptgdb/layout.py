@@ -191,11 +191,9 @@ def keyset_names(repr_):
     if not dk or "EndOfBackendKeys" not in bc:
         return None
     end_backend = bc["EndOfBackendKeys"]
-    dk_by_val, bc_by_val = {}, {}
+    dk_by_val = {}
     for k, v in dk.items():
         dk_by_val.setdefault(v, k)
-    for k, v in bc.items():
-        bc_by_val.setdefault(v, k)
     backends = [b + 1 for b in range(end_backend) if repr_ >> b & 1]
     out = []
     for bit in range(end_backend, 64):

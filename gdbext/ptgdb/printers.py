@@ -22,8 +22,11 @@ def _values_text(info, full, raw, edge):
         raise layout.Unreadable("null data pointer with numel %d" % info.numel)
     edge = SETTINGS["edgeitems"] if edge is None else edge
     summ = summarize.should_summarize(info.numel, SETTINGS["threshold"])
-    if full and info.numel <= layout.FULL_LIMIT:
+    if full:
         summ = False
+    # Whatever pt-threshold says, never walk more than FULL_LIMIT elements.
+    if info.numel > layout.FULL_LIMIT:
+        summ = True
     indices = summarize.shown_indices(info.sizes, summ, edge)
     raw_bytes = layout.element_bytes(info, indices)
     if raw:

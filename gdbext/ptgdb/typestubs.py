@@ -1,7 +1,7 @@
 # pt-types: give GDB the DWARF of c10::TensorImpl when the libraries carry none
 # (release builds, Debian's libtorch, pip wheels). Compiles stubs/tensor_types.cpp
 # against the headers of the torch that is loaded (or given), caches the object,
-# and adds it with `add-symbol-file OBJ -o 0` (tensor-layout.md §5, fix 2).
+# and adds it with `add-symbol-file OBJ -o OFFSET` (tensor-layout.md §5, fix 2).
 import hashlib
 import os
 import shlex
@@ -12,6 +12,13 @@ import gdb
 STUB_SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            "stubs", "tensor_types.cpp")
 _MARKER = os.path.join("c10", "core", "TensorImpl.h")
+
+
+# The stub's own symbols (its pointer variables, header constants in .rodata)
+# would otherwise sit at small addresses and label null pointers (`0x0
+# <ptgdb_stub::tensor>`). Only its types are wanted, so move it to an address no
+# pointer has: non-canonical on x86-64.
+LOAD_OFFSET = 0x4000000000000000
 
 
 class StubError(Exception):
@@ -50,6 +57,16 @@ def cache_dir():
     return os.path.join(base, "ptgdb")
 
 
+def _object_path(include, compiler, std, extra):
+    """Cache file name: a hash of the header tree's TensorImpl.h, compiler, flags, stub."""
+    with open(STUB_SOURCE, "rb") as f:
+        src = f.read()
+    marker = os.path.join(include, _MARKER)
+    key = hashlib.sha256(repr((os.path.realpath(include), os.stat(marker).st_mtime_ns,
+                               compiler, std, list(extra))).encode() + src).hexdigest()[:16]
+    return os.path.join(cache_dir(), "tensor_types-%s.o" % key)
+
+
 def build(include, compiler="g++", std="c++17", extra=(), rebuild=False):
     """Compile the stub against include; returns the object path (cached by the
     header tree, compiler and flags)."""
@@ -58,11 +75,7 @@ def build(include, compiler="g++", std="c++17", extra=(), rebuild=False):
         raise StubError("no %s under %s" % (_MARKER, include))
     if not os.path.isfile(STUB_SOURCE):
         raise StubError("stub source missing: %s" % STUB_SOURCE)
-    with open(STUB_SOURCE, "rb") as f:
-        src = f.read()
-    key = hashlib.sha256(repr((os.path.realpath(include), os.stat(marker).st_mtime_ns,
-                               compiler, std, list(extra))).encode() + src).hexdigest()[:16]
-    out = os.path.join(cache_dir(), "tensor_types-%s.o" % key)
+    out = _object_path(include, compiler, std, extra)
     if os.path.isfile(out) and not rebuild:
         return out
     os.makedirs(cache_dir(), exist_ok=True)
@@ -99,7 +112,21 @@ def load(path):
         level = gdb.selected_frame().level()
     except gdb.error:
         pass
-    gdb.execute("add-symbol-file %s -o 0" % shlex.quote(path), to_string=True)
+    gdb.execute("add-symbol-file %s -o 0x%x" % (shlex.quote(path), LOAD_OFFSET), to_string=True)
     if level:
-        gdb.execute("frame %d" % level, to_string=True)
+        # Frame.select() is silent; the `frame N` command would print the frame.
+        frame = gdb.newest_frame()
+        for _ in range(level):
+            if frame.older() is None:
+                break
+            frame = frame.older()
+        frame.select()
     return True
+
+
+def cached(include, compiler="g++", std="c++17", extra=()):
+    """Whether build() would reuse an object (for the user message only)."""
+    try:
+        return os.path.isfile(_object_path(include, compiler, std, extra))
+    except OSError:
+        return False

@@ -1,9 +1,10 @@
 // Type stubs for ptgdb (pt-types): compiled against the headers of the torch
 // being debugged, with -g -femit-class-debug-always, and added to GDB with
-// `add-symbol-file stub.o -o 0`. GCC emits a polymorphic class's full DWARF only
-// where its vtable lives (TensorImpl's key function is in libc10), so release
-// builds leave c10::TensorImpl incomplete; these variables make GDB's opaque-type
-// resolution find a complete one. Defines nothing else; never linked.
+// `add-symbol-file stub.o -o 0x4000000000000000` (pt-types). GCC emits a
+// polymorphic class's full DWARF only where its vtable lives (TensorImpl's key
+// function is in libc10), so release builds leave c10::TensorImpl incomplete;
+// these variables make GDB's opaque-type resolution find a complete one.
+// Defines nothing else; never linked.
 #include <ATen/core/Tensor.h>
 #include <ATen/core/TensorBase.h>
 #include <c10/core/DispatchKeySet.h>
@@ -29,7 +30,6 @@ c10::Scalar *scalar;
 c10::SymInt *sym_int;
 c10::IntArrayRef *int_array_ref;
 c10::SmallVector<int64_t, 5> *small_vector;
-c10::optional<c10::Device> *optional_device;
 c10::DispatchKeySet *key_set;
 c10::DispatchKey dispatch_key;
 c10::BackendComponent backend_component;

@@ -7,6 +7,13 @@ trap 'rm -rf "$T"' EXIT
 PT_FAILS=0
 PT_CHECKS=0
 
+# In the sanitizer tree every report of our programs lands in $T/sanitizer.*
+# and fails the test in finish(), even where a test ignores an exit status.
+if [ "${PT_SANITIZE:-OFF}" = ON ]; then
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$T/sanitizer"
+	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$T/sanitizer"
+fi
+
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; PT_FAILS=$((PT_FAILS + 1)); }
 pass() { PT_CHECKS=$((PT_CHECKS + 1)); }
@@ -66,6 +73,11 @@ build_exe() {
 
 # The closing line CI reads, and the exit code.
 finish() {
+	if ls "$T"/sanitizer.* >/dev/null 2>&1; then
+		echo "FAIL: sanitizer reports:"
+		cat "$T"/sanitizer.*
+		PT_FAILS=$((PT_FAILS + 1))
+	fi
 	echo "$PT_CHECKS checks, $PT_FAILS failed"
 	[ "$PT_FAILS" = 0 ]
 	exit $?

@@ -66,16 +66,20 @@ compare() {	# compare WHAT GDB_OUTPUT
 # --- live ------------------------------------------------------------------
 {
 	echo "source $LOAD"
+	echo "break main"
 	echo "break stop_here"
 	echo "run $T/dump.txt"
-	echo "up"
 	echo "echo @@=before-types\\n"
 	echo "output f32"
 	echo "echo \\n"
+	# Uninitialised locals (stack garbage) must print as values or <unreadable ...>.
 	echo "pt-types --headers $INC --compiler $CXX"
-	echo "echo @@=frame-kept\\n"
-	echo "output argc"
-	echo "echo \\n"
+	echo "echo @@=garbage\\n"
+	echo "info locals"
+	echo "echo @@=garbage-end\\n"
+	echo "continue"
+	echo "up"
+	echo "pt-types --rebuild --headers $INC --compiler $CXX"
 	prints
 	# No GPU here: make fake_cuda claim cuda:0 (1.13 c10::optional or 2.x std::optional).
 	cat <<'GDB'
@@ -115,6 +119,11 @@ help pt-dispatch-keys
 help pt-types
 GDB
 	echo "gcore $T/core"
+	# After gcore: a data pointer into nothing (as on a core file missing the page).
+	echo "set var fspecial.impl_.target_->storage_.storage_impl_.target_->data_ptr_.ptr_.data_ = (void *) 0x10"
+	echo "echo @@=nopage\\n"
+	echo "output fspecial"
+	echo "echo \\n"
 	echo "kill"
 } >"$T/live.gdb"
 "$GDB" -nx -q -batch -x "$T/live.gdb" "$T/tensors" >"$T/live.out" 2>&1
@@ -122,8 +131,10 @@ GDB
 compare live "$T/live.out"
 mark() { awk -v m="@@$1" '$0 == m { getline; print; exit }' "$2"; }
 check_contains "live: without types" "<unreadable tensor: no type information for c10::TensorImpl; run pt-types>" "$(mark =before-types "$T/live.out")"
-check_eq "live: pt-types keeps the selected frame" "2" "$(mark =frame-kept "$T/live.out")"
+garbage=$(awk '$0 == "@@=garbage" { on = 1; next } $0 == "@@=garbage-end" { on = 0 } on' "$T/live.out")
+check_contains "live: uninitialised locals listed" "bad = " "$garbage"
 check_eq "live: CUDA tensor" "tensor(<values in cuda:0 memory, not readable from the host>, dtype=float32, shape=[2], strides=[1], device=cuda:0)" "$(mark =fake_cuda "$T/live.out")"
+check_eq "live: data page missing" "<unreadable tensor: Cannot access memory at address 0x10; dtype=float32, shape=[4], device=cpu>" "$(mark =nopage "$T/live.out")"
 check_eq "live: set pt-edgeitems 1" "tensor([[0, ..., 49], ..., [1950, ..., 1999]], dtype=int64, shape=[40, 50], strides=[50, 1], device=cpu)" "$(mark =edge1 "$T/live.out")"
 check_contains "live: pt-tensor --edge 2" "tensor([[0, 1, ..., 48, 49], [50, 51, ..., 98, 99], ..., [1900, 1901, ..., 1948, 1949], [1950, 1951, ..., 1998, 1999]], dtype=int64" "$(mark =edge2 "$T/live.out")"
 check_contains "live: pt-tensor detail line" "impl=0x" "$(awk '$0 == "@@=edge2" { getline; getline; print; exit }' "$T/live.out")"
@@ -144,10 +155,15 @@ else
 		echo "source $LOAD"
 		echo "frame function main"
 		echo "pt-types --headers $INC --compiler $CXX"
+		echo "echo @@=frame-kept\\n"
+		echo "output argc"
+		echo "echo \\n"
 		prints
 	} >"$T/core.gdb"
 	"$GDB" -nx -q -batch -x "$T/core.gdb" "$T/tensors" "$T/core" >"$T/core.out" 2>&1
 	compare core "$T/core.out"
+	# add-symbol-file alone would select frame 0 (stop_here, no argc there).
+	check_eq "core: pt-types keeps the selected frame" "2" "$(mark =frame-kept "$T/core.out")"
 	if grep -n "Traceback\|Python Exception" "$T/core.out"; then fail "core: Python exception"; else pass; fi
 fi
 

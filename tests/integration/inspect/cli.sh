@@ -3,7 +3,14 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTINSPECT
 
-check_rc "no arguments is a usage error" 2 "$P"
+# No arguments runs doctor (tested in env_debian_torch.sh); --help lists it.
+check_contains "--help lists doctor" "doctor" "$("$P" --help)"
+for sub in config debug doctor env; do
+	check_rc "$sub --help" 0 "$P" $sub --help
+	check_rc "$sub: unknown option is a usage error" 2 "$P" $sub --no-such-option
+done
+check_rc "debug without files is a usage error" 2 "$P" debug
+check_rc "config without a source is a usage error" 2 "$P" config
 check_rc "--help" 0 "$P" --help
 check_contains "--help lists exit codes" "2  usage error or unreadable input" "$("$P" --help)"
 check_rc "unknown option" 2 "$P" deps --no-such-option /bin/true

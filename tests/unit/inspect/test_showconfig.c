@@ -386,6 +386,19 @@ static void build_settings_garbage_prefix(void **state)
 	showconfig_release(&c);
 }
 
+/* Found by fuzz_showconfig: a second NVCC line leaked the first arch list. */
+static void two_nvcc_lines(void **state)
+{
+	struct showconfig c;
+
+	(void)state;
+	parse_str("  - NVCC architecture flags: -gencode;arch=compute_80,code=sm_80\n"
+		  "  - NVCC architecture flags: -gencode;arch=compute_90,code=sm_90\n", &c);
+	assert_int_equal(c.n_nvcc_sass, 2);
+	assert_string_equal(c.arch_list, "8.0;9.0");
+	showconfig_release(&c);
+}
+
 static void too_large_refused(void **state)
 {
 	struct showconfig c;
@@ -418,6 +431,7 @@ int main(void)
 		cmocka_unit_test(nvcc_variants_and_rocm),
 		cmocka_unit_test(cudnn_decode),
 		cmocka_unit_test(build_settings_garbage_prefix),
+		cmocka_unit_test(two_nvcc_lines),
 		cmocka_unit_test(too_large_refused),
 	};
 

@@ -1,0 +1,197 @@
+/* The dependency report as text and JSON; see report_deps.h. */
+#include "report_deps.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "ptinspect.h"
+#include "xalloc.h"
+
+#define NONE ((size_t)-1)
+
+/* libtree's labels, with the requester for inherited RPATHs. */
+static const char *label(const struct resolve_dep *d)
+{
+	switch (d->found_by) {
+	case FOUND_DIRECT: return "direct";
+	case FOUND_RPATH: return "rpath";
+	case FOUND_RPATH_OF_LOADER: return "rpath of loader";
+	case FOUND_LD_LIBRARY_PATH: return "LD_LIBRARY_PATH";
+	case FOUND_RUNPATH: return "runpath";
+	case FOUND_LD_SO_CACHE: return "ld.so.cache";
+	case FOUND_DEFAULT: return "default path";
+	case FOUND_ALREADY_LOADED: return "already loaded";
+	default: return "not found";
+	}
+}
+
+static const char *short_name(const struct resolve_obj *o)
+{
+	const char *s = strrchr(o->path, '/');
+
+	return s ? s + 1 : o->path;
+}
+
+static void print_missing(FILE *f, const char *indent, const struct resolve_dep *d, int c)
+{
+	fprintf(f, "%s    %spaths considered, in order:%s\n", indent, pt_c(c, PT_C_DIM),
+		pt_c(c, PT_C_RESET));
+	for (size_t i = 0; i < d->n_tried; i++) {
+		const struct resolve_try *t = &d->tried[i];
+
+		fprintf(f, "%s      %zu. %s [%s]%s%s\n", indent, i + 1, t->path,
+			resolve_found_by_name(t->from), t->why_skipped ? ": " : "",
+			t->why_skipped ? t->why_skipped : "");
+	}
+}
+
+struct walker {
+	FILE *f;
+	const struct resolve_result *r;
+	const struct deps_view *v;
+	int c;
+	char prefix[512];
+};
+
+static void print_edge_line(struct walker *w, const char *branch, const struct resolve_dep *d)
+{
+	const struct resolve_result *r = w->r;
+	int c = w->c;
+
+	fprintf(w->f, "  %s%s", w->prefix, branch);
+	if (d->obj == NONE) {
+		fprintf(w->f, "%s%s not found%s\n", pt_c(c, PT_C_RED), d->name, pt_c(c, PT_C_RESET));
+		return;
+	}
+	const struct resolve_obj *o = &r->objs[d->obj];
+	fprintf(w->f, "%s%s%s %s[%s]%s", pt_c(c, PT_C_BOLD), d->name, pt_c(c, PT_C_RESET),
+		pt_c(c, PT_C_CYAN), label(d), pt_c(c, PT_C_RESET));
+	if (d->found_by != FOUND_ALREADY_LOADED)
+		fprintf(w->f, " %s", o->path);
+	if (d->fragile)
+		fprintf(w->f, " %sfragile: found only because %s loaded it first%s",
+			pt_c(c, PT_C_YELLOW),
+			o->loader != NONE ? short_name(&r->objs[o->loader]) : "the loader",
+			pt_c(c, PT_C_RESET));
+	if (d->via_dlopen)
+		fprintf(w->f, " (dlopen)");
+	fputc('\n', w->f);
+}
+
+static void walk(struct walker *w, size_t obj, int depth)
+{
+	const struct resolve_result *r = w->r;
+	size_t n = 0, shown = 0;
+
+	/* Count the edges to show, so the last one gets the closing branch. */
+	for (size_t i = 0; i < r->n_deps; i++) {
+		const struct resolve_dep *d = &r->deps[i];
+		if (d->needed_by == obj && (w->v->verbose || d->found_by != FOUND_ALREADY_LOADED ||
+					    d->fragile || d->n_missing_versions))
+			n++;
+	}
+	for (size_t i = 0; i < r->n_deps; i++) {
+		const struct resolve_dep *d = &r->deps[i];
+		size_t plen = strlen(w->prefix);
+		bool last;
+
+		if (d->needed_by != obj || !(w->v->verbose || d->found_by != FOUND_ALREADY_LOADED ||
+					     d->fragile || d->n_missing_versions))
+			continue;
+		last = ++shown == n;
+		print_edge_line(w, last ? "└── " : "├── ", d);
+		if (plen + 8 < sizeof(w->prefix))
+			strcat(w->prefix, last ? "    " : "│   ");
+		if (d->obj == NONE) {
+			char ind[600];
+
+			snprintf(ind, sizeof(ind), "  %s", w->prefix);
+			print_missing(w->f, ind, d, w->c);
+		}
+		for (size_t k = 0; k < d->n_missing_versions; k++)
+			fprintf(w->f, "  %s    %sversion `%s' not found%s\n", w->prefix,
+				pt_c(w->c, PT_C_RED), d->missing_versions[k], pt_c(w->c, PT_C_RESET));
+		if (d->no_version_info)
+			fprintf(w->f, "  %s    %sno version information available%s\n", w->prefix,
+				pt_c(w->c, PT_C_YELLOW), pt_c(w->c, PT_C_RESET));
+		/* A subtree is printed once, under the edge that loaded it. */
+		if (d->obj != NONE && r->objs[d->obj].first_dep == i &&
+		    (!w->v->max_depth || depth + 1 < w->v->max_depth))
+			walk(w, d->obj, depth + 1);
+		w->prefix[plen] = '\0';
+	}
+}
+
+void report_deps_text(FILE *f, const struct resolve_result *r, const struct deps_view *v,
+		      const struct pt_ctx *ctx)
+{
+	size_t loaded = 0;
+	int c = ctx->color;
+
+	for (size_t i = 1; i < r->n_objs; i++)
+		loaded += !r->objs[i].is_interp || r->objs[i].n_names;
+	fprintf(f, "  dependencies: %zu loaded, %s%zu missing%s, %s%zu with unmet versions%s\n", loaded,
+		pt_c(c && r->n_missing, PT_C_RED), r->n_missing, pt_c(c && r->n_missing, PT_C_RESET),
+		pt_c(c && r->n_unmet, PT_C_RED), r->n_unmet, pt_c(c && r->n_unmet, PT_C_RESET));
+	if (v->flat) {
+		for (size_t i = 0; i < r->n_deps; i++) {
+			const struct resolve_dep *d = &r->deps[i];
+
+			if (d->found_by == FOUND_ALREADY_LOADED && !v->verbose && !d->fragile &&
+			    !d->n_missing_versions)
+				continue;
+			fprintf(f, "  %s => %s [%s] (needed by %s)\n", d->name,
+				d->obj == NONE ? "not found" : r->objs[d->obj].path, label(d),
+				r->objs[d->needed_by].path);
+			if (d->obj == NONE)
+				print_missing(f, "  ", d, c);
+			for (size_t k = 0; k < d->n_missing_versions; k++)
+				fprintf(f, "      version `%s' not found\n", d->missing_versions[k]);
+		}
+		return;
+	}
+	struct walker w = { .f = f, .r = r, .v = v, .c = c };
+	fprintf(f, "  %s%s%s\n", pt_c(c, PT_C_BOLD), short_name(&r->objs[0]), pt_c(c, PT_C_RESET));
+	walk(&w, 0, 0);
+}
+
+json_t *report_deps_json(const struct resolve_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->n_deps; i++) {
+		const struct resolve_dep *d = &r->deps[i];
+		const struct resolve_obj *o = d->obj == NONE ? NULL : &r->objs[d->obj];
+		json_t *j = json_object(), *mv = json_array();
+
+		json_object_set_new(j, "name", json_string(d->name));
+		json_object_set_new(j, "path", pt_json_str(o ? o->path : NULL));
+		json_object_set_new(j, "realpath", pt_json_str(o ? o->realpath : NULL));
+		json_object_set_new(j, "found_by", json_string(resolve_found_by_name(d->found_by)));
+		json_object_set_new(j, "dir", pt_json_str(d->dir));
+		json_object_set_new(j, "needed_by", json_string(r->objs[d->needed_by].path));
+		json_object_set_new(j, "depth", json_integer(r->objs[d->needed_by].depth + 1));
+		json_object_set_new(j, "loaded_here", json_boolean(o && o->first_dep == i));
+		json_object_set_new(j, "fragile", json_boolean(d->fragile));
+		json_object_set_new(j, "via_dlopen", json_boolean(d->via_dlopen));
+		for (size_t k = 0; k < d->n_missing_versions; k++)
+			json_array_append_new(mv, json_string(d->missing_versions[k]));
+		json_object_set_new(j, "missing_versions", mv);
+		json_object_set_new(j, "no_version_info", json_boolean(d->no_version_info));
+		if (!o) {
+			json_t *t = json_array();
+
+			for (size_t k = 0; k < d->n_tried; k++) {
+				json_t *e = json_object();
+				json_object_set_new(e, "path", json_string(d->tried[k].path));
+				json_object_set_new(e, "from", json_string(resolve_found_by_name(d->tried[k].from)));
+				json_object_set_new(e, "skipped", pt_json_str(d->tried[k].why_skipped));
+				json_array_append_new(t, e);
+			}
+			json_object_set_new(j, "searched", t);
+		}
+		json_array_append_new(a, j);
+	}
+	return a;
+}
