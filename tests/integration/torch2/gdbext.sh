@@ -1,0 +1,32 @@
+. "$PT_TESTLIB/common.sh" || exit 2
+# ctest-timeout: 1200
+# The GDB extension on torch 2.6's layout (std::optional device, pyobj_slot_,
+# 2.x refcounts and offsets): tests/integration/gdbext/gdb_tensors.sh, the same
+# value checks as on Debian 12's 1.13, run inside the torch 2.x test bed with
+# its g++ 14, GDB 16, /usr/include (libtorch-dev 2.6) and python3 -- live, on
+# a core file, and in python3 running a torch script.
+[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+TB=$PT_SRC/tests/torch2/testbed
+SCRIPT=tests/integration/gdbext/gdb_tensors.sh
+[ -f "$PT_SRC/$SCRIPT" ] || skip "$SCRIPT is not in this tree"
+
+"$TB" create 2>"$T/create.err"
+rc=$?
+[ $rc = 77 ] && skip "torch 2.x test bed unavailable: $(grep 'cannot run here' "$T/create.err")"
+grep -h 'testbed: ' "$T/create.err"	# cold (with each step's time) or cached
+check_eq "testbed create" 0 $rc
+
+check_eq "the headers inside are torch 2.6's" "2.6.0" \
+	"$("$TB" run sh -c 'printf "#include <torch/version.h>\nTORCH_VERSION\n" |
+		g++ -E -P -I/usr/include/torch/csrc/api/include -x c++ - | tail -1 | tr -d "\""' 2>/dev/null)"
+
+t0=$(date +%s)
+"$TB" run env PT_SRC=/src PT_TESTLIB=/src/tests/lib PT_SANITIZE=OFF bash "/src/$SCRIPT" >"$T/out" 2>&1
+rc=$?
+grep -E '^(FAIL|SKIP)|^  (expected|actual):|checks, [0-9]+ failed$|skipped' "$T/out"
+check_eq "gdb_tensors.sh inside the test bed (live, core, python3) passes" 0 $rc
+[ $rc = 0 ] || [ $rc = 1 ] || tail -30 "$T/out"
+# The test bed has gdb, g++, libtorch-dev and python3-torch: nothing may skip.
+check_eq "no part skipped" "" "$(grep -E '^SKIP|skipped' "$T/out" || true)"
+echo "gdbext on torch 2.6: $(( $(date +%s) - t0 )) s; inside: $(grep -E 'checks, [0-9]+ failed$' "$T/out" | tail -1)"
+finish
