@@ -23,13 +23,15 @@ static const char breaks_usage[] =
 	"usage: pttrace graph-breaks RUN [--json]\n"
 	"\n"
 	"Every graph break: the compile id, where in user code, and why\n"
-	"(dynamo_graph_break_reason records; restart reasons in older traces).\n";
+	"(dynamo_graph_break_reason records; restart reasons in older traces).\n"
+	"Exit status: 0 fine, 2 usage error or no such run.\n";
 
 static const char recompiles_usage[] =
 	"usage: pttrace recompiles RUN [--json]\n"
 	"\n"
 	"Every recompile: the new compile id, the compile whose guard failed, the\n"
-	"guard, and where it came from (recompile_reasons records).\n";
+	"guard, and where it came from (recompile_reasons records).\n"
+	"Exit status: 0 fine, 2 usage error or no such run.\n";
 
 /* RUN and the common options; returns the RUN argument or NULL (usage printed). */
 static const char *parse(int argc, char **argv, struct pt_ctx *ctx, const char *usage,
