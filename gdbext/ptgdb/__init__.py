@@ -24,3 +24,21 @@ def register(objfile=None):
     if _registered_anywhere():
         return
     gdb.printing.register_pretty_printer(objfile, _printer)
+    # GDB asks each objfile's printers (in load order) before the global
+    # ones, and libstdc++ registers its std::optional printer on its own
+    # objfile: from torch 2.x c10::optional is std::optional, whose contents
+    # would then print as libstdc++'s "std::optional = {...}". Being first on
+    # every objfile (the main program comes first) keeps ptgdb in charge;
+    # values it does not know fall through to the next printer.
+    for obj in gdb.objfiles():
+        _put_first(obj)
+    gdb.events.new_objfile.connect(lambda ev: _put_first(ev.new_objfile))
+
+
+def _put_first(obj):
+    lst = obj.pretty_printers
+    if lst and lst[0] is _printer:
+        return
+    if _printer in lst:
+        lst.remove(_printer)
+    lst.insert(0, _printer)
