@@ -357,17 +357,10 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 		case O_JSON:
 			ctx->json = 1;
 			break;
-		case O_COLOR: {
-			int m = optarg ? pt_color_mode_parse(optarg) : PT_COLOR_ALWAYS;
-			if (m < 0) {
-				fprintf(stderr, "%s: unknown --color value '%s'\n", ctx->prog, optarg);
+		case O_COLOR:
+			if (pt_ctx_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
-			}
-			ctx->color_mode = m;
-			ctx->color = pt_color_enabled(stdout, m);
-			ctx->color_err = pt_color_enabled(stderr, m);
 			break;
-		}
 		case 'v': fo->view.verbose = 1; break;
 		case O_LLP: fo->llp = optarg; fo->llp_set = 1; break;
 		case O_ROOT: fo->root = optarg; break;

@@ -66,12 +66,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--no-color")) {
 			ctx.color_mode = PT_COLOR_NEVER;
 		} else if (!strncmp(a, "--color", 7) && (a[7] == '\0' || a[7] == '=')) {
-			int m = a[7] ? pt_color_mode_parse(a + 8) : PT_COLOR_ALWAYS;
-			if (m < 0) {
-				fprintf(stderr, "ptinspect: unknown --color value '%s'\n", a + 8);
+			if (pt_ctx_set_color(&ctx, a[7] ? a + 8 : NULL) < 0)
 				return EXIT_USAGE;
-			}
-			ctx.color_mode = m;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return EXIT_FINE;
