@@ -21,7 +21,12 @@
 #include "trace_schema.h"
 #include "runs.h"
 
-/* Options every run subcommand takes; returns the index of the first operand or -1/-2. */
+/*
+ * Options every run subcommand takes, before or after the operands
+ * (`pttrace show RUN --json`, as the issue writes it; "--" still ends them).
+ * Returns the index of the first operand (operands are permuted to the end)
+ * or -1/-2.
+ */
 static int common_opts(int argc, char **argv, struct pt_ctx *ctx, const char *usage)
 {
 	static const struct option longopts[] = {
@@ -32,7 +37,7 @@ static int common_opts(int argc, char **argv, struct pt_ctx *ctx, const char *us
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctx->json = 1;

@@ -45,6 +45,8 @@ check_eq "talk: environment recorded" "1|+dynamo,graph_breaks,recompiles,guards"
 check_eq "talk: show --json" "exited 1 e2e 5 1" \
 	"$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); k={x["kind"]: x["lines"] for x in d["lines_by_kind"]}; print(d["status"], d["exit_code"], d["tag"], k["other"], len(d["errors"]))' "$T/show.json")"
 check_contains "talk: show names the warning" "logs-old-torch" "$(cat "$T/show.json")"
+"$P" show talk --json >"$T/show2.json"
+check_eq "talk: show RUN --json (option after the operand) gives the same document" "" "$(diff "$T/show.json" "$T/show2.json")"
 check_eq "talk: --level W finds the warning and the traceback" "2" \
 	"$("$P" --json logs --level W talk | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')"
 
