@@ -27,6 +27,7 @@ static const struct subcommand subcommands[] = {
 	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge" },
 	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed" },
 	{ "reindex", cmd_reindex, "rebuild a run's records from its raw output" },
+	{ "report", cmd_report, "write a static HTML report of a run (file://, no server)" },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
 	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output" },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
