@@ -137,22 +137,21 @@ void html_secs(struct html *h, double s)
 		html_rawf(h, "%.3f", s);
 }
 
-int html_open(struct html *h, const char *path, const char *title, const char *rel)
+int html_open(struct html *h, const char *path, const char *title, const char *rel, int hljs)
 {
 	memset(h, 0, sizeof(*h));
 	h->f = fopen(path, "w");
 	if (!h->f)
 		return -1;
 	h->path = pt_xstrdup(path);
-	html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-		    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; "
-		    "img-src 'self' data:; style-src 'self' 'unsafe-inline'\">\n<title>");
+	html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
 	html_text(h, title);
 	html_rawf(h, "</title>\n<link rel=\"stylesheet\" href=\"%sreport.css\">\n"
-		  "<script src=\"%sreport.js\" defer></script>\n</head><body>\n"
+		  "%s%s%s<script src=\"%sreport.js\" defer></script>\n</head><body>\n"
 		  "<nav><a href=\"%sindex.html\">summary</a> <a href=\"%scompiles.html\">compiles</a> "
 		  "<a href=\"%sframes.html\">frames</a> <a href=\"%sbreaks.html\">graph breaks</a></nav>\n<h1>",
-		  rel, rel, rel, rel, rel, rel);
+		  rel, hljs ? "<script src=\"" : "", hljs ? rel : "",
+		  hljs ? "highlight.min.js\" defer></script>\n" : "", rel, rel, rel, rel, rel);
 	html_text(h, title);
 	html_raw(h, "</h1>\n");
 	return 0;

@@ -18,8 +18,9 @@ struct html {
 };
 
 /* Create path (truncating) and start a page: title, style sheet and script
- * at rel ("" or "../") relative to the report's root. Returns 0 or -1 (errno). */
-int html_open(struct html *h, const char *path, const char *title, const char *rel);
+ * at rel ("" or "../") relative to the report's root, and highlight.min.js
+ * too when hljs. Returns 0 or -1 (errno). */
+int html_open(struct html *h, const char *path, const char *title, const char *rel, int hljs);
 /* End the page and close; 0, or -1 with errno of the first failure. */
 int html_close(struct html *h);
 

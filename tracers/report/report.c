@@ -47,7 +47,8 @@ static int page_open(struct rctx *c, struct html *h, const char *rel, const char
 		     const char *up)
 {
 	char *path = out_path(c, rel);
-	int rc = html_open(h, path, title, up);
+	/* Pages under p/ and c/ show code: they load highlight.js when the report has it. */
+	int rc = html_open(h, path, title, up, c->st->highlight && *up);
 
 	if (rc < 0)
 		fail_errno(c, path, "cannot write");
@@ -942,6 +943,7 @@ struct cpage {
 	struct rctx *c;
 	struct html *h;
 	struct guards guards;
+	size_t shown;	/* records written in the metrics-and-guards section */
 };
 
 static int load_payload(struct rctx *c, const char *md5, char **data, size_t *len)
@@ -1043,6 +1045,7 @@ static int on_compile_rec(void *ctx, const struct rp_rec *r)
 	if (!strcmp(r->kind, "compilation_metrics")) {
 		html_rawf(h, "<h3>compilation_metrics (line %lld)</h3>\n", (long long)r->lineno);
 		write_metrics(h, meta);
+		p->shown++;
 	} else if (!strcmp(r->kind, "symbolic_shape_specialization") ||
 		   !strcmp(r->kind, "guard_added_fast")) {
 		html_raw(h, "<h3>");
@@ -1056,6 +1059,7 @@ static int on_compile_rec(void *ctx, const struct rp_rec *r)
 		html_raw(h, "</p>");
 		write_stack(h, json_object_get(meta, "user_stack"));
 		write_stack(h, json_object_get(meta, "stack"));
+		p->shown++;
 	}
 	if (!strcmp(r->kind, "dynamo_cpp_guards_str"))
 		guard_lines_from(p->c, r, &p->guards);
@@ -1131,8 +1135,8 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 {
 	struct html h;
 	char key[160], rel[200], title[COMPILEID_MAX + 64];
-	struct cpage p = {c, &h, {0}};
-	struct cpage pp = {c, NULL, {0}};
+	struct cpage p = {c, &h, {0}, 0};
+	struct cpage pp = {c, NULL, {0}, 0};
 	const struct trace_event *re = recompile_of(c, o->rank, &o->cid);
 	struct arts a = {&h, 0};
 	size_t n = 0;
@@ -1170,9 +1174,12 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 		}
 		html_raw(&h, "</p>\n");
 	}
-	html_raw(&h, "<h2>Records</h2>\n");
+	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
 	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_compile_rec, &p, c->diag) < 0)
 		rc = -1;
+	if (!p.shown)
+		html_raw(&h, "<p>No compilation_metrics, symbolic_shape_specialization or "
+			     "guard_added_fast record has this compile id.</p>\n");
 	html_raw(&h, "<h2>Artifacts, in record order</h2>\n<ol>\n");
 	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_art, &a, c->diag) < 0)
 		rc = -1;
@@ -1417,6 +1424,8 @@ static int write_timeline(struct rctx *c)
 		return rc;
 	}
 	rc = trace_timeline_write(c->ix, c->o->run_id, f, &n, &skipped, c->diag);
+	if (rc == 0 && ftell(f) > 0)
+		c->st->bytes += (uint64_t)ftell(f);
 	if (fclose(f) && rc == 0)
 		rc = fail_errno(c, path, "cannot write");
 	free(path);

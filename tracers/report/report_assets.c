@@ -16,7 +16,12 @@ const char report_css[] =
 	"margin-right:1em;color:#999;text-align:right}\n"
 	"ul.trie{list-style:none;padding-left:1em}ul.trie summary{cursor:pointer}\n"
 	"span.cid{padding:0 3px;margin-left:4px;border-radius:3px;font-family:monospace}\n"
-	".add{color:#070}.del{color:#a00}code{font-size:95%}\n";
+	".add{color:#070}.del{color:#a00}code{font-size:95%}h1{overflow-wrap:anywhere}\n"
+	/* highlight.js classes (its own themes are not copied: these few are enough). */
+	".hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#0033b3;font-weight:bold}"
+	".hljs-string,.hljs-attr{color:#067d17}.hljs-comment,.hljs-quote{color:#8c8c8c;font-style:italic}"
+	".hljs-number,.hljs-literal{color:#1750eb}.hljs-title,.hljs-function{color:#00627a}"
+	".hljs-meta{color:#9e880d}.hljs-params{color:#333}\n";
 
 const char report_js[] =
 	"'use strict';\n"
