@@ -14,6 +14,7 @@
 #include "report.h"
 #include "report_assets.h"
 #include "report_data.h"
+#include "report_provenance.h"
 #include "trace_query.h"
 #include "xalloc.h"
 
@@ -1098,7 +1099,15 @@ static int write_compile_pages(struct rctx *c)
 struct arts {
 	struct html *h;
 	size_t n;
+	/* The payloads the provenance pane needs (md5s, NULL when absent). */
+	char *pre, *post, *code, *mappings;
 };
+
+static void set_md5(char **slot, const char *md5)
+{
+	free(*slot);
+	*slot = pt_xstrdup(md5);
+}
 
 static int on_art(void *ctx, const struct rp_rec *r)
 {
@@ -1108,6 +1117,16 @@ static int on_art(void *ctx, const struct rp_rec *r)
 	if (!r->md5 && strcmp(r->kind, "link"))
 		return 0;
 	label = trace_artifact_label(r->kind, r->name);
+	if (r->md5 && label) {
+		if (!strcmp(label, "after_pre_grad_graph") || !strcmp(label, "inductor_pre_grad_graph"))
+			set_md5(&a->pre, r->md5);
+		else if (!strcmp(label, "after_post_grad_graph") || !strcmp(label, "inductor_post_grad_graph"))
+			set_md5(&a->post, r->md5);
+		else if (!strcmp(r->kind, "inductor_output_code"))
+			set_md5(&a->code, r->md5);
+		else if (!strcmp(label, "inductor_provenance_tracking_node_mappings"))
+			set_md5(&a->mappings, r->md5);
+	}
 	html_raw(a->h, "<li>");
 	if (r->md5) {
 		html_raw(a->h, "<a href=\"../p/");
@@ -1131,6 +1150,45 @@ static int on_art(void *ctx, const struct rp_rec *r)
 	return 0;
 }
 
+static int load_payload(struct rctx *c, const char *md5, char **data, size_t *len);
+
+/* c/KEY.provenance.html: 0 written, -1 not (an error is in diag when it was one). */
+static int write_provenance(struct rctx *c, const struct rp_occ *o, const char *key,
+			    const char *title, const struct arts *a)
+{
+	char *map = NULL, *pre = NULL, *post = NULL, *code = NULL, *rel, *t;
+	size_t nmap = 0, npre = 0, npost = 0, ncode = 0;
+	json_t *m = NULL;
+	struct html h;
+	int rc = -1;
+
+	(void)o;
+	if (load_payload(c, a->mappings, &map, &nmap) != 0 ||
+	    !(m = json_loadb(map, nmap, 0, NULL)) || !json_is_object(m))
+		goto out;
+	if (a->pre)
+		load_payload(c, a->pre, &pre, &npre);
+	if (a->post)
+		load_payload(c, a->post, &post, &npost);
+	if (a->code)
+		load_payload(c, a->code, &code, &ncode);
+	rel = pt_xasprintf("c/%s.provenance.html", key);
+	t = pt_xasprintf("%s: provenance", title);
+	if (page_open(c, &h, rel, t, "../") == 0) {
+		report_provenance_write(&h, m, pre, npre, post, npost, code, ncode);
+		rc = page_close(c, &h);
+	}
+	free(rel);
+	free(t);
+out:
+	json_decref(m);
+	free(map);
+	free(pre);
+	free(post);
+	free(code);
+	return rc;
+}
+
 static int write_compile_page(struct rctx *c, const struct rp_occ *o, const struct rp_occ *prev)
 {
 	struct html h;
@@ -1138,7 +1196,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	struct cpage p = {c, &h, {0}, 0};
 	struct cpage pp = {c, NULL, {0}, 0};
 	const struct trace_event *re = recompile_of(c, o->rank, &o->cid);
-	struct arts a = {&h, 0};
+	struct arts a = {&h, 0, NULL, NULL, NULL, NULL};
 	size_t n = 0;
 	int rc = 0;
 
@@ -1184,6 +1242,16 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_art, &a, c->diag) < 0)
 		rc = -1;
 	html_raw(&h, "</ol>\n");
+	if (a.mappings && write_provenance(c, o, key, title, &a) == 0) {
+		html_raw(&h, "<p><a href=\"");
+		html_attr(&h, key);
+		html_raw(&h, ".provenance.html\">Provenance: pre-grad graph, post-grad graph and output "
+			     "code, line-linked</a></p>\n");
+	}
+	free(a.pre);
+	free(a.post);
+	free(a.code);
+	free(a.mappings);
 	if (p.guards.n) {
 		html_rawf(&h, "<h2>Guards (%zu)</h2>\n<pre class=\"code\">", p.guards.n);
 		for (size_t i = 0; i < p.guards.n; i++) {

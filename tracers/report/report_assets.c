@@ -17,6 +17,7 @@ const char report_css[] =
 	"ul.trie{list-style:none;padding-left:1em}ul.trie summary{cursor:pointer}\n"
 	"span.cid{padding:0 3px;margin-left:4px;border-radius:3px;font-family:monospace}\n"
 	".add{color:#070}.del{color:#a00}code{font-size:95%}h1{overflow-wrap:anywhere}\n"
+	".panes{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:1em}a.prov{font-size:85%}span.links{display:block;margin-left:5em;background:#eef;white-space:normal}\n"
 	/* highlight.js classes (its own themes are not copied: these few are enough). */
 	".hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#0033b3;font-weight:bold}"
 	".hljs-string,.hljs-attr{color:#067d17}.hljs-comment,.hljs-quote{color:#8c8c8c;font-style:italic}"
@@ -41,5 +42,6 @@ const char report_js[] =
 	"Array.from(t.tBodies[0].rows).forEach(r=>{r.style.display=r.textContent.toLowerCase().includes(q)?'':'none';});});});\n"
 	" if(window.hljs){document.querySelectorAll('pre.code[data-lang]').forEach(pre=>{const lang=pre.dataset.lang;"
 	"if(!hljs.getLanguage(lang))return;let state;pre.querySelectorAll('span.l').forEach(l=>{"
-	"try{const r=hljs.highlight(lang,l.textContent,true,state);state=r.top;l.innerHTML=r.value;}catch(e){}});});}\n"
+	"const t=l.querySelector('span.t')||l;"
+	"try{const r=hljs.highlight(lang,t.textContent,true,state);state=r.top;t.innerHTML=r.value;}catch(e){}});});}\n"
 	"});\n";

@@ -52,7 +52,14 @@ import "$F/tlparse-tests/inputs/export.log"
 [ -f "$T/ex/export.html" ] || fail "export.html missing for an export trace"
 [ -f "$T/br/export.html" ] && fail "export.html written for a trace without export records"
 
-# 5. Hostile text: every HTML file escapes it; the raw bytes stay as they were.
+# 5. Provenance: the three panes line-linked from the node mappings.
+import "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
+"$PTTRACE" report last --out "$T/prov" >/dev/null 2>&1 || fail "report provenance"
+pv=$(cat "$T/prov/c/-_-_0_0_0.provenance.html" 2>/dev/null)
+check_contains "post-grad relu links to pre-grad x_1" '<span class="l" id="post-L8"><span class="t">        relu: &quot;f32[8, 16][16, 1]cpu&quot; = torch.ops.aten.relu.default(addmm);  addmm = None</span><span class="links"> <a class="prov" href="#pre-L14">&rarr; x_1</a> <a class="prov" href="#code-L' "$pv"
+check_contains "the compile page links the pane" 'href="-_-_0_0_0.provenance.html"' "$(cat "$T/prov/c/-_-_0_0_0.html")"
+
+# 6. Hostile text: every HTML file escapes it; the raw bytes stay as they were.
 needle=$(python3 "$PT_TESTLIB/mktrace.py" "$T/xss.log" xss)
 import "$T/xss.log"
 "$PTTRACE" report last --out "$T/xss" >/dev/null 2>&1 || fail "report xss"
@@ -62,7 +69,7 @@ fi
 check_contains "escaped on the payload page" '&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1;alert(1)&quot;&gt;' "$(cat "$T"/xss/p/*.html)"
 grep -qF "$needle" "$T"/xss/p/*.txt || fail "raw payload bytes changed"
 
-# 6. --out refuses a directory that holds something else; an earlier report is replaced.
+# 7. --out refuses a directory that holds something else; an earlier report is replaced.
 mkdir -p "$T/busy"; echo x >"$T/busy/notes.txt"
 "$PTTRACE" report last --out "$T/busy" >/dev/null 2>"$T/err"
 check_eq "busy --out exit" 2 $?
