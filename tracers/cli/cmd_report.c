@@ -72,7 +72,7 @@ int cmd_report(int argc, char **argv, struct pt_ctx *ctx)
 	struct report_opts o = {0};
 	struct report_stats st;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	char *outdir = NULL, *index = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -133,7 +133,7 @@ int cmd_report(int argc, char **argv, struct pt_ctx *ctx)
 	if (open)
 		open_browser(index);
 done:
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	free(outdir);

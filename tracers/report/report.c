@@ -15,19 +15,19 @@
 #include "report_assets.h"
 #include "report_data.h"
 #include "report_provenance.h"
-#include "trace_query.h"
+#include "tt_query.h"
 #include "xalloc.h"
 
 #define HLJS_DEBIAN "/usr/share/javascript/highlight.js/highlight.min.js"
 #define TRIE_MAX_DEPTH 256	/* deeper stacks are cut (hostile input) */
 
 struct rctx {
-	struct index *ix;
+	struct db *ix;
 	const struct report_opts *o;
 	struct report_stats *st;
 	struct pt_diag *diag;
 	struct rp_occs occs;
-	struct trace_events breaks, recompiles;
+	struct tt_events breaks, recompiles;
 	int64_t nranks;
 	int has_export;
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
@@ -497,7 +497,7 @@ static void write_divergences(struct rctx *c, struct html *h)
 	struct pt_diag tmp;
 
 	pt_diag_init(&tmp);
-	if (c->nranks > 1 && trace_ranks_json(c->ix, c->o->run_id, &j, &tmp) == 0) {
+	if (c->nranks > 1 && tt_ranks_json(c->ix, c->o->run_id, &j, &tmp) == 0) {
 		d = json_object_get(j, "divergences");
 		html_raw(h, "<h3>Cross-rank checks</h3>\n");
 		if (!json_array_size(d))
@@ -781,7 +781,7 @@ static int write_compiles(struct rctx *c)
 	return page_close(c, &h);
 }
 
-static const struct trace_event *recompile_of(struct rctx *c, int64_t rank,
+static const struct tt_event *recompile_of(struct rctx *c, int64_t rank,
 					       const struct compileid *cid)
 {
 	for (size_t i = 0; i < c->recompiles.n; i++)
@@ -838,7 +838,7 @@ static int write_frames(struct rctx *c)
 		td_num(&h, (long long)(distinct ? distinct - 1 : 0));
 		html_raw(&h, "<td>");
 		for (size_t k = i; k < j; k++) {
-			const struct trace_event *e = recompile_of(c, v[k]->rank, &v[k]->cid);
+			const struct tt_event *e = recompile_of(c, v[k]->rank, &v[k]->cid);
 
 			if (k > i)
 				html_raw(&h, e ? " &rarr; <em>" : " &rarr; ");
@@ -858,7 +858,7 @@ static int write_frames(struct rctx *c)
 
 static int break_cmp(const void *pa, const void *pb)
 {
-	const struct trace_event *a = pa, *b = pb;
+	const struct tt_event *a = pa, *b = pb;
 	int r = strcmp(a->where ? a->where : "", b->where ? b->where : "");
 
 	return r ? r : strcmp(a->what ? a->what : "", b->what ? b->what : "");
@@ -867,7 +867,7 @@ static int break_cmp(const void *pa, const void *pb)
 static int write_breaks(struct rctx *c)
 {
 	struct html h;
-	struct trace_event *v = pt_xcalloc(c->breaks.n + 1, sizeof(*v));
+	struct tt_event *v = pt_xcalloc(c->breaks.n + 1, sizeof(*v));
 	size_t i = 0, groups = 0;
 
 	if (c->breaks.n)
@@ -949,7 +949,7 @@ struct cpage {
 
 static int load_payload(struct rctx *c, const char *md5, char **data, size_t *len)
 {
-	return trace_payload_get(c->ix, md5, data, len, c->diag);
+	return tt_payload_get(c->ix, md5, data, len, c->diag);
 }
 
 static void guard_lines_from(struct rctx *c, const struct rp_rec *r, struct guards *g)
@@ -1116,7 +1116,7 @@ static int on_art(void *ctx, const struct rp_rec *r)
 
 	if (!r->md5 && strcmp(r->kind, "link"))
 		return 0;
-	label = trace_artifact_label(r->kind, r->name);
+	label = tt_artifact_label(r->kind, r->name);
 	if (r->md5 && label) {
 		if (!strcmp(label, "after_pre_grad_graph") || !strcmp(label, "inductor_pre_grad_graph"))
 			set_md5(&a->pre, r->md5);
@@ -1195,7 +1195,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	char key[160], rel[200], title[COMPILEID_MAX + 64];
 	struct cpage p = {c, &h, {0}, 0};
 	struct cpage pp = {c, NULL, {0}, 0};
-	const struct trace_event *re = recompile_of(c, o->rank, &o->cid);
+	const struct tt_event *re = recompile_of(c, o->rank, &o->cid);
 	struct arts a = {&h, 0, NULL, NULL, NULL, NULL};
 	size_t n = 0;
 	int rc = 0;
@@ -1453,7 +1453,7 @@ static int write_diff(struct rctx *c)
 	struct html h;
 	json_t *j = NULL;
 	char *s;
-	int rc = trace_diff_json(c->ix, c->o->run_id, c->o->diff_run, &j, c->diag);
+	int rc = tt_diff_json(c->ix, c->o->run_id, c->o->diff_run, &j, c->diag);
 
 	if (rc < 0)
 		return -1;
@@ -1491,7 +1491,7 @@ static int write_timeline(struct rctx *c)
 		free(path);
 		return rc;
 	}
-	rc = trace_timeline_write(c->ix, c->o->run_id, f, &n, &skipped, c->diag);
+	rc = tt_timeline_write(c->ix, c->o->run_id, f, &n, &skipped, c->diag);
 	if (rc == 0 && ftell(f) > 0)
 		c->st->bytes += (uint64_t)ftell(f);
 	if (fclose(f) && rc == 0)
@@ -1500,7 +1500,7 @@ static int write_timeline(struct rctx *c)
 	return rc;
 }
 
-int report_write(struct index *ix, const struct report_opts *o, struct report_stats *st,
+int report_write(struct db *ix, const struct report_opts *o, struct report_stats *st,
 		 struct pt_diag *diag)
 {
 	struct rctx c = {.ix = ix, .o = o, .st = st, .diag = diag};
@@ -1522,8 +1522,8 @@ int report_write(struct index *ix, const struct report_opts *o, struct report_st
 	    write_file(&c, "report.js", report_js, strlen(report_js)) < 0 || copy_hljs(&c) < 0)
 		return -1;
 	if (rp_occs_load(ix, o->run_id, &c.occs, diag) < 0 ||
-	    trace_graph_breaks(ix, o->run_id, &c.breaks, diag) < 0 ||
-	    trace_recompiles(ix, o->run_id, &c.recompiles, diag) < 0) {
+	    tt_graph_breaks(ix, o->run_id, &c.breaks, diag) < 0 ||
+	    tt_recompiles(ix, o->run_id, &c.recompiles, diag) < 0) {
 		rc = -1;
 		goto out;
 	}
@@ -1534,7 +1534,7 @@ int report_write(struct index *ix, const struct report_opts *o, struct report_st
 		rc = -1;
 out:
 	rp_occs_release(&c.occs);
-	trace_events_release(&c.breaks);
-	trace_events_release(&c.recompiles);
+	tt_events_release(&c.breaks);
+	tt_events_release(&c.recompiles);
 	return rc;
 }

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "index.h"
+#include "db.h"
 
 struct report_opts {
 	const char *outdir;	/* created if missing; must be empty or a previous report */
@@ -42,7 +42,7 @@ struct report_stats {
 };
 
 /* Write the report; 0, or -1 (diag). Partial output stays on failure. */
-int report_write(struct index *ix, const struct report_opts *o, struct report_stats *st,
+int report_write(struct db *ix, const struct report_opts *o, struct report_stats *st,
 		 struct pt_diag *diag);
 
 #endif

@@ -11,40 +11,40 @@
 	" r.kind, r.name, r.payload_md5, r.md5_declared, r.envelope, f.path"
 #define REC_FROM " FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
 
-static int64_t col_id(struct index_stmt *s, int col)
+static int64_t col_id(struct db_stmt *s, int col)
 {
-	return index_col_is_null(s, col) ? COMPILEID_NONE : index_col_int(s, col);
+	return db_col_is_null(s, col) ? COMPILEID_NONE : db_col_int(s, col);
 }
 
-static void rec_from_row(struct index_stmt *s, struct rp_rec *r)
+static void rec_from_row(struct db_stmt *s, struct rp_rec *r)
 {
-	r->id = index_col_int(s, 0);
-	r->rank = index_col_is_null(s, 1) ? -1 : index_col_int(s, 1);
-	r->lineno = index_col_int(s, 2);
-	r->file_id = index_col_int(s, 3);
+	r->id = db_col_int(s, 0);
+	r->rank = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+	r->lineno = db_col_int(s, 2);
+	r->file_id = db_col_int(s, 3);
 	r->cid.ca = col_id(s, 4);
 	r->cid.frame = col_id(s, 5);
 	r->cid.compile = col_id(s, 6);
 	r->cid.attempt = col_id(s, 7);
-	r->kind = index_col_text(s, 8);
-	r->name = index_col_text(s, 9);
-	r->md5 = index_col_text(s, 10);
-	r->md5_declared = index_col_text(s, 11);
-	r->envelope = index_col_text(s, 12);
-	r->file = index_col_text(s, 13);
+	r->kind = db_col_text(s, 8);
+	r->name = db_col_text(s, 9);
+	r->md5 = db_col_text(s, 10);
+	r->md5_declared = db_col_text(s, 11);
+	r->envelope = db_col_text(s, 12);
+	r->file = db_col_text(s, 13);
 }
 
 /* Step s to the end, calling cb per row; 0 or -1. */
-static int rec_loop(struct index_stmt *s, rp_rec_cb cb, void *ctx)
+static int rec_loop(struct db_stmt *s, rp_rec_cb cb, void *ctx)
 {
 	int rc;
 
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct rp_rec r;
 
 		rec_from_row(s, &r);
 		if (cb(ctx, &r) < 0) {
-			index_reset(s);
+			db_reset(s);
 			return -1;
 		}
 	}
@@ -187,17 +187,17 @@ static int occ_cmp(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-int rp_occs_load(struct index *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag)
+int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag)
 {
-	struct index_stmt *s, *c;
+	struct db_stmt *s, *c;
 	size_t alloc = 0;
 	int rc;
 
 	(void)diag;	/* errors reach the index's diag */
 	memset(out, 0, sizeof(*out));
-	if (!(s = index_prepare(ix, SQL_METRICS)) || index_bind(s, "i", run_id) < 0)
+	if (!(s = db_prepare(ix, SQL_METRICS)) || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct rp_rec r;
 		struct rp_occ *o = occ_add(out, &alloc);
 		json_t *env, *m;
@@ -226,32 +226,32 @@ int rp_occs_load(struct index *ix, int64_t run_id, struct rp_occs *out, struct p
 			}
 		if (o->cid.frame == COMPILEID_NONE)
 			continue;
-		if (!(c = index_prepare(ix, SQL_CACHE)) ||
-		    index_bind(c, "iIIIIiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca,
+		if (!(c = db_prepare(ix, SQL_CACHE)) ||
+		    db_bind(c, "iIIIIiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca,
 			       o->rank, o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, prev, o->id) < 0) {
-			index_reset(s);
+			db_reset(s);
 			return -1;
 		}
-		while ((rc = index_step(c)) == 1)
-			occ_set_cache(o, index_col_text(c, 0));
+		while ((rc = db_step(c)) == 1)
+			occ_set_cache(o, db_col_text(c, 0));
 		if (rc < 0) {
-			index_reset(s);
+			db_reset(s);
 			return -1;
 		}
 	}
 	if (rc < 0)
 		return -1;
-	if (!(s = index_prepare(ix, SQL_MISSING)) || index_bind(s, "i", run_id) < 0)
+	if (!(s = db_prepare(ix, SQL_MISSING)) || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct rp_occ *o = occ_add(out, &alloc);
 
-		o->id = index_col_int(s, 0);
-		o->rank = index_col_is_null(s, 1) ? -1 : index_col_int(s, 1);
+		o->id = db_col_int(s, 0);
+		o->rank = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
 		o->cid.ca = col_id(s, 2);
 		o->cid.frame = col_id(s, 3);
 		o->cid.compile = col_id(s, 4);
-		o->cid.attempt = index_col_int(s, 5);
+		o->cid.attempt = db_col_int(s, 5);
 		o->nth = 1;
 		o->status = "missing";
 	}
@@ -307,7 +307,7 @@ static const char SQL_STRING[] =
 	"SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
 
 /* "file:line in name" of one frame; the file name from the file's intern table. */
-static char *frame_text(struct index *ix, int64_t file_id, json_t *fr)
+static char *frame_text(struct db *ix, int64_t file_id, json_t *fr)
 {
 	json_t *fn = json_object_get(fr, "filename");
 	const char *name = json_string_value(json_object_get(fr, "name"));
@@ -315,12 +315,12 @@ static char *frame_text(struct index *ix, int64_t file_id, json_t *fr)
 	char *file = NULL, *out;
 
 	if (json_is_integer(fn)) {
-		struct index_stmt *s = index_prepare(ix, SQL_STRING);
+		struct db_stmt *s = db_prepare(ix, SQL_STRING);
 
-		if (s && index_bind(s, "ii", file_id, (int64_t)json_integer_value(fn)) == 0 &&
-		    index_step(s) == 1) {
-			file = pt_xstrdup(index_col_text(s, 0) ? index_col_text(s, 0) : "?");
-			index_reset(s);
+		if (s && db_bind(s, "ii", file_id, (int64_t)json_integer_value(fn)) == 0 &&
+		    db_step(s) == 1) {
+			file = pt_xstrdup(db_col_text(s, 0) ? db_col_text(s, 0) : "?");
+			db_reset(s);
 		}
 	} else if (json_is_string(fn)) {
 		file = pt_xstrdup(json_string_value(fn));
@@ -330,16 +330,16 @@ static char *frame_text(struct index *ix, int64_t file_id, json_t *fr)
 	return out;
 }
 
-int rp_stacks(struct index *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
+int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
 	      struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, unknown ? SQL_UNKNOWN_STACKS : SQL_STACKS);
+	struct db_stmt *s = db_prepare(ix, unknown ? SQL_UNKNOWN_STACKS : SQL_STACKS);
 	int rc;
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct rp_rec r;
 		json_t *env, *st;
 		char **frames = NULL;
@@ -362,7 +362,7 @@ int rp_stacks(struct index *ix, int64_t run_id, int unknown, rp_stack_cb cb, voi
 			free(frames[i]);
 		free(frames);
 		if (cbrc < 0) {
-			index_reset(s);
+			db_reset(s);
 			return -1;
 		}
 	}
@@ -376,13 +376,13 @@ static const char SQL_COMPILE_RECS[] =
 	" AND r.ca IS ?4 AND r.rank IS ?5 AND coalesce(r.attempt, 0) = ?6"
 	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
 
-int rp_compile_records(struct index *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
+int rp_compile_records(struct db *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
 		       rp_rec_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_COMPILE_RECS);
+	struct db_stmt *s = db_prepare(ix, SQL_COMPILE_RECS);
 
 	(void)diag;
-	if (!s || index_bind(s, "iIIIIi", run_id, cid->frame, cid->compile, cid->ca, rank,
+	if (!s || db_bind(s, "iIIIIi", run_id, cid->frame, cid->compile, cid->ca, rank,
 			     cid->attempt < 0 ? (int64_t)0 : cid->attempt) < 0)
 		return -1;
 	return rec_loop(s, cb, ctx);
@@ -391,14 +391,14 @@ int rp_compile_records(struct index *ix, int64_t run_id, int64_t rank, const str
 static const char SQL_KIND_RECS[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.kind = ? ORDER BY r.id";
 
-int rp_records_of_kinds(struct index *ix, int64_t run_id, const char *const *kinds,
+int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 			rp_rec_cb cb, void *ctx, struct pt_diag *diag)
 {
 	(void)diag;
 	for (; *kinds; kinds++) {
-		struct index_stmt *s = index_prepare(ix, SQL_KIND_RECS);
+		struct db_stmt *s = db_prepare(ix, SQL_KIND_RECS);
 
-		if (!s || index_bind(s, "it", run_id, *kinds) < 0 || rec_loop(s, cb, ctx) < 0)
+		if (!s || db_bind(s, "it", run_id, *kinds) < 0 || rec_loop(s, cb, ctx) < 0)
 			return -1;
 	}
 	return 0;
@@ -408,12 +408,12 @@ static const char SQL_MISMATCHES[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.md5_declared IS NOT NULL"
 	" ORDER BY r.id LIMIT 1000";
 
-int rp_md5_mismatches(struct index *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_MISMATCHES);
+	struct db_stmt *s = db_prepare(ix, SQL_MISMATCHES);
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return rec_loop(s, cb, ctx);
 }
@@ -423,30 +423,30 @@ static const char SQL_PAYLOADS[] =
 	" WHERE run_id = ? AND payload_md5 IS NOT NULL AND kind <> 'chromium_event'"
 	" GROUP BY payload_md5 ORDER BY min(id)";
 
-int rp_payloads(struct index *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag)
+int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_PAYLOADS);
+	struct db_stmt *s = db_prepare(ix, SQL_PAYLOADS);
 	int rc;
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1)
-		if (cb(ctx, index_col_text(s, 0), index_col_text(s, 1), index_col_text(s, 2),
-		       index_col_text(s, 3), index_col_int(s, 4)) < 0) {
-			index_reset(s);
+	while ((rc = db_step(s)) == 1)
+		if (cb(ctx, db_col_text(s, 0), db_col_text(s, 1), db_col_text(s, 2),
+		       db_col_text(s, 3), db_col_int(s, 4)) < 0) {
+			db_reset(s);
 			return -1;
 		}
 	return rc;
 }
 
-static int count_loop(struct index_stmt *s, rp_count_cb cb, void *ctx)
+static int count_loop(struct db_stmt *s, rp_count_cb cb, void *ctx)
 {
 	int rc;
 
-	while ((rc = index_step(s)) == 1)
-		if (cb(ctx, index_col_text(s, 0), index_col_int(s, 1)) < 0) {
-			index_reset(s);
+	while ((rc = db_step(s)) == 1)
+		if (cb(ctx, db_col_text(s, 0), db_col_int(s, 1)) < 0) {
+			db_reset(s);
 			return -1;
 		}
 	return rc;
@@ -455,12 +455,12 @@ static int count_loop(struct index_stmt *s, rp_count_cb cb, void *ctx)
 static const char SQL_KINDS[] =
 	"SELECT kind, count(*) FROM trace_records WHERE run_id = ? GROUP BY kind ORDER BY kind";
 
-int rp_kind_counts(struct index *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
+int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_KINDS);
+	struct db_stmt *s = db_prepare(ix, SQL_KINDS);
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return count_loop(s, cb, ctx);
 }
@@ -469,25 +469,25 @@ static const char SQL_FILES[] =
 	"SELECT path, size, rank, name_rank, json_rank, lines, records, payloads, damaged,"
 	" md5_mismatches, rank_conflict FROM trace_files WHERE run_id = ? ORDER BY path";
 
-int rp_files(struct index *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag)
+int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_FILES);
+	struct db_stmt *s = db_prepare(ix, SQL_FILES);
 	int rc;
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct rp_file f;
 		int64_t *ints[] = {&f.size, &f.rank, &f.name_rank, &f.json_rank, &f.lines,
 				   &f.records, &f.payloads, &f.damaged, &f.md5_mismatches};
 
-		f.path = index_col_text(s, 0);
+		f.path = db_col_text(s, 0);
 		for (int i = 0; i < 9; i++)
-			*ints[i] = index_col_is_null(s, i + 1) ? -1 : index_col_int(s, i + 1);
-		f.rank_conflict = index_col_text(s, 10);
+			*ints[i] = db_col_is_null(s, i + 1) ? -1 : db_col_int(s, i + 1);
+		f.rank_conflict = db_col_text(s, 10);
 		if (cb(ctx, &f) < 0) {
-			index_reset(s);
+			db_reset(s);
 			return -1;
 		}
 	}
@@ -504,12 +504,12 @@ static const char SQL_RUN_COUNTS[] =
 	" UNION ALL SELECT * FROM (SELECT 'op:' || op, count(*) FROM dispatch_calls"
 	" WHERE run_id = ?1 GROUP BY op ORDER BY count(*) DESC LIMIT 50)";
 
-int rp_run_counts(struct index *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
+int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_RUN_COUNTS);
+	struct db_stmt *s = db_prepare(ix, SQL_RUN_COUNTS);
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return count_loop(s, cb, ctx);
 }
@@ -520,17 +520,17 @@ static const char SQL_RUN_ROW[] =
 	" 'ended_us', ended_us, 'torch_version', torch_version, 'host', host, 'cwd', cwd)"
 	" FROM runs WHERE id = ?";
 
-json_t *rp_run_row(struct index *ix, int64_t run_id, struct pt_diag *diag)
+json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag)
 {
-	struct index_stmt *s = index_prepare(ix, SQL_RUN_ROW);
+	struct db_stmt *s = db_prepare(ix, SQL_RUN_ROW);
 	json_t *j = NULL;
 
 	(void)diag;
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return NULL;
-	if (index_step(s) == 1) {
-		j = json_loads(index_col_text(s, 0), 0, NULL);
-		index_reset(s);
+	if (db_step(s) == 1) {
+		j = json_loads(db_col_text(s, 0), 0, NULL);
+		db_reset(s);
 	}
 	return j;
 }

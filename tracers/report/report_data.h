@@ -11,7 +11,7 @@
 
 #include "compileid.h"
 #include "diag.h"
-#include "index.h"
+#include "db.h"
 
 /* One compilation_metrics record (or a compile id that has none: "missing"). */
 struct rp_occ {
@@ -35,7 +35,7 @@ struct rp_occs {
 	size_t n;
 };
 
-int rp_occs_load(struct index *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
+int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
 void rp_occs_release(struct rp_occs *o);
 
 /* The page key of a compile id and rank: "r0_-_0_0_0", "-_-_1_0_0" (file-name safe). */
@@ -45,7 +45,7 @@ void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n);
  * compile id) as frames "file:line in name", outermost first. */
 typedef int (*rp_stack_cb)(void *ctx, int64_t rank, const struct compileid *cid,
 			   char **frames, size_t nframes, const char *kind);
-int rp_stacks(struct index *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
+int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
 	      struct pt_diag *diag);
 
 /* One record of the run, as the pages need it. */
@@ -58,22 +58,22 @@ typedef int (*rp_rec_cb)(void *ctx, const struct rp_rec *r);
 
 /* Every record of one compile id and rank (a missing attempt counts as 0), in file order,
  * chromium events and str records left out. */
-int rp_compile_records(struct index *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
+int rp_compile_records(struct db *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
 		       rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 /* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
-int rp_records_of_kinds(struct index *ix, int64_t run_id, const char *const *kinds,
+int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 			rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 /* Records whose md5 did not match, and with declared md5s (file:line). */
-int rp_md5_mismatches(struct index *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 
 /* Distinct payloads but chromium events': md5, first kind/name, uses; cb per payload. */
 typedef int (*rp_payload_cb)(void *ctx, const char *md5, const char *kind, const char *name,
 			     const char *envelope, int64_t uses);
-int rp_payloads(struct index *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag);
+int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag);
 
 /* Count of records per kind: cb(kind, n) in kind order. */
 typedef int (*rp_count_cb)(void *ctx, const char *key, int64_t n);
-int rp_kind_counts(struct index *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
+int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
 
 /* The run's trace files. */
 struct rp_file {
@@ -82,15 +82,15 @@ struct rp_file {
 	const char *rank_conflict;
 };
 typedef int (*rp_file_cb)(void *ctx, const struct rp_file *f);
-int rp_files(struct index *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag);
+int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag);
 
 /* A `pttrace run` run's records by kind and level, TORCH_LOGS artifact and
  * dispatcher ops: cb(key, n) with keys "level:WARNING", "artifact:graph_breaks",
  * "op:aten::add". */
-int rp_run_counts(struct index *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
+int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
 
 /* The run's row as a JSON object (id, name, source, argv, status, exit_code, signal,
  * started_us, ended_us, torch_version), or NULL when there is no such run. */
-json_t *rp_run_row(struct index *ix, int64_t run_id, struct pt_diag *diag);
+json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag);
 
 #endif
