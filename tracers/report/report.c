@@ -587,6 +587,71 @@ static int on_run_count(void *ctx, const char *key, int64_t n)
 	return 0;
 }
 
+static int on_run_error(void *ctx, const char *kind, int64_t level, const char *text)
+{
+	struct html *h = ctx;
+	static const char *const names[] = {"", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"};
+
+	html_raw(h, "<li><b>");
+	html_text(h, kind);
+	if (level >= 10 && level <= 50)
+		html_rawf(h, " %s", names[level / 10]);
+	html_raw(h, "</b><pre>");
+	html_text(h, text);
+	html_raw(h, "</pre></li>\n");
+	return 0;
+}
+
+struct tree_ctx {
+	struct html *h;
+	int depth;	/* depth of the last <li> written, -1 before the first */
+	size_t n;
+};
+
+/* Nested lists: an <li> stays open until the next call says whether it has callees. */
+static int on_call(void *ctx, int depth, const char *op, const char *overload, const char *key)
+{
+	struct tree_ctx *t = ctx;
+
+	if (depth > t->depth) {
+		for (int d = t->depth; d < depth; d++)
+			html_raw(t->h, "<ul class=\"trie\">");
+	} else {
+		html_raw(t->h, "</li>");
+		for (int d = depth; d < t->depth; d++)
+			html_raw(t->h, "</ul></li>");
+	}
+	t->depth = depth;
+	html_raw(t->h, "<li><code>");
+	html_text(t->h, op);
+	if (overload && *overload) {
+		html_raw(t->h, ".");
+		html_text(t->h, overload);
+	}
+	html_raw(t->h, "</code>");
+	if (key) {
+		html_raw(t->h, " <small>");
+		html_text(t->h, key);
+		html_raw(t->h, "</small>");
+	}
+	html_raw(t->h, "\n");
+	t->n++;
+	return 0;
+}
+
+static void tree_close(struct tree_ctx *t)
+{
+	if (t->depth < 0)
+		return;
+	html_raw(t->h, "</li>");
+	for (int d = 0; d < t->depth; d++)
+		html_raw(t->h, "</ul></li>");
+	html_raw(t->h, "</ul>\n");
+}
+
+#define RUN_ERRORS_MAX 200
+#define CALL_TREE_MAX 2000
+
 static int write_run_section(struct rctx *c, struct html *h, json_t *run)
 {
 	const char *source = json_string_value(json_object_get(run, "source"));
@@ -616,6 +681,27 @@ static int write_run_section(struct rctx *c, struct html *h, json_t *run)
 		    "</th><th>records</th></tr></thead><tbody>\n");
 	rc = rp_run_counts(c->ix, c->o->run_id, on_run_count, h, c->diag);
 	html_raw(h, "</tbody></table>\n");
+	html_rawf(h, "<h3 id=\"errors\">Errors and tracebacks</h3>\n<p>The first %d records at level "
+		  "ERROR or above and every traceback, as the run printed them "
+		  "(<code>pttrace logs RUN --level ERROR</code> has them all).</p>\n<ul>\n",
+		  RUN_ERRORS_MAX);
+	if (rp_run_errors(c->ix, c->o->run_id, RUN_ERRORS_MAX, on_run_error, h, c->diag) < 0)
+		rc = -1;
+	html_raw(h, "</ul>\n");
+	{
+		struct tree_ctx t = {h, -1, 0};
+
+		html_rawf(h, "<h3 id=\"calls\">Dispatcher call tree</h3>\n<details><summary>The first "
+			  "%d calls, callees under their callers (<code>pttrace ops RUN --tree</code> "
+			  "has them all)</summary>\n", CALL_TREE_MAX);
+		if (rp_call_tree(c->ix, c->o->run_id, CALL_TREE_MAX, on_call, &t, c->diag) < 0)
+			rc = -1;
+		tree_close(&t);
+		if (!t.n)
+			html_raw(h, "<p>No dispatcher calls (TORCH_SHOW_DISPATCH_TRACE was off, or the "
+				    "torch build has no dispatcher trace).</p>");
+		html_raw(h, "</details>\n");
+	}
 	return rc;
 }
 

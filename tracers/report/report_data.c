@@ -534,3 +534,57 @@ json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag)
 	}
 	return j;
 }
+
+static const char SQL_ERRORS[] =
+	"SELECT kind, coalesce(level, 0), text FROM records WHERE run_id = ?"
+	" AND (level >= 40 OR kind = 'traceback') ORDER BY seq LIMIT ?";
+
+int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
+		  struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_ERRORS);
+	int rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "ii", run_id, (int64_t)limit) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1)
+		if (cb(ctx, db_col_text(s, 0), db_col_int(s, 1), db_col_text(s, 2)) < 0) {
+			db_reset(s);
+			return -1;
+		}
+	return rc;
+}
+
+/* Depth first through parent_id, iteratively: the calls come sorted by id, and a
+ * callee always follows its caller, so one pass with a stack of open ancestors is
+ * the tree in order. */
+static const char SQL_CALLS[] =
+	"SELECT id, parent_id, op, overload, dispatch_key FROM dispatch_calls"
+	" WHERE run_id = ? ORDER BY id LIMIT ?";
+
+int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
+		 struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_CALLS);
+	int64_t stack[64];
+	int depth = 0, rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "ii", run_id, (int64_t)limit) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		int64_t id = db_col_int(s, 0);
+		int64_t parent = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+
+		while (depth > 0 && stack[depth - 1] != parent)
+			depth--;
+		if (cb(ctx, depth, db_col_text(s, 2), db_col_text(s, 3), db_col_text(s, 4)) < 0) {
+			db_reset(s);
+			return -1;
+		}
+		if (depth < (int)(sizeof(stack) / sizeof(*stack)))
+			stack[depth++] = id;
+	}
+	return rc;
+}

@@ -89,6 +89,19 @@ int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_
  * "op:aten::add". */
 int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
 
+/* A `pttrace run` run's error records (level >= ERROR, tracebacks, C++ errors), in
+ * arrival order, at most limit: cb(kind, level, text). */
+typedef int (*rp_err_cb)(void *ctx, const char *kind, int64_t level, const char *text);
+int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
+		  struct pt_diag *diag);
+
+/* The dispatcher call tree of a run, depth first: cb(depth, op, overload, key, id) for
+ * at most limit calls (roots in call order, each followed by its callees). */
+typedef int (*rp_call_cb)(void *ctx, int depth, const char *op, const char *overload,
+			  const char *key);
+int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
+		 struct pt_diag *diag);
+
 /* The run's row as a JSON object (id, name, source, argv, status, exit_code, signal,
  * started_us, ended_us, torch_version), or NULL when there is no such run. */
 json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag);

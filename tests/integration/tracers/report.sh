@@ -69,7 +69,22 @@ fi
 check_contains "escaped on the payload page" '&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1;alert(1)&quot;&gt;' "$(cat "$T"/xss/p/*.html)"
 grep -qF "$needle" "$T"/xss/p/*.txt || fail "raw payload bytes changed"
 
-# 7. --out refuses a directory that holds something else; an earlier report is replaced.
+# 7. A `pttrace run` run: its command and status, errors and tracebacks, the call tree.
+F26=$F/generated/torch-2.6.0/inductor_cpp_compile_failure
+printf ' [call] op=[aten::add.Tensor], key=[AutogradCPU]\n  [redispatch] op=[aten::add.Tensor], key=[CPU]\n   [call] op=[aten::empty.memory_format], key=[BackendSelect]\n [call] op=[aten::mul.Tensor], key=[CPU]\n' >"$T/disp.txt"
+"$PTTRACE" run -q --no-trace -- sh -c "cat '$T/disp.txt'; cat '$F26/stderr.txt' >&2; exit 3" >/dev/null 2>&1
+check_eq "run exit passed through" 3 $?
+"$PTTRACE" report last --out "$T/run" >/dev/null 2>&1 || fail "report of a run"
+ri=$(cat "$T/run/index.html")
+check_contains "run status" '<tr><th>status</th><td>exited, exit code 3</td></tr>' "$ri"
+check_contains "the traceback listed" '<li><b>traceback ERROR</b><pre>Traceback (most recent call last):' "$ri"
+check_contains "call tree nested" '<ul class="trie"><li><code>aten::add.Tensor</code> <small>AutogradCPU</small>
+<ul class="trie"><li><code>aten::add.Tensor</code> <small>CPU</small>
+<ul class="trie"><li><code>aten::empty.memory_format</code> <small>BackendSelect</small>
+</li></ul></li></ul></li><li><code>aten::mul.Tensor</code> <small>CPU</small>
+</li></ul>' "$ri"
+
+# 8. --out refuses a directory that holds something else; an earlier report is replaced.
 mkdir -p "$T/busy"; echo x >"$T/busy/notes.txt"
 "$PTTRACE" report last --out "$T/busy" >/dev/null 2>"$T/err"
 check_eq "busy --out exit" 2 $?
