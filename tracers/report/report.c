@@ -31,7 +31,63 @@ struct rctx {
 	int64_t nranks;
 	int has_export;
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
+	/* dump_file payloads ("<eval_with_key>.4" and its md5): frames in them link to lines. */
+	char **dump_names, **dump_md5s;
+	size_t ndumps;
 };
+
+static int on_dump(void *ctx, const struct rp_rec *r)
+{
+	struct rctx *c = ctx;
+	json_t *env;
+	const char *name;
+
+	if (!r->md5)
+		return 0;
+	env = json_loads(r->envelope, 0, NULL);
+	name = json_string_value(json_object_get(json_object_get(env, "dump_file"), "name"));
+	if (name) {
+		c->dump_names = pt_xreallocarray(c->dump_names, c->ndumps + 1, sizeof(char *));
+		c->dump_md5s = pt_xreallocarray(c->dump_md5s, c->ndumps + 1, sizeof(char *));
+		c->dump_names[c->ndumps] = pt_xstrdup(name);
+		c->dump_md5s[c->ndumps++] = pt_xstrdup(r->md5);
+	}
+	json_decref(env);
+	return 0;
+}
+
+/* The md5 of the dump_file payload named file (length n), or NULL. */
+static const char *dump_of(const struct rctx *c, const char *file, size_t n)
+{
+	for (size_t i = 0; i < c->ndumps; i++)
+		if (strlen(c->dump_names[i]) == n && !memcmp(c->dump_names[i], file, n))
+			return c->dump_md5s[i];
+	return NULL;
+}
+
+static const char *short_frame(const char *label);
+
+/* Text of a frame "file:line in name", linked to the line of its dump_file page when
+ * the file is one ("<eval_with_key>.4"). up: "" or "../". */
+static void frame_text_linked(const struct rctx *c, struct html *h, const char *label,
+			      const char *up)
+{
+	const char *in = strstr(label, " in ");
+	const char *colon = NULL, *md5;
+
+	for (const char *p = label; p && (!in || p < in); p = strchr(p + 1, ':'))
+		if (*p == ':')
+			colon = p;
+	md5 = colon ? dump_of(c, label, (size_t)(colon - label)) : NULL;
+	if (md5) {
+		html_rawf(h, "<a href=\"%sp/", up);
+		html_attr(h, md5);
+		html_rawf(h, ".html#L%lld\">", strtoll(colon + 1, NULL, 10));
+	}
+	html_text(h, short_frame(label));
+	if (md5)
+		html_raw(h, "</a>");
+}
 
 static int fail_errno(struct rctx *c, const char *path, const char *what)
 {
@@ -236,7 +292,7 @@ static void trie_write(struct rctx *c, struct html *h, const struct tnode *n, in
 		const struct tnode *k = &n->kids[i];
 
 		html_raw(h, "<li><details open><summary><code>");
-		html_text(h, short_frame(k->label));
+		frame_text_linked(c, h, k->label, "");
 		html_raw(h, "</code>");
 		for (size_t j = 0; j < k->nleaves; j++) {
 			if (unknown) {
@@ -802,13 +858,16 @@ static void td_text(struct html *h, const char *s)
 	html_raw(h, "</td>");
 }
 
-static void frame_loc(struct html *h, const struct rp_occ *o)
+static void frame_loc(const struct rctx *c, struct html *h, const struct rp_occ *o, const char *up)
 {
 	html_text(h, o->co_name ? o->co_name : "?");
 	if (o->co_filename) {
+		char *label = pt_xasprintf("%s:%lld", o->co_filename, (long long)o->co_firstlineno);
+
 		html_raw(h, " <code>");
-		html_text(h, short_frame(o->co_filename));
-		html_rawf(h, ":%lld</code>", (long long)o->co_firstlineno);
+		frame_text_linked(c, h, label, up);
+		html_raw(h, "</code>");
+		free(label);
 	}
 }
 
@@ -835,7 +894,7 @@ static int write_compiles(struct rctx *c)
 		html_raw(&h, "</td>");
 		td_num(&h, o->nth);
 		html_raw(&h, "<td>");
-		frame_loc(&h, o);
+		frame_loc(c, &h, o, "");
 		html_raw(&h, "</td>");
 		td_text(&h, o->status);
 		td_text(&h, o->fx_cache);
@@ -918,7 +977,7 @@ static int write_frames(struct rctx *c)
 		td_num(&h, o->rank);
 		td_num(&h, o->cid.frame);
 		html_raw(&h, "<td>");
-		frame_loc(&h, o);
+		frame_loc(c, &h, o, "");
 		html_raw(&h, "</td>");
 		td_num(&h, (long long)(j - i));
 		td_num(&h, (long long)(distinct ? distinct - 1 : 0));
@@ -1297,7 +1356,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	for (size_t i = 0; i < c->occs.n; i++)
 		n += c->occs.v[i].rank == o->rank && compileid_equal(&c->occs.v[i].cid, &o->cid);
 	html_raw(&h, "<p>");
-	frame_loc(&h, o);
+	frame_loc(c, &h, o, "../");
 	html_rawf(&h, " &mdash; status <span class=\"cid s-%s\">", o->status);
 	html_text(&h, o->status);
 	html_rawf(&h, "</span>, compiled %zu time%s.</p>\n", n, n == 1 ? "" : "s");
@@ -1607,7 +1666,10 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 	if (rc < 0 || write_file(&c, "report.css", report_css, strlen(report_css)) < 0 ||
 	    write_file(&c, "report.js", report_js, strlen(report_js)) < 0 || copy_hljs(&c) < 0)
 		return -1;
-	if (rp_occs_load(ix, o->run_id, &c.occs, diag) < 0 ||
+	static const char *const dump_kinds[] = {"dump_file", NULL};
+
+	if (rp_records_of_kinds(ix, o->run_id, dump_kinds, on_dump, &c, diag) < 0 ||
+	    rp_occs_load(ix, o->run_id, &c.occs, diag) < 0 ||
 	    tt_graph_breaks(ix, o->run_id, &c.breaks, diag) < 0 ||
 	    tt_recompiles(ix, o->run_id, &c.recompiles, diag) < 0) {
 		rc = -1;
@@ -1619,6 +1681,12 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 	    (c.has_export && write_export(&c) < 0) || (o->diff_run > 0 && write_diff(&c) < 0))
 		rc = -1;
 out:
+	for (size_t i = 0; i < c.ndumps; i++) {
+		free(c.dump_names[i]);
+		free(c.dump_md5s[i]);
+	}
+	free(c.dump_names);
+	free(c.dump_md5s);
 	rp_occs_release(&c.occs);
 	tt_events_release(&c.breaks);
 	tt_events_release(&c.recompiles);

@@ -84,7 +84,15 @@ check_contains "call tree nested" '<ul class="trie"><li><code>aten::add.Tensor</
 </li></ul></li></ul></li><li><code>aten::mul.Tensor</code> <small>CPU</small>
 </li></ul>' "$ri"
 
-# 8. --out refuses a directory that holds something else; an earlier report is replaced.
+# 8. Frames in generated code (compiled autograd's <eval_with_key>.N) link to the line
+# of their dump_file page.
+import "$F/generated/torch-2.6.0/autograd_ca/trace"
+"$PTTRACE" report last --out "$T/ca" >/dev/null 2>&1 || fail "report autograd_ca"
+md5=$("$PTTRACE" sql last "SELECT payload_md5 FROM trace_records WHERE run_id=:run AND kind='dump_file' AND envelope LIKE '%<eval_with_key>.4%'" | tail -1)
+check_contains "trie frame linked to its dump_file line" "<a href=\"p/$md5.html#L4\">&lt;eval_with_key&gt;.4:4 in forward</a>" "$(cat "$T/ca/index.html")"
+grep -q 'id="L4"' "$T/ca/p/$md5.html" || fail "line 4 anchor missing on the dump_file page"
+
+# 9. --out refuses a directory that holds something else; an earlier report is replaced.
 mkdir -p "$T/busy"; echo x >"$T/busy/notes.txt"
 "$PTTRACE" report last --out "$T/busy" >/dev/null 2>"$T/err"
 check_eq "busy --out exit" 2 $?

@@ -43,6 +43,7 @@ report() {	# report NAME INPUT... : import, report, browse
 XSS=()
 report multi_rank "$F/tlparse-tests/inputs/multi_rank_logs"
 report breaks "$F/generated/torch-2.6.0/breaks_recompile/trace"
+report autograd_ca "$F/generated/torch-2.6.0/autograd_ca/trace"
 report provenance "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
 needle=$(python3 "$PT_TESTLIB/mktrace.py" "$T/xss.log" xss)
 XSS=(--xss "$needle")
