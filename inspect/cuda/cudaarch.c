@@ -9,7 +9,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* shared/docs/cuda-fatbin.md §12, from NVIDIA's CUDA GPUs page. Keys are normalised names. */
+/* docs/formats/cuda-fatbin.md §12, from NVIDIA's CUDA GPUs page. Keys are normalised names. */
 static const struct gpu_name {
 	const char *key;
 	int major, minor;

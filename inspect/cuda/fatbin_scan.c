@@ -2,7 +2,7 @@
  * Finding fat binaries in an ELF file; see fatbin_scan.h. Two small buffers
  * serve all reads: a window of a few hundred bytes for headers and a 1 MiB
  * chunk for the magic scan, so RSS stays flat on 500 MB libraries
- * (shared/docs/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
+ * (docs/formats/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
  */
 #include "fatbin_scan.h"
 
