@@ -5,8 +5,8 @@
  * cache of recent md5s saves most of those lookups (TORCH_TRACE repeats the
  * same chromium events and cache artifacts over and over).
  */
-#include "trace_ingest.h"
-#include "trace_index.h"
+#include "tt_ingest.h"
+#include "tt_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,16 +19,16 @@
 
 #include "glog.h"
 #include "runs.h"
-#include "index_schema.h"
+#include "schema.h"
 #include "term.h"
-#include "trace.h"
+#include "torchtrace.h"
 #include "xalloc.h"
 
 #define READ_CHUNK (1u << 20)
 #define MD5_CACHE 4096	/* entries of 33 bytes */
 
-struct ingest {
-	struct index *ix;
+struct tt_file_ingest {
+	struct db *ix;
 	struct pt_diag *diag;
 	const char *relpath;
 	int64_t run_id, file_id;
@@ -38,14 +38,14 @@ struct ingest {
 	int64_t first_id, last_id;
 	int64_t ref_us;			/* glog times: the previous record's, first the mtime */
 	long tz_off;
-	struct pt_trace_reader *rd;
-	struct index_stmt *ins_rec, *ins_pay, *ins_str;
+	struct tt_reader *rd;
+	struct db_stmt *ins_rec, *ins_pay, *ins_str;
 	char (*cache)[33];
 	int failed;
 	uint64_t rows;
 };
 
-long trace_name_rank(const char *name)
+long tt_name_rank(const char *name)
 {
 	const char *b = strrchr(name, '/'), *p;
 	char *end;
@@ -62,7 +62,7 @@ long trace_name_rank(const char *name)
 	return r;
 }
 
-static int payload_known(struct ingest *g, const char *md5)
+static int payload_known(struct tt_file_ingest *g, const char *md5)
 {
 	unsigned h = (unsigned)strtoul((char[9]){md5[0], md5[1], md5[2], md5[3], md5[4], md5[5],
 						 md5[6], md5[7], 0}, NULL, 16) % MD5_CACHE;
@@ -74,7 +74,7 @@ static int payload_known(struct ingest *g, const char *md5)
 }
 
 /* The name a record is known by: artifact/link/graph_dump name, output code file. */
-static const char *record_name(const struct pt_trace_record *rec)
+static const char *record_name(const struct tt_record *rec)
 {
 	json_t *v;
 
@@ -86,9 +86,9 @@ static const char *record_name(const struct pt_trace_record *rec)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int on_record(void *ctx, const struct pt_trace_record *rec)
+static int on_record(void *ctx, const struct tt_record *rec)
 {
-	struct ingest *g = ctx;
+	struct tt_file_ingest *g = ctx;
 	const struct glog_prefix *gp = &rec->glog;
 	int64_t pid = -1, time_us = -1;
 	const char *emit = NULL;
@@ -120,15 +120,15 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 	}
 	/* Else NULL for now: the file's rank (JSON before name) is filled in at the end. */
 	if (rec->has_payload && !payload_known(g, rec->md5)) {
-		if (index_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
+		if (db_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
 			      (const void *)rec->payload, rec->payload_len) < 0)
 			goto fail;
 	}
 	if (!strcmp(rec->kind, "str") && rec->str_value) {
-		if (index_run(g->ins_str, "iit", g->file_id, (int64_t)rec->str_index, rec->str_value) < 0)
+		if (db_run(g->ins_str, "iit", g->file_id, (int64_t)rec->str_index, rec->str_value) < 0)
 			goto fail;
 	}
-	if (index_run(g->ins_rec, "iiitTIIIIIIIITTttT", g->run_id, g->file_id, (int64_t)rec->lineno,
+	if (db_run(g->ins_rec, "iiitTIIIIIIIITTttT", g->run_id, g->file_id, (int64_t)rec->lineno,
 		      rec->kind, record_name(rec), record_name(rec) ? strlen(record_name(rec)) : (size_t)0,
 		      (int64_t)rank, (int64_t)rec->rank, (int64_t)rec->cid.ca, (int64_t)rec->cid.frame,
 		      (int64_t)rec->cid.compile, (int64_t)rec->cid.attempt, pid, time_us,
@@ -138,11 +138,11 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 		      rec->has_payload ? pt_payload_rule_name(rec->rule) : NULL,
 		      rec->json, rec->json_len) < 0)
 		goto fail;
-	g->last_id = index_last_rowid(g->ix);
+	g->last_id = db_last_rowid(g->ix);
 	if (!g->first_id)
 		g->first_id = g->last_id;
 	g->rows++;
-	if (index_batch_tick(g->ix, 1) < 0)
+	if (db_batch_tick(g->ix, 1) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -173,47 +173,41 @@ static const char SQL_FILE_DONE[] =
 	" payloads = ?, blank_lines = ?, damaged = ?, md5_mismatches = ?, first_record = ?,"
 	" last_record = ?, size = ? WHERE id = ?";
 
-int trace_prep(struct index *ix, struct index_stmt **sp, const char *sql)
-{
-	*sp = index_prepare(ix, sql);
-	return *sp ? 0 : -1;
-}
-
 /* Forget what an earlier indexing of this path stored. */
-static int forget_file(struct index *ix, int64_t run_id, const char *relpath)
+static int forget_file(struct db *ix, int64_t run_id, const char *relpath)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	int64_t fid = 0, first = 0, last = -1;
 	int rc;
 
-	if (trace_prep(ix, &s, SQL_FILE_OLD) < 0 ||
-	    index_bind(s, "it", run_id, relpath) < 0)
+	if (tt_prep(ix, &s, SQL_FILE_OLD) < 0 ||
+	    db_bind(s, "it", run_id, relpath) < 0)
 		return -1;
-	rc = index_step(s);
+	rc = db_step(s);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
 		return 0;
-	fid = index_col_int(s, 0);
-	first = index_col_int(s, 1);
-	last = index_col_int(s, 2);
-	while ((rc = index_step(s)) == 1)
+	fid = db_col_int(s, 0);
+	first = db_col_int(s, 1);
+	last = db_col_int(s, 2);
+	while ((rc = db_step(s)) == 1)
 		;
-	if (trace_prep(ix, &s, SQL_DEL_RECS) < 0 || index_run(s, "ii", first, last) < 0 ||
-	    trace_prep(ix, &s, SQL_DEL_STRS) < 0 || index_run(s, "i", fid) < 0 ||
-	    trace_prep(ix, &s, SQL_DEL_FILE) < 0 ||
-	    index_run(s, "i", fid) < 0)
+	if (tt_prep(ix, &s, SQL_DEL_RECS) < 0 || db_run(s, "ii", first, last) < 0 ||
+	    tt_prep(ix, &s, SQL_DEL_STRS) < 0 || db_run(s, "i", fid) < 0 ||
+	    tt_prep(ix, &s, SQL_DEL_FILE) < 0 ||
+	    db_run(s, "i", fid) < 0)
 		return -1;
 	return 0;
 }
 
-int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int progress,
-		      struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
-	char *dir = index_run_dir(ix, run_id);
+	char *dir = db_run_dir(ix, run_id);
 	char *path = pt_xasprintf("%s/%s", dir, relpath);
-	struct ingest g = {0};
-	struct pt_trace_reader rd;
+	struct tt_file_ingest g = {0};
+	struct tt_reader rd;
 	struct pt_progress pg;
 	struct stat st;
 	struct tm tm;
@@ -222,7 +216,7 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	int fd, rc = -1;
 	ssize_t n;
 	uint64_t done = 0;
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	long long frank;
 	const char *conflict = NULL;
 	char conflict_buf[128];
@@ -236,22 +230,22 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	g.diag = diag;
 	g.relpath = relpath;
 	g.run_id = run_id;
-	g.name_rank = trace_name_rank(relpath);
+	g.name_rank = tt_name_rank(relpath);
 	g.json_rank = -1;
 	g.ref_us = (int64_t)st.st_mtim.tv_sec * 1000000;
 	mt = st.st_mtim.tv_sec;
 	g.tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
 	g.cache = pt_xcalloc(MD5_CACHE, sizeof(*g.cache));
-	if (index_batch_begin(ix, 20000, 1000) < 0 || forget_file(ix, run_id, relpath) < 0 ||
-	    trace_prep(ix, &s, SQL_INS_FILE) < 0 ||
-	    index_run(s, "itiI", run_id, relpath, (int64_t)st.st_size, (int64_t)g.name_rank) < 0)
+	if (db_batch_begin(ix, 20000, 1000) < 0 || forget_file(ix, run_id, relpath) < 0 ||
+	    tt_prep(ix, &s, SQL_INS_FILE) < 0 ||
+	    db_run(s, "itiI", run_id, relpath, (int64_t)st.st_size, (int64_t)g.name_rank) < 0)
 		goto out;
-	g.file_id = index_last_rowid(ix);
-	if (trace_prep(ix, &g.ins_rec, SQL_INS_REC) < 0 ||
-	    trace_prep(ix, &g.ins_pay, SQL_INS_PAY) < 0 ||
-	    trace_prep(ix, &g.ins_str, SQL_INS_STR) < 0)
+	g.file_id = db_last_rowid(ix);
+	if (tt_prep(ix, &g.ins_rec, SQL_INS_REC) < 0 ||
+	    tt_prep(ix, &g.ins_pay, SQL_INS_PAY) < 0 ||
+	    tt_prep(ix, &g.ins_str, SQL_INS_STR) < 0)
 		goto out;
-	pt_trace_reader_init(&rd, relpath, diag, on_record, &g);
+	tt_reader_init(&rd, relpath, diag, on_record, &g);
 	g.rd = &rd;
 	pt_progress_init(&pg, relpath, progress ? (uint64_t)st.st_size : 0);
 	if (!progress)
@@ -264,16 +258,16 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
 			break;
 		}
-		if (pt_trace_feed(&rd, buf, (size_t)n) < 0)
+		if (tt_reader_feed(&rd, buf, (size_t)n) < 0)
 			break;
 		done += (uint64_t)n;
 		pt_progress_update(&pg, done);
 	}
 	if (n == 0)
-		pt_trace_finish(&rd);
+		tt_reader_finish(&rd);
 	pt_progress_done(&pg);
 	if (g.failed || n != 0) {
-		pt_trace_reader_release(&rd);
+		tt_reader_release(&rd);
 		goto out;
 	}
 	/* The file's rank; records logged before it was known get it too. */
@@ -287,18 +281,18 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 		conflict = "records of several ranks in one file";
 	}
 	if (frank >= 0 && g.first_id &&
-	    (trace_prep(ix, &s, SQL_FILL_RANK) < 0 ||
-	     index_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
-		pt_trace_reader_release(&rd);
+	    (tt_prep(ix, &s, SQL_FILL_RANK) < 0 ||
+	     db_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
+		tt_reader_release(&rd);
 		goto out;
 	}
-	if (trace_prep(ix, &s, SQL_FILE_DONE) < 0 ||
-	    index_run(s, "IItiiiiiiIIii", (int64_t)g.json_rank, (int64_t)frank, conflict,
+	if (tt_prep(ix, &s, SQL_FILE_DONE) < 0 ||
+	    db_run(s, "IItiiiiiiIIii", (int64_t)g.json_rank, (int64_t)frank, conflict,
 		      (int64_t)rd.st.lines, (int64_t)rd.st.records, (int64_t)rd.st.payloads,
 		      (int64_t)rd.st.blank_lines, (int64_t)(rd.st.damaged + rd.st.orphan_payload_lines),
 		      (int64_t)rd.st.md5_mismatches, g.first_id ? g.first_id : -1,
 		      g.first_id ? g.last_id : -1, (int64_t)done, g.file_id) < 0) {
-		pt_trace_reader_release(&rd);
+		tt_reader_release(&rd);
 		goto out;
 	}
 	if (tot) {
@@ -309,11 +303,11 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 		tot->md5_mismatches += rd.st.md5_mismatches;
 		tot->damaged += rd.st.damaged;
 	}
-	pt_trace_reader_release(&rd);
-	rc = index_batch_end(ix);
+	tt_reader_release(&rd);
+	rc = db_batch_end(ix);
 out:
 	if (rc < 0 && ix->in_batch)
-		index_rollback(ix), ix->in_batch = 0;
+		db_rollback(ix), ix->in_batch = 0;
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -358,25 +352,26 @@ static void list_files(const char *dir, const char *prefix, char ***v, size_t *n
 	closedir(d);
 }
 
-int trace_index_run_dir_ex(struct index *ix, int64_t run_id, int progress,
-			   struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *diag,
+		 struct tt_ingest_totals *tot)
 {
-	char *dir = index_run_dir(ix, run_id);
+	char *dir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", dir);
 	char **v = NULL;
 	size_t n = 0, alloc = 0;
-	int rc = 0;
+	int rc = 0, failed = 0;
 
 	list_files(tdir, "trace", &v, &n, &alloc);
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_str);
-	if (index_part_mark(ix, "trace", run_id, "partial") < 0)
+	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
 		rc = -1;
 	for (size_t i = 0; i < n && rc == 0; i++)
-		if (trace_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0 &&
-		    pt_diag_count(diag, PT_SEV_ERROR) && !ix->db)
-			rc = -1;
-	if (rc == 0 && index_part_mark(ix, "trace", run_id, "done") < 0)
+		if (tt_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0)
+			failed = 1;
+	if (rc == 0 && failed)
+		rc = -1;
+	if (rc == 0 && schema_part_mark(ix, "trace", run_id, "done") < 0)
 		rc = -1;
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -386,10 +381,6 @@ int trace_index_run_dir_ex(struct index *ix, int64_t run_id, int progress,
 	return rc;
 }
 
-int trace_index_run_dir(struct index *ix, int64_t run_id, struct pt_diag *diag)
-{
-	return trace_index_run_dir_ex(ix, run_id, 0, diag, NULL);
-}
 
 /* Copy src to dst (which must not exist); 0 or -1 (diag). */
 static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
@@ -419,7 +410,7 @@ static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
 		if (n < 0)
 			goto werr;
 	}
-	/* Keep the source's mtime: it dates the year-less glog times (trace_ingest_file). */
+	/* Keep the source's mtime: it dates the year-less glog times (tt_ingest_file). */
 	{
 		struct stat st;
 
@@ -455,18 +446,18 @@ static char *dest_name(const char *rundir, const char *base)
 	}
 }
 
-int trace_import_file(struct index *ix, int64_t run_id, const char *src, int progress,
-		      struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
 	static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us)"
 				  " VALUES(?,?,?,?)";
-	char *rundir = index_run_dir(ix, run_id);
+	char *rundir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char *rel = NULL, *abs = NULL;
 	struct stat st;
 	struct timespec ts;
-	struct index_stmt *s;
+	struct db_stmt *s;
 	int rc = -1;
 
 	if (mkdir(tdir, 0700) < 0 && errno != EEXIST) {
@@ -482,11 +473,11 @@ int trace_import_file(struct index *ix, int64_t run_id, const char *src, int pro
 		goto out;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (trace_prep(ix, &s, sql) < 0 ||
-	    index_run(s, "itti", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) < 0 ||
+	if (tt_prep(ix, &s, sql) < 0 ||
+	    db_run(s, "itti", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) < 0 ||
 	    runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size) < 0)
 		goto out;
-	rc = trace_ingest_file(ix, run_id, rel, progress, diag, tot);
+	rc = tt_ingest_file(ix, run_id, rel, progress, diag, tot);
 out:
 	free(abs);
 	free(rel);
@@ -495,12 +486,7 @@ out:
 	return rc;
 }
 
-int trace_mark_indexed(struct index *ix, int64_t run_id)
+int tt_mark_indexed(struct db *ix, int64_t run_id)
 {
-	return index_part_mark(ix, "trace", run_id, "done");
-}
-
-int trace_index_run(struct index *ix, int64_t run_id, struct pt_diag *diag)
-{
-	return trace_index_run_dir_ex(ix, run_id, 0, diag, NULL);
+	return schema_part_mark(ix, "trace", run_id, "done");
 }

@@ -1,5 +1,5 @@
 /*
- * The index parts of TORCH_TRACE (issue 6); the framework is index_schema.h.
+ * The index parts of TORCH_TRACE ; the framework is schema.h.
  *
  *  trace_sources (CONTENT): where imported files came from. The files
  *    themselves are content kept in <run dir>/trace/.
@@ -9,11 +9,11 @@
  * Change log:
  *  2026-11-22 trace_sources 1, trace 1: first version.
  */
-#include "trace_schema.h"
+#include "tt_ingest.h"
 
-const struct index_part index_part_trace_sources = {
+const struct schema_part tt_sources_part = {
 	.name = "trace_sources",
-	.kind = INDEX_PART_CONTENT,
+	.kind = SCHEMA_PART_CONTENT,
 	.version = 1,
 	.create_sql =
 	"CREATE TABLE IF NOT EXISTS trace_sources (\n"
@@ -25,9 +25,9 @@ const struct index_part index_part_trace_sources = {
 	");\n",
 };
 
-const struct index_part index_part_trace = {
+const struct schema_part tt_records_part = {
 	.name = "trace",
-	.kind = INDEX_PART_DERIVED,
+	.kind = SCHEMA_PART_DERIVED,
 	.version = 1,
 	.create_sql =
 	/* One row per TORCH_TRACE file of a run. */
