@@ -117,7 +117,12 @@ void cudadeps_collect(struct cudadeps *cd, struct resolve_result *r, const struc
 
 		/* The resolver reads dependencies with elfobj_open_dynamic: no section table. */
 		if (o->n_sections == 0) {
-			if (elfobj_open(&full, r->objs[i].path, diag) != 0) {
+			/* objs[0] is the file as given; the others are paths inside --root. */
+			char *in = i ? ldpath_in_root(env, r->objs[i].path) : pt_xstrdup(r->objs[i].path);
+			int bad = elfobj_open(&full, in, diag) != 0;
+
+			free(in);
+			if (bad) {
 				elfobj_release(&full);
 				continue;
 			}

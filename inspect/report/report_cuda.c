@@ -315,6 +315,12 @@ static json_t *entry_json(const struct report_cuda *r, size_t i)
 							       (e->kind == FATBIN_KIND_ELF ||
 								e->kind == FATBIN_KIND_PTX)));
 		json_object_set_new(j, "relocatable", json_boolean(r->verify->entry_rel[i]));
+		if (e->kind == FATBIN_KIND_ELF) {
+			char cv[2] = { r->verify->entry_cubin_variant[i], '\0' };
+
+			/* The cubin's own e_flags: "a" where they say arch-specific. */
+			json_object_set_new(j, "cubin_variant", cv[0] ? json_string(cv) : json_null());
+		}
 	}
 	return j;
 }
