@@ -458,6 +458,8 @@ void cudaarch_apply_driver(struct cuda_verdict *v, int driver_cuda)
 		return;
 	v->how = CUDA_RUN_NONE;
 	v->jit_blocked = true;
+	/* torch's warnings are then right: they are flagged only where they are false. */
+	v->torch_range_warning = v->torch_cubin_warning = false;
 }
 
 void cudaarch_verdict(const struct cuda_summary *s, struct cuda_cc cc, struct cuda_verdict *v)

@@ -198,6 +198,8 @@ static void driver_blocks_jit(void **state)
 	assert_int_equal(v.how, CUDA_RUN_NONE);
 	assert_true(v.jit_blocked);
 	assert_int_equal(v.driver_cuda, 12020);
+	assert_false(v.torch_range_warning);	/* torch is right then: no "false warning" */
+	assert_false(v.torch_cubin_warning);
 	cudaarch_verdict(&s, cc("9.0"), &v);
 	cudaarch_apply_driver(&v, 12020);
 	assert_int_equal(v.how, CUDA_RUN_SASS_EXACT);
