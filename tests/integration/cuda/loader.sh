@@ -73,6 +73,13 @@ check_eq "cuda --cuda-deps: libraries at the loader's paths" "" "$(cat "$T/cd_ba
 check_eq "cuda --cuda-deps: as many libraries with device code as the loader's paths hold" 7 \
 	"$(oracle "$lib" | sort | join - "$T/cd_paths" | wc -l)"
 check_contains "cuda --cuda-deps: libcudnn.so.9 missing" "libcudnn.so.9: not found (needed by $BED$lib)" "$(cat "$T/cd.err")"
+# The dlopen edges: libcuda.so.1 reached through Debian's alternatives (absolute links
+# followed inside the root), NVRTC and its builtins of the same toolkit version (12.4).
+check_eq "cuda --cuda-deps: dlopen edges, all found inside the root" \
+	"libtorch_cuda.so.2.6>libcuda.so.1:true libtorch_cuda.so.2.6>libnvrtc.so.12:true libcudart.so.12>libcuda.so.1:true libnvrtc.so.12>libnvrtc-builtins.so.12.4:true" \
+	"$(jq -r '[.files[0].cuda_deps.dlopen_edges[] | "\(.caller | split("/")[-1])>\(.name):\(.found)"] | join(" ")' "$T/cd.json")"
+check_eq "inside the bed, libcuda.so.1 is Debian's 550 driver library through /etc/alternatives" \
+	"/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.550.163.01" "$(bed_run readlink -f $LIBDIR/libcuda.so.1)"
 # Debian's gloo carries only compute_52 PTX: the weakest link on an H100 is a JIT.
 check_eq "cuda --cuda-deps: weakest link for 9.0" "libgloo_cuda.so.0 ptx_jit 12.2" \
 	"$(jq -r '.files[0].cuda_deps.weakest[0] | "\(.library | split("/")[-1]) \(.verdict) \(.ptx_min_driver)"' "$T/cd.json")"
