@@ -78,8 +78,8 @@ check_contains "cuda --cuda-deps: libcudnn.so.9 missing" "libcudnn.so.9: not fou
 check_eq "cuda --cuda-deps: dlopen edges, all found inside the root" \
 	"libtorch_cuda.so.2.6>libcuda.so.1:true libtorch_cuda.so.2.6>libnvrtc.so.12:true libcudart.so.12>libcuda.so.1:true libnvrtc.so.12>libnvrtc-builtins.so.12.4:true" \
 	"$(jq -r '[.files[0].cuda_deps.dlopen_edges[] | "\(.caller | split("/")[-1])>\(.name):\(.found)"] | join(" ")' "$T/cd.json")"
-check_eq "inside the bed, libcuda.so.1 is Debian's 550 driver library through /etc/alternatives" \
-	"/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.550.163.01" "$(bed_run readlink -f $LIBDIR/libcuda.so.1)"
+check_contains "inside the bed, libcuda.so.1 is Debian's driver library through /etc/alternatives" \
+	"/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.5" "$(bed_run readlink -f $LIBDIR/libcuda.so.1)"
 # Debian's gloo carries only compute_52 PTX: the weakest link on an H100 is a JIT.
 check_eq "cuda --cuda-deps: weakest link for 9.0" "libgloo_cuda.so.0 ptx_jit 12.2" \
 	"$(jq -r '.files[0].cuda_deps.weakest[0] | "\(.library | split("/")[-1]) \(.verdict) \(.ptx_min_driver)"' "$T/cd.json")"
