@@ -496,6 +496,7 @@ int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct c
 	memset(v, 0, sizeof(*v));
 	v->entry_rel = pt_xcalloc(s->entries.n + 1, sizeof(bool));
 	v->entry_bad = pt_xcalloc(s->entries.n + 1, sizeof(bool));
+	v->entry_cubin_variant = pt_xcalloc(s->entries.n + 1, 1);
 	for (size_t i = 0; i < s->entries.n; i++) {
 		struct unpack_info info;
 		int r = verify_entry(o, s, i, &src, &src_cap, &dst, &dst_cap, &info, diag);
@@ -505,6 +506,8 @@ int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct c
 			continue;
 		}
 		v->checked++;
+		if (r == 0 && info.elf_type >= 0)
+			v->entry_cubin_variant[i] = info.variant;
 		if (r < 0) {
 			v->failed++;
 			v->entry_bad[i] = true;
@@ -522,5 +525,6 @@ void cuda_verify_release(struct cuda_verify *v)
 {
 	free(v->entry_rel);
 	free(v->entry_bad);
+	free(v->entry_cubin_variant);
 	memset(v, 0, sizeof(*v));
 }
