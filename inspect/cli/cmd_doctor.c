@@ -12,10 +12,12 @@
 #include "debuginfo.h"
 #include "dispatchtrace.h"
 #include "envcheck.h"
+#include "importdiag.h"
 #include "jsonout.h"
 #include "ptinspect.h"
 #include "report.h"
 #include "report_debug.h"
+#include "report_doctor.h"
 #include "report_env.h"
 #include "xalloc.h"
 
@@ -48,6 +50,8 @@ struct doctor {
 	size_t n_di;
 	struct dispatchtrace dt;
 	bool have_dt;
+	struct importdiag g;	/* why the import fails (or what is wrong although it works) */
+	bool have_g;
 };
 
 static void collect_debug(struct doctor *dr, struct pt_diag *d)
@@ -79,7 +83,24 @@ static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
 	size_t full = 0;
 	int c = ctx->color;
 
-	printf("%sptinspect doctor%s: %s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), dr->e.python);
+	/* The first line names the cause; everything else is evidence. */
+	printf("%sptinspect doctor%s: %s: ", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), dr->e.python);
+	if (!r->torch_ok)
+		printf("%simport torch fails%s: %s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET),
+		       dr->have_g && dr->g.headline ? dr->g.headline
+		       : r->import_error ? r->import_error : "unknown error");
+	else if (dr->have_g && dr->g.headline)
+		printf("%s%s%s\n", pt_c(c, PT_C_RED), dr->g.headline, pt_c(c, PT_C_RESET));
+	else if (warn)
+		printf("%sproblems found%s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+	else
+		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
+	if (!r->torch_ok && dr->have_g) {
+		printf("  error     %s\n", r->import_error ? r->import_error : "unknown error");
+		report_importdiag_text(stdout, &dr->g, 10, ctx);
+	} else if (dr->have_g && dr->g.cause != IMPORTDIAG_NONE) {
+		report_importdiag_text(stdout, &dr->g, 10, ctx);
+	}
 	if (r->torch_ok) {
 		const char *bt = dr->e.have_cfg ? showconfig_setting(&dr->e.cfg, "BUILD_TYPE") : NULL;
 
@@ -150,6 +171,7 @@ static json_t *doctor_json(const struct doctor *dr)
 		json_array_append_new(dbg, f);
 	}
 	json_object_set_new(j, "deps", dr->e.have_deps ? report_env_deps_json(&dr->e.deps) : json_null());
+	json_object_set_new(j, "import", dr->have_g ? report_importdiag_json(&dr->g) : json_null());
 	json_object_set_new(j, "debug", dbg);
 	json_object_set_new(j, "dispatch_trace", dr->have_dt ? report_dispatchtrace_json(&dr->dt)
 							     : json_null());
@@ -195,6 +217,10 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	dr.have_g = importdiag_run(&dr.e.rep, &dr.g, &d) == 0;
+	if (dr.have_g && dr.e.rep.torch_ok && dr.g.cause != IMPORTDIAG_NONE)
+		pt_diag_add(&dr.e.findings, PT_SEV_WARNING, dr.e.python, importdiag_cause_key(dr.g.cause),
+			    "%s", dr.g.headline);
 	collect_debug(&dr, &d);
 	if (ctx->json) {
 		json_t *doc = doctor_json(&dr);
@@ -227,6 +253,7 @@ out:
 	free(dr.di_path);
 	if (dr.have_dt)
 		dispatchtrace_release(&dr.dt);
+	importdiag_release(&dr.g);
 	env_result_release(&dr.e);
 	return rc;
 }
