@@ -285,23 +285,43 @@ static size_t worst_object(const struct bindcheck_result *b, size_t *n_objs, siz
 	return worst;
 }
 
+static bool in_strv(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
 static void binding(struct importdiag *g, const struct pyenv_report *r, const struct resolve_result *res,
-		    struct pt_diag *diag)
+		    const struct ldpath_env *env, struct pt_diag *diag)
 {
 	char exe[PATH_MAX];
 	struct pt_diag local;
 
-	/* The global scope starts with the interpreter (it defines the Python C API). */
-	if (r->executable && realpath(r->executable, exe))
-		push_str(&g->bind_paths, &g->n_bind_paths, pt_xstrdup(exe));
-	for (size_t i = 0; i < res->n_objs; i++)
-		push_str(&g->bind_paths, &g->n_bind_paths, pt_xstrdup(res->objs[i].realpath));
 	pt_diag_init(&local);
+	/*
+	 * The global scope: the interpreter (it defines the Python C API) and its
+	 * libraries, in load order; then the extension's own tree (RTLD_LOCAL).
+	 */
+	if (r->executable && realpath(r->executable, exe)) {
+		struct resolve_result er;
+
+		if (resolve_tree(exe, env, &er, &local) == 0)
+			for (size_t i = 0; i < er.n_objs; i++)
+				if (!in_strv(g->bind_paths, g->n_bind_paths, er.objs[i].realpath))
+					push_str(&g->bind_paths, &g->n_bind_paths, pt_xstrdup(er.objs[i].realpath));
+		resolve_release(&er);
+	}
+	for (size_t i = 0; i < res->n_objs; i++)
+		if (!in_strv(g->bind_paths, g->n_bind_paths, res->objs[i].realpath))
+			push_str(&g->bind_paths, &g->n_bind_paths, pt_xstrdup(res->objs[i].realpath));
 	g->have_bind = bindcheck_run((const char *const *)g->bind_paths, g->n_bind_paths, &g->bind,
 				     &local) == 0;
 	/* Objects that could not be read are worth a note, not a cause. */
 	for (size_t i = 0; i < local.n; i++)
-		pt_diag_add(diag, PT_SEV_NOTE, local.v[i].file, local.v[i].where, "%s", local.v[i].what);
+		if (local.v[i].sev >= PT_SEV_WARNING)
+			pt_diag_add(diag, PT_SEV_NOTE, local.v[i].file, local.v[i].where, "%s", local.v[i].what);
 	pt_diag_release(&local);
 }
 
@@ -460,7 +480,7 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 	}
 	check_mixed(g, &res);
 	if (!r->torch_ok && !g->n_missing && !g->n_unmet)
-		binding(g, r, &res, diag);
+		binding(g, r, &res, &env, diag);
 	for (size_t i = 0; i < res.n_objs; i++) {
 		char stem[256];
 
