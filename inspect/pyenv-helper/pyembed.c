@@ -34,6 +34,7 @@ static const char SCRIPT_IMPORT[] =
 	"import sys, os, io, json\n"
 	"R = {'executable': sys.executable, 'python_version': sys.version.split()[0],\n"
 	"     'python_version_full': sys.version.replace('\\n', ' '),\n"
+	"     'python_bits': sys.maxsize.bit_length() + 1,\n"
 	"     'prefix': sys.prefix, 'base_prefix': sys.base_prefix,\n"
 	"     'errors': {}}\n"
 	"if '__pt_embedded' in globals() and not getattr(sys.flags, 'safe_path', False):\n"
@@ -132,7 +133,9 @@ static const char SCRIPT_IMPORT[] =
 	"    _get('arch_list', lambda: list(torch.cuda.get_arch_list()))\n"
 	"    _get('config_text', lambda: torch.__config__.show())\n"
 	"    _get('cxx11_abi', lambda: bool(torch._C._GLIBCXX_USE_CXX11_ABI))\n"
-	"    _get('cuda_available', lambda: bool(torch.cuda.is_available()))\n";
+	"    _get('cuda_available', lambda: bool(torch.cuda.is_available()))\n"
+	"    _get('xnnpack', lambda: bool(__import__('torch.backends.xnnpack').backends.xnnpack.enabled))\n"
+	"    _get('cudnn_version', lambda: torch.backends.cudnn.version())\n";
 
 /* Part two: the link map (set by C when embedded) and the report. */
 static const char SCRIPT_REPORT[] =

@@ -212,3 +212,34 @@ json_t *report_importdiag_json(const struct importdiag *g)
 	}
 	return j;
 }
+
+void report_bugreport_text(FILE *f, const struct bugreport *b)
+{
+	static const enum bugreport_field blank_after[] = { BR_HIP_COMPILED_VERSION, BR_LIBC_VERSION,
+							    BR_IS_XNNPACK_AVAILABLE };
+
+	for (size_t i = 0; i < BR_N_FIELDS; i++) {
+		fprintf(f, "%s: %s\n", bugreport_label(i), b->v[i]);
+		for (size_t k = 0; k < sizeof(blank_after) / sizeof(blank_after[0]); k++)
+			if (blank_after[k] == i)
+				fputc('\n', f);
+	}
+	fputs("Versions of relevant libraries:\n", f);
+	for (size_t i = 0; i < b->n_pip; i++)
+		fprintf(f, "%s\n", b->pip[i]);
+	for (size_t i = 0; i < b->n_conda; i++)
+		fprintf(f, "%s\n", b->conda[i]);
+	if (!b->n_pip && !b->n_conda)
+		fputs("[pip3] none found\n", f);
+}
+
+json_t *report_bugreport_json(const struct bugreport *b)
+{
+	json_t *j = json_object();
+
+	for (size_t i = 0; i < BR_N_FIELDS; i++)
+		json_object_set_new(j, bugreport_key(i), json_string(b->v[i]));
+	json_object_set_new(j, "pip_packages", pt_json_strv(b->pip, b->n_pip));
+	json_object_set_new(j, "conda_packages", pt_json_strv(b->conda, b->n_conda));
+	return j;
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bindcheck.h"
+#include "bugreport.h"
 #include "importdiag.h"
 
 struct pt_ctx;
@@ -26,5 +27,10 @@ json_t *report_importdiag_json(const struct importdiag *g);
 void report_bindcheck_text(FILE *f, char *const *paths, const struct bindcheck_result *b,
 			   size_t max_syms, int indent, const struct pt_ctx *ctx);
 json_t *report_bindcheck_json(char *const *paths, size_t n_paths, const struct bindcheck_result *b);
+
+/* collect_env's "Label: value" lines, then "Versions of relevant libraries:". */
+void report_bugreport_text(FILE *f, const struct bugreport *b);
+/* collect_env's SystemEnv keys; pip_packages and conda_packages as arrays. */
+json_t *report_bugreport_json(const struct bugreport *b);
 
 #endif

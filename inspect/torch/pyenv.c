@@ -198,6 +198,11 @@ int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_re
 	r->python_platform = jstr(r->doc, "python_platform");
 	r->libc_ver = jstr(r->doc, "libc_ver");
 	r->import_stderr = jstr(r->doc, "import_stderr");
+	r->python_bits = (int)json_integer_value(json_object_get(r->doc, "python_bits"));
+	r->cuda_available = jbool(r->doc, "cuda_available");
+	r->xnnpack = jbool(r->doc, "xnnpack");
+	r->cudnn_version = json_is_integer(json_object_get(r->doc, "cudnn_version"))
+				   ? (long)json_integer_value(json_object_get(r->doc, "cudnn_version")) : -1;
 	a = json_object_get(r->doc, "distributions");
 	if (json_is_array(a) && json_array_size(a)) {
 		r->dist_name = pt_xcalloc(json_array_size(a), sizeof(*r->dist_name));

@@ -63,6 +63,10 @@ struct pyenv_report {
 	const char *python_platform;	/* platform.platform() */
 	const char *libc_ver;	/* platform.libc_ver(), "glibc-2.36" */
 	const char *import_stderr;
+	int python_bits;	/* sys.maxsize.bit_length() + 1, 0 unknown */
+	int cuda_available;	/* torch.cuda.is_available(): 0, 1, -1 unknown */
+	int xnnpack;		/* torch.backends.xnnpack.enabled: 0, 1, -1 unknown */
+	long cudnn_version;	/* torch.backends.cudnn.version(), -1 none/unknown */
 	/* Installed distributions whose names collect_env looks for: name, version. */
 	const char **dist_name, **dist_version;
 	size_t n_dists;

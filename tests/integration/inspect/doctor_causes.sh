@@ -122,6 +122,25 @@ jq_py "$T/u.json" '"\n".join(sorted(s["symbol"] for o in d["files"][0]["objects"
 check_eq "undefined == ldd -r" "" "$(diff "$T/ldd.syms" "$T/ours.syms")"
 check_rc "undefined: Debian's tree binds" 0 "$P" undefined "$(realpath $LIBDIR/libtorch_cpu.so.1.13)"
 
+# --issue: one fenced block with collect_env's fields and the verdict, also when import fails.
+LD_LIBRARY_PATH=$T/stray "$P" doctor --python $PY --issue >"$T/issue.md" 2>"$T/issue.err"
+check_eq "--issue: opens a fence" '```' "$(head -1 "$T/issue.md")"
+check_eq "--issue: closes it" '```' "$(tail -1 "$T/issue.md")"
+check_eq "--issue: one block" 2 "$(grep -c '^```' "$T/issue.md")"
+check_eq "--issue: short" 1 "$([ "$(wc -l <"$T/issue.md")" -le 60 ] && echo 1)"
+for f in "PyTorch version: " "Is debug build: " "CUDA used to build PyTorch: " "OS: " "GCC version: " \
+	"Clang version: " "CMake version: " "Libc version: glibc-" "Python version: 3." "Python platform: " \
+	"CUDA runtime version: " "GPU models and configuration: " "Nvidia driver version: " "cuDNN version: " \
+	"Versions of relevant libraries:" "[pip3] numpy=="; do
+	check_contains "--issue: $f" "$f" "$(cat "$T/issue.md")"
+done
+check_contains "--issue: torch's version though import fails" "[pip3] torch==1.13" "$(cat "$T/issue.md")"
+check_contains "--issue: the verdict" "import torch fails: undefined symbol: libc10.so.1.13 comes from $T/stray" "$(cat "$T/issue.md")"
+"$P" doctor --python $PY --json >"$T/ok.json" 2>/dev/null
+check_eq "collect_env keys in --json" "torch_version gcc_version cuda_runtime_version nvidia_gpu_models cudnn_version pip_packages" \
+	"$(jq_py "$T/ok.json" '" ".join(k for k in ["torch_version", "gcc_version", "cuda_runtime_version", "nvidia_gpu_models", "cudnn_version", "pip_packages"] if k in d["collect_env"])')"
+check_eq "collect_env torch_version" "$($PY -c 'import torch; print(torch.__version__)')" "$(jq_py "$T/ok.json" 'd["collect_env"]["torch_version"]')"
+
 # 3b. Undefined without mixing: the provider lost the symbol (no versions to catch it).
 mkdir -p "$T/u2/new" "$T/u2/site/torch/lib"
 build_so "$T/u2/new/libprov.so.1" 'int needed_fn(void) { return 1; }' -Wl,-soname,libprov.so.1
