@@ -110,6 +110,8 @@ void report_importdiag_text(FILE *f, const struct importdiag *g, size_t max_syms
 		const struct importdiag_missing *m = &g->missing[i];
 
 		fprintf(f, "  missing        %s, needed by %s\n", m->name, m->needed_by);
+		for (size_t k = 0; k < m->n_also; k++)
+			fprintf(f, "                 and by %s\n", m->also[k]);
 		for (size_t k = 0; k < m->n_tried; k++)
 			fprintf(f, "    %s %s\n", k ? "     " : "tried", m->tried[k]);
 		if (m->n_owners)
@@ -169,6 +171,7 @@ json_t *report_importdiag_json(const struct importdiag *g)
 
 		json_object_set_new(o, "name", json_string(m->name));
 		json_object_set_new(o, "needed_by", json_string(m->needed_by));
+		json_object_set_new(o, "also_needed_by", pt_json_strv(m->also, m->n_also));
 		json_object_set_new(o, "tried", pt_json_strv(m->tried, m->n_tried));
 		for (size_t k = 0; k < m->n_owners; k++) {
 			json_t *x = json_object();

@@ -115,6 +115,12 @@ static void missing_add(struct importdiag *g, const struct resolve_result *res,
 	struct importdiag_missing *m;
 	const char *wheel = nvidia_wheel(e->name);
 
+	for (size_t i = 0; i < g->n_missing; i++)
+		if (!strcmp(g->missing[i].name, e->name)) {
+			push_str(&g->missing[i].also, &g->missing[i].n_also,
+				 pt_xstrdup(res->objs[e->needed_by].realpath));
+			return;
+		}
 	g->missing = pt_xreallocarray(g->missing, g->n_missing + 1, sizeof(*g->missing));
 	m = &g->missing[g->n_missing++];
 	memset(m, 0, sizeof(*m));
@@ -332,12 +338,16 @@ static void pick_cause(struct importdiag *g, const struct pyenv_report *r)
 	if (g->n_missing) {
 		const struct importdiag_missing *m = &g->missing[0];
 
-		char more[64] = "";
+		char more[64] = "", also[64] = "";
 
 		if (g->n_missing > 1)
-			snprintf(more, sizeof(more), " (and %zu more)", g->n_missing - 1);
-		headline(g, "missing library: %s, needed by %s, is not found by the loader's rules%s",
-			 m->name, m->needed_by, more);
+			snprintf(more, sizeof(more), " (and %zu more missing librar%s)", g->n_missing - 1,
+				 g->n_missing > 2 ? "ies" : "y");
+		if (m->n_also)
+			snprintf(also, sizeof(also), " (and %zu more object%s)", m->n_also,
+				 m->n_also > 1 ? "s" : "");
+		headline(g, "missing library: %s, needed by %s%s, is not found by the loader's rules%s",
+			 m->name, m->needed_by, also, more);
 		g->cause = IMPORTDIAG_MISSING_LIBRARY;
 	} else if (g->n_unmet) {
 		headline(g, "unmet symbol version: %s", g->unmet[0]);
@@ -507,6 +517,9 @@ void importdiag_release(struct importdiag *g)
 
 		free(m->name);
 		free(m->needed_by);
+		for (size_t k = 0; k < m->n_also; k++)
+			free(m->also[k]);
+		free(m->also);
 		for (size_t k = 0; k < m->n_tried; k++)
 			free(m->tried[k]);
 		free(m->tried);

@@ -38,7 +38,9 @@ const char *importdiag_cause_key(enum importdiag_cause c);
 
 struct importdiag_missing {
 	char *name;
-	char *needed_by;
+	char *needed_by;	/* the first object (load order) that needs it */
+	char **also;		/* the others that need it too */
+	size_t n_also;
 	char **tried;		/* "path (how)" in the loader's order */
 	size_t n_tried;
 	struct debpkg_owner *owners;	/* installed packages that have a file of that name */
