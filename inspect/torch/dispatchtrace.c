@@ -56,8 +56,9 @@ static int range_has_text(const struct elfobj *o, unsigned char *buf, size_t cap
 /*
  * 1/0 for the file, -1 when unreadable. The text is a string literal, so it
  * lives in the read-only data sections (.rodata, .rodata.*): only those are
- * read (9 MB of libtorch_cpu's 114 MB). A file without a section table is
- * searched whole, still through the small buffer.
+ * read (9 MB of libtorch_cpu's 114 MB). A file without a section table (or
+ * with section headers stripped) is searched whole, still through the small
+ * buffer.
  */
 static int file_has_text(const char *path, struct pt_diag *diag)
 {
@@ -65,7 +66,7 @@ static int file_has_text(const char *path, struct pt_diag *diag)
 	struct elfobj o;
 	struct pt_diag local;
 	unsigned char *buf;
-	int r = 0, searched = 0;
+	int r = 0;
 
 	pt_diag_init(&local);
 	if (elfobj_open(&o, path, &local) != 0) {
@@ -84,12 +85,11 @@ static int file_has_text(const char *path, struct pt_diag *diag)
 		    (s->flags & (SHF_WRITE | SHF_EXECINSTR)) || strncmp(s->name, ".rodata", 7) ||
 		    (s->name[7] != '\0' && s->name[7] != '.'))
 			continue;
-		searched = 1;
 		if (s->offset < o.size)
 			r = range_has_text(&o, buf, CAP, s->offset,
 					   s->size < o.size - s->offset ? s->size : o.size - s->offset);
 	}
-	if (!searched)
+	if (o.n_sections == 0)
 		r = range_has_text(&o, buf, CAP, 0, o.size);
 	if (r < 0)
 		pt_diag_add(diag, PT_SEV_NOTE, path, NULL, "cannot read: %s", strerror(errno));
