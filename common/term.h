@@ -21,6 +21,14 @@
 
 enum pt_color_mode { PT_COLOR_AUTO, PT_COLOR_ALWAYS, PT_COLOR_NEVER };
 
+/*
+ * How a text renderer should look: what renderers take instead of a front
+ * end's context (renderers never see the CLI).
+ */
+struct pt_style {
+	int color;	/* 1: ANSI colours (the caller applied pt_color_enabled) */
+};
+
 /* Parse "auto", "always", "never"; -1 on anything else. */
 int pt_color_mode_parse(const char *s);
 

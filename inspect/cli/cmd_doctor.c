@@ -72,7 +72,7 @@ static void collect_debug(struct doctor *dr, struct pt_diag *d)
 	}
 }
 
-static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
+static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
 {
 	const struct pyenv_report *r = &dr->e.rep;
 	size_t warn = pt_diag_count(&dr->e.findings, PT_SEV_WARNING);
@@ -156,7 +156,7 @@ static json_t *doctor_json(const struct doctor *dr)
 	return j;
 }
 
-int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -176,7 +176,7 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'p': python = optarg; break;
@@ -206,16 +206,16 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		verdict_text(&dr, ctx);
 		printf("\n%sdetails%s\n", pt_c(ctx->color, PT_C_BOLD), pt_c(ctx->color, PT_C_RESET));
 		report_env_text(stdout, &dr.e.rep, dr.e.have_cfg ? &dr.e.cfg : NULL, &dr.e.findings,
-				dr.e.others, dr.e.n_others, -1, ctx);
+				dr.e.others, dr.e.n_others, -1, PT_CLI_STYLE(ctx));
 		if (dr.n_di)
 			printf("%sdebug info of the torch libraries%s\n", pt_c(ctx->color, PT_C_BOLD),
 			       pt_c(ctx->color, PT_C_RESET));
 		for (size_t i = 0; i < dr.n_di; i++) {
 			printf("  %s\n", dr.di_path[i]);
-			report_debug_text(stdout, &dr.di[i], 4, ctx);
+			report_debug_text(stdout, &dr.di[i], 4, PT_CLI_STYLE(ctx));
 		}
 		if (dr.have_dt)
-			report_dispatchtrace_text(stdout, &dr.dt, 0, ctx);
+			report_dispatchtrace_text(stdout, &dr.dt, 0, PT_CLI_STYLE(ctx));
 	}
 	rc = pt_diag_count(&dr.e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:

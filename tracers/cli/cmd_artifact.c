@@ -123,7 +123,7 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 	return a->failed ? -1 : 0;
 }
 
-int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *pos[3] = {0}, *out = NULL;
 	int npos = 0, rc = EXIT_USAGE;
@@ -144,7 +144,8 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
 		} else if (argv[i][0] == '-' || npos == 3) {
-			fprintf(stderr, "pttrace artifact: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else {
 			pos[npos++] = argv[i];
@@ -159,7 +160,7 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, pos[0], &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, pos[0], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	a.ix = ix;
 	a.diag = &diag;

@@ -11,7 +11,9 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -101,7 +103,7 @@ static const char *const sections[][2] = {
 /* ops as {"aten::add.Tensor [AutogradCPU]": calls}. */
 static json_t *ops_counts(struct db *ix, int64_t run)
 {
-	json_t *rows = query_ops(ix, run), *m, *v;
+	json_t *rows = logs_query_ops(ix, run), *m, *v;
 	size_t i;
 
 	if (!rows)
@@ -125,7 +127,7 @@ static char *status_of(struct db *ix, int64_t run)
 	struct run_row r;
 	char *s;
 
-	if (query_run_load(ix, run, &r) < 0)
+	if (runs_load(ix, run, &r) < 0)
 		return NULL;
 	if (!strcmp(r.status, "exited"))
 		s = pt_xasprintf("exit %lld", (long long)r.exit_code);
@@ -133,7 +135,7 @@ static char *status_of(struct db *ix, int64_t run)
 		s = pt_xasprintf("signal %lld", (long long)r.signal);
 	else
 		s = pt_xstrdup(r.status);
-	query_run_release(&r);
+	runs_row_release(&r);
 	return s;
 }
 
@@ -208,7 +210,7 @@ static void print_compiles_diff(json_t *tc)
 	}
 }
 
-int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -239,10 +241,10 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	if (query_resolve_run(ix, argv[optind], &a) < 0 ||
-	    query_resolve_run(ix, argv[optind + 1], &b) < 0 || !(sa = status_of(ix, a)) ||
+	if (runs_resolve(ix, argv[optind], &a) < 0 ||
+	    runs_resolve(ix, argv[optind + 1], &b) < 0 || !(sa = status_of(ix, a)) ||
 	    !(sb = status_of(ix, b)))
 		goto out;
 	doc = json_object();
@@ -259,8 +261,8 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 			ma = ops_counts(ix, a);
 			mb = ops_counts(ix, b);
 		} else {
-			json_t *ra = query_json(ix, sections[s][1], "i", a);
-			json_t *rb = query_json(ix, sections[s][1], "i", b);
+			json_t *ra = db_json(ix, sections[s][1], "i", a);
+			json_t *rb = db_json(ix, sections[s][1], "i", b);
 
 			ma = ra ? keyed_counts(ra) : NULL;
 			mb = rb ? keyed_counts(rb) : NULL;

@@ -16,7 +16,8 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
 #include "runs.h"
 #include "tt_ingest.h"
 #include "xalloc.h"
@@ -85,7 +86,7 @@ static void collect(const char *path, struct srcfile **v, size_t *n, size_t *all
 	(*n)++;
 }
 
-int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *name = NULL, *into = NULL;
 	struct srcfile *files = NULL;
@@ -111,7 +112,8 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 			i++;
 			break;
 		} else {
-			fprintf(stderr, "pttrace import: unknown option '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_option(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		}
 	}
@@ -125,10 +127,10 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 		collect(argv[i], &files, &nfiles, &alloc, &diag, 0);
 	if (pt_diag_count(&diag, PT_SEV_ERROR))
 		goto out;
-	if (pt_open_index(ctx, 0, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		goto out_nodiag;
 	if (into) {
-		if (query_resolve_run(ix, into, &run_id) < 0)
+		if (runs_resolve(ix, into, &run_id) < 0)
 			goto out;
 	} else {
 		char cwd[PATH_MAX];

@@ -22,9 +22,10 @@
 #include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
-#include "runenv.h"
+#include "db_json.h"
+#include "logs_query.h"
 #include "runs.h"
+#include "runenv.h"
 #include "spool.h"
 #include "tt_ingest.h"
 #include "xalloc.h"
@@ -113,7 +114,7 @@ static void *indexer_main(void *arg)
 	return NULL;
 }
 
-static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_ctx *ctx)
+static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *ctx)
 {
 	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_JSON };
 	static const struct option longopts[] = {
@@ -185,7 +186,7 @@ static void register_trace_files(struct db *ix, int64_t run_id)
 	free(dir);
 }
 
-static void warn(struct pt_ctx *ctx, struct db *ix, int64_t run_id, const char *code,
+static void warn(struct pt_cli *ctx, struct db *ix, int64_t run_id, const char *code,
 		 const char *msg)
 {
 	runs_add_warning(ix, run_id, code, msg);
@@ -194,7 +195,7 @@ static void warn(struct pt_ctx *ctx, struct db *ix, int64_t run_id, const char *
 }
 
 /* Warnings about tracing that this torch cannot do. */
-static void check_torch(struct pt_ctx *ctx, struct db *ix, int64_t run_id,
+static void check_torch(struct pt_cli *ctx, struct db *ix, int64_t run_id,
 			const struct run_opts *o, const char *python, const struct torch_probe *p,
 			char *const *env)
 {
@@ -243,7 +244,7 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_result *res,
+static void summary(struct pt_cli *ctx, int64_t run_id, const struct capture_result *res,
 		    const struct indexer *x, int indexed, double child_s, double lag_s)
 {
 	const struct logs_ingest_stats *s = &x->stats;
@@ -293,7 +294,7 @@ static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_res
 		indexed ? "" : ", NOT fully indexed", (long long)run_id);
 }
 
-int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct run_opts o;
 	struct pt_diag diag;
@@ -341,7 +342,7 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 		memcpy(child_argv + 1, argv + first, (size_t)nargs * sizeof(char *));
 		nargs++;
 	}
-	if (pt_open_index(ctx, 0, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		goto out;
 	runs_mark_lost(ix);
 	/* The run row first: its id names the directory the child's trace goes to. */

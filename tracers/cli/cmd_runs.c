@@ -15,10 +15,11 @@
 #include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
-#include "runs.h"
 
 /*
  * Options every run subcommand takes, before or after the operands
@@ -26,7 +27,7 @@
  * Returns the index of the first operand (operands are permuted to the end)
  * or -1/-2.
  */
-static int common_opts(int argc, char **argv, struct pt_ctx *ctx, const char *usage)
+static int common_opts(int argc, char **argv, struct pt_cli *ctx, const char *usage)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -100,7 +101,7 @@ static const char ls_usage[] =
 	"\n"
 	"Exit status: 0 listed, 2 usage error or unreadable database.\n";
 
-int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
@@ -126,9 +127,9 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 			return EXIT_FINE;
 		}
 	}
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	rows = query_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
+	rows = db_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
 			      " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
 	if (!rows)
 		goto out;
@@ -181,7 +182,7 @@ static json_t *show_json(struct db *ix, int64_t id)
 {
 	json_t *runs, *run, *o;
 
-	runs = query_json(ix, "SELECT * FROM runs WHERE id = ?1", "i", id);
+	runs = db_json(ix, "SELECT * FROM runs WHERE id = ?1", "i", id);
 	if (!runs || json_array_size(runs) != 1) {
 		json_decref(runs);
 		return NULL;
@@ -202,7 +203,7 @@ static json_t *show_json(struct db *ix, int64_t id)
 		json_object_set_new(run, "duration_s", json_null());
 #define ADD(key, sql)                                              \
 	do {                                                       \
-		o = query_json(ix, sql, "i", id);                  \
+		o = db_json(ix, sql, "i", id);                  \
 		if (!o)                                            \
 			goto fail;                                 \
 		json_object_set_new(run, key, o);                  \
@@ -324,7 +325,7 @@ static void show_text(json_t *run)
 	}
 }
 
-int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
@@ -339,9 +340,9 @@ int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[first], &ix, &id, &diag) < 0)
 		return EXIT_USAGE;
-	if (query_resolve_run(ix, argv[first], &id) < 0 || !(run = show_json(ix, id)))
+	if (!(run = show_json(ix, id)))
 		goto out;
 	if (ctx->json)
 		pt_json_print(stdout, run);
@@ -364,7 +365,7 @@ static const char rm_usage[] =
 	"Exit status: 0 all deleted, 2 usage error or a RUN that does not exist\n"
 	"(the others are still deleted).\n";
 
-int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
@@ -381,14 +382,14 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
 	for (int i = first; i < argc; i++) {
 		int64_t id;
 
-		if (query_resolve_run(ix, argv[i], &id) < 0 || runs_delete(ix, id) < 0) {
+		if (runs_resolve(ix, argv[i], &id) < 0 || runs_delete(ix, id) < 0) {
 			rc = EXIT_USAGE;
 			continue;
 		}
@@ -420,7 +421,7 @@ static const char reindex_usage[] =
 	"\n"
 	"Exit status: 0 done, 1 a run could not be reindexed, 2 usage error.\n";
 
-int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
@@ -450,7 +451,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -460,7 +461,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		for (int k = optind; k < argc; k++) {
 			int64_t id;
 
-			if (query_resolve_run(ix, argv[k], &id) < 0) {
+			if (runs_resolve(ix, argv[k], &id) < 0) {
 				rc = EXIT_USAGE;
 				continue;
 			}
@@ -468,7 +469,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	} else {
 		/* Runs still running are left alone: their pttrace is indexing them. */
-		runs = query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
+		runs = db_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
 				      " AND p.part = 'lines' WHERE r.source = 'run' AND r.status <> 'running'"
 				      " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done')"
 				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)logs_part.version);
@@ -478,7 +479,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		struct run_row r;
 		struct logs_ingest_stats st;
 
-		if (query_run_load(ix, id, &r) < 0) {
+		if (runs_load(ix, id, &r) < 0) {
 			rc = EXIT_PROBLEMS;
 			continue;
 		}
@@ -490,12 +491,12 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 				printf("reindexed run %lld: %llu bytes\n", (long long)id,
 				       (unsigned long long)st.bytes);
 		}
-		query_run_release(&r);
+		runs_row_release(&r);
 	}
 	/* TORCH_TRACE (issue 6): the same runs' trace part, and any run (imports too) whose trace part is stale. */
 	{
 		json_t *tr = optind < argc ? json_incref(runs)
-			: query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
+			: db_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
 					 " AND p.part = 'trace' WHERE r.status <> 'running'"
 					 " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
 				     "ii", (int64_t)all, (int64_t)tt_records_part.version);

@@ -257,6 +257,17 @@ static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void
 	return 0;
 }
 
+int db_vbind(struct db_stmt *s, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int rc;
+
+	va_copy(cp, ap);
+	rc = vbind(s, 1, fmt, cp, SQLITE_TRANSIENT);
+	va_end(cp);
+	return rc;
+}
+
 int db_bind(struct db_stmt *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -352,9 +363,9 @@ const char *db_col_name(struct db_stmt *s, int col)
 	return sqlite3_column_name(s->st, col);
 }
 
-int db_col_type(struct db_stmt *s, int col)
+enum db_col_type db_col_type(struct db_stmt *s, int col)
 {
-	return sqlite3_column_type(s->st, col);
+	return (enum db_col_type)sqlite3_column_type(s->st, col);
 }
 
 static void regex_free(void *p)

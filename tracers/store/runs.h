@@ -78,4 +78,34 @@ int runs_mark_lost(struct db *ix);
 /* Delete the run's rows (every table cascades from runs) and its directory. */
 int runs_delete(struct db *ix, int64_t run_id);
 
+/*
+ * Resolve RUN: all digits = an id; "last" = the run started last (highest
+ * id); otherwise a name. Returns 0 and *run_id, or -1 with "no run 'x'" (or
+ * an SQL error) in the index's diag.
+ */
+int runs_resolve(struct db *ix, const char *spec, int64_t *run_id);
+
+/* 1 when name can be a run name: not empty, not all digits, not "last". */
+int runs_name_ok(const char *name);
+
+/* 1 found (*run_id set), 0 no such name, -1 error. */
+int runs_find_by_name(struct db *ix, const char *name, int64_t *run_id);
+
+/* One runs row; strings are owned by the struct (runs_row_release). */
+struct run_row {
+	int64_t id;
+	char *name, *tag, *source, *argv_json, *cwd, *host, *python;
+	char *torch_version, *torch_build_type, *logs_spec, *status, *pttrace_version;
+	int64_t torch_debug;	/* -1 unknown */
+	int dispatch, trace;
+	int64_t started_us, ended_us;	/* ended_us -1 while running */
+	int64_t tz_offset_s, pid;	/* pid -1 unknown */
+	int64_t exit_code, signal;	/* -1 when not applicable */
+	int64_t bytes_stdout, bytes_stderr;
+};
+
+/* 0, or -1 (diag: "no run N"). */
+int runs_load(struct db *ix, int64_t run_id, struct run_row *r);
+void runs_row_release(struct run_row *r);
+
 #endif

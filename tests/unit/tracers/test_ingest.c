@@ -17,7 +17,8 @@
 #include "db.h"
 #include "parts.h"
 #include "logs_ingest.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
 #include "runs.h"
 #include "spool.h"
 #include "strbuf.h"
@@ -80,7 +81,7 @@ static int64_t one_int(struct db *ix, const char *sql, int64_t run)
 /* "kind nlines level rank cid artifact|text" per record, in seq order. */
 static char *dump(struct fx *f)
 {
-	json_t *rows = query_json(f->ix,
+	json_t *rows = db_json(f->ix,
 				  "SELECT stream || ':' || kind || ':' || nlines || ':' || IFNULL(level, '-')"
 				  " || ':' || IFNULL(rank, '-') || ':' || IFNULL(frame_id, '-') || '/' ||"
 				  " IFNULL(frame_compile_id, '-') || '_' || IFNULL(attempt, '-') || ':' ||"
