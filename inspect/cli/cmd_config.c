@@ -12,7 +12,7 @@
 #include "jsonout.h"
 #include "ptinspect.h"
 #include "pyenv.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_config.h"
 #include "showconfig.h"
 #include "strbuf.h"

@@ -14,7 +14,7 @@
 #include "envcheck.h"
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_debug.h"
 #include "report_env.h"
 #include "xalloc.h"

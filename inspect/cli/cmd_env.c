@@ -10,7 +10,7 @@
 
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_env.h"
 
 static const char usage_text[] =

@@ -16,7 +16,7 @@
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_cuda.h"
 #include "report_debug.h"
 #include "report_deps.h"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfobj.h"
 #include "xalloc.h"
 
 static uint16_t rd16(const uint8_t *p, bool be)

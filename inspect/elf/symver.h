@@ -12,7 +12,21 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "elfobj.h"
+
+struct elfobj;
+
+/* One required version (vna_name), and whether it is weak. */
+struct elf_vername {
+	char *name;
+	bool weak;	/* VER_FLG_WEAK: a missing weak version is not fatal */
+};
+
+/* One Verneed record: versions required from the library named file. */
+struct elf_verneed {
+	char *file;	/* as in DT_NEEDED */
+	struct elf_vername *v;
+	size_t n;
+};
 
 /*
  * Parse count Verneed records starting at buf[0], with names in

@@ -6,7 +6,7 @@
 
 #include "jsonout.h"
 #include "term.h"
-#include "report.h"
+#include "report_elf.h"
 #include "xalloc.h"
 
 void report_cuda_init(struct report_cuda *r, const struct cuda_scan *scan,

@@ -6,7 +6,7 @@
 
 #include "jsonout.h"
 #include "term.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_config.h"
 
 static const char *yn(int v)

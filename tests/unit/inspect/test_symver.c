@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfobj.h"
 #include "symver.h"
 
 static const char strtab[] = "\0libstdc++.so.6\0GLIBCXX_3.4.30\0CXXABI_1.3\0libc.so.6\0GLIBC_2.34";

@@ -1,5 +1,5 @@
-/* Text and JSON rendering of the ELF identity section; see report.h. */
-#include "report.h"
+/* Text and JSON rendering of the ELF identity section; see report_elf.h. */
+#include "report_elf.h"
 
 #include <elf.h>
 #include <string.h>
