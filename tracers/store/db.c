@@ -127,6 +127,11 @@ fail:
 	return -1;
 }
 
+const char *db_path(const struct db *ix)
+{
+	return ix->path;
+}
+
 void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n)
 {
 	ix->parts = parts;

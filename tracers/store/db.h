@@ -69,6 +69,9 @@ char *db_default_path(const char *path);
  */
 int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag);
 
+/* The database file of the connection. */
+const char *db_path(const struct db *ix);
+
 /* The schema parts of the connection (schema_open sets them; not owned). */
 void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n);
 const struct schema_part *const *db_parts(struct db *ix, size_t *n);

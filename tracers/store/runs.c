@@ -107,6 +107,13 @@ int runs_set_torch(struct db *ix, int64_t run_id, const char *version, int debug
 	return s ? db_run(s, "itIt", run_id, version, (int64_t)debug, build_type) : -1;
 }
 
+int runs_set_logs_spec(struct db *ix, int64_t run_id, const char *logs_spec)
+{
+	struct db_stmt *s = db_prepare(ix, "UPDATE runs SET logs_spec = ?2 WHERE id = ?1");
+
+	return s ? db_run(s, "it", run_id, logs_spec) : -1;
+}
+
 int runs_set_pid(struct db *ix, int64_t run_id, int64_t pid)
 {
 	struct db_stmt *s = db_prepare(ix, "UPDATE runs SET pid = ?2 WHERE id = ?1");

@@ -59,6 +59,9 @@ int runs_add_file(struct db *ix, int64_t run_id, const char *path, const char *r
 int runs_set_torch(struct db *ix, int64_t run_id, const char *version, int debug,
 		   const char *build_type);
 
+/* TORCH_LOGS as the child got it (known once its environment is built). 0 or -1. */
+int runs_set_logs_spec(struct db *ix, int64_t run_id, const char *logs_spec);
+
 int runs_set_pid(struct db *ix, int64_t run_id, int64_t pid);
 
 /*
