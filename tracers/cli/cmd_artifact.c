@@ -133,7 +133,6 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 	struct db *ix;
 	int64_t run;
 	struct art_ctx a = {0};
-	struct db_stmt *s;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -166,11 +165,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 	a.diag = &diag;
 	a.out = out;
 	a.dir = json_object();
-	s = db_prepare(ix, "SELECT count(DISTINCT rank) FROM trace_records WHERE run_id = ?");
-	if (s && db_bind(s, "i", run) == 0 && db_step(s) == 1) {
-		a.multi_rank = db_col_int(s, 0) > 1;
-		db_reset(s);
-	}
+	a.multi_rank = tt_rank_count(ix, run) > 1;
 	if (out && mkdirs(out) < 0) {
 		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
 	} else if (tt_records_for(ix, run, pos[1] ? &cid : NULL, rank, pos[2], on_rec, &a, &diag) == 0 &&

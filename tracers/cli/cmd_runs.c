@@ -129,8 +129,7 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 	}
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	rows = db_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
-			      " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
+	rows = runs_list_json(ix);
 	if (!rows)
 		goto out;
 	if (ctx->json) {
@@ -180,48 +179,19 @@ static const char show_usage[] =
 /* What show prints, as one JSON object. NULL on error (diag). */
 static json_t *show_json(struct db *ix, int64_t id)
 {
-	json_t *runs, *run, *o;
+	json_t *run = runs_show_json(ix, id), *indexed;
+	int rc;
 
-	runs = db_json(ix, "SELECT * FROM runs WHERE id = ?1", "i", id);
-	if (!runs || json_array_size(runs) != 1) {
-		json_decref(runs);
+	if (!run)
 		return NULL;
-	}
-	run = json_incref(json_array_get(runs, 0));
-	json_decref(runs);
-	/* argv is stored as JSON text: give it back as an array. */
-	{
-		json_t *a = json_loads(json_string_value(json_object_get(run, "argv")), 0, NULL);
-
-		json_object_set_new(run, "argv", a ? a : json_array());
-	}
-	if (json_is_integer(json_object_get(run, "ended_us")))
-		json_object_set_new(run, "duration_s",
-				    json_real((double)(json_integer_value(json_object_get(run, "ended_us")) -
-						       json_integer_value(json_object_get(run, "started_us"))) / 1e6));
-	else
-		json_object_set_new(run, "duration_s", json_null());
-#define ADD(key, sql)                                              \
-	do {                                                       \
-		o = db_json(ix, sql, "i", id);                  \
-		if (!o)                                            \
-			goto fail;                                 \
-		json_object_set_new(run, key, o);                  \
-	} while (0)
-	ADD("env", "SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name");
-	ADD("warnings", "SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq");
-	ADD("files", "SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path");
-	ADD("lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
-			     " FROM records WHERE run_id = ?1 GROUP BY kind ORDER BY kind");
-	ADD("graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-			    " FROM records WHERE run_id = ?1 AND artifact = 'graph_breaks' ORDER BY seq");
-	ADD("recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-			  " FROM records WHERE run_id = ?1 AND artifact = 'recompiles' ORDER BY seq");
-	ADD("errors", "SELECT seq, kind, level, rank, text FROM records WHERE run_id = ?1"
-		      " AND (level >= 40 OR kind = 'traceback') ORDER BY seq");
-	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
-#undef ADD
-	/* TORCH_TRACE (issue 6): records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
+	/* The logs part: lines_by_kind, graph_breaks, recompiles, errors (before "indexed"). */
+	indexed = json_incref(json_object_get(run, "indexed"));
+	json_object_del(run, "indexed");
+	rc = logs_show_json(ix, id, run);
+	json_object_set_new(run, "indexed", indexed);
+	if (rc < 0)
+		goto fail;
+	/* TORCH_TRACE: records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
 	if (tt_show_json(ix, id, run, ix->diag) < 0)
 		goto fail;
 	return run;
@@ -469,10 +439,7 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 		}
 	} else {
 		/* Runs still running are left alone: their pttrace is indexing them. */
-		runs = db_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
-				      " AND p.part = 'lines' WHERE r.source = 'run' AND r.status <> 'running'"
-				      " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done')"
-				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)logs_part.version);
+		runs = schema_stale_runs(ix, &logs_part, all, "run");
 	}
 	json_array_foreach(runs, i, v) {
 		int64_t id = json_integer_value(json_object_get(v, "id"));
@@ -493,13 +460,10 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 		}
 		runs_row_release(&r);
 	}
-	/* TORCH_TRACE (issue 6): the same runs' trace part, and any run (imports too) whose trace part is stale. */
+	/* TORCH_TRACE: the same runs' trace part, and any run (imports too) whose trace part is stale. */
 	{
 		json_t *tr = optind < argc ? json_incref(runs)
-			: db_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
-					 " AND p.part = 'trace' WHERE r.status <> 'running'"
-					 " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
-				     "ii", (int64_t)all, (int64_t)tt_records_part.version);
+			: schema_stale_runs(ix, &tt_records_part, all, NULL);
 
 		json_array_foreach(tr, i, v) {
 			int64_t id = json_integer_value(json_object_get(v, "id"));

@@ -77,3 +77,26 @@ json_t *logs_query_calls(struct db *ix, int64_t run_id)
 			      " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1 ORDER BY c.id",
 			      "i", run_id);
 }
+
+int logs_show_json(struct db *ix, int64_t id, json_t *obj)
+{
+	static const char *const parts[][2] = {
+		{ "lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
+				   " FROM records WHERE run_id = ?1 GROUP BY kind ORDER BY kind" },
+		{ "graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
+				  " FROM records WHERE run_id = ?1 AND artifact = 'graph_breaks' ORDER BY seq" },
+		{ "recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
+				" FROM records WHERE run_id = ?1 AND artifact = 'recompiles' ORDER BY seq" },
+		{ "errors", "SELECT seq, kind, level, rank, text FROM records WHERE run_id = ?1"
+			    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
+	};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		json_t *o = db_json(ix, parts[i][1], "i", id);
+
+		if (!o)
+			return -1;
+		json_object_set_new(obj, parts[i][0], o);
+	}
+	return 0;
+}

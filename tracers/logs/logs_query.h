@@ -41,4 +41,7 @@ json_t *logs_query_ops(struct db *ix, int64_t run_id);
 /* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
 json_t *logs_query_calls(struct db *ix, int64_t run_id);
 
+/* The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks, recompiles, errors. 0 or -1. */
+int logs_show_json(struct db *ix, int64_t id, json_t *obj);
+
 #endif

@@ -7,6 +7,7 @@
 #ifndef PT_RUNS_H
 #define PT_RUNS_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "db.h"
@@ -110,5 +111,14 @@ struct run_row {
 /* 0, or -1 (diag: "no run N"). */
 int runs_load(struct db *ix, int64_t run_id, struct run_row *r);
 void runs_row_release(struct run_row *r);
+
+/* `pttrace ls` rows: id, name, tag, source, status, exit_code, signal, started_us, ended_us, argv, cwd, torch_version. */
+json_t *runs_list_json(struct db *ix);
+
+/*
+ * One run as `pttrace show` starts it: the runs row (argv as an array,
+ * duration_s), env, warnings, files and indexed (run_parts). NULL on error.
+ */
+json_t *runs_show_json(struct db *ix, int64_t id);
 
 #endif

@@ -13,6 +13,8 @@
  */
 #include "schema.h"
 
+#include "db_json.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -225,4 +227,12 @@ int schema_open(struct db **out, const char *path, unsigned flags,
 		return -1;
 	}
 	return 0;
+}
+
+json_t *schema_stale_runs(struct db *ix, const struct schema_part *p, int all, const char *source)
+{
+	return db_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
+			   " AND p.part = ?3 WHERE (?4 IS NULL OR r.source = ?4) AND r.status <> 'running'"
+			   " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
+		       "iitt", (int64_t)all, (int64_t)p->version, p->name, source);
 }

@@ -103,6 +103,9 @@ void tt_events_release(struct tt_events *e);
  */
 int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag);
 
+/* Distinct ranks of the run's records (0 when none is ranked), or -1 on error. */
+int64_t tt_rank_count(struct db *ix, int64_t run_id);
+
 /* The `show --json` additions: records_by_kind, payload_md5_mismatches, ranks. */
 int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag);
 
