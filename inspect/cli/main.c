@@ -19,6 +19,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "deps", cmd_deps, "the ELF and dependency report only", 0 },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)", 0 },
 	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects", 0 },
+	{ "undefined", cmd_undefined, "symbols no loaded object defines, like ldd -r, per object", 0 },
 };
 #define NCMDS (sizeof(subcommands) / sizeof(subcommands[0]))
 

@@ -23,5 +23,6 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect config F
 int cmd_debug(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect debug FILE... */
 int cmd_doctor(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect doctor */
 int cmd_env(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect env */
+int cmd_undefined(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect undefined FILE */
 
 #endif

@@ -29,7 +29,8 @@ struct env_result {
 };
 /*
  * python NULL: the first python3 on PATH. fallback: when it cannot import
- * torch, go on with the first interpreter that can (doctor). Returns 0, or
+ * torch, go on with the first interpreter that can (doctor; never when python
+ * was named: --python X means X). Returns 0, or
  * -1 when no report came back (reason in d).
  */
 int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
