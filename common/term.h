@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clock.h"
+
 #define PT_C_RESET "\033[0m"
 #define PT_C_BOLD "\033[1m"
 #define PT_C_DIM "\033[2m"
@@ -54,7 +56,5 @@ void pt_progress_init(struct pt_progress *p, const char *what, uint64_t total);
 void pt_progress_update(struct pt_progress *p, uint64_t done);
 void pt_progress_done(struct pt_progress *p);
 
-/* Monotonic clock in nanoseconds. */
-uint64_t pt_now_ns(void);
 
 #endif

@@ -202,7 +202,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	ri.python = o->python;
 	ri.dispatch = o->dispatch;
 	ri.trace = o->trace;
-	ri.started_us = capture_now_us();
+	ri.started_us = pt_wall_us();
 	ri.tz_offset_s = tm.tm_gmtoff;
 	if (runs_create(ix, &ri, &r->run_id) < 0)
 		goto out;
@@ -280,7 +280,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	rc = 0;
 	goto out;
 fail_run:
-	runs_finish(ix, r->run_id, RUN_FAILED, 0, capture_now_us(), 0, 0);
+	runs_finish(ix, r->run_id, RUN_FAILED, 0, pt_wall_us(), 0, 0);
 out:
 	runenv_probe_release(&probe);
 	pt_diag_release(&x.diag);

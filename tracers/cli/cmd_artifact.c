@@ -15,6 +15,7 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "tt_query.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -38,23 +39,6 @@ struct art_ctx {
 	json_t *dir;		/* compile_directory.json */
 	int failed;
 };
-
-static int mkdirs(const char *path)
-{
-	char *p = pt_xstrdup(path);
-
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-				free(p);
-				return -1;
-			}
-			*s = '/';
-		}
-	free(p);
-	return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
 
 static int on_rec(void *vctx, const struct tt_rec_row *row)
 {
@@ -101,7 +85,7 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 			rel = pt_xasprintf("%s/%s_%ld.%s", sub, base, a->counter, ext);
 		}
 		file = pt_xasprintf("%s/%s", a->out, rel);
-		if (mkdirs(dir) < 0 || !(f = fopen(file, "wb")) ||
+		if (pt_mkdirs(dir, 0777) < 0 || !(f = fopen(file, "wb")) ||
 		    (fwrite(data, 1, len, f) != len) + fclose(f) != 0) {
 			pt_diag_add(a->diag, PT_SEV_ERROR, file, NULL, "cannot write: %s", strerror(errno));
 			a->failed = 1;
@@ -166,7 +150,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 	a.out = out;
 	a.dir = json_object();
 	a.multi_rank = tt_rank_count(ix, run) > 1;
-	if (out && mkdirs(out) < 0) {
+	if (out && pt_mkdirs(out, 0777) < 0) {
 		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
 	} else if (tt_records_for(ix, run, pos[1] ? &cid : NULL, rank, pos[2], on_rec, &a, &diag) == 0 &&
 		   !a.failed) {

@@ -32,13 +32,6 @@ static const char usage_text[] =
 	"Exit status: 0 fine; 1 damaged lines, md5 mismatches or rank conflicts\n"
 	"(all else indexed); 2 usage error or unreadable input.\n";
 
-static int64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 struct srcfile {
 	char *src;	/* absolute */
@@ -147,7 +140,7 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		gethostname(host, sizeof(host) - 1);
 		ri.host = host;
 		ri.trace = 1;
-		ri.started_us = now_us();
+		ri.started_us = pt_wall_us();
 		ri.tz_offset_s = localtime_r(&t, &tm) ? tm.tm_gmtoff : 0;
 		if (runs_create(ix, &ri, &run_id) < 0)
 			goto out;
@@ -157,7 +150,7 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 			goto out;
 	if (tt_mark_indexed(ix, run_id) < 0)
 		goto out;
-	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, now_us(), 0, 0) < 0)
+	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, pt_wall_us(), 0, 0) < 0)
 		goto out;
 	{
 		double s = (double)(pt_now_ns() - t0) / 1e9;

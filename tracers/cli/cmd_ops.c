@@ -14,6 +14,7 @@
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
+#include "xalloc.h"
 
 static const char usage_text[] =
 	"usage: pttrace ops [--tree] [--json] RUN\n"
@@ -53,8 +54,8 @@ static void print_counts(json_t *rows)
 static void print_tree(json_t *rows)
 {
 	size_t n = json_array_size(rows), i;
-	int64_t *ids = calloc(n ? n : 1, sizeof(*ids));
-	int *level = calloc(n ? n : 1, sizeof(*level));
+	int64_t *ids = pt_xcalloc(n ? n : 1, sizeof(*ids));
+	int *level = pt_xcalloc(n ? n : 1, sizeof(*level));
 	json_t *v;
 
 	json_array_foreach(rows, i, v) {

@@ -24,7 +24,7 @@
  */
 static const char meta_sql[] =
 	"CREATE TABLE IF NOT EXISTS schema_parts(\n"
-	"  name TEXT PRIMARY KEY,       -- index_part.name\n"
+	"  name TEXT PRIMARY KEY,       -- schema_part.name\n"
 	"  kind TEXT NOT NULL,          -- 'content' or 'derived'\n"
 	"  version INTEGER NOT NULL     -- the part's version this database holds\n"
 	") WITHOUT ROWID;\n";
@@ -105,12 +105,9 @@ static int upgrade_part(struct db *ix, const struct schema_part *p, int64_t have
 		if (db_exec(ix, p->create_sql) < 0)
 			return -1;
 	} else {
-		if (!p->migrate) {
-			pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL,
-				    "BUG: no migration for schema part '%s' from version %lld",
-				    p->name, (long long)have);
-			return -1;
-		}
+		if (!p->migrate)
+			PT_BUG("no migration for schema part '%s' from version %lld", p->name,
+			       (long long)have);
 		if (p->migrate(ix, (int)have) < 0 || db_exec(ix, p->create_sql) < 0)
 			return -1;
 	}
@@ -184,11 +181,8 @@ int schema_part_mark(struct db *ix, const char *part, int64_t run_id, const char
 	const struct schema_part *p = schema_part_find(ix, part);
 	struct db_stmt *s;
 
-	if (!p) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL, "BUG: unknown schema part '%s'",
-			    part);
-		return -1;
-	}
+	if (!p)
+		PT_BUG("unknown schema part '%s'", part);
 	s = db_prepare(ix, sql);
 	if (!s)
 		return -1;
