@@ -43,7 +43,7 @@ static char *status_of(struct db *ix, int64_t run)
 	return s;
 }
 
-/* The TORCH_TRACE part of the text output (issue 6; tt_diff_json's document). */
+/* The TORCH_TRACE part of the text output (tt_diff_json's document). */
 static void print_compiles_diff(json_t *tc)
 {
 	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };

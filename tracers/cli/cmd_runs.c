@@ -1,7 +1,8 @@
 /*
  * Run bookkeeping front ends: `pttrace ls`, `pttrace show RUN`,
- * `pttrace rm RUN...`. The data comes from query.c; this file only renders
- * it (text from the same JSON the --json output prints).
+ * `pttrace rm RUN...`, `pttrace reindex [RUN...]`. The data comes from
+ * runs_query.c, logs_query.c, tt_query.h and schema_stale_runs; this file
+ * renders it (text from the same JSON the --json output prints).
  */
 #include <getopt.h>
 #include <signal.h>
@@ -269,7 +270,7 @@ static void show_text(json_t *run)
 			       (long long)json_integer_value(json_object_get(v, "lines")));
 		putchar('\n');
 	}
-	/* TORCH_TRACE (issue 6) */
+	/* TORCH_TRACE */
 	v = json_object_get(run, "torch_trace");
 	if (json_integer_value(json_object_get(v, "files"))) {
 		printf("  torch_trace: %lld files, %lld records, %lld payload md5 mismatches, %lld damaged lines, ranks:",

@@ -2,7 +2,8 @@
  * The SQLite index: one connection, the statement wrapper every query and
  * insert goes through (values are always bound, never printed into SQL),
  * transactions in bounded batches, and where runs keep their files.
- * index.c and index_schema.c are the only files that include sqlite3.h.
+ * db.c is the only file that includes sqlite3.h; it knows nothing of the
+ * schema (schema.h creates it, tracers/parts.c lists its parts).
  *
  * Layout on disk (the database's directory is the "data dir"):
  *   <dir>/pttrace.db            the database (WAL mode: also -wal and -shm)

@@ -1,8 +1,9 @@
 /*
  * Run bookkeeping, the write side: a run row is created before the child
  * starts (its id names runs/<id>/), gets its environment, warnings and files,
- * and is finished with the child's status. `pttrace import` (issue 6) creates
- * runs with source "import" the same way. Reading is query.h's job.
+ * and is finished with the child's status. `pttrace import` creates
+ * runs with source "import" the same way. Resolving RUN (runs_resolve) and
+ * reading rows back (runs_load, runs_query.c) are here too.
  */
 #ifndef PT_RUNS_H
 #define PT_RUNS_H

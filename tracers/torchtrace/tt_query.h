@@ -1,7 +1,9 @@
 /*
  * The read side of the TORCH_TRACE index, for cmd_compiles.c, cmd_artifact.c,
- * cmd_ranks.c, cmd_timeline.c, show and diff. Results are plain structs the
- * front ends render; nothing here prints. All functions return 0 or -1 (diag).
+ * cmd_ranks.c, cmd_timeline.c, show and diff (tt_compiles.c, tt_records.c,
+ * tt_events.c, tt_ranks.c, tt_timeline.c, tt_diff.c). Results are plain structs
+ * or JSON documents the front ends render; only tt_timeline_write writes, to
+ * the FILE * it is given. Functions return 0 or -1 (diag) unless they say.
  */
 #ifndef PT_TT_QUERY_H
 #define PT_TT_QUERY_H

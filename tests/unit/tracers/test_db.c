@@ -1,5 +1,5 @@
 /*
- * tracers/index, index_schema, runs, query: a fresh database gets its
+ * tracers/store (db, schema, runs): a fresh database gets its
  * identity and every part; runs resolve by id, name and "last"; values are
  * bound, not printed; derived parts are rebuilt and content kept on a version
  * change; read-only connections cannot write; rm removes the run directory.
@@ -17,6 +17,7 @@
 
 #include "db.h"
 #include "parts.h"
+#include "ptest.h"
 #include "schema.h"
 #include "db_json.h"
 #include "logs_query.h"
@@ -25,7 +26,7 @@
 #include "xalloc.h"
 
 struct fixture {
-	char dir[64];
+	char dir[PTEST_PATH_MAX];
 	char *db;
 	struct pt_diag diag;
 	struct db *ix;
@@ -35,8 +36,7 @@ static int setup(void **state)
 {
 	struct fixture *f = pt_xcalloc(1, sizeof(*f));
 
-	strcpy(f->dir, "/tmp/pttrace-test-index.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (!ptest_tmpdir(f->dir, "test-db"))
 		return -1;
 	/* A directory that does not exist yet: db_open creates it. */
 	f->db = pt_xasprintf("%s/data/pttrace.db", f->dir);
@@ -48,13 +48,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
 	db_close(f->ix);
 	pt_diag_release(&f->diag);
-	if (system(cmd) != 0)
+	if (ptest_rmtree(f->dir) < 0)
 		return -1;
-	free(cmd);
 	free(f->db);
 	free(f);
 	return 0;

@@ -18,6 +18,7 @@
 
 #include "db.h"
 #include "parts.h"
+#include "ptest.h"
 #include "runs.h"
 #include "strbuf.h"
 #include "torchtrace.h"
@@ -26,7 +27,7 @@
 #include "xalloc.h"
 
 struct fixture {
-	char dir[64];
+	char dir[PTEST_PATH_MAX];
 	struct pt_diag diag;
 	struct db *ix;
 };
@@ -36,8 +37,7 @@ static int setup(void **state)
 	struct fixture *f = pt_xcalloc(1, sizeof(*f));
 	char *db;
 
-	strcpy(f->dir, "/tmp/pttrace-test-trace.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (!ptest_tmpdir(f->dir, "test-tt-ingest"))
 		return -1;
 	db = pt_xasprintf("%s/pttrace.db", f->dir);
 	pt_diag_init(&f->diag);
@@ -51,13 +51,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
 	db_close(f->ix);
 	pt_diag_release(&f->diag);
-	if (system(cmd) != 0)
+	if (ptest_rmtree(f->dir) < 0)
 		return -1;
-	free(cmd);
 	free(f);
 	return 0;
 }
