@@ -105,6 +105,8 @@ class Norm:
         s = re.sub(r"\b[0-9a-f]{40}\b", "<build-id>", s)
         s = re.sub(r"\b(run|RUN) #?\d+\b", r"\1 <n>", s)
         s = re.sub(r"\bpid \d+\b", "pid <n>", s)
+        # Column padding follows the width of the figures: compare words, not spaces.
+        s = re.sub(r"(?<=\S)[ \t]+", " ", s)
         return s.rstrip()
 
 
