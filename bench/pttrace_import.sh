@@ -9,7 +9,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build}
 copies=${2:-56}
 P=$build/tracers/pttrace
-in=$src/tests/fixtures/traces/tlparse-tests/inputs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log
+fixtures=$src/tests/fixtures/traces
+in=$fixtures/tlparse-tests/inputs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log
 [ -x "$P" ] || { echo "no pttrace at $P (build first)" >&2; exit 2; }
 [ -r "$in" ] || { echo "no fixture $in" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 2; }

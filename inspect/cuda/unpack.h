@@ -25,7 +25,9 @@ int unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint
 struct unpack_info {
 	int elf_type;		/* cubin e_type (1 = ET_REL), -1 for PTX */
 	unsigned sm;		/* cubin SM from e_flags, or PTX .target number */
-	char variant;		/* PTX .target suffix 'a'/'f', else 0 */
+	char variant;		/* PTX .target suffix 'a'/'f'; 'a' for a cubin whose e_flags
+				   have EF_CUDA_ACCELERATORS (0x800, ABI v7), as cuobjdump
+				   names it ("sm_60a"); else 0 */
 	unsigned isa_major, isa_minor;	/* PTX .version */
 };
 

@@ -333,7 +333,7 @@ static long tlparse_md5_mismatches(const uint8_t *buf, size_t len)
 			n += ll;
 			off = le + 1;
 		}
-		pt_trace_md5(pl ? pl : (const uint8_t *)"", n, md5);
+		tt_md5(pl ? pl : (const uint8_t *)"", n, md5);
 		bad += memcmp(md5, hp + 16, 32) != 0;
 		free(pl);
 	}
