@@ -10,7 +10,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "runs.h"
 #include "report.h"
 #include "xalloc.h"
 
@@ -65,7 +65,7 @@ static void open_browser(const char *index)
 	waitpid(pid, &st, 0);
 }
 
-int cmd_report(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *spec = NULL, *out = NULL, *diff = NULL;
 	int open = 0, rc = EXIT_USAGE;
@@ -90,7 +90,8 @@ int cmd_report(int argc, char **argv, struct pt_ctx *ctx)
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
 		} else if (argv[i][0] == '-' || spec) {
-			fprintf(stderr, "pttrace report: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else
 			spec = argv[i];
@@ -100,9 +101,9 @@ int cmd_report(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, spec, &ix, &o.run_id, &diag) < 0)
+	if (pt_cmd_open(ctx, spec, &ix, &o.run_id, &diag) < 0)
 		return EXIT_USAGE;
-	if (diff && query_resolve_run(ix, diff, &o.diff_run) < 0)
+	if (diff && runs_resolve(ix, diff, &o.diff_run) < 0)
 		goto done;
 	outdir = out ? pt_xstrdup(out) : pt_xasprintf("pttrace-report-%lld", (long long)o.run_id);
 	if (out_dir_ok(outdir) < 0) {
