@@ -1,5 +1,4 @@
 /* `pttrace report RUN [--out DIR] [--diff RUN2] [--open]`: a static HTML report. */
-#include <dirent.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -30,26 +29,6 @@ static const char usage_text[] =
 	"  --open       open index.html with xdg-open (or $BROWSER)\n"
 	"\n"
 	"Exit status: 0 written, 2 usage error, no such run, or the report could not be written.\n";
-
-/* 0 when dir may be written to: missing, empty, or holding an earlier report. */
-static int out_dir_ok(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int entries = 0, report = 0;
-	char *marker;
-	struct stat sb;
-
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while ((e = readdir(d)))
-		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	marker = pt_xasprintf("%s/report.css", dir);
-	report = stat(marker, &sb) == 0;
-	free(marker);
-	return entries == 0 || report ? 0 : -1;
-}
 
 static void open_browser(const char *index)
 {
@@ -105,8 +84,8 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	if (diff && runs_resolve(ix, diff, &o.diff_run) < 0)
 		goto done;
-	outdir = out ? pt_xstrdup(out) : pt_xasprintf("pttrace-report-%lld", (long long)o.run_id);
-	if (out_dir_ok(outdir) < 0) {
+	outdir = out ? pt_xstrdup(out) : report_default_dir(o.run_id);
+	if (report_dir_usable(outdir) < 0) {
 		pt_diag_add(&diag, PT_SEV_ERROR, outdir, NULL,
 			    "exists and is not empty nor an earlier pttrace report; choose another --out");
 		goto done;

@@ -3,6 +3,7 @@
  * TORCH_TRACE queries (graph breaks, recompiles, ranks, timeline, diff);
  * writes HTML through html.h, which escapes everything taken from a trace.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -1643,6 +1644,30 @@ static int write_timeline(struct rctx *c)
 		rc = fail_errno(c, path, "cannot write");
 	free(path);
 	return rc;
+}
+
+int report_dir_usable(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int entries = 0, report;
+	char *marker;
+	struct stat sb;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((e = readdir(d)))
+		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	marker = pt_xasprintf("%s/report.css", dir);
+	report = stat(marker, &sb) == 0;
+	free(marker);
+	return entries == 0 || report ? 0 : -1;
+}
+
+char *report_default_dir(int64_t run_id)
+{
+	return pt_xasprintf("pttrace-report-%lld", (long long)run_id);
 }
 
 int report_write(struct db *ix, const struct report_opts *o, struct report_stats *st,

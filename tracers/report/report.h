@@ -41,6 +41,13 @@ struct report_stats {
 	int highlight;		/* 1 when highlight.js was copied */
 };
 
+/* 0 when dir may receive a report: missing, empty, or an earlier report (it has
+ * report.css); -1 otherwise (errno set when it could not be read). */
+int report_dir_usable(const char *dir);
+
+/* The default output directory of a run's report, "pttrace-report-<id>"; caller frees. */
+char *report_default_dir(int64_t run_id);
+
 /* Write the report; 0, or -1 (diag). Partial output stays on failure. */
 int report_write(struct db *ix, const struct report_opts *o, struct report_stats *st,
 		 struct pt_diag *diag);

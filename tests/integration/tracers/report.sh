@@ -92,7 +92,18 @@ md5=$("$PTTRACE" sql last "SELECT payload_md5 FROM trace_records WHERE run_id=:r
 check_contains "trie frame linked to its dump_file line" "<a href=\"p/$md5.html#L4\">&lt;eval_with_key&gt;.4:4 in forward</a>" "$(cat "$T/ca/index.html")"
 grep -q 'id="L4"' "$T/ca/p/$md5.html" || fail "line 4 anchor missing on the dump_file page"
 
-# 9. --out refuses a directory that holds something else; an earlier report is replaced.
+# 9. pttrace run --report: the report written at the end, the child's status kept.
+(cd "$T" && "$PTTRACE" run -q --no-trace --report -- sh -c "cat '$F26/stderr.txt' >&2; exit 4" >/dev/null 2>"$T/err")
+check_eq "run --report passes the child's status" 4 $?
+rid=$("$PTTRACE" --json ls | python3 -c 'import json,sys; print(max(r["id"] for r in json.load(sys.stdin)))')
+check_contains "run --report says where" "report: pttrace-report-$rid/index.html" "$(cat "$T/err")"
+check_contains "run --report wrote the run's report" '<li><b>traceback ERROR</b>' "$(cat "$T/pttrace-report-$rid/index.html" 2>/dev/null)"
+mkdir -p "$T/full"; echo x >"$T/full/x"
+"$PTTRACE" run -q --no-trace --report="$T/full" -- true >/dev/null 2>"$T/err"
+check_eq "a busy --report dir leaves the exit status the child's" 0 $?
+check_contains "busy --report dir said" "no report written" "$(cat "$T/err")"
+
+# 10. --out refuses a directory that holds something else; an earlier report is replaced.
 mkdir -p "$T/busy"; echo x >"$T/busy/notes.txt"
 "$PTTRACE" report last --out "$T/busy" >/dev/null 2>"$T/err"
 check_eq "busy --out exit" 2 $?
