@@ -150,9 +150,18 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 		if (runs_create(ix, &ri, &run_id) < 0)
 			goto out;
 	}
-	for (size_t k = 0; k < nfiles; k++)
-		if (trace_import_file(ix, run_id, files[k].src, isatty(2), &diag, &tot) < 0)
+	{
+		/* All files at once: parsed on all cores, written in this order. */
+		const char **srcs = pt_xcalloc(nfiles + 1, sizeof(*srcs));
+		int irc;
+
+		for (size_t k = 0; k < nfiles; k++)
+			srcs[k] = files[k].src;
+		irc = trace_import_files(ix, run_id, srcs, nfiles, isatty(2), &diag, &tot);
+		free(srcs);
+		if (irc < 0)
 			goto out;
+	}
 	if (trace_mark_indexed(ix, run_id) < 0)
 		goto out;
 	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, now_us(), 0, 0) < 0)

@@ -39,6 +39,14 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 int trace_import_file(struct index *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct trace_ingest_totals *tot);
 
+/*
+ * The same for several files: parsed on all cores (trace_parallel.h), written
+ * one after another in the order given, on this thread. Stops at the first
+ * file that cannot be read or indexed (-1); those before it stay indexed.
+ */
+int trace_import_files(struct index *ix, int64_t run_id, const char *const *srcs, size_t n,
+		       int progress, struct pt_diag *diag, struct trace_ingest_totals *tot);
+
 /* Mark the run's "trace" part as built by this version (index_schema.h). */
 int trace_mark_indexed(struct index *ix, int64_t run_id);
 
