@@ -2,7 +2,7 @@
 # pttrace import throughput and peak RSS on a ~200 MB TORCH_TRACE made by
 # concatenating real fixture records (tlparse's largest test log, rank 1 of
 # multi_rank_logs, 3.56 MB, the same input tlparse was measured on in
-# ../shared/docs/torch-trace-formats.md §9; concatenated logs are valid input).
+# docs/formats/torch-trace-formats.md §9; concatenated logs are valid input).
 # usage: bench/pttrace_import.sh [BUILD_DIR] [COPIES]    (default build, 56)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)

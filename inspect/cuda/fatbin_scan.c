@@ -2,7 +2,7 @@
  * Finding fat binaries in an ELF file; see fatbin_scan.h. Two small buffers
  * serve all reads: a window of a few hundred bytes for headers and a 1 MiB
  * chunk for the magic scan, so RSS stays flat on 500 MB libraries
- * (shared/docs/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
+ * (docs/formats/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
  */
 #include "fatbin_scan.h"
 
@@ -503,6 +503,7 @@ struct verify_job {
 	size_t next;			/* the next entry to take (atomic) */
 	signed char *result;		/* per entry: verify_entry's 1 / 0 / -1 */
 	unsigned char *elf_type;	/* per entry: info.elf_type (ET_REL ...) */
+	char *variant;			/* per entry: info.variant of a cubin ('a' or 0) */
 	struct pt_diag *diags;		/* per entry, only entries with warnings are touched */
 };
 
@@ -520,6 +521,7 @@ static void *verify_worker(void *arg)
 		j->result[i] = (signed char)verify_entry(j->o, j->s, i, &src, &src_cap, &dst, &dst_cap,
 							  &info, &local);
 		j->elf_type[i] = (unsigned char)info.elf_type;
+		j->variant[i] = info.elf_type >= 0 ? info.variant : 0;	/* cubins only */
 		if (local.n || local.dropped) {
 			pt_diag_init(&j->diags[i]);
 			pt_diag_take(&j->diags[i], &local);
@@ -558,6 +560,7 @@ int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct c
 		.s = s,
 		.result = pt_xcalloc(n + 1, 1),
 		.elf_type = pt_xcalloc(n + 1, 1),
+		.variant = pt_xcalloc(n + 1, 1),
 		.diags = pt_xcalloc(n + 1, sizeof(struct pt_diag)),
 	};
 	pthread_t *t = pt_xcalloc(nt, sizeof(*t));
@@ -565,6 +568,7 @@ int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct c
 	memset(v, 0, sizeof(*v));
 	v->entry_rel = pt_xcalloc(n + 1, sizeof(bool));
 	v->entry_bad = pt_xcalloc(n + 1, sizeof(bool));
+	v->entry_cubin_variant = pt_xcalloc(n + 1, 1);
 	/* The calling thread is one of the workers. */
 	for (size_t k = 1; k < nt; k++)
 		if (pthread_create(&t[k], NULL, verify_worker, &j) == 0)
@@ -584,6 +588,8 @@ int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct c
 			continue;
 		}
 		v->checked++;
+		if (j.result[i] == 0)
+			v->entry_cubin_variant[i] = j.variant[i];
 		if (j.result[i] < 0) {
 			v->failed++;
 			v->entry_bad[i] = true;
@@ -595,6 +601,7 @@ int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct c
 	free(t);
 	free(j.result);
 	free(j.elf_type);
+	free(j.variant);
 	free(j.diags);
 	return 0;
 }
@@ -603,5 +610,6 @@ void cuda_verify_release(struct cuda_verify *v)
 {
 	free(v->entry_rel);
 	free(v->entry_bad);
+	free(v->entry_cubin_variant);
 	memset(v, 0, sizeof(*v));
 }

@@ -1,7 +1,7 @@
 /*
  * Reading one ELF object with libelf; see elfobj.h. The dynamic array is
  * found through PT_DYNAMIC and its addresses mapped through PT_LOAD, as
- * ld.so does, so section-stripped files work (shared/docs/elf-loader.md §1).
+ * ld.so does, so section-stripped files work (docs/formats/elf-loader.md §1).
  */
 #include "elfobj.h"
 
