@@ -170,12 +170,14 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 		double s = (double)(pt_now_ns() - t0) / 1e9;
 
 		if (ctx->json) {
-			json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+			json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:{s:f, s:f, s:f}}",
 					      "run", (json_int_t)run_id, "files", (json_int_t)tot.files,
 					      "bytes", (json_int_t)tot.bytes, "records", (json_int_t)tot.records,
 					      "payloads", (json_int_t)tot.payloads,
 					      "payload_md5_mismatches", (json_int_t)tot.md5_mismatches,
-					      "damaged_lines", (json_int_t)tot.damaged, "seconds", s);
+					      "damaged_lines", (json_int_t)tot.damaged, "seconds", s,
+					      "cpu_seconds", "read", tot.cpu_read, "parse", tot.cpu_parse,
+					      "write", tot.cpu_write);
 
 			pt_json_print(stdout, o);
 			json_decref(o);

@@ -381,7 +381,16 @@ static int ingest_many(struct ingest_many *m, size_t n)
 		.progress = many_progress,
 		.ctx = m,
 	};
-	int rc = tt_par_read(m->files, n, 0, &cbs, m->diag);
+	struct tt_par_cpu cpu = {0};
+	int rc;
+
+	cbs.cpu = &cpu;
+	rc = tt_par_read(m->files, n, 0, &cbs, m->diag);
+	if (m->tot) {
+		m->tot->cpu_read += cpu.read;
+		m->tot->cpu_parse += cpu.parse;
+		m->tot->cpu_write += cpu.deliver;
+	}
 
 	if (m->open) {
 		/* Stopped inside a file. */

@@ -19,6 +19,8 @@ extern const struct schema_part tt_records_part;
 
 struct tt_ingest_totals {
 	uint64_t files, bytes, records, payloads, md5_mismatches, damaged;
+	/* CPU seconds: reading (and copying), parsing on the workers, writing the index */
+	double cpu_read, cpu_parse, cpu_write;
 };
 
 /* rank_<R> in a TORCH_TRACE file name (dedicated_log_torch_trace_rank_3_ab.log), or -1. */

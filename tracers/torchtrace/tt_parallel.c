@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xalloc.h"
@@ -60,6 +61,7 @@ struct job {
 };
 
 struct par {
+	double cpu_read, cpu_parse;	/* thread CPU seconds, added under mu */
 	const struct tt_par_file *files;
 	size_t n;
 	size_t slots;
@@ -69,6 +71,13 @@ struct par {
 	pthread_mutex_t mu;
 	pthread_cond_t cv_space, cv_work, cv_done;
 };
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + ts.tv_nsec / 1e9 : 0;
+}
 
 unsigned tt_par_default_threads(void)
 {
@@ -178,6 +187,7 @@ static void *worker(void *arg)
 		j->parsed = 1;
 		pthread_cond_broadcast(&P->cv_done);
 	}
+	P->cpu_parse += thread_cpu();
 	pthread_mutex_unlock(&P->mu);
 	return NULL;
 }
@@ -371,6 +381,7 @@ static void *reader(void *arg)
 		if (read_file(P, i) < 0)
 			break;
 	pthread_mutex_lock(&P->mu);
+	P->cpu_read += thread_cpu();
 	P->reader_done = 1;
 	pthread_cond_broadcast(&P->cv_work);
 	pthread_cond_broadcast(&P->cv_done);	/* this thread may wait for the end */
@@ -405,6 +416,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	pthread_t rt, *wt;
 	struct tt_reader_stats acc = {0};
 	int rc = 0, stopped = 0;
+	double cpu0 = thread_cpu(), inline_parse = 0;
 
 	if (!n)
 		return 0;
@@ -444,9 +456,12 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 				/* No worker threads: parse the next job here. */
 				struct job *w = &P.ring[P.taken++ % P.slots];
 
+				double t0 = thread_cpu();
+
 				pthread_mutex_unlock(&P.mu);
 				parse_job(&P, w);
 				pthread_mutex_lock(&P.mu);
+				inline_parse += thread_cpu() - t0;
 				w->parsed = 1;
 				continue;
 			}
@@ -507,6 +522,11 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	pthread_join(rt, NULL);
 	for (unsigned k = 0; k < started; k++)
 		pthread_join(wt[k], NULL);
+	if (cbs->cpu) {
+		cbs->cpu->read += P.cpu_read;
+		cbs->cpu->parse += P.cpu_parse + inline_parse;
+		cbs->cpu->deliver += thread_cpu() - cpu0 - inline_parse;
+	}
 	/* After a stop: jobs read but not delivered (parsed or not). */
 	for (uint64_t s = P.delivered; s < P.produced; s++) {
 		struct job *j = &P.ring[s % P.slots];

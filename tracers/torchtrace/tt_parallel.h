@@ -36,6 +36,11 @@ struct tt_par_cbs {
 	/* Bytes of file i parsed so far (progress); may be NULL. */
 	void (*progress)(void *ctx, size_t i, uint64_t done);
 	void *ctx;
+	/* If not NULL, gets the CPU seconds spent (added): reading and cutting,
+	   parsing (all workers), and in this thread (the callbacks: the writer). */
+	struct tt_par_cpu {
+		double read, parse, deliver;
+	} *cpu;
 };
 
 /*
