@@ -15,13 +15,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "jobs.h"
 #include "xalloc.h"
 
 #define CHUNK_DEFAULT (1u << 20)	/* bytes a chunk holds at least (but the last) */
@@ -81,22 +81,7 @@ static double thread_cpu(void)
 
 unsigned tt_par_default_threads(void)
 {
-	const char *e = getenv("PT_JOBS");
-	long n;
-	cpu_set_t cs;
-
-	if (e && *e) {
-		n = strtol(e, NULL, 10);
-	} else {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		if (sched_getaffinity(0, sizeof(cs), &cs) == 0 && CPU_COUNT(&cs) < n)
-			n = CPU_COUNT(&cs);
-	}
-	if (n < 1)
-		n = 1;
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
-	return (unsigned)n;
+	return pt_jobs(MAX_THREADS);
 }
 
 /* Newlines in p[0..n): eight bytes at a time (exact: no false positives). */
