@@ -34,6 +34,7 @@ void tt_par_set_chunk(size_t bytes)
 	CHUNK = bytes >= 2 ? bytes : CHUNK_DEFAULT;
 }
 #define MAX_THREADS 256
+#define MAX_SLOTS 16
 
 /* One record kept for delivery: the record, its bytes and the chunk's message count before it. */
 struct par_rec {
@@ -407,7 +408,13 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		return 0;
 	if (nw > MAX_THREADS)
 		nw = MAX_THREADS;
-	P.slots = 2 * (size_t)nw + 2;
+	/*
+	 * Chunks in flight: enough to keep the workers and the writer busy, few
+	 * enough that memory stays flat (about 2 MiB each: the bytes, then the
+	 * records) however many CPUs there are; the one writer is the limit long
+	 * before 16 chunks of parsing are.
+	 */
+	P.slots = 2 * (size_t)nw + 2 < MAX_SLOTS ? 2 * (size_t)nw + 2 : MAX_SLOTS;
 	P.ring = pt_xcalloc(P.slots, sizeof(*P.ring));
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv_space, NULL);

@@ -7,7 +7,7 @@
  * (envelope JSON, payload assembly, md5); the calling thread gets the
  * records through the callbacks in file and line order, with the same
  * fields, line numbers and diagnostics (in the same order) as one
- * tt_reader fed the whole file. Memory: a bounded number of chunks in
+ * tt_reader fed the whole file. Memory: at most 16 chunks in
  * flight (about 2 MiB each, more only for a single record larger than that).
  */
 #ifndef PT_TT_PARALLEL_H
