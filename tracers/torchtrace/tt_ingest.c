@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "glog.h"
 #include "runs.h"
 #include "schema.h"
@@ -244,12 +245,8 @@ static int many_begin(void *ctx, size_t i)
 	if (m->sources) {
 		static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source,"
 					  " imported_us) VALUES(?,?,?,?)";
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
 		if (tt_prep(m->ix, &s, sql) < 0 ||
-		    db_run(s, "itti", m->run_id, relpath, m->sources[i],
-			      (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) < 0 ||
+		    db_run(s, "itti", m->run_id, relpath, m->sources[i], pt_wall_us()) < 0 ||
 		    runs_add_file(m->ix, m->run_id, relpath, "trace", (int64_t)st.st_size) < 0) {
 			m->failed_any = 1;
 			return m->stop_on_error;

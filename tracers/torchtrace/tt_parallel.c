@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "jobs.h"
 #include "xalloc.h"
 
@@ -205,21 +206,6 @@ static int starts_record(uint8_t c)
 	return c != '\t' && c != '\n' && c != '\r';
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Read, copy and cut one file into jobs. 0, or -1 when stopped. */
 static int read_file(struct par *P, size_t fi)
 {
@@ -279,7 +265,7 @@ static int read_file(struct par *P, size_t fi)
 				eof = 1;
 				break;
 			}
-			if (out >= 0 && write_all(out, buf + len, (size_t)n) < 0) {
+			if (out >= 0 && pt_write_all(out, buf + len, (size_t)n) < 0) {
 				pt_diag_add(&j.io_diag, PT_SEV_ERROR, f->copy_to, NULL,
 					    "copy from '%s' failed: %s", f->path, strerror(errno));
 				j.io_rc = -1;
