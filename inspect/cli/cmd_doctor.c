@@ -170,7 +170,7 @@ static json_t *doctor_json(const struct doctor *dr)
 	for (size_t i = 0; i < dr->n_di; i++) {
 		json_t *f = json_object();
 
-		json_object_set_new(f, "file", json_string(dr->di_path[i]));
+		json_object_set_new(f, "file", pt_json_str(dr->di_path[i]));
 		json_object_set_new(f, "debug", report_debug_json(&dr->di[i]));
 		json_array_append_new(dbg, f);
 	}

@@ -59,7 +59,7 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 		if (arr) {
 			json_t *j = report_bindcheck_json(paths, res.n_objs, &b);
 
-			json_object_set_new(j, "file", json_string(file));
+			json_object_set_new(j, "file", pt_json_str(file));
 			json_object_set_new(j, "missing_libraries", json_integer((json_int_t)res.n_missing));
 			json_array_append_new(arr, j);
 		} else {
