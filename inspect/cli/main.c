@@ -20,6 +20,7 @@ struct subcommand {
 
 /* Sorted by name. */
 static const struct subcommand subcommands[] = {
+	{ "build", cmd_build, "the build tree a torch came from: configuration, profile, cross-checks" },
 	{ "config", cmd_config, "the build configuration (torch.__config__.show()) as fields" },
 	{ "cuda", cmd_cuda, "the CUDA fat binaries and whether a GPU can run them" },
 	{ "debug", cmd_debug, "whether each file can be debugged: DWARF, split DWARF, debuglink" },

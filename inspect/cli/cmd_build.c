@@ -1,0 +1,122 @@
+/*
+ * `ptinspect build [DIR]`: the build tree a torch came from. Options here;
+ * reading and analyses in build/, rendering in report_build.c.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buildtree.h"
+#include "jsonout.h"
+#include "ptinspect.h"
+#include "report.h"
+#include "report_build.h"
+
+static const char usage_text[] =
+	"usage: ptinspect build [OPTIONS] [DIR]\n"
+	"The build tree a torch came from: configuration, the libraries it produced,\n"
+	"the build-time profile and memory risk.\n"
+	"  DIR                 a CMake build dir, or a source checkout with build/\n"
+	"                      (default: ./build, else .)\n"
+	"  --since-last        what the last ninja run rebuilt, and why\n"
+	"  --details           full lists (every option, 25 edges, the whole critical path)\n"
+	"  --no-compdb         do not read compile_commands.json (no heavy-unit check)\n"
+	"  --json              one JSON document\n"
+	"  --color=WHEN        auto, always, never\n"
+	"Exit status: 0 fine, 1 mismatches found (stale library, DWARF missing, damaged\n"
+	"files), 2 usage or not a build tree.\n";
+
+int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "since-last", no_argument, NULL, 's' },
+		{ "details", no_argument, NULL, 'd' },
+		{ "no-compdb", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct buildtree t;
+	struct build_config cfg;
+	struct build_profile prof;
+	struct build_memory mem;
+	struct build_check chk;
+	struct build_report rep = { 0 };
+	struct build_rebuilt *rebuilt = NULL;
+	size_t n_rebuilt = 0;
+	struct pt_diag d;
+	const char *dir;
+	int c, since_last = 0, details = 0, compdb = 1, rc = EXIT_FINE;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': ctx->json = 1; break;
+		case 'C':
+			if (pt_ctx_set_color(ctx, optarg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 's': since_last = 1; break;
+		case 'd': details = 1; break;
+		case 'n': compdb = 0; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 < argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		dir = argv[optind];
+	} else {
+		struct stat st;
+
+		dir = stat("build/CMakeCache.txt", &st) == 0 ? "build" : ".";
+	}
+	pt_diag_init(&d);
+	if (buildtree_load(dir, compdb, &t, &d) < 0) {
+		if (ctx->json) {
+			json_t *doc = json_object();
+
+			json_object_set_new(doc, "dir", json_string(dir));
+			json_object_set_new(doc, "problems", report_problems_json(&d));
+			pt_json_print(stdout, doc);
+			json_decref(doc);
+		}
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+		pt_diag_release(&d);
+		buildtree_release(&t);
+		return EXIT_USAGE;
+	}
+	buildtree_config(&t, &cfg);
+	buildtree_profile(&t, &prof);
+	buildtree_memory(&t, &prof, &mem);
+	buildtree_check(&t, &chk);
+	if (since_last)
+		buildtree_since_last(&t, &rebuilt, &n_rebuilt);
+	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, details };
+	if (ctx->json) {
+		json_t *doc = report_build_json(&rep);
+
+		json_object_set_new(doc, "problems", report_problems_json(&d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	} else {
+		report_build_text(stdout, &rep, ctx);
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	}
+	if (pt_diag_count(&d, PT_SEV_WARNING) || pt_diag_count(&chk.findings, PT_SEV_WARNING))
+		rc = EXIT_PROBLEMS;
+	free(rebuilt);
+	build_check_release(&chk);
+	build_memory_release(&mem);
+	build_profile_release(&prof);
+	build_config_release(&cfg);
+	buildtree_release(&t);
+	pt_diag_release(&d);
+	return rc;
+}

@@ -1,0 +1,30 @@
+/* Text and JSON of `ptinspect build`: configuration, libraries, profile, memory. */
+#ifndef PT_REPORT_BUILD_H
+#define PT_REPORT_BUILD_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "buildtree.h"
+
+struct pt_ctx;
+
+struct build_report {
+	const struct buildtree *tree;
+	const struct build_config *config;
+	const struct build_profile *profile;
+	const struct build_memory *memory;
+	const struct build_check *check;
+	const struct build_rebuilt *rebuilt;	/* --since-last */
+	size_t n_rebuilt;
+	int since_last;
+	int details;				/* --details: full lists */
+};
+
+void report_build_text(FILE *f, const struct build_report *r, const struct pt_ctx *ctx);
+json_t *report_build_json(const struct build_report *r);
+
+/* "1.5 s", "2 min 03 s", "1 h 02 min". */
+const char *report_duration(char *buf, size_t n, uint64_t ms);
+
+#endif
