@@ -21,12 +21,43 @@ static const char usage_text[] =
 	"  DIR                 a CMake build dir, or a source checkout with build/\n"
 	"                      (default: ./build, else .)\n"
 	"  --since-last        what the last ninja run rebuilt, and why\n"
+	"  --source PATH[:LINE]|SYMBOL\n"
+	"                      is that file generated (torchgen), from which\n"
+	"                      native_functions.yaml entry, forwarding to which kernel\n"
 	"  --details           full lists (every option, 25 edges, the whole critical path)\n"
 	"  --no-compdb         do not read compile_commands.json (no heavy-unit check)\n"
 	"  --json              one JSON document\n"
 	"  --color=WHEN        auto, always, never\n"
 	"Exit status: 0 fine, 1 mismatches found (stale library, DWARF missing, damaged\n"
 	"files), 2 usage or not a build tree.\n";
+
+/* --source: the generated-code question, answered alone. */
+static int run_source(const struct buildtree *t, const char *q, struct pt_ctx *ctx, struct pt_diag *d)
+{
+	struct nativefuncs nf = { 0 };
+	struct build_source s;
+	int rc;
+
+	if (buildtree_source(t, q, &nf, &s, d) < 0) {
+		rc = EXIT_USAGE;
+	} else {
+		if (ctx->json) {
+			json_t *doc = report_source_json(&s);
+
+			json_object_set_new(doc, "problems", report_problems_json(d));
+			pt_json_print(stdout, doc);
+			json_decref(doc);
+		} else {
+			report_source_text(stdout, &s, ctx);
+		}
+		rc = pt_diag_count(d, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
+	}
+	if (!ctx->json || rc == EXIT_USAGE)
+		pt_diag_print(d, stderr, ctx->prog, ctx->color_err);
+	build_source_release(&s);
+	nativefuncs_release(&nf);
+	return rc;
+}
 
 int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 {
@@ -36,6 +67,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 		{ "since-last", no_argument, NULL, 's' },
 		{ "details", no_argument, NULL, 'd' },
 		{ "no-compdb", no_argument, NULL, 'n' },
+		{ "source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -48,7 +80,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 	struct build_rebuilt *rebuilt = NULL;
 	size_t n_rebuilt = 0;
 	struct pt_diag d;
-	const char *dir;
+	const char *dir, *source = NULL;
 	int c, since_last = 0, details = 0, compdb = 1, rc = EXIT_FINE;
 
 	optind = 0;
@@ -62,6 +94,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 		case 's': since_last = 1; break;
 		case 'd': details = 1; break;
 		case 'n': compdb = 0; break;
+		case 'S': source = optarg; compdb = 0; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -91,6 +124,12 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 		pt_diag_release(&d);
 		buildtree_release(&t);
 		return EXIT_USAGE;
+	}
+	if (source) {
+		rc = run_source(&t, source, ctx, &d);
+		buildtree_release(&t);
+		pt_diag_release(&d);
+		return rc;
 	}
 	buildtree_config(&t, &cfg);
 	buildtree_profile(&t, &prof);

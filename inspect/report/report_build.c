@@ -370,3 +370,100 @@ json_t *report_build_json(const struct build_report *r)
 	}
 	return j;
 }
+
+static void dispatch_rows(FILE *f, const struct nf_entry *e, const struct nf_entry *own)
+{
+	char title[64];
+
+	snprintf(title, sizeof(title), "dispatch (%s)", e->name);
+	if (e != own && own->n_dispatch)
+		dispatch_rows(f, own, own);
+	for (size_t i = 0; i < e->n_dispatch; i++)
+		fprintf(f, "  %-22s %s: %s\n", i ? "" : title, e->dispatch[i].keys, e->dispatch[i].kernel);
+	if (e->ufunc)
+		fprintf(f, "  %-22s %s\n", e->n_dispatch ? "" : title, "CPU, CUDA: generated from ufunc_inner_loop");
+	if (!e->n_dispatch)
+		if (!e->ufunc)
+			fprintf(f, "  %-22s (none: CompositeImplicitAutograd)\n", title);
+}
+
+void report_source_text(FILE *f, const struct build_source *s, const struct pt_ctx *ctx)
+{
+	int c = ctx ? ctx->color : 0;
+
+	if (s->path) {
+		fprintf(f, "%s%s%s", pt_c(c, PT_C_BOLD), s->path, pt_c(c, PT_C_RESET));
+		if (s->line)
+			fprintf(f, ":%zu", s->line);
+		if (s->generated)
+			fprintf(f, " is %sgenerated%s by %s: every build rewrites it\n", pt_c(c, PT_C_YELLOW),
+				pt_c(c, PT_C_RESET), s->generated_by);
+		else
+			fprintf(f, " is not generated (no build.ninja edge makes it)\n");
+		if (s->edge_line)
+			fprintf(f, "  %-22s build.ninja line %zu%s%s\n", "made by", s->edge_line,
+				s->gen_script ? ", running " : "", s->gen_script ? s->gen_script : "");
+	} else {
+		fprintf(f, "%s%s%s\n", pt_c(c, PT_C_BOLD), s->query, pt_c(c, PT_C_RESET));
+	}
+	if (s->function)
+		fprintf(f, "  %-22s %s%s%s%s\n", "function", s->function, s->dispatch_key ? "  (dispatch key " : "",
+			s->dispatch_key ? s->dispatch_key : "", s->dispatch_key ? ")" : "");
+	if (!s->entry) {
+		if (s->function || !s->path)
+			fprintf(f, "  %-22s none found in %s\n", "operator", s->yaml);
+		return;
+	}
+	fprintf(f, "  %-22s %s  (%s:%zu)\n", "operator", s->entry->name, s->yaml, s->entry->line);
+	fprintf(f, "  %-22s %s\n", "func", s->entry->func);
+	if (s->entry->structured_delegate && s->kernel_entry && s->kernel_entry != s->entry)
+		fprintf(f, "  %-22s %s (line %zu)\n", "structured via", s->entry->structured_delegate,
+			s->kernel_entry->line);
+	else if (s->entry->structured_delegate)
+		fprintf(f, "  %-22s %s\n", "structured via", s->entry->structured_delegate);
+	dispatch_rows(f, s->kernel_entry ? s->kernel_entry : s->entry, s->entry);
+	if (s->kernel)
+		fprintf(f, "  %-22s %s%s%s  [%s]\n", "forwards to", pt_c(c, PT_C_GREEN), s->kernel, pt_c(c, PT_C_RESET),
+			s->kernel_keys);
+	if (s->handwritten)
+		fprintf(f, "  %-22s %s is hand-written (aten/src/ATen/native/); its registration is the entry above\n",
+			"edit", s->function);
+	else if (s->generated || s->function)
+		fprintf(f, "  %-22s native_functions.yaml (the entry above) or torchgen/, never the generated file\n",
+			"edit");
+}
+
+json_t *report_source_json(const struct build_source *s)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "query", json_string(s->query));
+	json_object_set_new(j, "path", pt_json_str(s->path));
+	json_object_set_new(j, "line", s->line ? json_integer((json_int_t)s->line) : json_null());
+	json_object_set_new(j, "generated", json_boolean(s->generated));
+	json_object_set_new(j, "generated_by", pt_json_str(s->generated_by));
+	json_object_set_new(j, "generator_script", pt_json_str(s->gen_script));
+	json_object_set_new(j, "build_ninja_line", s->edge_line ? json_integer((json_int_t)s->edge_line) : json_null());
+	json_object_set_new(j, "function", pt_json_str(s->function));
+	json_object_set_new(j, "dispatch_key", pt_json_str(s->dispatch_key));
+	json_object_set_new(j, "native_functions_yaml", pt_json_str(s->yaml));
+	if (s->entry) {
+		const struct nf_entry *k = s->kernel_entry ? s->kernel_entry : s->entry;
+		json_t *e = json_object(), *disp = json_object();
+
+		json_object_set_new(e, "name", json_string(s->entry->name));
+		json_object_set_new(e, "func", json_string(s->entry->func));
+		json_object_set_new(e, "line", json_integer((json_int_t)s->entry->line));
+		json_object_set_new(e, "structured_delegate", pt_json_str(s->entry->structured_delegate));
+		for (size_t i = 0; i < k->n_dispatch; i++)
+			json_object_set_new(disp, k->dispatch[i].keys, json_string(k->dispatch[i].kernel));
+		json_object_set_new(e, "dispatch", disp);
+		json_object_set_new(e, "dispatch_from", json_string(k->name));
+		json_object_set_new(j, "operator", e);
+	} else {
+		json_object_set_new(j, "operator", json_null());
+	}
+	json_object_set_new(j, "kernel", pt_json_str(s->kernel));
+	json_object_set_new(j, "kernel_dispatch_keys", pt_json_str(s->kernel_keys));
+	return j;
+}

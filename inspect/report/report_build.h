@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "buildsource.h"
 #include "buildtree.h"
 
 struct pt_ctx;
@@ -23,6 +24,10 @@ struct build_report {
 
 void report_build_text(FILE *f, const struct build_report *r, const struct pt_ctx *ctx);
 json_t *report_build_json(const struct build_report *r);
+
+/* --source: generated file or symbol to native_functions.yaml. */
+void report_source_text(FILE *f, const struct build_source *s, const struct pt_ctx *ctx);
+json_t *report_source_json(const struct build_source *s);
 
 /* "1.5 s", "2 min 03 s", "1 h 02 min". */
 const char *report_duration(char *buf, size_t n, uint64_t ms);

@@ -137,6 +137,40 @@ n=$(wc -l <"$T/build.txt")
 check_eq "checkout dir exit" 0 $?
 check_eq "checkout dir resolves build/" "$TREE" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["dir"])' "$T/src.json")"
 
+# --source: a line of torchgen's RegisterCPU.cpp (as the debugger names it,
+# with the path the build used) back to its native_functions.yaml entry; the
+# entry's line and func: as grep finds them; a hand-written kernel's symbol.
+SRC=$(dirname "$TREE")
+YAML=$SRC/aten/src/ATen/native/native_functions.yaml
+wl=$(grep -n '^at::Tensor wrapper_CPU_add_Tensor(' "$TREE/aten/src/ATen/RegisterCPU.cpp" | cut -d: -f1)
+"$PTINSPECT" build --json --source "/build/pytorch/build/aten/src/ATen/RegisterCPU.cpp:$((wl + 3))" "$TREE" >"$T/src1.json"
+check_eq "--source exit" 0 $?
+yl=$(grep -n '^- func: add.Tensor(' "$YAML" | cut -d: -f1)
+el=$(awk '/^build / { o = $0; sub(/: .*/, "", o); if ((o " ") ~ / aten\/src\/ATen\/RegisterCPU\.cpp /) { print NR; exit } }' "$TREE/build.ninja")
+cat >"$T/src.py" <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+yl, el, yaml = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+want = {"generated": True, "generated_by": "torchgen", "function": "wrapper_CPU_add_Tensor", "dispatch_key": "CPU",
+        "build_ninja_line": el, "native_functions_yaml": yaml, "kernel": "at::native::structured_ufunc_add_CPU::impl"}
+fails = [f"{k}: want {v!r}, have {j.get(k)!r}" for k, v in want.items() if j.get(k) != v]
+op = j["operator"] or {}
+for k, v in {"name": "add.Tensor", "line": yl, "structured_delegate": "add.out", "dispatch_from": "add.out"}.items():
+    if op.get(k) != v:
+        fails.append(f"operator.{k}: want {v!r}, have {op.get(k)!r}")
+print("\n".join(fails) or "ok")
+EOF
+check_eq "--source RegisterCPU.cpp line" ok "$(python3 "$T/src.py" "$T/src1.json" "$yl" "$el" "$YAML" 2>&1)"
+check_contains "func line" "$(sed -n "${yl}p" "$YAML" | sed 's/^- func: //')" "$(cat "$T/src1.json")"
+"$PTINSPECT" build --source 'at::native::resize_' "$TREE" >"$T/src2.txt"
+check_eq "--source kernel exit" 0 $?
+check_contains "kernel row" "forwards to            at::native::resize_  [CPU]" "$(cat "$T/src2.txt")"
+check_contains "hand-written" "resize_ is hand-written" "$(cat "$T/src2.txt")"
+"$PTINSPECT" build --source "$SRC/aten/src/ATen/native/Resize.cpp" "$TREE" >"$T/src3.txt"
+check_contains "hand-written file" "is not generated" "$(cat "$T/src3.txt")"
+"$PTINSPECT" build --source no_such_op "$TREE" >/dev/null 2>"$T/src4.err"
+check_eq "unknown symbol: exit 1" 1 $?
+
 # Damage, on a copy of the real files: libc10 older than an object of its
 # link edge (the last build did not relink), then a stripped libc10.
 C=$T/copy
