@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
 	{ "cuda", cmd_cuda, "the CUDA fat binaries and whether a GPU can run them" },
 	{ "debug", cmd_debug, "whether each file can be debugged: DWARF, split DWARF, debuglink" },
 	{ "deps", cmd_deps, "the ELF and dependency report only" },
+	{ "diff", cmd_diff, "two builds, installs or libraries side by side" },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)" },
 	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects" },
 };

@@ -32,6 +32,7 @@ struct pt_ctx {
 
 /* Each returns the process exit code. argv[0] is the subcommand's name. */
 int cmd_build(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect build [DIR] */
+int cmd_diff(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect diff A B */
 int cmd_files(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect FILE... */
 int cmd_deps(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect deps FILE... */
 int cmd_cuda(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect cuda FILE... */

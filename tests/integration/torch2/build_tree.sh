@@ -171,6 +171,25 @@ check_contains "hand-written file" "is not generated" "$(cat "$T/src3.txt")"
 "$PTINSPECT" build --source no_such_op "$TREE" >/dev/null 2>"$T/src4.err"
 check_eq "unknown symbol: exit 1" 1 $?
 
+# diff: the tree against a copy whose cache says Release and USE_CUDA=1.
+D=$T/difftree
+mkdir -p "$D/lib"
+sed 's/^CMAKE_BUILD_TYPE:STRING=Debug$/CMAKE_BUILD_TYPE:STRING=Release/; s/^USE_CUDA:BOOL=0$/USE_CUDA:BOOL=1/' "$TREE/CMakeCache.txt" >"$D/CMakeCache.txt"
+cp -p "$lib" "$D/lib/"
+cp -r "$TREE/CMakeFiles" "$D/"
+"$PTINSPECT" diff --json "$TREE" "$D" >"$T/diff.json"
+check_eq "diff of trees: exit 1" 1 $?
+check_eq "diff rows" "config C++ flags (build type) -g -O3 -DNDEBUG|config USE_CUDA 0 1|config build type Debug Release" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("|".join(" ".join(str(r[k]) for k in ("section", "key", "a", "b")) for r in d["differences"]))' "$T/diff.json" 2>&1)"
+if [ -e /usr/lib/x86_64-linux-gnu/libc10.so ]; then
+	"$PTINSPECT" diff /usr/lib/x86_64-linux-gnu/libc10.so "$lib" >"$T/diff113.txt"
+	check_eq "Debian 12's libc10 vs this one: exit 1" 1 $?
+	check_contains "SONAME row" "SONAME                             libc10.so.1.13  ->  libc10.so.2.6" "$(cat "$T/diff113.txt")"
+	check_contains "DWARF row" "DWARF                              no  ->  yes" "$(cat "$T/diff113.txt")"
+fi
+
 # Damage, on a copy of the real files: libc10 older than an object of its
 # link edge (the last build did not relink), then a stripped libc10.
 C=$T/copy
