@@ -14,7 +14,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "trace_query.h"
+#include "tt_query.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -29,7 +29,7 @@ static const char usage_text[] =
 	"Exit status: 0 fine, 1 nothing matched, 2 usage or no such run.\n";
 
 struct art_ctx {
-	struct index *ix;
+	struct db *ix;
 	struct pt_diag *diag;
 	const char *out;	/* NULL: stdout */
 	int multi_rank;
@@ -56,7 +56,7 @@ static int mkdirs(const char *path)
 	return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int on_rec(void *vctx, const struct trace_rec_row *row)
+static int on_rec(void *vctx, const struct tt_rec_row *row)
 {
 	struct art_ctx *a = vctx;
 	char *data;
@@ -66,9 +66,9 @@ static int on_rec(void *vctx, const struct trace_rec_row *row)
 
 	if (!row->md5)
 		return 0;
-	if (a->out && trace_tlparse_name(row->kind, row->name, row->envelope, base, sizeof(base), &ext) < 0)
+	if (a->out && tt_tlparse_name(row->kind, row->name, row->envelope, base, sizeof(base), &ext) < 0)
 		return 0;
-	if (trace_payload_get(a->ix, row->md5, &data, &len, a->diag) != 0) {
+	if (tt_payload_get(a->ix, row->md5, &data, &len, a->diag) != 0) {
 		a->failed = 1;
 		return -1;
 	}
@@ -130,10 +130,10 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 	long long rank = -1;
 	struct compileid cid;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
 	struct art_ctx a = {0};
-	struct index_stmt *s;
+	struct db_stmt *s;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -165,14 +165,14 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 	a.diag = &diag;
 	a.out = out;
 	a.dir = json_object();
-	s = index_prepare(ix, "SELECT count(DISTINCT rank) FROM trace_records WHERE run_id = ?");
-	if (s && index_bind(s, "i", run) == 0 && index_step(s) == 1) {
-		a.multi_rank = index_col_int(s, 0) > 1;
-		index_reset(s);
+	s = db_prepare(ix, "SELECT count(DISTINCT rank) FROM trace_records WHERE run_id = ?");
+	if (s && db_bind(s, "i", run) == 0 && db_step(s) == 1) {
+		a.multi_rank = db_col_int(s, 0) > 1;
+		db_reset(s);
 	}
 	if (out && mkdirs(out) < 0) {
 		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
-	} else if (trace_records_for(ix, run, pos[1] ? &cid : NULL, rank, pos[2], on_rec, &a, &diag) == 0 &&
+	} else if (tt_records_for(ix, run, pos[1] ? &cid : NULL, rank, pos[2], on_rec, &a, &diag) == 0 &&
 		   !a.failed) {
 		rc = a.n ? EXIT_FINE : EXIT_PROBLEMS;
 		if (out) {
@@ -191,7 +191,7 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	}
 	json_decref(a.dir);
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;

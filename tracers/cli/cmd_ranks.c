@@ -4,7 +4,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "trace_query.h"
+#include "tt_query.h"
 
 static const char usage_text[] =
 	"usage: pttrace ranks RUN [--json]\n"
@@ -18,7 +18,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 {
 	const char *spec = NULL;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
 	json_t *o;
 	int rc = EXIT_USAGE;
@@ -42,7 +42,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 	pt_diag_init(&diag);
 	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
-	if (trace_ranks_json(ix, run, &o, &diag) == 0) {
+	if (tt_ranks_json(ix, run, &o, &diag) == 0) {
 		json_t *ranks = json_object_get(o, "ranks"), *div = json_object_get(o, "divergences"), *r;
 		size_t i;
 		int conflict = 0;
@@ -84,7 +84,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 		rc = json_array_size(div) || conflict ? EXIT_PROBLEMS : EXIT_FINE;
 		json_decref(o);
 	}
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;

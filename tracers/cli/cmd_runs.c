@@ -11,14 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "index_schema.h"
-#include "ingest.h"
+#include "schema.h"
+#include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
-#include "trace_index.h"
-#include "trace_query.h"
-#include "trace_schema.h"
+#include "tt_ingest.h"
+#include "tt_query.h"
 #include "runs.h"
 
 /*
@@ -104,7 +103,7 @@ static const char ls_usage[] =
 int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *rows;
 	int first = common_opts(argc, argv, ctx, ls_usage), rc = EXIT_USAGE;
 
@@ -117,7 +116,7 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 	pt_diag_init(&diag);
 	{
 		/* No database yet is no runs yet, not an error. */
-		char *path = index_default_path(ctx->db);
+		char *path = db_default_path(ctx->db);
 		int none = access(path, F_OK) != 0;
 
 		free(path);
@@ -127,7 +126,7 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 			return EXIT_FINE;
 		}
 	}
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	rows = query_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
 			      " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
@@ -164,7 +163,7 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 	json_decref(rows);
 out:
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -178,7 +177,7 @@ static const char show_usage[] =
 	"Exit status: 0 shown, 2 usage error or no such run.\n";
 
 /* What show prints, as one JSON object. NULL on error (diag). */
-static json_t *show_json(struct index *ix, int64_t id)
+static json_t *show_json(struct db *ix, int64_t id)
 {
 	json_t *runs, *run, *o;
 
@@ -222,7 +221,7 @@ static json_t *show_json(struct index *ix, int64_t id)
 	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
 #undef ADD
 	/* TORCH_TRACE (issue 6): records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
-	if (trace_show_json(ix, id, run, ix->diag) < 0)
+	if (tt_show_json(ix, id, run, ix->diag) < 0)
 		goto fail;
 	return run;
 fail:
@@ -328,7 +327,7 @@ static void show_text(json_t *run)
 int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *run = NULL;
 	int64_t id;
 	int first = common_opts(argc, argv, ctx, show_usage), rc = EXIT_USAGE;
@@ -340,7 +339,7 @@ int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	if (query_resolve_run(ix, argv[first], &id) < 0 || !(run = show_json(ix, id)))
 		goto out;
@@ -352,7 +351,7 @@ int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 out:
 	json_decref(run);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -368,7 +367,7 @@ static const char rm_usage[] =
 int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *done = json_array();
 	int first = common_opts(argc, argv, ctx, rm_usage), rc = EXIT_FINE;
 
@@ -382,7 +381,7 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -406,7 +405,7 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 	}
 	json_decref(done);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -430,7 +429,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *runs = NULL, *done = json_array(), *v;
 	size_t i;
 	int c, all = 0, rc = EXIT_FINE;
@@ -451,7 +450,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -472,18 +471,18 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		runs = query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
 				      " AND p.part = 'lines' WHERE r.source = 'run' AND r.status <> 'running'"
 				      " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done')"
-				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)index_part_lines.version);
+				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)logs_part.version);
 	}
 	json_array_foreach(runs, i, v) {
 		int64_t id = json_integer_value(json_object_get(v, "id"));
 		struct run_row r;
-		struct ingest_stats st;
+		struct logs_ingest_stats st;
 
 		if (query_run_load(ix, id, &r) < 0) {
 			rc = EXIT_PROBLEMS;
 			continue;
 		}
-		if (ingest_run_dir(ix, id, r.started_us, (long)r.tz_offset_s, &st) < 0) {
+		if (logs_ingest_run_dir(ix, id, r.started_us, (long)r.tz_offset_s, &st) < 0) {
 			rc = EXIT_PROBLEMS;
 		} else {
 			json_array_append_new(done, json_integer(id));
@@ -499,12 +498,12 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 			: query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
 					 " AND p.part = 'trace' WHERE r.status <> 'running'"
 					 " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
-				     "ii", (int64_t)all, (int64_t)index_part_trace.version);
+				     "ii", (int64_t)all, (int64_t)tt_records_part.version);
 
 		json_array_foreach(tr, i, v) {
 			int64_t id = json_integer_value(json_object_get(v, "id"));
 
-			if (trace_index_run(ix, id, &diag) < 0)
+			if (tt_index_run(ix, id, 0, &diag, NULL) < 0)
 				rc = EXIT_PROBLEMS;
 			else if (!ctx->json)
 				printf("reindexed TORCH_TRACE of run %lld\n", (long long)id);
@@ -520,7 +519,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 	json_decref(runs);
 	json_decref(done);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -61,10 +61,10 @@ static void usage(FILE *f)
 	      "  2  usage error, unreadable database or no such run\n", f);
 }
 
-int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct index **ix, struct pt_diag *diag)
+int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct db **ix, struct pt_diag *diag)
 {
-	char *path = index_default_path(ctx->db);
-	int rc = index_open(ix, path, flags, diag);
+	char *path = db_default_path(ctx->db);
+	int rc = pttrace_db_open(ix, path, flags, diag);
 
 	free(path);
 	if (rc < 0) {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "trace.h"
+#include "torchtrace.h"
 #include "xalloc.h"
 
 /* What the callback saw, kept as text for whole comparisons. */
@@ -19,11 +19,11 @@ struct seen {
 	size_t len;
 	FILE *f;
 	int n;
-	struct pt_trace_reader *r;	/* for stack resolution, when set */
+	struct tt_reader *r;	/* for stack resolution, when set */
 	char *stack;			/* the last resolved stack, JSON */
 };
 
-static int collect(void *ctx, const struct pt_trace_record *rec)
+static int collect(void *ctx, const struct tt_record *rec)
 {
 	struct seen *s = ctx;
 
@@ -34,7 +34,7 @@ static int collect(void *ctx, const struct pt_trace_record *rec)
 		pt_payload_rule_name(rec->rule), (int)rec->payload_len,
 		rec->payload ? (const char *)rec->payload : "");
 	if (s->r && json_object_get(rec->meta, "stack")) {
-		json_t *st = pt_trace_resolve_stack(s->r, json_object_get(rec->meta, "stack"));
+		json_t *st = tt_resolve_stack(s->r, json_object_get(rec->meta, "stack"));
 
 		free(s->stack);
 		s->stack = json_dumps(st, JSON_COMPACT);
@@ -47,20 +47,20 @@ static int collect(void *ctx, const struct pt_trace_record *rec)
 /* Parse text fed in pieces of chunk bytes (0: whole); returns the log. */
 static char *run(const char *text, size_t chunk, struct pt_diag *d, struct seen *s)
 {
-	struct pt_trace_reader r;
+	struct tt_reader r;
 	size_t len = strlen(text);
 
 	memset(s, 0, sizeof(*s));
 	s->f = open_memstream(&s->log, &s->len);
-	pt_trace_reader_init(&r, "t.log", d, collect, s);
+	tt_reader_init(&r, "t.log", d, collect, s);
 	s->r = &r;
 	if (!chunk)
 		chunk = len ? len : 1;
 	for (size_t off = 0; off < len; off += chunk)
-		assert_int_equal(pt_trace_feed(&r, (const uint8_t *)text + off,
+		assert_int_equal(tt_reader_feed(&r, (const uint8_t *)text + off,
 					       len - off < chunk ? len - off : chunk), 0);
-	assert_int_equal(pt_trace_finish(&r), 0);
-	pt_trace_reader_release(&r);
+	assert_int_equal(tt_reader_finish(&r), 0);
+	tt_reader_release(&r);
 	s->r = NULL;
 	fclose(s->f);
 	return s->log;
@@ -78,7 +78,7 @@ static void payload_recovered_and_md5_checked(void **state)
 	char md5[33];
 
 	(void)state;
-	pt_trace_md5((const uint8_t *)"a\nb", 3, md5);
+	tt_md5((const uint8_t *)"a\nb", 3, md5);
 	assert_string_equal(md5, MD5_AB);
 	pt_diag_init(&d);
 	run(P "{\"artifact\": {\"name\": \"x\", \"encoding\": \"string\"}, \"frame_id\": 0, "
@@ -124,7 +124,7 @@ static void cr_in_lf_file_is_payload(void **state)
 	struct seen s;
 
 	(void)state;
-	pt_trace_md5((const uint8_t *)"a\r\nb", 4, md5);
+	tt_md5((const uint8_t *)"a\r\nb", 4, md5);
 	snprintf(text, sizeof(text), P "{\"k\": {}, \"has_payload\": \"%s\"}\n\ta\r\n\tb\n", md5);
 	pt_diag_init(&d);
 	run(text, 0, &d, &s);
@@ -141,7 +141,7 @@ static void blank_line_kept_when_md5_matches(void **state)
 	struct seen s;
 
 	(void)state;
-	pt_trace_md5((const uint8_t *)"a\n\nb", 4, md5);
+	tt_md5((const uint8_t *)"a\n\nb", 4, md5);
 	snprintf(text, sizeof(text), P "{\"k\": {}, \"has_payload\": \"%s\"}\n\ta\n\n\tb\n\n\n" P "{\"z\": {}}\n", md5);
 	pt_diag_init(&d);
 	run(text, 0, &d, &s);
@@ -279,7 +279,7 @@ struct fixture_count {
 	long md5ok;
 };
 
-static int count_cb(void *ctx, const struct pt_trace_record *rec)
+static int count_cb(void *ctx, const struct tt_record *rec)
 {
 	struct fixture_count *c = ctx;
 
@@ -293,6 +293,53 @@ static int kc_cmp(const void *a, const void *b)
 	return strcmp(((const struct kc *)a)->kind, ((const struct kc *)b)->kind);
 }
 
+/*
+ * tlparse's rule, independent of the reader: after an envelope with has_payload,
+ * the lines starting with a tab (a trailing CR dropped) are the payload, tab
+ * stripped, joined by '\n'. Returns how many payloads do not hash to the md5
+ * declared: some real files have them (blank lines inside export.log's payload).
+ */
+static long tlparse_md5_mismatches(const uint8_t *buf, size_t len)
+{
+	long bad = 0;
+	size_t off = 0;
+
+	while (off < len) {
+		const uint8_t *nl = memchr(buf + off, '\n', len - off);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		const char *hp = buf[off] == 'V' ? memmem(buf + off, end - off, "\"has_payload\": \"", 16) : NULL;
+		size_t cap = 0, n = 0;
+		int first = 1;
+		uint8_t *pl = NULL;
+		char md5[33];
+
+		off = end + 1;
+		if (!hp)
+			continue;
+		while (off < len && buf[off] == '\t') {
+			const uint8_t *e = memchr(buf + off, '\n', len - off);
+			size_t le = e ? (size_t)(e - buf) : len, ll = le - off - 1;
+
+			if (ll && buf[le - 1] == '\r')
+				ll--;
+			if (n + ll + 1 > cap) {
+				cap = (n + ll + 1) * 2;
+				pl = pt_xrealloc(pl, cap);
+			}
+			if (!first)
+				pl[n++] = '\n';
+			first = 0;
+			memcpy(pl + n, buf + off + 1, ll);
+			n += ll;
+			off = le + 1;
+		}
+		tt_md5(pl ? pl : (const uint8_t *)"", n, md5);
+		bad += memcmp(md5, hp + 16, 32) != 0;
+		free(pl);
+	}
+	return bad;
+}
+
 static void check_fixture(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -300,7 +347,7 @@ static void check_fixture(const char *path)
 	uint8_t *buf;
 	struct pt_diag d;
 	struct fixture_count got = {0}, want = {0};
-	long payloads = 0;
+	long payloads = 0, bad;
 
 	assert_non_null(f);
 	assert_int_equal(fstat(fileno(f), &stt), 0);
@@ -324,20 +371,23 @@ static void check_fixture(const char *path)
 	pt_diag_init(&d);
 	/* Odd-sized pieces so that lines straddle feeds. */
 	{
-		struct pt_trace_reader r;
+		struct tt_reader r;
 		size_t len = (size_t)stt.st_size;
 
-		pt_trace_reader_init(&r, path, &d, count_cb, &got);
+		tt_reader_init(&r, path, &d, count_cb, &got);
 		for (size_t off = 0; off < len; off += 4093)
-			assert_int_equal(pt_trace_feed(&r, buf + off, len - off < 4093 ? len - off : 4093), 0);
-		assert_int_equal(pt_trace_finish(&r), 0);
+			assert_int_equal(tt_reader_feed(&r, buf + off, len - off < 4093 ? len - off : 4093), 0);
+		assert_int_equal(tt_reader_finish(&r), 0);
 		assert_int_equal(r.st.damaged, 0);
 		assert_int_equal(r.st.payloads, payloads);
-		pt_trace_reader_release(&r);
+		tt_reader_release(&r);
 	}
-	if (d.n)
+	bad = tlparse_md5_mismatches(buf, (size_t)stt.st_size);
+	if ((long)d.n != bad) {
+		printf("  %s: %ld md5 mismatches by tlparse's rule, %d diagnostics:\n", path, bad, (int)d.n);
 		pt_diag_print(&d, stdout, "test_trace", 0);
-	assert_int_equal(d.n, 0);
+	}
+	assert_int_equal((long)d.n, bad);	/* one warning per md5 mismatch, nothing else */
 	qsort(got.kinds, (size_t)got.nk, sizeof(struct kc), kc_cmp);
 	qsort(want.kinds, (size_t)want.nk, sizeof(struct kc), kc_cmp);
 	assert_int_equal(got.nk, want.nk);
@@ -345,8 +395,9 @@ static void check_fixture(const char *path)
 		assert_string_equal(got.kinds[i].kind, want.kinds[i].kind);
 		assert_int_equal(got.kinds[i].n, want.kinds[i].n);
 	}
-	assert_int_equal(got.md5ok, payloads);	/* every payload md5 recomputed and equal */
-	printf("  %s: %d kinds, %ld payloads\n", path, got.nk, payloads);
+	/* every payload md5 recomputed; equal wherever tlparse finds it equal */
+	assert_int_equal(got.md5ok, payloads - bad);
+	printf("  %s: %d kinds, %ld payloads, %ld md5 mismatches\n", path, got.nk, payloads, bad);
 	pt_diag_release(&d);
 	free(buf);
 }
@@ -380,18 +431,15 @@ static int walk(const char *dir)
 
 static void every_fixture_indexes_without_loss(void **state)
 {
-	const char *sh = getenv("PT_SHARED");
+	const char *fx = getenv("PT_FIXTURES");
 	char *dir;
 	int n;
 
 	(void)state;
-	if (!sh)
-		skip();
-	dir = pt_xasprintf("%s/fixtures/traces", sh);
+	/* Set by CTest; run by hand from build/, the repository's own copy. */
+	dir = pt_xasprintf("%s/traces", fx ? fx : "../tests/fixtures");
 	n = walk(dir);
 	free(dir);
-	if (n == 0)
-		skip();
 	assert_true(n >= 17);
 }
 

@@ -16,19 +16,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "index.h"
+#include "db.h"
+#include "parts.h"
 #include "runs.h"
 #include "strbuf.h"
-#include "trace.h"
-#include "trace_index.h"
-#include "trace_ingest.h"
-#include "trace_query.h"
+#include "torchtrace.h"
+#include "tt_ingest.h"
+#include "tt_query.h"
 #include "xalloc.h"
 
 struct fixture {
 	char dir[64];
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 };
 
 static int setup(void **state)
@@ -41,7 +41,7 @@ static int setup(void **state)
 		return -1;
 	db = pt_xasprintf("%s/pttrace.db", f->dir);
 	pt_diag_init(&f->diag);
-	if (index_open(&f->ix, db, 0, &f->diag) < 0)
+	if (pttrace_db_open(&f->ix, db, 0, &f->diag) < 0)
 		return -1;
 	free(db);
 	*state = f;
@@ -53,7 +53,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
-	index_close(f->ix);
+	db_close(f->ix);
 	pt_diag_release(&f->diag);
 	if (system(cmd) != 0)
 		return -1;
@@ -74,7 +74,7 @@ static int64_t new_run(struct fixture *f, const char *name)
 /* Write <run dir>/trace/<name> with text. */
 static void put(struct fixture *f, int64_t run, const char *name, const char *text)
 {
-	char *dir = index_run_dir(f->ix, run);
+	char *dir = db_run_dir(f->ix, run);
 	char *t = pt_xasprintf("%s/trace", dir), *p = pt_xasprintf("%s/%s", t, name);
 	FILE *fp;
 
@@ -97,7 +97,7 @@ static char *payload_line(const char *kind, const char *extra, const char *paylo
 	char md5[33];
 	struct pt_strbuf sb;
 
-	pt_trace_md5((const uint8_t *)payload, strlen(payload), md5);
+	tt_md5((const uint8_t *)payload, strlen(payload), md5);
 	pt_strbuf_init(&sb, 1 << 20);
 	pt_strbuf_addf(&sb, P "{\"%s\": {}, %s, \"has_payload\": \"%s\"}\n\t", kind, extra, md5);
 	for (const char *s = payload; *s; s++) {
@@ -111,14 +111,14 @@ static char *payload_line(const char *kind, const char *extra, const char *paylo
 
 static int64_t q_int(struct fixture *f, const char *sql, int64_t run)
 {
-	struct index_stmt *s = index_prepare(f->ix, sql);
+	struct db_stmt *s = db_prepare(f->ix, sql);
 	int64_t v;
 
 	assert_non_null(s);
-	assert_int_equal(index_bind(s, "i", run), 0);
-	assert_int_equal(index_step(s), 1);
-	v = index_col_is_null(s, 0) ? -99 : index_col_int(s, 0);
-	index_reset(s);
+	assert_int_equal(db_bind(s, "i", run), 0);
+	assert_int_equal(db_step(s), 1);
+	v = db_col_is_null(s, 0) ? -99 : db_col_int(s, 0);
+	db_reset(s);
 	return v;
 }
 
@@ -136,7 +136,7 @@ static void ranks_json_then_name(void **state)
 	put(f, run, "dedicated_log_torch_trace_rank_2_x_y.log",
 	    P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n");
 	put(f, run, "zz_unranked.log", g);
-	assert_int_equal(trace_index_run(f->ix, run, &f->diag), 0);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
 	/* rank_7 file: JSON says 1: conflict; its torch_version record gets rank 1. */
 	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_WARNING), 1);
 	assert_non_null(strstr(f->diag.v[0].what, "records say rank 1, the file name rank 7"));
@@ -144,7 +144,7 @@ static void ranks_json_then_name(void **state)
 	assert_int_equal(q_int(f, "SELECT json_rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), -99);
 	/* rank_2_x_y: no JSON rank: the name's (the random part may hold '_'). */
 	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ? AND rank = 2", run), 1);
-	assert_int_equal(trace_show_json(f->ix, run, o, &f->diag), 0);
+	assert_int_equal(tt_show_json(f->ix, run, o, &f->diag), 0);
 	{
 		char *r = json_dumps(json_object_get(o, "ranks"), JSON_COMPACT);
 
@@ -158,11 +158,11 @@ static void ranks_json_then_name(void **state)
 static void name_rank_rules(void **state)
 {
 	(void)state;
-	assert_int_equal(trace_name_rank("dedicated_log_torch_trace_rank_3_ab_c.log"), 3);
-	assert_int_equal(trace_name_rank("trace/dedicated_log_torch_trace_rank_12.log"), 12);
-	assert_int_equal(trace_name_rank("dedicated_log_torch_trace_d88agyhk.log"), -1);
-	assert_int_equal(trace_name_rank("dedicated_log_torch_trace_rank_x.log"), -1);
-	assert_int_equal(trace_name_rank("rank_99999999999999999999_.log"), -1);
+	assert_int_equal(tt_name_rank("dedicated_log_torch_trace_rank_3_ab_c.log"), 3);
+	assert_int_equal(tt_name_rank("trace/dedicated_log_torch_trace_rank_12.log"), 12);
+	assert_int_equal(tt_name_rank("dedicated_log_torch_trace_d88agyhk.log"), -1);
+	assert_int_equal(tt_name_rank("dedicated_log_torch_trace_rank_x.log"), -1);
+	assert_int_equal(tt_name_rank("rank_99999999999999999999_.log"), -1);
 }
 
 /* Status: a later attempt makes a restart; fail_type a failure; no metrics: missing. */
@@ -170,7 +170,7 @@ static void compile_status_rules(void **state)
 {
 	struct fixture *f = *state;
 	int64_t run = new_run(f, "status");
-	struct trace_compiles cs;
+	struct tt_compiles cs;
 	char *g1 = payload_line("dynamo_output_graph", CID(0, 0, 1), "graph A");
 	char *g2 = payload_line("dynamo_output_graph", CID(1, 0, 0), "graph A");
 	char *text = pt_xasprintf(
@@ -188,9 +188,9 @@ static void compile_status_rules(void **state)
 		g1, g2);
 
 	put(f, run, "t.log", text);
-	assert_int_equal(trace_index_run(f->ix, run, &f->diag), 0);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
 	assert_int_equal(f->diag.n, 0);
-	assert_int_equal(trace_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
+	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
 	assert_int_equal(cs.n, 4);	/* [0/0] [0/0_1] [1/0] (+runtime) [2/0] */
 	assert_string_equal(cs.v[0].status, "restarted");
 	assert_string_equal(cs.v[1].status, "ok");
@@ -204,11 +204,11 @@ static void compile_status_rules(void **state)
 	assert_int_equal(cs.v[2].narts, 1);	/* payload kinds only: dynamo_output_graph */
 	assert_string_equal(cs.v[3].status, "missing");
 	assert_string_equal(cs.v[3].cache, "fx hit");
-	trace_compiles_release(&cs);
+	tt_compiles_release(&cs);
 	/* Equal payloads are stored once. */
 	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_payloads WHERE ? > 0", run), 1);
 	/* Re-indexing replaces, does not add. */
-	assert_int_equal(trace_index_run(f->ix, run, &f->diag), 0);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
 	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ?", run), 8);
 	free(text);
 	free(g1);
@@ -221,19 +221,19 @@ static void tlparse_names(void **state)
 	const char *ext;
 
 	(void)state;
-	assert_int_equal(trace_tlparse_name("inductor_output_code", "/tmp/x/cabc.py", NULL, base, sizeof(base), &ext), 0);
+	assert_int_equal(tt_tlparse_name("inductor_output_code", "/tmp/x/cabc.py", NULL, base, sizeof(base), &ext), 0);
 	assert_string_equal(base, "inductor_output_code_cabc");
 	assert_string_equal(ext, "txt");
-	assert_int_equal(trace_tlparse_name("artifact", "fx_graph_cache_miss",
+	assert_int_equal(tt_tlparse_name("artifact", "fx_graph_cache_miss",
 					    "{\"artifact\": {\"name\": \"fx_graph_cache_miss\", \"encoding\": \"json\"}}",
 					    base, sizeof(base), &ext), 0);
 	assert_string_equal(base, "fx_graph_cache_miss");
 	assert_string_equal(ext, "json");
-	assert_int_equal(trace_tlparse_name("optimize_ddp_split_child", "submod_0", NULL, base, sizeof(base), &ext), 0);
+	assert_int_equal(tt_tlparse_name("optimize_ddp_split_child", "submod_0", NULL, base, sizeof(base), &ext), 0);
 	assert_string_equal(base, "optimize_ddp_split_child_submod_0");
-	assert_int_equal(trace_tlparse_name("aot_forward_graph", NULL, NULL, base, sizeof(base), &ext), 0);
+	assert_int_equal(tt_tlparse_name("aot_forward_graph", NULL, NULL, base, sizeof(base), &ext), 0);
 	assert_string_equal(base, "aot_forward_graph");
-	assert_int_equal(trace_tlparse_name("chromium_event", NULL, NULL, base, sizeof(base), &ext), -1);
+	assert_int_equal(tt_tlparse_name("chromium_event", NULL, NULL, base, sizeof(base), &ext), -1);
 }
 
 /* Ranks that compiled different things; the diff of two runs; one timeline with pid = rank. */
@@ -255,21 +255,21 @@ static void ranks_diff_timeline(void **state)
 	put(f, a, "dedicated_log_torch_trace_rank_1_a.log", r1);
 	put(f, a, "dedicated_log_torch_trace_rank_3_a.log", ev);
 	put(f, b, "dedicated_log_torch_trace_rank_0_a.log", bb);
-	assert_int_equal(trace_index_run(f->ix, a, &f->diag), 0);
-	assert_int_equal(trace_index_run(f->ix, b, &f->diag), 0);
-	assert_int_equal(trace_ranks_json(f->ix, a, &o, &f->diag), 0);
+	assert_int_equal(tt_index_run(f->ix, a, 0, &f->diag, NULL), 0);
+	assert_int_equal(tt_index_run(f->ix, b, 0, &f->diag, NULL), 0);
+	assert_int_equal(tt_ranks_json(f->ix, a, &o, &f->diag), 0);
 	s = json_dumps(json_object_get(o, "divergences"), JSON_COMPACT);
 	assert_string_equal(s, "[\"rank 1 compiled [0/1], rank 0 did not\",\"rank 0 compiled [0/0], rank 1 did not\","
 			       "\"rank 1 compiled in another order than rank 0\","
 			       "\"rank 3 compiled 0 graphs, rank 0 1\",\"rank 0 compiled [0/0], rank 3 did not\"]");
 	free(s);
 	json_decref(o);
-	assert_int_equal(trace_diff_json(f->ix, a, b, &o, &f->diag), 0);
+	assert_int_equal(tt_diff_json(f->ix, a, b, &o, &f->diag), 0);
 	assert_int_equal(json_array_size(json_object_get(o, "removed")), 1);	/* rank 1 [0/1] */
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(o, "matched"), 0), "graph_changed")));
 	json_decref(o);
 	mf = open_memstream(&out, &len);
-	assert_int_equal(trace_timeline_write(f->ix, a, mf, &n, &skipped, &f->diag), 0);
+	assert_int_equal(tt_timeline_write(f->ix, a, mf, &n, &skipped, &f->diag), 0);
 	fclose(mf);
 	assert_int_equal(n, 1);
 	assert_non_null(strstr(out, "\"pid\":3"));

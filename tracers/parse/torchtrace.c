@@ -1,0 +1,448 @@
+/*
+ * TORCH_TRACE record reader; see trace.h. Lines are split in place inside
+ * each fed buffer; only a line cut by a buffer boundary is copied (part).
+ * A record is emitted when the next non-payload line or the end arrives.
+ */
+#include "torchtrace.h"
+
+#include <nettle/md5.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static const char *const context_keys[] = {
+	"rank", "compiled_autograd_id", "frame_id", "frame_compile_id",
+	"attempt", "stack", "subgraph_name", "has_payload",
+};
+
+int tt_is_context_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(context_keys) / sizeof(*context_keys); i++)
+		if (!strcmp(key, context_keys[i]))
+			return 1;
+	return 0;
+}
+
+const char *pt_payload_rule_name(enum pt_payload_rule rule)
+{
+	switch (rule) {
+	case PT_PAYLOAD_NONE: return "none";
+	case PT_PAYLOAD_PLAIN: return "plain";
+	case PT_PAYLOAD_BLANK_KEPT: return "blank_kept";
+	case PT_PAYLOAD_BLANK_DROPPED: return "blank_dropped";
+	}
+	return "?";
+}
+
+void tt_md5(const uint8_t *buf, size_t len, char out[33])
+{
+	struct md5_ctx c;
+	uint8_t d[MD5_DIGEST_SIZE];
+	static const char hex[] = "0123456789abcdef";
+
+	md5_init(&c);
+	md5_update(&c, len, buf);
+	md5_digest(&c, sizeof(d), d);
+	for (int i = 0; i < MD5_DIGEST_SIZE; i++) {
+		out[2 * i] = hex[d[i] >> 4];
+		out[2 * i + 1] = hex[d[i] & 15];
+	}
+	out[32] = '\0';
+}
+
+void tt_reader_init(struct tt_reader *r, const char *file,
+			  struct pt_diag *diag, tt_record_cb cb, void *ctx)
+{
+	memset(r, 0, sizeof(*r));
+	r->file = file;
+	r->diag = diag;
+	r->cb = cb;
+	r->ctx = ctx;
+	r->crlf = -1;
+	pt_strbuf_init(&r->part, TT_MAX_LINE);
+	pt_strbuf_init(&r->env, TT_MAX_LINE);
+	pt_strbuf_init(&r->pay, TT_MAX_PAYLOAD);
+}
+
+void tt_reader_release(struct tt_reader *r)
+{
+	if (r->rec.env)
+		json_decref(r->rec.env);
+	r->rec.env = NULL;
+	pt_strbuf_release(&r->part);
+	pt_strbuf_release(&r->env);
+	pt_strbuf_release(&r->pay);
+	free(r->blanks);
+	r->blanks = NULL;
+	for (size_t i = 0; i < r->nstrs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	r->strs = NULL;
+	r->nstrs = 0;
+}
+
+const char *tt_str(const struct tt_reader *r, long long i)
+{
+	if (i < 0 || (unsigned long long)i >= r->nstrs)
+		return NULL;
+	return r->strs[i];
+}
+
+json_t *tt_resolve_stack(const struct tt_reader *r, const json_t *stack)
+{
+	json_t *out = json_array();
+	size_t i;
+	json_t *fr;
+
+	if (!json_is_array(stack))
+		return out;
+	json_array_foreach(stack, i, fr) {
+		json_t *c = json_deep_copy(fr);
+		json_t *fn = json_is_object(c) ? json_object_get(c, "filename") : NULL;
+
+		if (json_is_integer(fn)) {
+			json_int_t n = json_integer_value(fn);
+			const char *s = tt_str(r, n);
+
+			if (n == -1)
+				json_object_set_new(c, "filename", json_null());
+			else if (s)
+				json_object_set_new(c, "filename", json_string(s));
+			else {
+				char buf[64];
+
+				snprintf(buf, sizeof(buf), "<str %lld undefined>", (long long)n);
+				json_object_set_new(c, "filename", json_string(buf));
+			}
+		}
+		json_array_append_new(out, c ? c : json_null());
+	}
+	return out;
+}
+
+static void damaged(struct tt_reader *r, uint64_t lineno, const char *fmt, const char *arg)
+{
+	char where[48];
+
+	snprintf(where, sizeof(where), "line %llu", (unsigned long long)lineno);
+	r->st.damaged++;
+	pt_diag_add(r->diag, PT_SEV_WARNING, r->file, where, fmt, arg);
+}
+
+static void end_orphans(struct tt_reader *r)
+{
+	if (r->orphan_run)
+		damaged(r, r->orphan_run, "%s", "payload lines without a record that expects them, skipped");
+	r->orphan_run = 0;
+}
+
+static long long opt_int(json_t *env, const char *key)
+{
+	json_t *v = json_object_get(env, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+static void define_str(struct tt_reader *r, struct tt_record *rec)
+{
+	json_t *v = rec->meta;
+	json_t *s = json_array_get(v, 0), *n = json_array_get(v, 1);
+	json_int_t i;
+
+	if (!json_is_array(v) || !json_is_string(s) || !json_is_integer(n)) {
+		damaged(r, rec->lineno, "%s", "`str` record is not [string, index]; kept, not interned");
+		return;
+	}
+	i = json_integer_value(n);
+	if (i < 0 || i > TT_MAX_STR) {
+		damaged(r, rec->lineno, "%s", "`str` index out of range; kept, not interned");
+		return;
+	}
+	if ((size_t)i >= r->nstrs) {
+		size_t old = r->nstrs;
+
+		r->strs = pt_xreallocarray(r->strs, (size_t)i + 1, sizeof(*r->strs));
+		memset(r->strs + old, 0, ((size_t)i + 1 - old) * sizeof(*r->strs));
+		r->nstrs = (size_t)i + 1;
+	}
+	free(r->strs[i]);
+	r->strs[i] = pt_xstrdup(json_string_value(s));
+	rec->str_index = (long)i;
+	rec->str_value = r->strs[i];
+}
+
+/* Parse the envelope line held in r->env; sets up r->rec. 0 or -1 (damaged). */
+static int start_record(struct tt_reader *r, uint64_t lineno)
+{
+	struct tt_record *rec = &r->rec;
+	const char *line = r->env.buf;
+	size_t joff;
+	json_error_t err;
+	json_t *env, *v;
+	const char *key;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->lineno = lineno;
+	rec->nlines = 1;
+	rec->rank = -1;
+	rec->str_index = -1;
+	/* BACKCOMPAT: none known; every TORCH_TRACE envelope has the text form prefix. */
+	if (glog_parse((const uint8_t *)line, r->env.len, &rec->glog) < 0 ||
+	    (joff = rec->glog.msg_off) >= r->env.len || line[joff] != '{') {
+		damaged(r, lineno, "%s", "not a TORCH_TRACE envelope line (no glog prefix and JSON), skipped");
+		return -1;
+	}
+	env = json_loadb(line + joff, r->env.len - joff, 0, &err);
+	if (!env || !json_is_object(env)) {
+		damaged(r, lineno, "invalid envelope JSON (%s), skipped", env ? "not an object" : err.text);
+		json_decref(env);
+		return -1;
+	}
+	rec->prefix = line;
+	rec->prefix_len = joff;
+	rec->json = line + joff;
+	rec->json_len = r->env.len - joff;
+	rec->env = env;
+	json_object_foreach(env, key, v) {
+		if (tt_is_context_key(key))
+			continue;
+		if (!rec->kind) {
+			rec->kind = key;
+			rec->meta = v;
+		}
+		rec->nkinds++;
+	}
+	if (!rec->kind) {
+		damaged(r, lineno, "%s", "envelope has no kind key, skipped");
+		json_decref(env);
+		rec->env = NULL;
+		return -1;
+	}
+	rec->rank = opt_int(env, "rank");
+	rec->cid.ca = opt_int(env, "compiled_autograd_id");
+	rec->cid.frame = opt_int(env, "frame_id");
+	rec->cid.compile = opt_int(env, "frame_compile_id");
+	rec->cid.attempt = opt_int(env, "attempt");
+	v = json_object_get(env, "has_payload");
+	if (v && !json_is_null(v)) {
+		rec->has_payload = 1;
+		rec->md5_declared = json_string_value(v);
+		rec->rule = PT_PAYLOAD_PLAIN;
+	}
+	if (!strcmp(rec->kind, "str"))
+		define_str(r, rec);
+	return 0;
+}
+
+/* Close the payload: md5 with the blank-line rules, then the callback. */
+static int emit(struct tt_reader *r)
+{
+	struct tt_record *rec = &r->rec;
+	int rc = 0;
+
+	if (!r->pending)
+		return 0;
+	r->pending = 0;
+	if (rec->has_payload) {
+		const char *want = rec->md5_declared;
+
+		r->st.payloads++;
+		tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
+		if (r->nblanks && !(want && !strcmp(rec->md5, want))) {
+			/* Try the file without its blank lines (doc §5). */
+			char md5b[33];
+			struct pt_strbuf b;
+			size_t from = 0;
+
+			pt_strbuf_init(&b, TT_MAX_PAYLOAD);
+			for (size_t i = 0; i < r->nblanks; i++) {
+				/* blanks[i]: offset of the "\n" + empty line; drop the "\n" before it. */
+				size_t at = r->blanks[i];
+
+				pt_strbuf_add(&b, r->pay.buf + from, at - from);
+				from = at + 1;
+			}
+			if (from <= r->pay.len)
+				pt_strbuf_add(&b, r->pay.buf + from, r->pay.len - from);
+			tt_md5((const uint8_t *)pt_strbuf_str(&b), b.len, md5b);
+			if (want && !strcmp(md5b, want)) {
+				pt_strbuf_release(&r->pay);
+				r->pay = b;
+				memcpy(rec->md5, md5b, sizeof(md5b));
+				rec->rule = PT_PAYLOAD_BLANK_DROPPED;
+			} else {
+				pt_strbuf_release(&b);
+			}
+		} else if (r->nblanks) {
+			rec->rule = PT_PAYLOAD_BLANK_KEPT;
+		}
+		rec->md5_ok = want && !strcmp(rec->md5, want);
+		if (!rec->md5_ok) {
+			char where[48];
+
+			r->st.md5_mismatches++;
+			snprintf(where, sizeof(where), "line %llu", (unsigned long long)rec->lineno);
+			pt_diag_add(r->diag, PT_SEV_WARNING, r->file, where,
+				    "payload md5 %s, declared %s%s", rec->md5, want ? want : "(not a string)",
+				    r->pay_lines ? "" : " (no payload lines)");
+		}
+		rec->payload = (const uint8_t *)pt_strbuf_str(&r->pay);
+		rec->payload_len = r->pay.len;
+	}
+	r->st.records++;
+	if (r->cb && r->cb(r->ctx, rec) < 0) {
+		r->stopped = 1;
+		rc = -1;
+	}
+	json_decref(rec->env);
+	rec->env = NULL;
+	return rc;
+}
+
+static void add_payload_line(struct tt_reader *r, const char *s, size_t n)
+{
+	if (r->pay_over)
+		return;
+	if ((r->pay_lines && pt_strbuf_add(&r->pay, "\n", 1) < 0) ||
+	    pt_strbuf_add(&r->pay, s, n) < 0) {
+		r->pay_over = 1;
+		damaged(r, r->rec.lineno, "%s", "payload larger than the cap, truncated");
+		return;
+	}
+	r->pay_lines++;
+}
+
+/* One line without its "\n". */
+static int do_line(struct tt_reader *r, const char *line, size_t len)
+{
+	uint64_t lineno = ++r->st.lines;
+
+	if (r->crlf < 0)
+		r->crlf = len && line[len - 1] == '\r';
+	/* Envelope lines always lose a trailing CR; payload lines only in CRLF files. */
+	if (len && line[len - 1] == '\r' && (r->crlf || line[0] != '\t'))
+		len--;
+	if (len && line[0] == '\t') {
+		if (r->pending && r->rec.has_payload && !r->pay_over) {
+			/* Blank lines between payload lines: empty payload lines, tentatively. */
+			for (; r->pend_blank; r->pend_blank--) {
+				PT_GROW(r->blanks, r->nblanks, r->ablanks);
+				r->blanks[r->nblanks++] = r->pay.len;
+				add_payload_line(r, "", 0);
+			}
+			add_payload_line(r, line + 1, len - 1);
+			r->rec.nlines++;
+		} else if (r->pending && r->pay_over) {
+			r->rec.nlines++;
+		} else {
+			r->st.orphan_payload_lines++;
+			if (!r->orphan_run)
+				r->orphan_run = lineno;
+		}
+		return 0;
+	}
+	if (!len) {
+		r->st.blank_lines++;
+		if (r->pending && r->rec.has_payload && r->pay_lines)
+			r->pend_blank++;
+		return 0;
+	}
+	end_orphans(r);
+	if (emit(r) < 0)
+		return -1;
+	pt_strbuf_reset(&r->env);
+	pt_strbuf_reset(&r->pay);
+	r->nblanks = 0;
+	r->pend_blank = 0;
+	r->pay_lines = 0;
+	r->pay_over = 0;
+	if (pt_strbuf_add(&r->env, line, len) < 0) {
+		damaged(r, lineno, "%s", "envelope line larger than the cap, skipped");
+		return 0;
+	}
+	if (start_record(r, lineno) == 0)
+		r->pending = 1;
+	return 0;
+}
+
+int tt_reader_feed(struct tt_reader *r, const uint8_t *buf, size_t len)
+{
+	const char *p = (const char *)buf, *end = p + len;
+
+	if (r->stopped)
+		return -1;
+	r->st.bytes += len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (r->skipping) {
+			/* The rest of an over-long line. */
+			if (!nl)
+				break;
+			r->skipping = 0;
+			r->st.lines++;
+			p = nl + 1;
+			continue;
+		}
+		if (!nl) {
+			if (pt_strbuf_add(&r->part, p, (size_t)(end - p)) < 0) {
+				damaged(r, r->st.lines + 1, "%s", "line larger than the cap, skipped");
+				pt_strbuf_reset(&r->part);
+				r->skipping = 1;
+			}
+			break;
+		}
+		if (r->part.len) {
+			int rc;
+
+			if (pt_strbuf_add(&r->part, p, (size_t)(nl - p)) < 0) {
+				damaged(r, r->st.lines + 1, "%s", "line larger than the cap, skipped");
+				pt_strbuf_reset(&r->part);
+				r->st.lines++;
+				p = nl + 1;
+				continue;
+			}
+			rc = do_line(r, r->part.buf, r->part.len);
+			pt_strbuf_reset(&r->part);
+			if (rc < 0)
+				return -1;
+		} else if (do_line(r, p, (size_t)(nl - p)) < 0) {
+			return -1;
+		}
+		p = nl + 1;
+	}
+	return 0;
+}
+
+int tt_reader_finish(struct tt_reader *r)
+{
+	if (r->stopped)
+		return -1;
+	if (r->skipping)
+		r->st.lines++;
+	r->skipping = 0;
+	if (r->part.len) {
+		int rc = do_line(r, r->part.buf, r->part.len);
+
+		pt_strbuf_reset(&r->part);
+		if (rc < 0)
+			return -1;
+	}
+	end_orphans(r);
+	return emit(r);
+}
+
+int tt_parse(const uint8_t *buf, size_t len, const char *file,
+		   struct pt_diag *diag, tt_record_cb cb, void *ctx)
+{
+	struct tt_reader r;
+	int rc;
+
+	tt_reader_init(&r, file, diag, cb, ctx);
+	rc = tt_reader_feed(&r, buf, len);
+	if (rc == 0)
+		rc = tt_reader_finish(&r);
+	tt_reader_release(&r);
+	return rc;
+}

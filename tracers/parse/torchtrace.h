@@ -1,0 +1,135 @@
+/*
+ * TORCH_TRACE records (docs: docs/formats/torch-trace-formats.md §2-§5):
+ * one envelope line `<glog prefix>] {json}` plus zero or more TAB-prefixed
+ * payload lines. The reader is pushed bytes in pieces of any size and calls
+ * back once per complete record, so memory is bounded by the largest record
+ * (capped: TT_MAX_LINE / TT_MAX_PAYLOAD), never by the file.
+ *
+ * Per file: one `str` intern table (stack "filename" N -> string, -1 = None),
+ * the line-ending policy (a file whose first line ends in CRLF has every
+ * trailing CR stripped; in an LF file a CR is payload content), counters.
+ * Damaged lines become PT_SEV_WARNING messages "file: line N: what" and the
+ * reader goes on with the next line.
+ */
+#ifndef PT_TORCHTRACE_H
+#define PT_TORCHTRACE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compileid.h"
+#include "diag.h"
+#include "glog.h"
+#include "strbuf.h"
+
+#define TT_MAX_LINE (64u << 20)	 /* one envelope line; observed ~26 k */
+#define TT_MAX_PAYLOAD (256u << 20) /* one payload; observed ~49 k */
+#define TT_MAX_STR 16777216L	 /* largest `str` index accepted */
+
+/* How the payload was recovered; stored with the record. */
+enum pt_payload_rule {
+	PT_PAYLOAD_NONE,	  /* no has_payload */
+	PT_PAYLOAD_PLAIN,	  /* TAB lines only */
+	PT_PAYLOAD_BLANK_KEPT,	  /* blank lines inside were empty payload lines (md5 matched) */
+	PT_PAYLOAD_BLANK_DROPPED, /* blank lines inside were not payload (md5 matched without) */
+};
+
+
+struct tt_record {
+	uint64_t lineno;	/* 1-based line of the envelope */
+	uint64_t nlines;	/* envelope + payload (+ blank) lines consumed */
+	/* The line from its start (the glog prefix; offsets in glog point here)
+	 * and the envelope JSON text, as in the file (trailing CR removed). */
+	const char *prefix;
+	size_t prefix_len;	/* up to the JSON */
+	struct glog_prefix glog;
+	const char *json;
+	size_t json_len;
+	json_t *env;		/* the parsed envelope object; borrowed */
+	const char *kind;	/* the kind key (the one non-context key) */
+	json_t *meta;		/* its value; borrowed */
+	int nkinds;		/* non-context keys: 1 normally; >1 = kind is the first */
+	long long rank;		/* -1: no "rank" key */
+	struct compileid cid;	/* parts absent or null are COMPILEID_NONE */
+	/* Payload, byte-exact (TABs removed, lines joined with \n). */
+	int has_payload;	/* the envelope declares one */
+	const char *md5_declared; /* lowercase hex as written, or NULL */
+	char md5[33];		/* md5 of payload as stored */
+	int md5_ok;		/* has_payload and md5 == md5_declared */
+	const uint8_t *payload;
+	size_t payload_len;
+	enum pt_payload_rule rule;
+	/* For `str` records: the defined index and string. */
+	long str_index;
+	const char *str_value;
+};
+
+/* Return 0 to go on, -1 to stop the reader (feed/finish then return -1). */
+typedef int (*tt_record_cb)(void *ctx, const struct tt_record *rec);
+
+struct tt_reader_stats {
+	uint64_t lines, records, blank_lines;
+	uint64_t damaged;		/* lines reported and skipped */
+	uint64_t orphan_payload_lines;	/* TAB lines with no record expecting them */
+	uint64_t payloads, md5_mismatches;
+	uint64_t bytes;
+};
+
+struct tt_reader {
+	const char *file;	/* for messages; not owned */
+	struct pt_diag *diag;
+	tt_record_cb cb;
+	void *ctx;
+	struct tt_reader_stats st;
+	/* private */
+	int crlf;		/* -1 undecided, 0 LF file, 1 CRLF file */
+	int stopped;
+	int skipping;		/* inside an over-long line */
+	struct pt_strbuf part;	/* an incomplete line carried between feeds */
+	struct pt_strbuf env;	/* the pending record's envelope line */
+	struct pt_strbuf pay;	/* its payload */
+	size_t *blanks;		/* offsets in pay of blank-line empty lines */
+	size_t nblanks, ablanks;
+	uint64_t pend_blank;	/* blank lines seen after the payload so far */
+	int pending;		/* a record is waiting for more payload lines */
+	int pay_lines;		/* payload lines so far */
+	int pay_over;		/* payload exceeded the cap */
+	struct tt_record rec;
+	char **strs;		/* the intern table */
+	size_t nstrs;
+	uint64_t orphan_run;	/* first line of the current orphan run, 0 none */
+};
+
+void tt_reader_init(struct tt_reader *r, const char *file,
+			  struct pt_diag *diag, tt_record_cb cb, void *ctx);
+void tt_reader_release(struct tt_reader *r);
+
+/* Push the next len bytes of the file; -1 only when the callback stopped. */
+int tt_reader_feed(struct tt_reader *r, const uint8_t *buf, size_t len);
+/* End of file: emits the last record. -1 only when the callback stopped. */
+int tt_reader_finish(struct tt_reader *r);
+
+/* One whole buffer: init + feed + finish + release. */
+int tt_parse(const uint8_t *buf, size_t len, const char *file,
+		   struct pt_diag *diag, tt_record_cb cb, void *ctx);
+
+/* The interned string for index i in this file: NULL for -1 or unknown. */
+const char *tt_str(const struct tt_reader *r, long long i);
+
+/*
+ * A copy of a stack array ([{line, name, filename: N, loc}...]) with each
+ * filename resolved through the intern table: a string, null for -1, or
+ * "<str N undefined>". Returns a new reference (an empty array for non-arrays).
+ */
+json_t *tt_resolve_stack(const struct tt_reader *r, const json_t *stack);
+
+/* Lowercase hex md5 of buf into out[33]. */
+void tt_md5(const uint8_t *buf, size_t len, char out[33]);
+
+/* Is key one of the reserved context keys (rank, frame_id, ...)? */
+int tt_is_context_key(const char *key);
+
+const char *pt_payload_rule_name(enum pt_payload_rule rule);
+
+#endif

@@ -1,0 +1,527 @@
+/*
+ * SQLite connection and statement wrapper (fossil's struct Stmt): prepare
+ * once, bind every value, check every return code and report it with the
+ * SQL. Schema creation is schema.c's job.
+ */
+#include "db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <regex.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "term.h"
+#include "xalloc.h"
+
+static void sql_error(struct db *ix, const char *call, const char *sql)
+{
+	pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "%s: %s", call,
+		    ix->db ? sqlite3_errmsg(ix->db) : "no connection");
+}
+
+char *db_default_path(const char *path)
+{
+	const char *e;
+
+	if (path && *path)
+		return pt_xstrdup(path);
+	if ((e = getenv("PTTRACE_DB")) && *e)
+		return pt_xstrdup(e);
+	if ((e = getenv("XDG_DATA_HOME")) && *e == '/')
+		return pt_xasprintf("%s/pttrace/pttrace.db", e);
+	e = getenv("HOME");
+	return pt_xasprintf("%s/.local/share/pttrace/pttrace.db", e && *e ? e : ".");
+}
+
+/* mkdir -p; 0 or -1 with errno. */
+static int mkdirs(const char *path, mode_t mode)
+{
+	char *p = pt_xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+		if (rc)
+			break;
+	}
+	if (!rc && mkdir(p, mode) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Before SQLite's first use: no memory statistics, whose global mutex is
+ * taken on every allocation (measured ~4% of indexing time).
+ */
+static void configure(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag)
+{
+	struct db *ix = pt_xcalloc(1, sizeof(*ix));
+	int oflags;
+	char *slash;
+
+	pthread_once(&config_once, configure);
+	*out = NULL;
+	ix->diag = diag;
+	ix->path = pt_xstrdup(path);
+	ix->readonly = !!(flags & DB_READONLY);
+	slash = strrchr(ix->path, '/');
+	ix->dir = slash ? pt_xstrndup(ix->path, (size_t)(slash - ix->path)) : pt_xstrdup(".");
+	if (slash && slash == ix->path) {
+		free(ix->dir);
+		ix->dir = pt_xstrdup("/");
+	}
+	if (flags & (DB_READONLY | DB_NO_CREATE)) {
+		if (access(path, F_OK) < 0) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "no pttrace database (%s)",
+				    strerror(errno));
+			goto fail;
+		}
+	} else if (mkdirs(ix->dir, 0700) < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s",
+			    strerror(errno));
+		goto fail;
+	}
+	oflags = ix->readonly ? SQLITE_OPEN_READONLY
+			      : SQLITE_OPEN_READWRITE | (flags & DB_NO_CREATE ? 0 : SQLITE_OPEN_CREATE);
+	if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		sql_error(ix, "sqlite3_open_v2", NULL);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(ix->db, 1);
+	sqlite3_busy_timeout(ix->db, 10000);
+	/*
+	 * WAL: `pttrace show` reads while `pttrace run` writes. synchronous=NORMAL
+	 * is durable across application crashes in WAL mode, which is what matters
+	 * here (the raw output is on disk in the run directory anyway).
+	 */
+	if (!ix->readonly &&
+	    db_exec(ix, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0)
+		goto fail;
+	if (db_exec(ix, "PRAGMA foreign_keys=ON;") < 0 || db_add_regexp(ix) < 0)
+		goto fail;
+	*out = ix;
+	return 0;
+fail:
+	db_close(ix);
+	return -1;
+}
+
+void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n)
+{
+	ix->parts = parts;
+	ix->nparts = n;
+}
+
+const struct schema_part *const *db_parts(struct db *ix, size_t *n)
+{
+	*n = ix->nparts;
+	return ix->parts;
+}
+
+void db_close(struct db *ix)
+{
+	struct db_stmt *s, *next;
+
+	if (!ix)
+		return;
+	if (ix->in_batch)
+		db_batch_end(ix);
+	for (s = ix->stmts; s; s = next) {
+		next = s->next;
+		sqlite3_finalize(s->st);
+		free(s->sql);
+		free(s);
+	}
+	if (ix->db) {
+		/* Every statement was ours; one left over is a bug in this file. */
+		if (sqlite3_next_stmt(ix->db, NULL))
+			pt_diag_add(ix->diag, PT_SEV_NOTE, ix->path, NULL,
+				    "BUG: unfinalized statement: %s",
+				    sqlite3_sql(sqlite3_next_stmt(ix->db, NULL)));
+		sqlite3_close_v2(ix->db);
+	}
+	free(ix->path);
+	free(ix->dir);
+	free(ix);
+}
+
+int db_exec(struct db *ix, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(ix->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "sqlite3_exec: %s",
+			    err ? err : sqlite3_errmsg(ix->db));
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+struct db_stmt *db_prepare(struct db *ix, const char *sql)
+{
+	struct db_stmt *s;
+
+	for (s = ix->stmts; s; s = s->next) {
+		if (s->sql == sql || !strcmp(s->sql, sql)) {
+			sqlite3_reset(s->st);
+			sqlite3_clear_bindings(s->st);
+			return s;
+		}
+	}
+	s = pt_xcalloc(1, sizeof(*s));
+	if (sqlite3_prepare_v3(ix->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->st, NULL) !=
+	    SQLITE_OK) {
+		sql_error(ix, "sqlite3_prepare_v3", sql);
+		sqlite3_finalize(s->st);
+		free(s);
+		return NULL;
+	}
+	s->sql = pt_xstrdup(sql);
+	s->ix = ix;
+	s->next = ix->stmts;
+	ix->stmts = s;
+	return s;
+}
+
+static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void (*keep)(void *))
+{
+	int rc = SQLITE_OK, k = first;
+
+	for (const char *f = fmt; *f && rc == SQLITE_OK; f++, k++) {
+		switch (*f) {
+		case 'i':
+			rc = sqlite3_bind_int64(s->st, k, va_arg(ap, int64_t));
+			break;
+		case 'I': {
+			int64_t v = va_arg(ap, int64_t);
+			rc = v == -1 ? sqlite3_bind_null(s->st, k) : sqlite3_bind_int64(s->st, k, v);
+			break;
+		}
+		case 'd':
+			rc = sqlite3_bind_double(s->st, k, va_arg(ap, double));
+			break;
+		case 't': {
+			const char *t = va_arg(ap, const char *);
+			rc = t ? sqlite3_bind_text(s->st, k, t, -1, keep)
+			       : sqlite3_bind_null(s->st, k);
+			break;
+		}
+		case 'T': {
+			const char *t = va_arg(ap, const char *);
+			size_t n = va_arg(ap, size_t);
+			rc = t ? sqlite3_bind_text64(s->st, k, t, n, keep, SQLITE_UTF8)
+			       : sqlite3_bind_null(s->st, k);
+			break;
+		}
+		case 'b': {
+			const void *b = va_arg(ap, const void *);
+			size_t n = va_arg(ap, size_t);
+			rc = sqlite3_bind_blob64(s->st, k, b ? b : "", n, keep);
+			break;
+		}
+		case 'n':
+			rc = sqlite3_bind_null(s->st, k);
+			break;
+		default:
+			pt_diag_add(s->ix->diag, PT_SEV_ERROR, s->ix->path, s->sql,
+				    "BUG: db_bind: unknown format letter '%c'", *f);
+			return -1;
+		}
+	}
+	if (rc != SQLITE_OK) {
+		sql_error(s->ix, "sqlite3_bind", s->sql);
+		return -1;
+	}
+	return 0;
+}
+
+int db_bind(struct db_stmt *s, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, 1, fmt, ap, SQLITE_TRANSIENT);
+	va_end(ap);
+	return rc;
+}
+
+int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, first, fmt, ap, SQLITE_TRANSIENT);
+	va_end(ap);
+	return rc;
+}
+
+int db_step(struct db_stmt *s)
+{
+	int rc = sqlite3_step(s->st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(s->st);
+		return 0;
+	}
+	sql_error(s->ix, "sqlite3_step", s->sql);
+	sqlite3_reset(s->st);
+	return -1;
+}
+
+void db_reset(struct db_stmt *s)
+{
+	sqlite3_reset(s->st);
+}
+
+int db_run(struct db_stmt *s, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	/* Stepped before returning, so the caller's buffers outlive the statement's use. */
+	va_start(ap, fmt);
+	rc = vbind(s, 1, fmt, ap, SQLITE_STATIC);
+	va_end(ap);
+	if (rc < 0) {
+		sqlite3_reset(s->st);
+		return -1;
+	}
+	while ((rc = db_step(s)) == 1)
+		;
+	return rc;
+}
+
+int64_t db_col_int(struct db_stmt *s, int col)
+{
+	return sqlite3_column_int64(s->st, col);
+}
+
+double db_col_double(struct db_stmt *s, int col)
+{
+	return sqlite3_column_double(s->st, col);
+}
+
+const char *db_col_text(struct db_stmt *s, int col)
+{
+	return (const char *)sqlite3_column_text(s->st, col);
+}
+
+size_t db_col_bytes(struct db_stmt *s, int col)
+{
+	return (size_t)sqlite3_column_bytes(s->st, col);
+}
+
+int db_col_is_null(struct db_stmt *s, int col)
+{
+	return sqlite3_column_type(s->st, col) == SQLITE_NULL;
+}
+
+int db_col_count(struct db_stmt *s)
+{
+	return sqlite3_column_count(s->st);
+}
+
+const char *db_col_name(struct db_stmt *s, int col)
+{
+	return sqlite3_column_name(s->st, col);
+}
+
+int db_col_type(struct db_stmt *s, int col)
+{
+	return sqlite3_column_type(s->st, col);
+}
+
+static void regex_free(void *p)
+{
+	regfree(p);
+	free(p);
+}
+
+/* REGEXP(pattern, text): SQLite calls "text REGEXP pattern" as regexp(pattern, text). */
+static void regexp_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	regex_t *re = sqlite3_get_auxdata(cx, 0);
+	const char *text;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (!re) {
+		const char *pat = (const char *)sqlite3_value_text(argv[0]);
+		int rc;
+
+		re = pt_xmalloc(sizeof(*re));
+		rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[256];
+
+			regerror(rc, re, msg, sizeof(msg));
+			free(re);
+			sqlite3_result_error(cx, msg, -1);
+			return;
+		}
+		sqlite3_set_auxdata(cx, 0, re, regex_free);
+		re = sqlite3_get_auxdata(cx, 0);
+		if (!re) {
+			sqlite3_result_error_nomem(cx);
+			return;
+		}
+	}
+	text = (const char *)sqlite3_value_text(argv[1]);
+	sqlite3_result_int(cx, text && regexec(re, text, 0, NULL, 0) == 0);
+}
+
+int db_add_regexp(struct db *ix)
+{
+	if (sqlite3_create_function_v2(ix->db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, regexp_fn, NULL, NULL, NULL) != SQLITE_OK) {
+		sql_error(ix, "sqlite3_create_function_v2", "regexp");
+		return -1;
+	}
+	return 0;
+}
+
+int db_param_index(struct db_stmt *s, const char *name)
+{
+	return sqlite3_bind_parameter_index(s->st, name);
+}
+
+int db_param_count(struct db_stmt *s)
+{
+	return sqlite3_bind_parameter_count(s->st);
+}
+
+int db_stmt_readonly(struct db_stmt *s)
+{
+	return sqlite3_stmt_readonly(s->st);
+}
+
+int64_t db_last_rowid(struct db *ix)
+{
+	return sqlite3_last_insert_rowid(ix->db);
+}
+
+int64_t db_changes(struct db *ix)
+{
+	return sqlite3_changes64(ix->db);
+}
+
+int db_begin(struct db *ix)
+{
+	return db_exec(ix, "BEGIN IMMEDIATE");
+}
+
+int db_commit(struct db *ix)
+{
+	return db_exec(ix, "COMMIT");
+}
+
+int db_rollback(struct db *ix)
+{
+	if (sqlite3_get_autocommit(ix->db))
+		return 0;
+	return db_exec(ix, "ROLLBACK");
+}
+
+int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms)
+{
+	if (db_begin(ix) < 0)
+		return -1;
+	ix->in_batch = 1;
+	ix->batch_rows = 0;
+	ix->batch_max = max_rows ? max_rows : 50000;
+	ix->batch_max_ns = (uint64_t)(max_ms ? max_ms : 500) * 1000000u;
+	ix->batch_start_ns = pt_now_ns();
+	return 0;
+}
+
+int db_batch_tick(struct db *ix, size_t rows)
+{
+	ix->batch_rows += rows;
+	if (ix->batch_rows < ix->batch_max &&
+	    ((ix->batch_rows & 1023) || pt_now_ns() - ix->batch_start_ns < ix->batch_max_ns))
+		return 0;
+	if (db_commit(ix) < 0 || db_begin(ix) < 0) {
+		ix->in_batch = 0;
+		return -1;
+	}
+	ix->batch_rows = 0;
+	ix->batch_start_ns = pt_now_ns();
+	return 0;
+}
+
+int db_batch_end(struct db *ix)
+{
+	if (!ix->in_batch)
+		return 0;
+	ix->in_batch = 0;
+	return db_commit(ix);
+}
+
+char *db_runs_dir(const struct db *ix)
+{
+	return pt_xasprintf("%s/runs", ix->dir);
+}
+
+char *db_run_dir(const struct db *ix, int64_t run_id)
+{
+	return pt_xasprintf("%s/runs/%lld", ix->dir, (long long)run_id);
+}
+
+int db_make_run_dir(struct db *ix, int64_t run_id)
+{
+	char *d = db_run_dir(ix, run_id);
+	int rc = mkdirs(d, 0700);
+
+	if (rc < 0)
+		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot create directory: %s",
+			    strerror(errno));
+	free(d);
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int db_remove_run_dir(struct db *ix, int64_t run_id)
+{
+	char *d = db_run_dir(ix, run_id);
+	int rc = 0;
+
+	if (access(d, F_OK) == 0 && nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
+		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot remove: %s", strerror(errno));
+		rc = -1;
+	}
+	free(d);
+	return rc;
+}

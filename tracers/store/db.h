@@ -1,0 +1,172 @@
+/*
+ * The SQLite index: one connection, the statement wrapper every query and
+ * insert goes through (values are always bound, never printed into SQL),
+ * transactions in bounded batches, and where runs keep their files.
+ * index.c and index_schema.c are the only files that include sqlite3.h.
+ *
+ * Layout on disk (the database's directory is the "data dir"):
+ *   <dir>/pttrace.db            the database (WAL mode: also -wal and -shm)
+ *   <dir>/runs/<id>/            one directory per run (id = runs.id):
+ *       stdout.log, stderr.log  the child's raw output, byte for byte
+ *       order.bin               arrival order of the chunks of both (see spool.h)
+ *       trace/                  TORCH_TRACE files (the child writes them)
+ * Errors go to the struct pt_diag given to db_open, as
+ * "sqlite3_prepare_v3: <sqlite message>" with the SQL as the place.
+ */
+#ifndef PT_DB_H
+#define PT_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct sqlite3;
+struct schema_part;
+struct sqlite3_stmt;
+
+enum db_open_flags {
+	DB_READONLY = 1 << 0,	/* SQLITE_OPEN_READONLY; schema is checked, not created */
+	DB_NO_CREATE = 1 << 1,	/* fail when the database does not exist */
+};
+
+struct db {
+	struct sqlite3 *db;
+	char *path;		/* the database file */
+	char *dir;		/* its directory: runs/ lives here */
+	int readonly;
+	struct pt_diag *diag;	/* the caller's; every error is added here */
+	struct db_stmt *stmts;	/* every prepared statement, for db_close */
+	const struct schema_part *const *parts;	/* db_set_parts */
+	size_t nparts;
+	/* Batching (index_batch_*): rows since the last commit and the limit. */
+	int in_batch;
+	size_t batch_rows, batch_max;
+	uint64_t batch_start_ns, batch_max_ns;
+};
+
+/* A prepared statement; owned by its index and finalized by db_close. */
+struct db_stmt {
+	struct sqlite3_stmt *st;
+	char *sql;		/* a copy of the text: the cache key and the error's place */
+	struct db *ix;
+	struct db_stmt *next;
+};
+
+/*
+ * The database path: path when not NULL, else $PTTRACE_DB, else
+ * $XDG_DATA_HOME/pttrace/pttrace.db, else ~/.local/share/pttrace/pttrace.db.
+ * Caller frees.
+ */
+char *db_default_path(const char *path);
+
+/*
+ * Open the connection (creating the file and its directory unless DB_READONLY
+ * or DB_NO_CREATE): WAL mode, foreign keys on, busy timeout 10 s. The schema
+ * is schema_open's business (schema.h). diag must outlive the connection.
+ * Returns 0, or -1 with the reason in diag (*out is then NULL).
+ */
+int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag);
+
+/* The schema parts of the connection (schema_open sets them; not owned). */
+void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n);
+const struct schema_part *const *db_parts(struct db *ix, size_t *n);
+
+/* Commit an open batch, finalize every statement, close. NULL is fine. */
+void db_close(struct db *ix);
+
+/*
+ * Execute SQL text without parameters (schema, pragmas); several statements
+ * are fine. Returns 0 or -1 (diag).
+ */
+int db_exec(struct db *ix, const char *sql);
+
+/*
+ * The statement for sql, prepared on first use and cached on the index
+ * (keyed by the text; SQLITE_PREPARE_PERSISTENT), reset and with its
+ * bindings cleared. Hot loops keep the pointer. Do not nest two uses of the
+ * same text. Returns NULL on error (diag). Finalized by db_close.
+ */
+struct db_stmt *db_prepare(struct db *ix, const char *sql);
+
+/*
+ * Bind every parameter from 1 on, one format letter per value:
+ *   i  int64_t             I  int64_t, NULL when it is -1 (nullable ids)
+ *   d  double              t  const char * (NUL-terminated; NULL binds NULL)
+ *   T  const char *, size_t (text of that length; NULL binds NULL)
+ *   b  const void *, size_t (blob)
+ *   n  (no argument) NULL
+ * db_bind copies text and blobs (SQLITE_TRANSIENT); db_run does not
+ * (SQLITE_STATIC: it steps before returning; the next db_prepare of the
+ * statement clears the bindings, and a held statement must be bound whole).
+ * Returns 0 or -1 (diag).
+ */
+int db_bind(struct db_stmt *s, const char *fmt, ...);
+
+/* As db_bind, but the first value goes to parameter `first` (1-based). */
+int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...);
+
+/* Step: 1 a row is ready, 0 done (the statement is reset), -1 error (diag; reset). */
+int db_step(struct db_stmt *s);
+
+/* Reset a statement left on a row (when only the first row was wanted). */
+void db_reset(struct db_stmt *s);
+
+/* db_bind + db_step until done: for INSERT/UPDATE/DELETE. 0 or -1. */
+int db_run(struct db_stmt *s, const char *fmt, ...);
+
+/* Column values of the current row (index from 0). Text may be NULL. */
+int64_t db_col_int(struct db_stmt *s, int col);
+double db_col_double(struct db_stmt *s, int col);
+const char *db_col_text(struct db_stmt *s, int col);
+size_t db_col_bytes(struct db_stmt *s, int col);
+int db_col_is_null(struct db_stmt *s, int col);
+int db_col_count(struct db_stmt *s);
+const char *db_col_name(struct db_stmt *s, int col);
+/* The SQLite type of a column: 1 integer, 2 float, 3 text, 4 blob, 5 null. */
+int db_col_type(struct db_stmt *s, int col);
+
+/*
+ * Define SQL function REGEXP (so "x REGEXP 'pattern'" works): POSIX extended
+ * regular expressions, compiled once per statement. 0 or -1 (diag).
+ */
+int db_add_regexp(struct db *ix);
+
+/* Parameter number of a named parameter (":run"), 0 when the statement has none. */
+int db_param_index(struct db_stmt *s, const char *name);
+/* Number of parameters of the statement. */
+int db_param_count(struct db_stmt *s);
+/* 1 when the statement cannot write (sqlite3_stmt_readonly). */
+int db_stmt_readonly(struct db_stmt *s);
+
+/* The rowid of the last INSERT on this connection. */
+int64_t db_last_rowid(struct db *ix);
+/* Rows changed by the last statement. */
+int64_t db_changes(struct db *ix);
+
+/* Explicit transactions (BEGIN IMMEDIATE / COMMIT / ROLLBACK). 0 or -1. */
+int db_begin(struct db *ix);
+int db_commit(struct db *ix);
+int db_rollback(struct db *ix);
+
+/*
+ * Batched writes: db_batch_begin opens a transaction; db_batch_tick
+ * counts rows and commits (then reopens) once max_rows rows or max_ms
+ * milliseconds have gone into it, so readers see progress and the WAL
+ * stays bounded; db_batch_end commits the rest. 0 or -1.
+ */
+int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms);
+int db_batch_tick(struct db *ix, size_t rows);
+int db_batch_end(struct db *ix);
+
+/* "<dir>/runs" and "<dir>/runs/<id>"; caller frees. */
+char *db_runs_dir(const struct db *ix);
+char *db_run_dir(const struct db *ix, int64_t run_id);
+
+/* mkdir -p of the run's directory (mode 0700). Returns 0 or -1 (diag). */
+int db_make_run_dir(struct db *ix, int64_t run_id);
+
+/* Remove a run's directory and everything in it. Returns 0 or -1 (diag). */
+int db_remove_run_dir(struct db *ix, int64_t run_id);
+
+#endif

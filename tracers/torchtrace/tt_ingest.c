@@ -1,0 +1,492 @@
+/*
+ * TORCH_TRACE files into the index; see trace_ingest.h. The reader (trace.c)
+ * calls back per record; each becomes one trace_records row, its payload a
+ * trace_payloads row unless that md5 is already stored. A small direct-mapped
+ * cache of recent md5s saves most of those lookups (TORCH_TRACE repeats the
+ * same chromium events and cache artifacts over and over).
+ */
+#include "tt_ingest.h"
+#include "tt_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "glog.h"
+#include "runs.h"
+#include "schema.h"
+#include "term.h"
+#include "torchtrace.h"
+#include "xalloc.h"
+
+#define READ_CHUNK (1u << 20)
+#define MD5_CACHE 4096	/* entries of 33 bytes */
+
+struct tt_file_ingest {
+	struct db *ix;
+	struct pt_diag *diag;
+	const char *relpath;
+	int64_t run_id, file_id;
+	long name_rank;
+	long long json_rank;		/* the first "rank" seen, -1 none */
+	int json_rank_conflict;
+	int64_t first_id, last_id;
+	int64_t ref_us;			/* glog times: the previous record's, first the mtime */
+	long tz_off;
+	struct tt_reader *rd;
+	struct db_stmt *ins_rec, *ins_pay, *ins_str;
+	char (*cache)[33];
+	int failed;
+	uint64_t rows;
+};
+
+long tt_name_rank(const char *name)
+{
+	const char *b = strrchr(name, '/'), *p;
+	char *end;
+	long r;
+
+	b = b ? b + 1 : name;
+	p = strstr(b, "rank_");
+	if (!p || p[5] < '0' || p[5] > '9')
+		return -1;
+	errno = 0;
+	r = strtol(p + 5, &end, 10);
+	if (errno || r > 1000000000L || (*end != '_' && *end != '.'))
+		return -1;
+	return r;
+}
+
+static int payload_known(struct tt_file_ingest *g, const char *md5)
+{
+	unsigned h = (unsigned)strtoul((char[9]){md5[0], md5[1], md5[2], md5[3], md5[4], md5[5],
+						 md5[6], md5[7], 0}, NULL, 16) % MD5_CACHE;
+
+	if (!memcmp(g->cache[h], md5, 32))
+		return 1;
+	memcpy(g->cache[h], md5, 33);
+	return 0;
+}
+
+/* The name a record is known by: artifact/link/graph_dump name, output code file. */
+static const char *record_name(const struct tt_record *rec)
+{
+	json_t *v;
+
+	if (!json_is_object(rec->meta))
+		return NULL;
+	v = json_object_get(rec->meta, "name");
+	if (!json_is_string(v))
+		v = json_object_get(rec->meta, "filename");
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int on_record(void *ctx, const struct tt_record *rec)
+{
+	struct tt_file_ingest *g = ctx;
+	const struct glog_prefix *gp = &rec->glog;
+	int64_t pid = -1, time_us = -1;
+	const char *emit = NULL;
+	size_t emit_len = 0;
+	char emitbuf[512];
+	long long rank = rec->rank;
+
+	pid = gp->pid;
+	/* The previous record's time is the reference: a trace that runs over New Year keeps counting. */
+	time_us = glog_time_us(gp, g->ref_us, g->tz_off);
+	g->ref_us = time_us;
+	snprintf(emitbuf, sizeof(emitbuf), "%.*s:%lld", (int)(gp->file_len > 400 ? 400 : gp->file_len),
+		 rec->prefix + gp->file_off, (long long)gp->lineno);
+	emit = emitbuf;
+	emit_len = strlen(emitbuf);
+	if (rec->rank >= 0) {
+		if (g->json_rank < 0)
+			g->json_rank = rec->rank;
+		else if (g->json_rank != rec->rank && !g->json_rank_conflict) {
+			char where[48];
+
+			g->json_rank_conflict = 1;
+			snprintf(where, sizeof(where), "line %llu", (unsigned long long)rec->lineno);
+			pt_diag_add(g->diag, PT_SEV_WARNING, g->relpath, where,
+				    "rank %lld after rank %lld in the same file", rec->rank, g->json_rank);
+		}
+	} else if (g->json_rank >= 0) {
+		rank = g->json_rank;
+	}
+	/* Else NULL for now: the file's rank (JSON before name) is filled in at the end. */
+	if (rec->has_payload && !payload_known(g, rec->md5)) {
+		if (db_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
+			      (const void *)rec->payload, rec->payload_len) < 0)
+			goto fail;
+	}
+	if (!strcmp(rec->kind, "str") && rec->str_value) {
+		if (db_run(g->ins_str, "iit", g->file_id, (int64_t)rec->str_index, rec->str_value) < 0)
+			goto fail;
+	}
+	if (db_run(g->ins_rec, "iiitTIIIIIIIITTttT", g->run_id, g->file_id, (int64_t)rec->lineno,
+		      rec->kind, record_name(rec), record_name(rec) ? strlen(record_name(rec)) : (size_t)0,
+		      (int64_t)rank, (int64_t)rec->rank, (int64_t)rec->cid.ca, (int64_t)rec->cid.frame,
+		      (int64_t)rec->cid.compile, (int64_t)rec->cid.attempt, pid, time_us,
+		      emit, emit_len,
+		      rec->has_payload ? rec->md5 : NULL, (size_t)(rec->has_payload ? 32 : 0),
+		      rec->has_payload && !rec->md5_ok ? rec->md5_declared : NULL,
+		      rec->has_payload ? pt_payload_rule_name(rec->rule) : NULL,
+		      rec->json, rec->json_len) < 0)
+		goto fail;
+	g->last_id = db_last_rowid(g->ix);
+	if (!g->first_id)
+		g->first_id = g->last_id;
+	g->rows++;
+	if (db_batch_tick(g->ix, 1) < 0)
+		goto fail;
+	return 0;
+fail:
+	g->failed = 1;
+	return -1;
+}
+
+static const char SQL_INS_REC[] =
+	"INSERT INTO trace_records(run_id, file_id, lineno, kind, name, rank, json_rank, ca, frame,"
+	" compile, attempt, pid, time_us, emitter, payload_md5, md5_declared, payload_rule, envelope)"
+	" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char SQL_INS_PAY[] =
+	"INSERT INTO trace_payloads(md5, size, data) VALUES(?,?,?) ON CONFLICT(md5) DO NOTHING";
+static const char SQL_INS_STR[] =
+	"INSERT OR REPLACE INTO trace_strings(file_id, idx, value) VALUES(?,?,?)";
+
+static const char SQL_FILE_OLD[] =
+	"SELECT id, first_record, last_record FROM trace_files WHERE run_id = ? AND path = ?";
+static const char SQL_DEL_RECS[] = "DELETE FROM trace_records WHERE id BETWEEN ? AND ?";
+static const char SQL_DEL_STRS[] = "DELETE FROM trace_strings WHERE file_id = ?";
+static const char SQL_DEL_FILE[] = "DELETE FROM trace_files WHERE id = ?";
+static const char SQL_INS_FILE[] =
+	"INSERT INTO trace_files(run_id, path, size, name_rank) VALUES(?,?,?,?)";
+static const char SQL_FILL_RANK[] =
+	"UPDATE trace_records SET rank = ? WHERE id BETWEEN ? AND ? AND rank IS NULL";
+static const char SQL_FILE_DONE[] =
+	"UPDATE trace_files SET json_rank = ?, rank = ?, rank_conflict = ?, lines = ?, records = ?,"
+	" payloads = ?, blank_lines = ?, damaged = ?, md5_mismatches = ?, first_record = ?,"
+	" last_record = ?, size = ? WHERE id = ?";
+
+/* Forget what an earlier indexing of this path stored. */
+static int forget_file(struct db *ix, int64_t run_id, const char *relpath)
+{
+	struct db_stmt *s = NULL;
+	int64_t fid = 0, first = 0, last = -1;
+	int rc;
+
+	if (tt_prep(ix, &s, SQL_FILE_OLD) < 0 ||
+	    db_bind(s, "it", run_id, relpath) < 0)
+		return -1;
+	rc = db_step(s);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return 0;
+	fid = db_col_int(s, 0);
+	first = db_col_int(s, 1);
+	last = db_col_int(s, 2);
+	while ((rc = db_step(s)) == 1)
+		;
+	if (tt_prep(ix, &s, SQL_DEL_RECS) < 0 || db_run(s, "ii", first, last) < 0 ||
+	    tt_prep(ix, &s, SQL_DEL_STRS) < 0 || db_run(s, "i", fid) < 0 ||
+	    tt_prep(ix, &s, SQL_DEL_FILE) < 0 ||
+	    db_run(s, "i", fid) < 0)
+		return -1;
+	return 0;
+}
+
+int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
+{
+	char *dir = db_run_dir(ix, run_id);
+	char *path = pt_xasprintf("%s/%s", dir, relpath);
+	struct tt_file_ingest g = {0};
+	struct tt_reader rd;
+	struct pt_progress pg;
+	struct stat st;
+	struct tm tm;
+	time_t mt;
+	uint8_t *buf = NULL;
+	int fd, rc = -1;
+	ssize_t n;
+	uint64_t done = 0;
+	struct db_stmt *s = NULL;
+	long long frank;
+	const char *conflict = NULL;
+	char conflict_buf[128];
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	g.ix = ix;
+	g.diag = diag;
+	g.relpath = relpath;
+	g.run_id = run_id;
+	g.name_rank = tt_name_rank(relpath);
+	g.json_rank = -1;
+	g.ref_us = (int64_t)st.st_mtim.tv_sec * 1000000;
+	mt = st.st_mtim.tv_sec;
+	g.tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
+	g.cache = pt_xcalloc(MD5_CACHE, sizeof(*g.cache));
+	if (db_batch_begin(ix, 20000, 1000) < 0 || forget_file(ix, run_id, relpath) < 0 ||
+	    tt_prep(ix, &s, SQL_INS_FILE) < 0 ||
+	    db_run(s, "itiI", run_id, relpath, (int64_t)st.st_size, (int64_t)g.name_rank) < 0)
+		goto out;
+	g.file_id = db_last_rowid(ix);
+	if (tt_prep(ix, &g.ins_rec, SQL_INS_REC) < 0 ||
+	    tt_prep(ix, &g.ins_pay, SQL_INS_PAY) < 0 ||
+	    tt_prep(ix, &g.ins_str, SQL_INS_STR) < 0)
+		goto out;
+	tt_reader_init(&rd, relpath, diag, on_record, &g);
+	g.rd = &rd;
+	pt_progress_init(&pg, relpath, progress ? (uint64_t)st.st_size : 0);
+	if (!progress)
+		pg.on = 0;
+	buf = pt_xmalloc(READ_CHUNK);
+	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
+			break;
+		}
+		if (tt_reader_feed(&rd, buf, (size_t)n) < 0)
+			break;
+		done += (uint64_t)n;
+		pt_progress_update(&pg, done);
+	}
+	if (n == 0)
+		tt_reader_finish(&rd);
+	pt_progress_done(&pg);
+	if (g.failed || n != 0) {
+		tt_reader_release(&rd);
+		goto out;
+	}
+	/* The file's rank; records logged before it was known get it too. */
+	frank = g.json_rank >= 0 ? g.json_rank : g.name_rank;
+	if (g.json_rank >= 0 && g.name_rank >= 0 && g.json_rank != g.name_rank) {
+		snprintf(conflict_buf, sizeof(conflict_buf), "records say rank %lld, the file name rank %ld",
+			 g.json_rank, g.name_rank);
+		conflict = conflict_buf;
+		pt_diag_add(diag, PT_SEV_WARNING, relpath, NULL, "%s", conflict);
+	} else if (g.json_rank_conflict) {
+		conflict = "records of several ranks in one file";
+	}
+	if (frank >= 0 && g.first_id &&
+	    (tt_prep(ix, &s, SQL_FILL_RANK) < 0 ||
+	     db_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
+		tt_reader_release(&rd);
+		goto out;
+	}
+	if (tt_prep(ix, &s, SQL_FILE_DONE) < 0 ||
+	    db_run(s, "IItiiiiiiIIii", (int64_t)g.json_rank, (int64_t)frank, conflict,
+		      (int64_t)rd.st.lines, (int64_t)rd.st.records, (int64_t)rd.st.payloads,
+		      (int64_t)rd.st.blank_lines, (int64_t)(rd.st.damaged + rd.st.orphan_payload_lines),
+		      (int64_t)rd.st.md5_mismatches, g.first_id ? g.first_id : -1,
+		      g.first_id ? g.last_id : -1, (int64_t)done, g.file_id) < 0) {
+		tt_reader_release(&rd);
+		goto out;
+	}
+	if (tot) {
+		tot->files++;
+		tot->bytes += done;
+		tot->records += rd.st.records;
+		tot->payloads += rd.st.payloads;
+		tot->md5_mismatches += rd.st.md5_mismatches;
+		tot->damaged += rd.st.damaged;
+	}
+	tt_reader_release(&rd);
+	rc = db_batch_end(ix);
+out:
+	if (rc < 0 && ix->in_batch)
+		db_rollback(ix), ix->in_batch = 0;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(g.cache);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Regular files under dir (relative names below prefix), recursively. */
+static void list_files(const char *dir, const char *prefix, char ***v, size_t *n, size_t *alloc)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *p, *rel;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		p = pt_xasprintf("%s/%s", dir, e->d_name);
+		rel = pt_xasprintf("%s/%s", prefix, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			list_files(p, rel, v, n, alloc);
+			free(rel);
+		} else if (S_ISREG(st.st_mode)) {
+			PT_GROW(*v, *n, *alloc);
+			(*v)[(*n)++] = rel;
+		} else {
+			free(rel);
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *diag,
+		 struct tt_ingest_totals *tot)
+{
+	char *dir = db_run_dir(ix, run_id);
+	char *tdir = pt_xasprintf("%s/trace", dir);
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0, failed = 0;
+
+	list_files(tdir, "trace", &v, &n, &alloc);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
+		rc = -1;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (tt_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0)
+			failed = 1;
+	if (rc == 0 && failed)
+		rc = -1;
+	if (rc == 0 && schema_part_mark(ix, "trace", run_id, "done") < 0)
+		rc = -1;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	free(tdir);
+	free(dir);
+	return rc;
+}
+
+
+/* Copy src to dst (which must not exist); 0 or -1 (diag). */
+static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
+{
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
+	char buf[1 << 16];
+	ssize_t n;
+
+	if (in < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, src, NULL, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, dst, NULL, "cannot create: %s", strerror(errno));
+		goto out;
+	}
+	/* The kernel copies without a trip through user space where it can. */
+	while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
+		;
+	if (n < 0) {
+		if (lseek(in, 0, SEEK_SET) < 0 || ftruncate(out, 0) < 0 || lseek(out, 0, SEEK_SET) < 0)
+			goto werr;
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				goto werr;
+		if (n < 0)
+			goto werr;
+	}
+	/* Keep the source's mtime: it dates the year-less glog times (tt_ingest_file). */
+	{
+		struct stat st;
+
+		if (fstat(in, &st) == 0) {
+			struct timespec t[2] = {st.st_atim, st.st_mtim};
+
+			futimens(out, t);
+		}
+	}
+	rc = 0;
+	goto out;
+werr:
+	pt_diag_add(diag, PT_SEV_ERROR, dst, NULL, "copy from '%s' failed: %s", src, strerror(errno));
+out:
+	close(in);
+	if (out >= 0)
+		close(out);
+	return rc;
+}
+
+/* "trace/<base>", or "trace/<base>.2" ... when a file of that name is there. */
+static char *dest_name(const char *rundir, const char *base)
+{
+	for (int i = 1;; i++) {
+		char *rel = i == 1 ? pt_xasprintf("trace/%s", base) : pt_xasprintf("trace/%s.%d", base, i);
+		char *abs = pt_xasprintf("%s/%s", rundir, rel);
+		int taken = access(abs, F_OK) == 0;
+
+		free(abs);
+		if (!taken)
+			return rel;
+		free(rel);
+	}
+}
+
+int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
+{
+	static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us)"
+				  " VALUES(?,?,?,?)";
+	char *rundir = db_run_dir(ix, run_id);
+	char *tdir = pt_xasprintf("%s/trace", rundir);
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char *rel = NULL, *abs = NULL;
+	struct stat st;
+	struct timespec ts;
+	struct db_stmt *s;
+	int rc = -1;
+
+	if (mkdir(tdir, 0700) < 0 && errno != EEXIST) {
+		pt_diag_add(diag, PT_SEV_ERROR, tdir, NULL, "cannot create: %s", strerror(errno));
+		goto out;
+	}
+	rel = dest_name(rundir, base);
+	abs = pt_xasprintf("%s/%s", rundir, rel);
+	if (copy_file(src, abs, diag) < 0)
+		goto out;
+	if (stat(abs, &st) < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, abs, NULL, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (tt_prep(ix, &s, sql) < 0 ||
+	    db_run(s, "itti", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) < 0 ||
+	    runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size) < 0)
+		goto out;
+	rc = tt_ingest_file(ix, run_id, rel, progress, diag, tot);
+out:
+	free(abs);
+	free(rel);
+	free(tdir);
+	free(rundir);
+	return rc;
+}
+
+int tt_mark_indexed(struct db *ix, int64_t run_id)
+{
+	return schema_part_mark(ix, "trace", run_id, "done");
+}

@@ -1,0 +1,59 @@
+/*
+ * TORCH_TRACE files into the index (tables: trace_schema.c). One streaming
+ * pass per file with a fixed-size read buffer: memory does not grow with the
+ * file. Ranks: a record's "rank", else its file's (the first "rank" in the
+ * file, else rank_<R>_ in the file name); disagreements are warnings.
+ */
+#ifndef PT_TT_INGEST_H
+#define PT_TT_INGEST_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "db.h"
+#include "schema.h"
+
+/* The TORCH_TRACE schema parts (tt_schema.c has the tables, column by column). */
+extern const struct schema_part tt_sources_part;
+extern const struct schema_part tt_records_part;
+
+struct tt_ingest_totals {
+	uint64_t files, bytes, records, payloads, md5_mismatches, damaged;
+};
+
+/* rank_<R> in a TORCH_TRACE file name (dedicated_log_torch_trace_rank_3_ab.log), or -1. */
+long tt_name_rank(const char *name);
+
+/*
+ * Index one file that lies in the run's directory (relpath relative to it,
+ * e.g. "trace/x.log"). Re-indexing a path first removes its old rows.
+ * progress: show a progress line on a tty. Returns 0 (problems in the file
+ * are warnings in diag) or -1 (unreadable, database error).
+ */
+int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot);
+
+/*
+ * `pttrace import` of one file: copy src (must be a regular file) into
+ * <run dir>/trace/ (its base name, ".2" ... appended when taken), record
+ * where it came from (trace_sources, run_files) and index it.
+ */
+int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot);
+
+/* Mark the run's "trace" part as built by this version (index_schema.h). */
+int tt_mark_indexed(struct db *ix, int64_t run_id);
+
+/*
+ * Index every regular file under <run dir>/trace/ (the run's TORCH_TRACE
+ * directory; what `pttrace run` points TORCH_TRACE at and `import` copies
+ * into), in name order, and mark the "trace" part done for the run.
+ * A run without that directory is fine (0, nothing indexed). A file that
+ * cannot be indexed (unreadable, database error) makes it -1 and leaves the
+ * part "partial" (`pttrace reindex` retries it); the other files are still
+ * indexed. progress and tot as tt_ingest_file (tot may be NULL).
+ */
+int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *diag,
+		 struct tt_ingest_totals *tot);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * The index parts of TORCH_TRACE ; the framework is schema.h.
+ *
+ *  trace_sources (CONTENT): where imported files came from. The files
+ *    themselves are content kept in <run dir>/trace/.
+ *  trace (DERIVED): everything the reader makes of those files; dropped and
+ *    rebuilt from them by `pttrace reindex` when its version changes.
+ *
+ * Change log:
+ *  2026-11-22 trace_sources 1, trace 1: first version.
+ */
+#include "tt_ingest.h"
+
+const struct schema_part tt_sources_part = {
+	.name = "trace_sources",
+	.kind = SCHEMA_PART_CONTENT,
+	.version = 1,
+	.create_sql =
+	"CREATE TABLE IF NOT EXISTS trace_sources (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  path TEXT NOT NULL,      -- relative to the run directory: trace/<name>\n"
+	"  source TEXT NOT NULL,    -- the path given to `pttrace import`, absolute\n"
+	"  imported_us INTEGER NOT NULL, -- UTC microseconds\n"
+	"  PRIMARY KEY (run_id, path)\n"
+	");\n",
+};
+
+const struct schema_part tt_records_part = {
+	.name = "trace",
+	.kind = SCHEMA_PART_DERIVED,
+	.version = 1,
+	.create_sql =
+	/* One row per TORCH_TRACE file of a run. */
+	"CREATE TABLE IF NOT EXISTS trace_files (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  path TEXT NOT NULL,      -- relative to the run directory\n"
+	"  size INTEGER NOT NULL,   -- bytes read\n"
+	"  name_rank INTEGER,       -- rank_<R>_ in the file name, NULL if none\n"
+	"  json_rank INTEGER,       -- the first \"rank\" of its records, NULL if none\n"
+	"  rank INTEGER,            -- the file's rank: json_rank, else name_rank\n"
+	"  rank_conflict TEXT,      -- why the ranks disagree, NULL if they do not\n"
+	"  lines INTEGER, records INTEGER, payloads INTEGER, blank_lines INTEGER,\n"
+	"  damaged INTEGER,         -- lines reported and skipped\n"
+	"  md5_mismatches INTEGER,\n"
+	"  first_record INTEGER, last_record INTEGER, -- trace_records.id range\n"
+	"  UNIQUE (run_id, path)\n"
+	");\n"
+	/* Payloads byte-exact, once per distinct content. */
+	"CREATE TABLE IF NOT EXISTS trace_payloads (\n"
+	"  md5 TEXT PRIMARY KEY,    -- lowercase hex md5 of data, as computed\n"
+	"  size INTEGER NOT NULL,\n"
+	"  data BLOB NOT NULL\n"
+	");\n"
+	/* Every record, in file order (id). */
+	"CREATE TABLE IF NOT EXISTS trace_records (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL,\n"
+	"  file_id INTEGER NOT NULL REFERENCES trace_files(id) ON DELETE CASCADE,\n"
+	"  lineno INTEGER NOT NULL, -- line of the envelope, from 1\n"
+	"  kind TEXT NOT NULL,      -- the envelope's kind key (str included)\n"
+	"  name TEXT,               -- metadata name/filename (artifact, graph_dump, link, dump_file, inductor_output_code ...)\n"
+	"  rank INTEGER,            -- \"rank\" of the record, else the file's rank\n"
+	"  json_rank INTEGER,       -- \"rank\" as written, NULL when absent\n"
+	"  ca INTEGER, frame INTEGER, compile INTEGER, attempt INTEGER, -- compile id parts, NULL when absent\n"
+	"  pid INTEGER,             -- glog prefix pid (or early-2024 thread id)\n"
+	"  time_us INTEGER,         -- glog local time as UTC microseconds (year/zone from the file's mtime)\n"
+	"  emitter TEXT,            -- glog prefix path:line\n"
+	"  payload_md5 TEXT,        -- trace_payloads.md5, NULL without payload\n"
+	"  md5_declared TEXT,       -- has_payload when it differs from payload_md5, else NULL\n"
+	"  payload_rule TEXT,       -- plain, blank_kept, blank_dropped (trace.h)\n"
+	"  envelope TEXT NOT NULL   -- the JSON envelope as written\n"
+	");\n"
+	"CREATE INDEX IF NOT EXISTS trace_records_kind ON trace_records(run_id, kind);\n"
+	"CREATE INDEX IF NOT EXISTS trace_records_cid ON trace_records(run_id, frame, compile);\n"
+	/* The per-file `str` intern tables. */
+	"CREATE TABLE IF NOT EXISTS trace_strings (\n"
+	"  file_id INTEGER NOT NULL REFERENCES trace_files(id) ON DELETE CASCADE,\n"
+	"  idx INTEGER NOT NULL,\n"
+	"  value TEXT NOT NULL,\n"
+	"  PRIMARY KEY (file_id, idx)\n"
+	") WITHOUT ROWID;\n",
+	.drop_sql =
+	"DROP TABLE IF EXISTS trace_strings;\n"
+	"DROP TABLE IF EXISTS trace_records;\n"
+	"DROP TABLE IF EXISTS trace_payloads;\n"
+	"DROP TABLE IF EXISTS trace_files;\n",
+};
