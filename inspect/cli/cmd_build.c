@@ -25,7 +25,8 @@ static const char usage_text[] =
 	"                      is that file generated (torchgen), from which\n"
 	"                      native_functions.yaml entry, forwarding to which kernel\n"
 	"  --details           full lists (every option, 25 edges, the whole critical path)\n"
-	"  --no-compdb         do not read compile_commands.json (no heavy-unit check)\n"
+	"  --compdb            also read compile_commands.json (tens of MB on a full\n"
+	"                      build; --details implies it)\n"
 	"  --json              one JSON document\n"
 	"  --color=WHEN        auto, always, never\n"
 	"Exit status: 0 fine, 1 mismatches found (stale library, DWARF missing, damaged\n"
@@ -66,6 +67,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 		{ "color", optional_argument, NULL, 'C' },
 		{ "since-last", no_argument, NULL, 's' },
 		{ "details", no_argument, NULL, 'd' },
+		{ "compdb", no_argument, NULL, 'c' },
 		{ "no-compdb", no_argument, NULL, 'n' },
 		{ "source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
@@ -81,7 +83,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 	size_t n_rebuilt = 0;
 	struct pt_diag d;
 	const char *dir, *source = NULL;
-	int c, since_last = 0, details = 0, compdb = 1, rc = EXIT_FINE;
+	int c, since_last = 0, details = 0, compdb = 0, rc = EXIT_FINE;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -92,7 +94,8 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 				return EXIT_USAGE;
 			break;
 		case 's': since_last = 1; break;
-		case 'd': details = 1; break;
+		case 'd': details = 1; compdb = 1; break;
+		case 'c': compdb = 1; break;
 		case 'n': compdb = 0; break;
 		case 'S': source = optarg; compdb = 0; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_FINE;

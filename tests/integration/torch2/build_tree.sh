@@ -19,7 +19,7 @@ check_eq "buildtree create" 0 $rc
 TREE=$("$BT" path)
 
 # Exit 0: nothing wrong with this tree. Under a second on it.
-MAX_JOBS=2 "$PTINSPECT" build --json --since-last "$TREE" >"$T/build.json" 2>"$T/build.err"
+MAX_JOBS=2 "$PTINSPECT" build --json --compdb --since-last "$TREE" >"$T/build.json" 2>"$T/build.err"
 check_eq "ptinspect build --json exit" 0 $?
 check_eq "no diagnostics" "" "$(cat "$T/build.err")"
 
@@ -133,7 +133,7 @@ n=$(wc -l <"$T/build.txt")
 [ "$n" -le 60 ] && pass || fail "text is $n lines, not one screen"
 
 # A source checkout as DIR finds its build/.
-"$PTINSPECT" build --json --no-compdb "$(dirname "$TREE")" >"$T/src.json"
+"$PTINSPECT" build --json "$(dirname "$TREE")" >"$T/src.json"
 check_eq "checkout dir exit" 0 $?
 check_eq "checkout dir resolves build/" "$TREE" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["dir"])' "$T/src.json")"
 
