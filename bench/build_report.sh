@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `ptinspect build` on a synthetic build tree scaled to a full CPU+CUDA torch
 # build (issue 16: "well under a second"): the real CMakeCache.txt of the test
-# tree (tests/fixtures/build), a build.ninja of EDGES compile edges with
+# tree (tests/fixtures/buildtree), a build.ninja of EDGES compile edges with
 # CMake's bindings plus torchgen's edge with 14,000 outputs (about 60 MB),
 # a .ninja_log v6 of three runs (a full build, the torchgen outputs, a partial
 # rebuild: about 60,000 lines), a compile_commands.json of EDGES entries
@@ -26,7 +26,7 @@ fi
 [ -n "$P" ] && [ -x "$P" ] || { echo "build_report.sh: no ptinspect binary (set PTINSPECT)" >&2; exit 2; }
 D=$(mktemp -d /tmp/build_report.XXXXXX)
 trap 'rm -rf "$D"' EXIT
-cp tests/fixtures/build/CMakeCache.txt "$D/"
+cp tests/fixtures/buildtree/CMakeCache.txt "$D/"
 
 python3 - "$D" "$EDGES" <<'EOF'
 import json, os, random, sys

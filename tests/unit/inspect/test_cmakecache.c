@@ -1,6 +1,6 @@
 /*
  * cmakecache: the real CMakeCache.txt of the torch 2.6 build tree
- * (tests/fixtures/build/CMakeCache.txt) and the format's corners: help
+ * (tests/fixtures/buildtree/CMakeCache.txt) and the format's corners: help
  * comments, quoted keys, untyped entries, quoted values, CRLF, repeated keys,
  * malformed lines, garbage, NUL bytes.
  */
@@ -129,7 +129,7 @@ static void real_cache(void **state)
 	long n;
 	(void)state;
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/build/CMakeCache.txt", src ? src : ".");
+	snprintf(path, sizeof(path), "%s/tests/fixtures/buildtree/CMakeCache.txt", src ? src : ".");
 	f = fopen(path, "rb");
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);
