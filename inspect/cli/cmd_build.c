@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buildtree.h"
 #include "jsonout.h"
@@ -20,7 +21,8 @@ static const char usage_text[] =
 	"the build-time profile and memory risk.\n"
 	"  DIR                 a CMake build dir, or a source checkout with build/\n"
 	"                      (default: ./build, else .)\n"
-	"  --since-last        what the last ninja run rebuilt, and why\n"
+	"  --since-last        what the last ninja run rebuilt, and why; and what ninja\n"
+	"                      would run now (ninja -n -d explain, when ninja is on PATH)\n"
 	"  --source PATH[:LINE]|SYMBOL\n"
 	"                      is that file generated (torchgen), from which\n"
 	"                      native_functions.yaml entry, forwarding to which kernel\n"
@@ -80,6 +82,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 	struct build_check chk;
 	struct build_report rep = { 0 };
 	struct build_rebuilt *rebuilt = NULL;
+	struct ninja_explain explain = { 0 };
 	size_t n_rebuilt = 0;
 	struct pt_diag d;
 	const char *dir, *source = NULL;
@@ -138,9 +141,18 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 	buildtree_profile(&t, &prof);
 	buildtree_memory(&t, &prof, &mem);
 	buildtree_check(&t, &chk);
-	if (since_last)
+	if (since_last) {
 		buildtree_since_last(&t, &rebuilt, &n_rebuilt);
-	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, details };
+		/* ninja's own view of what is dirty now; nothing is built (-n). */
+		if (t.have_ninja && t.source_dir && access(t.source_dir, F_OK) != 0)
+			pt_diag_add(&d, PT_SEV_NOTE, t.dir, NULL,
+				    "not asking ninja what it would run: the tree was configured from %s, "
+				    "which is not there on this machine (a moved tree, or one built in a container)",
+				    t.source_dir);
+		else if (t.have_ninja)
+			ninja_explain_run(t.dir, 30, &explain, &d);
+	}
+	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, &explain, details };
 	if (ctx->json) {
 		json_t *doc = report_build_json(&rep);
 
@@ -154,6 +166,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 	if (pt_diag_count(&d, PT_SEV_WARNING) || pt_diag_count(&chk.findings, PT_SEV_WARNING))
 		rc = EXIT_PROBLEMS;
 	free(rebuilt);
+	ninja_explain_release(&explain);
 	build_check_release(&chk);
 	build_memory_release(&mem);
 	build_profile_release(&prof);

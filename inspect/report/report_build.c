@@ -197,6 +197,16 @@ void report_build_text(FILE *f, const struct build_report *r, const struct pt_ct
 		if (!r->details && r->n_rebuilt > 15)
 			fprintf(f, "  ... %zu more (--details)\n", r->n_rebuilt - 15);
 	}
+	if (r->explain && r->explain->ran) {
+		const struct ninja_explain *x = r->explain;
+
+		fprintf(f, "\n%sninja would run now%s: %zu edges (ninja -n -d explain, exit %d)\n", pt_c(c, PT_C_BOLD),
+			pt_c(c, PT_C_RESET), x->n_would_run, x->status);
+		for (size_t i = 0; i < x->n && i < (r->details ? x->n : 10); i++)
+			fprintf(f, "  %s\n", x->lines[i]);
+		if (!r->details && x->n > 10)
+			fprintf(f, "  ... %zu more (--details)\n", x->n - 10);
+	}
 	if (r->memory) {
 		const struct build_memory *m = r->memory;
 		char sz[32];
@@ -347,6 +357,16 @@ json_t *report_build_json(const struct build_report *r)
 			json_array_append_new(a, o);
 		}
 		json_object_set_new(j, "since_last", a);
+		if (r->explain && r->explain->ran) {
+			json_t *x = json_object();
+
+			json_object_set_new(x, "status", json_integer(r->explain->status));
+			json_object_set_new(x, "would_run", json_integer((json_int_t)r->explain->n_would_run));
+			json_object_set_new(x, "explanations", pt_json_strv(r->explain->lines, r->explain->n));
+			json_object_set_new(j, "ninja_explain", x);
+		} else {
+			json_object_set_new(j, "ninja_explain", json_null());
+		}
 	}
 	if (r->memory) {
 		const struct build_memory *m = r->memory;

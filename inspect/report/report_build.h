@@ -7,6 +7,7 @@
 
 #include "buildsource.h"
 #include "buildtree.h"
+#include "ninjaexplain.h"
 
 struct pt_ctx;
 
@@ -19,6 +20,7 @@ struct build_report {
 	const struct build_rebuilt *rebuilt;	/* --since-last */
 	size_t n_rebuilt;
 	int since_last;
+	const struct ninja_explain *explain;	/* --since-last with ninja on PATH, else NULL */
 	int details;				/* --details: full lists */
 };
 
