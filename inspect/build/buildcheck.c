@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "buildtree.h"
+#include "cudaarch.h"
+#include "fatbin_scan.h"
 #include "dispatchtrace.h"
 #include "elfobj.h"
 #include "xalloc.h"
@@ -53,6 +55,79 @@ static int has_trace_text(const char *path)
 	return r;
 }
 
+/* "9.0+PTX 8.0" -> "8.0;9.0+PTX": split on ';' and blanks, sorted as versions. */
+static int cmp_arch(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	double dx = strtod(x, NULL), dy = strtod(y, NULL);
+
+	return dx < dy ? -1 : dx > dy ? 1 : strcmp(x, y);
+}
+
+static char *normalise_arch_list(const char *v)
+{
+	char *dup = pt_xstrdup(v), *tok, *save = NULL, *out;
+	char **parts = NULL;
+	size_t n = 0, len = 1;
+
+	for (tok = strtok_r(dup, "; \t", &save); tok; tok = strtok_r(NULL, "; \t", &save)) {
+		parts = pt_xreallocarray(parts, n + 1, sizeof(*parts));
+		parts[n++] = tok;
+		len += strlen(tok) + 1;
+	}
+	qsort(parts, n, sizeof(*parts), cmp_arch);
+	out = pt_xmalloc(len);
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(out, ";");
+		strcat(out, parts[i]);
+	}
+	free(parts);
+	free(dup);
+	return out;
+}
+
+/* The fat binaries of o as a TORCH_CUDA_ARCH_LIST, or NULL when it has none. */
+static char *arch_list_of(const struct elfobj *o)
+{
+	struct cuda_scan cs;
+	struct cuda_summary sum = { 0 };
+	struct pt_diag tmp;
+	char *list = NULL;
+
+	pt_diag_init(&tmp);
+	memset(&cs, 0, sizeof(cs));
+	if (cuda_scan(o, CUDA_SCAN_REGISTERED_ONLY, &cs, &tmp) == 0 && cs.entries.n) {
+		for (size_t i = 0; i < cs.entries.n; i++)
+			cudaarch_summary_add(&sum, &cs.entries.v[i]);
+		list = cudaarch_arch_list(&sum, NULL);
+	}
+	cudaarch_summary_release(&sum);
+	cuda_scan_release(&cs);
+	pt_diag_release(&tmp);
+	return list;
+}
+
+/* TORCH_CUDA_ARCH_LIST (CUDA on) against what nvcc put in the file. */
+static void check_arch(const struct buildtree *t, const char *path, struct build_lib_check *lc,
+		       struct build_check *c)
+{
+	const char *want = cmakecache_value(&t->cache, "TORCH_CUDA_ARCH_LIST");
+	char *norm;
+
+	if (!lc->cuda_arch_list || !want || !*want || cmakecache_bool(&t->cache, "USE_CUDA") != 1)
+		return;
+	norm = normalise_arch_list(want);
+	if (strcmp(norm, lc->cuda_arch_list))
+		pt_diag_add(&c->findings, PT_SEV_WARNING, path, NULL,
+			    "its fat binaries hold %s, but TORCH_CUDA_ARCH_LIST is %s", lc->cuda_arch_list, want);
+	else
+		pt_diag_add(&c->findings, PT_SEV_NOTE, path, NULL,
+			    "its fat binaries hold exactly TORCH_CUDA_ARCH_LIST=%s", want);
+	free(norm);
+}
+
 static void check_lib(const struct buildtree *t, const char *path, const char *rel, struct build_check *c)
 {
 	struct build_lib_check lc = { .path = pt_xstrdup(path) };
@@ -72,7 +147,9 @@ static void check_lib(const struct buildtree *t, const char *path, const char *r
 	lc.dwarf = o.has_debug_info;
 	lc.rpath = o.rpath ? pt_xstrdup(o.rpath) : NULL;
 	lc.runpath = o.runpath ? pt_xstrdup(o.runpath) : NULL;
+	lc.cuda_arch_list = arch_list_of(&o);
 	elfobj_release(&o);
+	check_arch(t, path, &lc, c);
 	pt_diag_release(&tmp);
 	if (type && *type) {
 		if (wants_dwarf && !lc.dwarf)
@@ -161,6 +238,39 @@ static void check_dir(const struct buildtree *t, const char *dir, const char *re
 	free(pat);
 }
 
+/* The CUDA objects (.cu.o) the log says were built, when CUDA is on. */
+static void check_cuda_objects(const struct buildtree *t, struct build_check *c)
+{
+	size_t n, *latest;
+
+	if (!t->have_log || cmakecache_bool(&t->cache, "USE_CUDA") != 1)
+		return;
+	latest = ninjalog_latest(&t->log, &n);
+	for (size_t i = 0; i < n && c->n_libs < 64; i++) {
+		const char *out = t->log.v[latest[i]].output;
+		size_t len = strlen(out);
+		struct build_lib_check lc = { 0 };
+		struct elfobj o;
+		struct pt_diag tmp;
+
+		if (len < 5 || strcmp(out + len - 5, ".cu.o"))
+			continue;
+		lc.path = out[0] == '/' ? pt_xstrdup(out) : pt_xasprintf("%s/%s", t->dir, out);
+		lc.is_object = true;
+		pt_diag_init(&tmp);
+		if (elfobj_open(&o, lc.path, &tmp) == 0) {
+			lc.dwarf = o.has_debug_info;
+			lc.cuda_arch_list = arch_list_of(&o);
+			check_arch(t, lc.path, &lc, c);
+		}
+		elfobj_release(&o);
+		pt_diag_release(&tmp);
+		c->libs = pt_xreallocarray(c->libs, c->n_libs + 1, sizeof(*c->libs));
+		c->libs[c->n_libs++] = lc;
+	}
+	free(latest);
+}
+
 void buildtree_check(const struct buildtree *t, struct build_check *c)
 {
 	char *d;
@@ -175,6 +285,7 @@ void buildtree_check(const struct buildtree *t, struct build_check *c)
 		check_dir(t, d, NULL, c);
 		free(d);
 	}
+	check_cuda_objects(t, c);
 }
 
 void build_check_release(struct build_check *c)
@@ -185,6 +296,7 @@ void build_check_release(struct build_check *c)
 		free(c->libs[i].runpath);
 		free(c->libs[i].newer_input);
 		free(c->libs[i].dispatch_trace);
+		free(c->libs[i].cuda_arch_list);
 	}
 	free(c->libs);
 	pt_diag_release(&c->findings);

@@ -154,6 +154,8 @@ struct build_lib_check {
 	bool older_than_inputs;
 	char *newer_input;	/* the first input newer than it */
 	char *dispatch_trace;	/* libtorch_cpu / libc10 only: "compiled in", "compiled out", NULL */
+	char *cuda_arch_list;	/* the fat binaries' targets as a TORCH_CUDA_ARCH_LIST, NULL: none */
+	bool is_object;		/* a CUDA object of the last build, not a library */
 };
 
 struct build_check {

@@ -145,6 +145,8 @@ void report_build_text(FILE *f, const struct build_report *r, const struct pt_ct
 				fprintf(f, ", no RPATH/RUNPATH");
 			if (l->dispatch_trace)
 				fprintf(f, ", dispatch trace %s", l->dispatch_trace);
+			if (l->cuda_arch_list)
+				fprintf(f, ", CUDA %s", l->cuda_arch_list);
 			if (l->older_than_inputs)
 				fprintf(f, ", %sSTALE%s (older than %s)", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET), l->newer_input);
 			fputc('\n', f);
@@ -312,6 +314,8 @@ json_t *report_build_json(const struct build_report *r)
 			json_object_set_new(o, "older_than_inputs", json_boolean(l->older_than_inputs));
 			json_object_set_new(o, "newer_input", pt_json_str(l->newer_input));
 			json_object_set_new(o, "dispatch_trace", pt_json_str(l->dispatch_trace));
+			json_object_set_new(o, "cuda_arch_list", pt_json_str(l->cuda_arch_list));
+			json_object_set_new(o, "object", json_boolean(l->is_object));
 			json_array_append_new(libs, o);
 		}
 		json_object_set_new(j, "libraries", libs);
