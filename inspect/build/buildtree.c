@@ -303,6 +303,34 @@ void buildtree_config(const struct buildtree *t, struct build_config *c)
 	add_key(c, t, "cuda", "nvcc", "CMAKE_CUDA_COMPILER", "CUDA_HOME");
 	add_field(c, "cuda", "nvcc version", t->cuda_version, NULL, NULL);
 	add_key(c, t, "cuda", "CUDA flags", "CMAKE_CUDA_FLAGS", "TORCH_CUDA_ARCH_LIST");
+	/* The gencode flags CMake derived from the list: a .cu unit's command (compile_commands.json). */
+	for (size_t i = 0; t->have_compdb && i < t->compdb.n; i++) {
+		const struct compdb_entry *e = &t->compdb.v[i];
+		size_t fl = strlen(e->file);
+		struct pt_strbuf sb;
+
+		if (fl < 3 || strcmp(e->file + fl - 3, ".cu"))
+			continue;
+		pt_strbuf_init(&sb, 1u << 16);
+		for (const char *p = e->command; (p = strstr(p, "-gencode")) != NULL;) {
+			const char *q = p + 8;
+			size_t n;
+
+			while (*q == ' ' || *q == '=')
+				q++;
+			n = strcspn(q, " ");
+			if (sb.len)
+				pt_strbuf_adds(&sb, " ");
+			pt_strbuf_addf(&sb, "-gencode %.*s", (int)n, q);
+			p = q + n;
+		}
+		if (sb.len) {
+			add_field(c, "cuda", "nvcc gencode", pt_strbuf_str(&sb), NULL, "TORCH_CUDA_ARCH_LIST");
+			pt_strbuf_release(&sb);
+			break;
+		}
+		pt_strbuf_release(&sb);
+	}
 	{
 		static const char *const cudnn[] = { "CUDNN_LIBRARY_PATH", "CUDNN_LIBRARY", "CUDNN_INCLUDE_PATH", NULL };
 		const char *k = first_key(t, cudnn);
