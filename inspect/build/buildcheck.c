@@ -75,7 +75,8 @@ static char *normalise_arch_list(const char *v)
 		parts[n++] = tok;
 		len += strlen(tok) + 1;
 	}
-	qsort(parts, n, sizeof(*parts), cmp_arch);
+	if (n)
+		qsort(parts, n, sizeof(*parts), cmp_arch);
 	out = pt_xmalloc(len);
 	out[0] = '\0';
 	for (size_t i = 0; i < n; i++) {

@@ -394,7 +394,8 @@ void buildtree_memory(const struct buildtree *t, const struct build_profile *p, 
 	/* The translation units: build.ninja's compile edges (source, object), else compile_commands.json. */
 	size_t n_units = t->have_ninja ? t->ninja.n_edges : t->compdb.n;
 
-	memcpy(by_out, p->slowest, p->n_slowest * sizeof(*by_out));
+	if (p->n_slowest)
+		memcpy(by_out, p->slowest, p->n_slowest * sizeof(*by_out));
 	qsort(by_out, p->n_slowest, sizeof(*by_out), cmp_edge_output);
 	for (size_t i = 0; i < n_units; i++) {
 		const char *file, *output;
@@ -431,7 +432,8 @@ void buildtree_memory(const struct buildtree *t, const struct build_profile *p, 
 	}
 	free(by_out);
 	/* Slowest first, then by name. */
-	qsort(m->heavy, m->n_heavy, sizeof(*m->heavy), cmp_heavy);
+	if (m->n_heavy)
+		qsort(m->heavy, m->n_heavy, sizeof(*m->heavy), cmp_heavy);
 }
 
 void build_memory_release(struct build_memory *m)
