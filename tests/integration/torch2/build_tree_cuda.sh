@@ -42,9 +42,10 @@ print(objs[0]["path"] if objs else "", file=sys.stderr)
 EOF
 check_eq "CUDA configuration and arch list vs the files" ok "$(cat "$T/check.out")"
 OBJ=$(/usr/bin/python3 -c 'import json,sys; print([l["path"] for l in json.load(open(sys.argv[1]))["libraries"] if l["object"]][0])' "$T/b.json")
-CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
-if [ -x "$CUOBJDUMP" ]; then
-	check_eq "cuobjdump: SASS" "sm_80 sm_90" "$("$CUOBJDUMP" -lelf "$OBJ" | grep -o 'sm_[0-9]*' | sort -u | paste -sd ' ' -)"
-	check_eq "cuobjdump: PTX" "sm_90" "$("$CUOBJDUMP" -lptx "$OBJ" | grep -o 'sm_[0-9]*' | sort -u | paste -sd ' ' -)"
-fi
+# cuobjdump of the same toolkit, inside the bed (the object's path there).
+BCACHE=${PT_TORCH2_BUILD_CACHE:-/var/tmp/ptools-torch2-build}
+IN=${OBJ#"$BCACHE/root"}
+cuob() { PT_TORCH2_CACHE=$BCACHE "$PT_SRC/tests/torch2/testbed" run -- cuobjdump "$@" 2>/dev/null; }
+check_eq "cuobjdump: SASS" "sm_80 sm_90" "$(cuob -lelf "$IN" | grep -o 'sm_[0-9]*' | sort -u | paste -sd ' ' -)"
+check_eq "cuobjdump: PTX" "sm_90" "$(cuob -lptx "$IN" | grep -o 'sm_[0-9]*' | sort -u | paste -sd ' ' -)"
 finish
