@@ -12,7 +12,7 @@
 #include "buildtree.h"
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_build.h"
 
 static const char usage_text[] =
@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"files), 2 usage or not a build tree.\n";
 
 /* --source: the generated-code question, answered alone. */
-static int run_source(const struct buildtree *t, const char *q, struct pt_ctx *ctx, struct pt_diag *d)
+static int run_source(const struct buildtree *t, const char *q, struct pt_cli *ctx, struct pt_diag *d)
 {
 	struct nativefuncs nf = { 0 };
 	struct build_source s;
@@ -51,7 +51,7 @@ static int run_source(const struct buildtree *t, const char *q, struct pt_ctx *c
 			pt_json_print(stdout, doc);
 			json_decref(doc);
 		} else {
-			report_source_text(stdout, &s, ctx);
+			report_source_text(stdout, &s, PT_CLI_STYLE(ctx));
 		}
 		rc = pt_diag_count(d, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 	}
@@ -62,7 +62,7 @@ static int run_source(const struct buildtree *t, const char *q, struct pt_ctx *c
 	return rc;
 }
 
-int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -93,7 +93,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 's': since_last = 1; break;
@@ -160,7 +160,7 @@ int cmd_build(int argc, char **argv, struct pt_ctx *ctx)
 		pt_json_print(stdout, doc);
 		json_decref(doc);
 	} else {
-		report_build_text(stdout, &rep, ctx);
+		report_build_text(stdout, &rep, PT_CLI_STYLE(ctx));
 		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
 	}
 	if (pt_diag_count(&d, PT_SEV_WARNING) || pt_diag_count(&chk.findings, PT_SEV_WARNING))

@@ -8,7 +8,7 @@
 #include "builddiff.h"
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_diff.h"
 
 static const char usage_text[] =
@@ -22,7 +22,7 @@ static const char usage_text[] =
 	"  --color=WHEN        auto, always, never\n"
 	"Exit status: 0 the same, 1 they differ, 2 usage or unreadable input.\n";
 
-int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -40,7 +40,7 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
@@ -67,7 +67,7 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		pt_json_print(stdout, doc);
 		json_decref(doc);
 	} else {
-		report_diff_text(stdout, &a, &b, &d, ctx);
+		report_diff_text(stdout, &a, &b, &d, PT_CLI_STYLE(ctx));
 		pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
 	}
 	rc = d.n ? EXIT_PROBLEMS : EXIT_FINE;

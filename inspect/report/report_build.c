@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
-#include "report.h"
+#include "term.h"
+#include "report_elf.h"
 
 #define SHORT_N 5
 
@@ -85,12 +85,12 @@ static void group_list(FILE *f, const char *title, const struct build_group_time
 			v[i].name, v[i].edges);
 }
 
-void report_build_text(FILE *f, const struct build_report *r, const struct pt_ctx *ctx)
+void report_build_text(FILE *f, const struct build_report *r, const struct pt_style *st)
 {
 	const struct buildtree *t = r->tree;
 	const struct build_config *cfg = r->config;
 	const struct build_profile *p = r->profile;
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 	size_t max = r->details ? 25 : SHORT_N;
 	char d[32], d2[32];
 
@@ -411,9 +411,9 @@ static void dispatch_rows(FILE *f, const struct nf_entry *e, const struct nf_ent
 			fprintf(f, "  %-22s (none: CompositeImplicitAutograd)\n", title);
 }
 
-void report_source_text(FILE *f, const struct build_source *s, const struct pt_ctx *ctx)
+void report_source_text(FILE *f, const struct build_source *s, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 
 	if (s->path) {
 		fprintf(f, "%s%s%s", pt_c(c, PT_C_BOLD), s->path, pt_c(c, PT_C_RESET));

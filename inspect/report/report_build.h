@@ -9,7 +9,7 @@
 #include "buildtree.h"
 #include "ninjaexplain.h"
 
-struct pt_ctx;
+struct pt_style;
 
 struct build_report {
 	const struct buildtree *tree;
@@ -24,11 +24,11 @@ struct build_report {
 	int details;				/* --details: full lists */
 };
 
-void report_build_text(FILE *f, const struct build_report *r, const struct pt_ctx *ctx);
+void report_build_text(FILE *f, const struct build_report *r, const struct pt_style *st);
 json_t *report_build_json(const struct build_report *r);
 
 /* --source: generated file or symbol to native_functions.yaml. */
-void report_source_text(FILE *f, const struct build_source *s, const struct pt_ctx *ctx);
+void report_source_text(FILE *f, const struct build_source *s, const struct pt_style *st);
 json_t *report_source_json(const struct build_source *s);
 
 /* "1.5 s", "2 min 03 s", "1 h 02 min". */

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
-#include "report.h"
+#include "term.h"
+#include "report_elf.h"
 
 static const char *val(const struct snap_item *it, char *buf, size_t n)
 {
@@ -17,9 +17,9 @@ static const char *val(const struct snap_item *it, char *buf, size_t n)
 }
 
 void report_diff_text(FILE *f, const struct snapshot *a, const struct snapshot *b,
-		      const struct snapshot_diff *d, const struct pt_ctx *ctx)
+		      const struct snapshot_diff *d, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 	const char *section = NULL;
 	char x[32], y[32];
 

@@ -7,10 +7,10 @@
 
 #include "builddiff.h"
 
-struct pt_ctx;
+struct pt_style;
 
 void report_diff_text(FILE *f, const struct snapshot *a, const struct snapshot *b,
-		      const struct snapshot_diff *d, const struct pt_ctx *ctx);
+		      const struct snapshot_diff *d, const struct pt_style *st);
 json_t *report_diff_json(const struct snapshot *a, const struct snapshot *b, const struct snapshot_diff *d);
 
 #endif
