@@ -9,7 +9,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* shared/docs/cuda-fatbin.md §12, from NVIDIA's CUDA GPUs page. Keys are normalised names. */
+/* docs/formats/cuda-fatbin.md §12, from NVIDIA's CUDA GPUs page. Keys are normalised names. */
 static const struct gpu_name {
 	const char *key;
 	int major, minor;
@@ -99,7 +99,7 @@ int cudaarch_model_cc(const char *model, struct cuda_cc *cc)
 
 /*
  * Every compute capability that exists: what NVIDIA has shipped (its CUDA
- * GPUs page, shared/docs/cuda-fatbin.md §12) and what nvcc targets (nvcc 13.0
+ * GPUs page, docs/formats/cuda-fatbin.md §12) and what nvcc targets (nvcc 13.0
  * --list-gpu-code adds sm_88; 10.1 is Jetson Thor as CUDA 12.8 and 12.9
  * numbered it, 11.0 since CUDA 13.0). --gpu refuses anything else. This is
  * the one list: the names above must each map to a capability here (a unit

@@ -1,5 +1,5 @@
 /*
- * CUDA architecture rules (shared/docs/cuda-fatbin.md §11-§14): which code
+ * CUDA architecture rules (docs/formats/cuda-fatbin.md §11-§14): which code
  * target runs on which compute capability, the PTX ISA a driver must know,
  * GPU names, and the TORCH_CUDA_ARCH_LIST and -gencode spellings of a set of
  * targets. Pure functions over small structs: no I/O, no printing.

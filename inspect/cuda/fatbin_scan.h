@@ -1,6 +1,6 @@
 /*
  * Every CUDA fat binary of one ELF file, section by section
- * (shared/docs/cuda-fatbin.md §1, §2, §8): `.nv_fatbin` and `__nv_relfatbin`
+ * (docs/formats/cuda-fatbin.md §1, §2, §8): `.nv_fatbin` and `__nv_relfatbin`
  * are walked header by header; the other non-code data sections (cuFFT's
  * `.ldata`, cuBLASLt's `.cask_resource`, cuSPARSE's `.rodata`) are scanned
  * for the magic unless CUDA_SCAN_REGISTERED_ONLY. The wrappers in

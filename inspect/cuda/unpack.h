@@ -1,5 +1,5 @@
 /*
- * Fat binary payloads for --verify (shared/docs/cuda-fatbin.md §6, §7):
+ * Fat binary payloads for --verify (docs/formats/cuda-fatbin.md §6, §7):
  * decompression of raw LZ4 blocks (liblz4) and zstd frames (libzstd), and a
  * look inside the result (cubin ELF header, PTX .version/.target). Bytes in,
  * bytes out; LTO-IR is opaque and never handled here.

@@ -1,6 +1,6 @@
 /*
  * Dependency resolution as glibc 2.36's ld.so does it; see resolve.h and
- * shared/docs/elf-loader.md (section numbers below refer to it). Objects
+ * docs/formats/elf-loader.md (section numbers below refer to it). Objects
  * are loaded breadth-first; a name already loaded (by path, requested name
  * or SONAME) or a file already loaded under another name (same device and
  * inode, as _dl_map_object_from_fd checks) is reused without searching.

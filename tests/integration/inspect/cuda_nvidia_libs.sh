@@ -1,6 +1,6 @@
 # ptinspect cuda on every library of the CUDA 13 tree in /usr/local/cuda/lib64:
 # no errors and no warnings on NVIDIA's own files, and the fat binaries kept
-# outside .nv_fatbin are found by default (shared/docs/cuda-fatbin.md §1, §15):
+# outside .nv_fatbin are found by default (docs/formats/cuda-fatbin.md §1, §15):
 # cuFFT's sm_80/sm_90 kernels live only in .ldata, without wrappers.
 # ctest-timeout: 300
 . "$PT_TESTLIB/common.sh" || exit 2

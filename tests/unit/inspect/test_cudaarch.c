@@ -1,5 +1,5 @@
 /*
- * cudaarch: the compatibility rules of shared/docs/cuda-fatbin.md §11 (the
+ * cudaarch: the compatibility rules of docs/formats/cuda-fatbin.md §11 (the
  * ptxas 13.0 matrix row by row), GPU names, the PTX ISA → driver table, and
  * the TORCH_CUDA_ARCH_LIST / -gencode spellings.
  */
