@@ -16,7 +16,7 @@
 #include "importdiag.h"
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_debug.h"
 #include "report_doctor.h"
 #include "report_env.h"
@@ -80,7 +80,7 @@ static void collect_debug(struct doctor *dr, struct pt_diag *d)
 	}
 }
 
-static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
+static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
 {
 	const struct pyenv_report *r = &dr->e.rep;
 	size_t warn = pt_diag_count(&dr->e.findings, PT_SEV_WARNING);
@@ -101,9 +101,9 @@ static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
 		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
 	if (!r->torch_ok && dr->have_g) {
 		printf("  error     %s\n", r->import_error ? r->import_error : "unknown error");
-		report_importdiag_text(stdout, &dr->g, 10, ctx);
+		report_importdiag_text(stdout, &dr->g, 10, PT_CLI_STYLE(ctx));
 	} else if (dr->have_g && dr->g.cause != IMPORTDIAG_NONE) {
-		report_importdiag_text(stdout, &dr->g, 10, ctx);
+		report_importdiag_text(stdout, &dr->g, 10, PT_CLI_STYLE(ctx));
 	}
 	if (r->torch_ok) {
 		const char *bt = dr->e.have_cfg ? showconfig_setting(&dr->e.cfg, "BUILD_TYPE") : NULL;
@@ -170,7 +170,7 @@ static json_t *doctor_json(const struct doctor *dr)
 	for (size_t i = 0; i < dr->n_di; i++) {
 		json_t *f = json_object();
 
-		json_object_set_new(f, "file", json_string(dr->di_path[i]));
+		json_object_set_new(f, "file", pt_json_str(dr->di_path[i]));
 		json_object_set_new(f, "debug", report_debug_json(&dr->di[i]));
 		json_array_append_new(dbg, f);
 	}
@@ -224,15 +224,13 @@ static void issue_block(const struct doctor *dr)
 	printf("```\n");
 }
 
-int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "issue", no_argument, NULL, 'i' },
 		{ "expect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;
@@ -244,16 +242,12 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'p': python = optarg; break;
 		case 'e': expect = optarg; break;
 		case 'i': issue = true; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind < argc) {
@@ -284,16 +278,16 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		verdict_text(&dr, ctx);
 		printf("\n%sdetails%s\n", pt_c(ctx->color, PT_C_BOLD), pt_c(ctx->color, PT_C_RESET));
 		report_env_text(stdout, &dr.e.rep, dr.e.have_cfg ? &dr.e.cfg : NULL, &dr.e.findings,
-				dr.e.others, dr.e.n_others, -1, ctx);
+				dr.e.others, dr.e.n_others, -1, PT_CLI_STYLE(ctx));
 		if (dr.n_di)
 			printf("%sdebug info of the torch libraries%s\n", pt_c(ctx->color, PT_C_BOLD),
 			       pt_c(ctx->color, PT_C_RESET));
 		for (size_t i = 0; i < dr.n_di; i++) {
 			printf("  %s\n", dr.di_path[i]);
-			report_debug_text(stdout, &dr.di[i], 4, ctx);
+			report_debug_text(stdout, &dr.di[i], 4, PT_CLI_STYLE(ctx));
 		}
 		if (dr.have_dt)
-			report_dispatchtrace_text(stdout, &dr.dt, 0, ctx);
+			report_dispatchtrace_text(stdout, &dr.dt, 0, PT_CLI_STYLE(ctx));
 		printf("%sbug report facts%s (python -m torch.utils.collect_env's fields; ptinspect doctor "
 		       "--issue prints them for pasting)\n", pt_c(ctx->color, PT_C_BOLD),
 		       pt_c(ctx->color, PT_C_RESET));

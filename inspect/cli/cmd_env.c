@@ -10,7 +10,7 @@
 
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_env.h"
 
 static const char usage_text[] =
@@ -28,15 +28,13 @@ static const char usage_text[] =
 	"Exit status: 0 fine, 1 findings (or torch cannot be imported), 2 usage\n"
 	"error or no report from the interpreter.\n";
 
-int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;
@@ -47,16 +45,12 @@ int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'p': python = optarg; break;
 		case 'e': expect = optarg; break;
 		case 'v': verbose = 1; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind < argc) {
@@ -86,7 +80,7 @@ int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
 		json_decref(doc);
 	} else {
 		report_env_text(stdout, &e.rep, e.have_cfg ? &e.cfg : NULL, &e.findings, e.others,
-				e.n_others, verbose, ctx);
+				e.n_others, verbose, PT_CLI_STYLE(ctx));
 	}
 	rc = pt_diag_count(&e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:

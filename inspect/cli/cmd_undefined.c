@@ -15,7 +15,7 @@
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_doctor.h"
 #include "resolve.h"
 #include "xalloc.h"
@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"2 usage error or unreadable FILE.\n";
 
 static int one(const char *file, const char *llp, bool all, json_t *arr, struct pt_diag *d,
-	       const struct pt_ctx *ctx)
+	       const struct pt_cli *ctx)
 {
 	struct ldpath_env env;
 	struct resolve_result res;
@@ -59,14 +59,14 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 		if (arr) {
 			json_t *j = report_bindcheck_json(paths, res.n_objs, &b);
 
-			json_object_set_new(j, "file", json_string(file));
+			json_object_set_new(j, "file", pt_json_str(file));
 			json_object_set_new(j, "missing_libraries", json_integer((json_int_t)res.n_missing));
 			json_array_append_new(arr, j);
 		} else {
 			printf("%s: %zu objects, %zu undefined non-weak references checked, %zu defined by "
 			       "no object%s\n", file, res.n_objs, b.n_refs, b.n,
 			       res.n_missing ? " (libraries missing: see ptinspect deps)" : "");
-			report_bindcheck_text(stdout, paths, &b, all ? 0 : 20, 2, ctx);
+			report_bindcheck_text(stdout, paths, &b, all ? 0 : 20, 2, PT_CLI_STYLE(ctx));
 		}
 	}
 	bindcheck_release(&b);
@@ -76,14 +76,12 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 	return rc;
 }
 
-int cmd_undefined(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_undefined(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "ld-library-path", required_argument, NULL, 'L' },
 		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *llp = getenv("LD_LIBRARY_PATH");
@@ -95,15 +93,11 @@ int cmd_undefined(int argc, char **argv, struct pt_ctx *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'L': llp = optarg; break;
 		case 'a': all = true; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind >= argc) {

@@ -48,8 +48,8 @@ static const struct gpu_name {
 	{ "k80", 3, 7 }, { "k40", 3, 5 }, { "k20", 3, 5 },
 };
 
-/* Lower case without spaces and dashes into key: 0, or -1 if it does not fit. */
-static int squash(const char *s, char *key, size_t n)
+/* Lower case without spaces and dashes into key; NULL if it does not fit. */
+static char *squash(const char *s, char *key, size_t n)
 {
 	size_t k = 0;
 
@@ -59,7 +59,7 @@ static int squash(const char *s, char *key, size_t n)
 		key[k++] = (char)tolower((unsigned char)*s);
 	}
 	key[k] = '\0';
-	return *s ? -1 : 0;
+	return *s ? NULL : key;
 }
 
 /* Past the vendor and product-line words: "nvidiageforcertx4090" → "rtx4090". */
@@ -82,7 +82,7 @@ int cudaarch_model_cc(const char *model, struct cuda_cc *cc)
 	const char *p;
 	size_t best = 0;
 
-	if (squash(model, key, sizeof(key)) != 0)
+	if (!squash(model, key, sizeof(key)))
 		return -1;
 	p = strip_vendor(key);
 	for (size_t i = 0; i < sizeof(gpu_names) / sizeof(gpu_names[0]); i++) {
@@ -219,18 +219,11 @@ int cudaarch_parse_gpu(const char *s, struct cuda_cc *cc)
 static int parse_gpu(const char *s, struct cuda_cc *cc)
 {
 	char key[64];
-	size_t k = 0;
+	char *p = squash(s, key, sizeof(key));
 
-	/* squash() inline: gcc -O3 -Wstring-compare misjudges its result's length. */
-	for (; *s && k + 1 < sizeof(key); s++) {
-		if (*s == ' ' || *s == '-')
-			continue;
-		key[k++] = (char)tolower((unsigned char)*s);
-	}
-	if (*s)
+	/* An empty name is no GPU (and gcc -O3 -Wstring-compare wants that path gone). */
+	if (!p || !*p)
 		return -1;
-	key[k] = '\0';
-	char *p = key;
 	if (!strncmp(p, "sm_", 3) || !strncmp(p, "sm", 2) || !strncmp(p, "compute_", 8)) {
 		p += p[0] == 'c' ? 8 : p[2] == '_' ? 3 : 2;
 		/* sm_90a, compute_100f: the variant says nothing about the GPU. */

@@ -8,13 +8,12 @@
 
 #include <elf.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "unpack.h"
+#include "jobs.h"
+#include "fatbin_unpack.h"
 #include "xalloc.h"
 
 #define WINDOW 512		/* header reads: fat binary header plus an entry header or two */
@@ -426,7 +425,7 @@ void cuda_scan_release(struct cuda_scan *s)
 /* One entry for --verify: read, decompress, look inside. Returns 0, 1 skipped, -1 bad (warned). */
 static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_t idx,
 			uint8_t **src, size_t *src_cap, uint8_t **dst, size_t *dst_cap,
-			struct unpack_info *info, struct pt_diag *diag)
+			struct fatbin_unpack_info *info, struct pt_diag *diag)
 {
 	const struct fatbin_entry *e = &s->entries.v[idx];
 	const struct cuda_section *c = &s->secs[s->fatbins[e->fatbin].section];
@@ -461,14 +460,14 @@ static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_
 			*dst_cap = (size_t)outlen + 1;
 			*dst = pt_xrealloc(*dst, *dst_cap);
 		}
-		if (unpack_payload(e->comp, *src, (size_t)n, *dst, (size_t)outlen, &why) != 0) {
+		if (fatbin_unpack_payload(e->comp, *src, (size_t)n, *dst, (size_t)outlen, &why) != 0) {
 			pt_diag_add(diag, PT_SEV_WARNING, o->path, where, "%s decompression failed: %s",
 				    fatbin_comp_name(e->comp), why);
 			return -1;
 		}
 		payload = *dst;
 	}
-	if (unpack_inspect(e->kind, payload, (size_t)outlen, info, &why) != 0) {
+	if (fatbin_unpack_inspect(e->kind, payload, (size_t)outlen, info, &why) != 0) {
 		pt_diag_add(diag, PT_SEV_WARNING, o->path, where, "%s", why);
 		return -1;
 	}
@@ -516,7 +515,7 @@ static void *verify_worker(void *arg)
 
 	pt_diag_init(&local);
 	while ((i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->s->entries.n) {
-		struct unpack_info info = {0};
+		struct fatbin_unpack_info info = {0};
 
 		j->result[i] = (signed char)verify_entry(j->o, j->s, i, &src, &src_cap, &dst, &dst_cap,
 							  &info, &local);
@@ -536,19 +535,9 @@ static void *verify_worker(void *arg)
 /* Threads for --verify: PT_JOBS if set (1 = none), else the CPUs this process may use. */
 static size_t verify_threads(size_t entries)
 {
-	const char *e = getenv("PT_JOBS");
-	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t cs;
+	size_t n = pt_jobs(64);
 
-	if (!(e && *e) && sched_getaffinity(0, sizeof(cs), &cs) == 0 && CPU_COUNT(&cs) < n)
-		n = CPU_COUNT(&cs);
-	if (n < 1)
-		n = 1;
-	if (n > 64)
-		n = 64;
-	if ((size_t)n > entries)
-		n = entries ? (long)entries : 1;
-	return (size_t)n;
+	return n > entries ? (entries ? entries : 1) : n;
 }
 
 int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct cuda_verify *v,

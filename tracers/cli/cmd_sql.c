@@ -10,7 +10,9 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
 
 static const char usage_text[] =
 	"usage: pttrace sql [RUN] 'SELECT ...'\n"
@@ -55,11 +57,10 @@ static void print_text(json_t *rows)
 	}
 }
 
-int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		PT_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
@@ -73,15 +74,9 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-			ctx->json = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (argc - optind == 2) {
@@ -94,10 +89,8 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, run, &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
-	if (run && query_resolve_run(ix, run, &run_id) < 0)
-		goto out;
 	s = db_prepare(ix, sql);
 	if (!s)
 		goto out;
@@ -113,7 +106,7 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 		if (k && db_bind_at(s, k, "i", run_id) < 0)
 			goto out;
 	}
-	rows = query_rows_json(s);
+	rows = db_rows_json(s);
 	if (!rows)
 		goto out;
 	if (ctx->json)

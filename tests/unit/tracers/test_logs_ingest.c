@@ -1,0 +1,282 @@
+/*
+ * tracers/ingest: lines → records. Groups (TORCH_LOGS prefixes, tracebacks,
+ * warnings), the dispatcher tree, torn dispatcher lines, two interleaved
+ * streams, and that every line lands in exactly one record whatever the
+ * chunking. Also spool: written files read back in arrival order.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "parts.h"
+#include "ptest.h"
+#include "logs_ingest.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
+#include "spool.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+struct fx {
+	char dir[PTEST_PATH_MAX];
+	struct pt_diag diag;
+	struct db *ix;
+	int64_t run;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = pt_xcalloc(1, sizeof(*f));
+	char *db;
+	char *argv[] = { "x" };
+	struct run_info ri = { .source = "run", .argv = argv, .argc = 1,
+			       .started_us = 1795315638000000 };
+
+	if (!ptest_tmpdir(f->dir, "test-logs-ingest"))
+		return -1;
+	db = pt_xasprintf("%s/pttrace.db", f->dir);
+	pt_diag_init(&f->diag);
+	if (pttrace_db_open(&f->ix, db, 0, &f->diag) < 0 || runs_create(f->ix, &ri, &f->run) < 0)
+		return -1;
+	free(db);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	db_close(f->ix);
+	pt_diag_print(&f->diag, stderr, "test", 0);
+	pt_diag_release(&f->diag);
+	assert_int_equal(ptest_rmtree(f->dir), 0);
+	free(f);
+	return 0;
+}
+
+static int64_t one_int(struct db *ix, const char *sql, int64_t run)
+{
+	struct db_stmt *s = db_prepare(ix, sql);
+	int64_t v;
+
+	assert_non_null(s);
+	assert_int_equal(db_bind(s, "i", run), 0);
+	assert_int_equal(db_step(s), 1);
+	v = db_col_int(s, 0);
+	db_reset(s);
+	return v;
+}
+
+/* "kind nlines level rank cid artifact|text" per record, in seq order. */
+static char *dump(struct fx *f)
+{
+	json_t *rows = db_json(f->ix,
+				  "SELECT stream || ':' || kind || ':' || nlines || ':' || IFNULL(level, '-')"
+				  " || ':' || IFNULL(rank, '-') || ':' || IFNULL(frame_id, '-') || '/' ||"
+				  " IFNULL(frame_compile_id, '-') || '_' || IFNULL(attempt, '-') || ':' ||"
+				  " IFNULL(artifact, '-') || '|' || text AS r FROM records WHERE run_id = ?1"
+				  " ORDER BY seq", "i", f->run);
+	struct pt_strbuf sb;
+	size_t i;
+	json_t *v;
+
+	pt_strbuf_init(&sb, 1 << 20);
+	json_array_foreach(rows, i, v) {
+		pt_strbuf_adds(&sb, json_string_value(json_object_get(v, "r")));
+		pt_strbuf_adds(&sb, "\n");
+	}
+	json_decref(rows);
+	return pt_strbuf_detach(&sb);
+}
+
+static const char err_text[] =
+	"I1122 02:47:18.432000 9740 torch/fx/experimental/symbolic_shapes.py:3192] [0/0] create_env\n"
+	"V1122 02:47:18.460000 9740 torch/_dynamo/guards.py:2364] [0/0_1] [__guards] GUARDS:\n"
+	"V1122 02:47:18.461000 9740 torch/_dynamo/guards.py:2321] [0/0_1] [__guards] \n"
+	"V1122 02:47:18.461000 9740 torch/_dynamo/guards.py:2321] [0/0_1] [__guards] TREE_GUARD_MANAGER:\n"
+	"V1122 02:47:18.461000 9740 torch/_dynamo/guards.py:2321] [0/0_1] [__guards] +- RootGuardManager\n"
+	"[rank1]:I1122 02:48:32.452000 11559 torch/_dynamo/symbolic_convert.py:2706] [0/0] Step 1\n"
+	"[rank0]:I1122 02:48:32.452000 11558 torch/_dynamo/symbolic_convert.py:2706] [0/0] Step 1\n"
+	"/tmp/w.py:3: UserWarning: careful\n"
+	"  warnings.warn(\"careful\")\n"
+	"Traceback (most recent call last):\n"
+	"  File \"/tmp/x.py\", line 5, in <module>\n"
+	"    raise ValueError(\"boom\")\n"
+	"ValueError: boom\n"
+	"[W1122 02:54:13.085491037 ProcessGroupGloo.cpp:527] Warning: Unable\n"
+	" [call] op=[aten::ones], key=[BackendSelect]\n"
+	"  [redispatch] op=[aten::ones], key=[CPU]\n"
+	"   [call] op=[aten::empty.memory_format], key=[BackendSelect]\n"
+	"    [redispatch] op=[aten::empty.memory_format], key=[CPU]\n"
+	"   [call] op=[aten::fill_.Scalar], key=[CPU]\n"
+	" [call] op=[aten::ad  [call] op=[aten::mul.Tensor], key=[CPU]\n"
+	"d.Tensor], key=[AutogradCPU]\n"
+	"plain\n"
+	"no newline at the end";
+
+static const char want[] =
+	"2:log:1:20:-:0/0_-:-|create_env\n"
+	"2:log:1:10:-:0/0_1:guards|GUARDS:\n"
+	"2:log:3:10:-:0/0_1:guards|\nTREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+	"2:log:1:20:1:0/0_-:-|Step 1\n"
+	"2:log:1:20:0:0/0_-:-|Step 1\n"
+	"2:warning:2:30:-:-/-_-:-|/tmp/w.py:3: UserWarning: careful\n  warnings.warn(\"careful\")\n"
+	"2:traceback:4:40:-:-/-_-:-|Traceback (most recent call last):\n  File \"/tmp/x.py\", line 5, in <module>\n    raise ValueError(\"boom\")\nValueError: boom\n"
+	"2:cpp:1:30:-:-/-_-:-|Warning: Unable\n"
+	"2:dispatch:1:-:-:-/-_-:-| [call] op=[aten::ones], key=[BackendSelect]\n"
+	"2:dispatch:1:-:-:-/-_-:-|  [redispatch] op=[aten::ones], key=[CPU]\n"
+	"2:dispatch:1:-:-:-/-_-:-|   [call] op=[aten::empty.memory_format], key=[BackendSelect]\n"
+	"2:dispatch:1:-:-:-/-_-:-|    [redispatch] op=[aten::empty.memory_format], key=[CPU]\n"
+	"2:dispatch:1:-:-:-/-_-:-|   [call] op=[aten::fill_.Scalar], key=[CPU]\n"
+	"2:dispatch:1:-:-:-/-_-:-| [call] op=[aten::ad  [call] op=[aten::mul.Tensor], key=[CPU]\n"
+	"2:dispatch:1:-:-:-/-_-:-|d.Tensor], key=[AutogradCPU]\n"
+	"2:other:1:-:-:-/-_-:-|plain\n"
+	"2:other:1:-:-:-/-_-:-|no newline at the end\n";
+
+/* One stream, fed in chunks of every size from 1 to 64: the same records each time. */
+static void records_from_stderr(void **state)
+{
+	struct fx *f = *state;
+
+	for (size_t chunk = 1; chunk <= 64; chunk += (chunk < 8 ? 1 : 7)) {
+		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
+		char *got;
+
+		assert_non_null(ig);
+		for (size_t i = 0; i < sizeof(err_text) - 1; i += chunk) {
+			size_t n = sizeof(err_text) - 1 - i;
+
+			assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)err_text + i, n < chunk ? n : chunk), 0);
+		}
+		assert_int_equal(logs_ingest_finish(ig), 0);
+		assert_int_equal(logs_ingest_get_stats(ig)->torn_joined, 1);
+		logs_ingest_free(ig);
+		got = dump(f);
+		assert_string_equal(got, want);
+		free(got);
+		/* 23 lines, each in exactly one record. */
+		assert_int_equal(one_int(f->ix, "SELECT SUM(nlines) FROM records WHERE run_id=?1", f->run), 23);
+	}
+	/* The dispatcher tree: fill_ and empty are children of the redispatch of ones. */
+	/* The torn add was completed from its tail line. */
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls c JOIN dispatch_calls p"
+				 " ON c.parent_id = p.id WHERE c.run_id=?1 AND p.op='aten::ones'"
+				 " AND p.label='redispatch'", f->run), 2);
+	/* Seven calls: one per "[label] op=[" token, the torn line's two included. */
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1", f->run), 7);
+	/* Roots: ones, and the two torn calls (torn lines stay out of the tree). */
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1"
+				 " AND parent_id IS NULL", f->run), 3);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1"
+				 " AND torn = 1", f->run), 2);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id=?1"
+				 " AND op='aten::add' AND overload='Tensor' AND dispatch_key='AutogradCPU'",
+				 f->run), 1);
+	/* Times: the run's year and zone. 2026-11-22 02:47:18.432 UTC. */
+	assert_int_equal(one_int(f->ix, "SELECT MIN(ts_us) FROM records WHERE run_id=?1", f->run),
+			 1795315638432000);
+	/* The record's bytes in the stream: offset and length of its lines. */
+	assert_int_equal(one_int(f->ix, "SELECT off FROM records WHERE run_id=?1 AND seq=2", f->run),
+			 strchr(strchr(err_text, '\n') + 1, '\n') + 1 - err_text);
+}
+
+/* Two streams interleaved: seq follows arrival; groups never span streams. */
+static void two_streams(void **state)
+{
+	struct fx *f = *state;
+	struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
+	const char *l = "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] x\n";
+	char *got;
+
+	logs_ingest_feed(ig, 2, (const uint8_t *)l, strlen(l));
+	logs_ingest_feed(ig, 1, (const uint8_t *)"out 1\nout", 9);
+	logs_ingest_feed(ig, 2, (const uint8_t *)l, strlen(l));
+	logs_ingest_feed(ig, 1, (const uint8_t *)" 2\n", 3);
+	assert_int_equal(logs_ingest_finish(ig), 0);
+	logs_ingest_free(ig);
+	got = dump(f);
+	assert_string_equal(got, "2:log:2:20:-:0/0_-:-|x\nx\n"
+				 "1:other:1:-:-:-/-_-:-|out 1\n"
+				 "1:other:1:-:-:-/-_-:-|out 2\n");
+	free(got);
+	assert_int_equal(one_int(f->ix, "SELECT seq FROM records WHERE run_id=?1 AND text='out 2'",
+				 f->run), 3);
+}
+
+/*
+ * Spool: chunks written to the two files come back in arrival order once the
+ * writer is closed, and the rest of each file when order.bin lost its last record.
+ */
+static void spool_roundtrip(void **state)
+{
+	struct fx *f = *state;
+	struct spool_writer w;
+	struct spool_reader r;
+	char *dir = db_run_dir(f->ix, f->run);
+	const uint8_t *data;
+	size_t len;
+	int stream;
+	struct pt_strbuf got;
+
+	assert_int_equal(spool_writer_open(&w, dir, NULL, &f->diag), 0);
+	assert_int_equal(spool_write(&w, 1, "a1", 2), 0);
+	assert_int_equal(spool_write(&w, 1, "a2", 2), 0);
+	assert_int_equal(spool_write(&w, 2, "B1", 2), 0);
+	assert_int_equal(spool_write(&w, 1, "a3", 2), 0);
+	assert_int_equal(spool_write(&w, 2, "B2", 2), 0);
+	assert_int_equal(spool_writer_close(&w), 0);
+	pt_strbuf_init(&got, 1000);
+	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
+	while (spool_read(&r, &stream, &data, &len) == 1) {
+		pt_strbuf_addf(&got, "%d:", stream);
+		pt_strbuf_add(&got, data, len);
+		pt_strbuf_adds(&got, " ");
+	}
+	spool_reader_close(&r);
+	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
+	/* Without its last record (pttrace killed), the rest of each file still comes back. */
+	{
+		char *order = pt_xasprintf("%s/order.bin", dir);
+
+		assert_int_equal(truncate(order, 16), 0);
+		free(order);
+	}
+	pt_strbuf_reset(&got);
+	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
+	while (spool_read(&r, &stream, &data, &len) == 1) {
+		pt_strbuf_addf(&got, "%d:", stream);
+		pt_strbuf_add(&got, data, len);
+		pt_strbuf_adds(&got, " ");
+	}
+	spool_reader_close(&r);
+	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
+	pt_strbuf_release(&got);
+	/* And logs_ingest_run_dir indexes the files: neither stream ends in a newline, so each is one "other" line. */
+	{
+		struct logs_ingest_stats st;
+
+		assert_int_equal(logs_ingest_run_dir(f->ix, f->run, 0, 0, &st), 0);
+		assert_int_equal(st.lines[LOGS_OTHER], 2);
+		assert_int_equal(st.bytes, 10);
+	}
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(records_from_stderr, setup, teardown),
+		cmocka_unit_test_setup_teardown(two_streams, setup, teardown),
+		cmocka_unit_test_setup_teardown(spool_roundtrip, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
