@@ -176,7 +176,7 @@ printf 'from torch._C import *\n' >"$T/pytorch/torch/__init__.py"
 check_contains "checkout: python's own error" "No module named 'torch._C'" "$(cat "$T/co.py")"
 (cd "$T/pytorch" && "$P" doctor --python $PY >"$T/co.txt" 2>&1)
 check_eq "checkout: first line" \
-	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory (sys.path[0])) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory, sys.path[0]) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
 	"$(first "$T/co.txt")"
 
 # 6. The CUDA runtime newer than the driver: libcudart 12.4 (made here) and a libcuda.so.1 of driver 450.80.02.
