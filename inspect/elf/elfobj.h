@@ -14,18 +14,7 @@
 #include <stdint.h>
 
 #include "diag.h"
-
-struct elf_vername {
-	char *name;
-	bool weak;	/* VER_FLG_WEAK: a missing weak version is not fatal */
-};
-
-/* One Verneed record: versions required from the library named file. */
-struct elf_verneed {
-	char *file;	/* as in DT_NEEDED */
-	struct elf_vername *v;
-	size_t n;
-};
+#include "symver.h"
 
 /* One section header, as the section table says (sizes not yet checked against the file). */
 struct elf_section {
@@ -84,7 +73,8 @@ int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
 /*
  * Like elfobj_open but only the identity and the dynamic section: no
  * build-id, no section headers. What the resolver needs for each of the
- * hundreds of dependencies of a large library.
+ * hundreds of dependencies of a large library. The file is closed before
+ * it returns (o->elf NULL, o->fd -1, elfobj_pread fails): only the fields.
  */
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag);
 

@@ -5,18 +5,18 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
-#include "report.h"
+#include "term.h"
+#include "report_elf.h"
 #include "report_config.h"
 
-static const char *yn(int v)
+static const char *yes_no(int v)
 {
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
 
-void report_findings_text(FILE *f, const struct pt_diag *d, int indent, const struct pt_ctx *ctx)
+void report_findings_text(FILE *f, const struct pt_diag *d, int indent, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 
 	for (size_t i = 0; i < d->n; i++) {
 		const struct pt_diag_msg *m = &d->v[i];
@@ -47,9 +47,9 @@ static bool key_library(const char *p)
 
 void report_env_text(FILE *f, const struct pyenv_report *r, const struct showconfig *cfg,
 		     const struct pt_diag *findings, char *const *others, size_t n_others,
-		     int verbose, const struct pt_ctx *ctx)
+		     int verbose, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 	json_t *al = json_object_get(r->doc, "arch_list");
 	size_t n_import = 0, hidden = 0;
 
@@ -67,7 +67,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 			r->torch_version ? r->torch_version : "(no version)", pt_c(c, PT_C_RESET),
 			r->torch_file ? r->torch_file : "?");
 		fprintf(f, "%-13s %s\n", "git version", r->git_version ? r->git_version : "-");
-		fprintf(f, "%-13s %s\n", "debug build", yn(r->debug));
+		fprintf(f, "%-13s %s\n", "debug build", yes_no(r->debug));
 		fprintf(f, "%-13s %s\n", "CUDA", r->cuda ? r->cuda : "none (torch.version.cuda is None)");
 		if (r->hip)
 			fprintf(f, "%-13s %s\n", "HIP", r->hip);
@@ -79,7 +79,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 				fprintf(f, " %s", json_string_value(json_array_get(al, i)));
 			fputc('\n', f);
 		}
-		fprintf(f, "%-13s %s\n", "C++11 ABI", yn(r->cxx11_abi));
+		fprintf(f, "%-13s %s\n", "C++11 ABI", yes_no(r->cxx11_abi));
 	}
 	if (r->n_cands) {
 		fprintf(f, "torch packages on sys.path, in order:\n");
@@ -88,7 +88,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	}
 	if (cfg) {
 		fprintf(f, "%sbuild configuration%s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET));
-		report_config_text(f, cfg, 2, ctx);
+		report_config_text(f, cfg, 2, st);
 	}
 	for (size_t i = 0; i < r->n_loaded; i++)
 		n_import += r->loaded[i].by_import;
@@ -117,7 +117,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	}
 	if (findings->n) {
 		fprintf(f, "%sfindings%s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET));
-		report_findings_text(f, findings, 2, ctx);
+		report_findings_text(f, findings, 2, st);
 	}
 }
 

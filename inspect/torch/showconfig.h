@@ -1,7 +1,7 @@
 /*
  * The text of torch.__config__.show() (= torch._C._show_config() = C++
  * at::show_config()) parsed into fields. Real pastes are indented, re-wrapped
- * by hand, cut short or in old formats (shared/fixtures/show_config/): every
+ * by hand, cut short or in old formats (tests/fixtures/show_config/): every
  * line is kept, either in items (the "- ..." entries) or in unparsed.
  * No I/O here; the JSON form (report_config.c) is a contract, see
  * docs/ptinspect-config.1.
@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -88,5 +89,8 @@ char *showconfig_decode_cudnn(const char *s);
  * returns out, or NULL when name is not of that form.
  */
 const char *showconfig_arch_dotted(const char *name, char *out, size_t n);
+
+/* Read all of f (capped one byte past SHOWCONFIG_MAX_LEN) into a new string. 0 or -1. */
+int showconfig_read_stream(FILE *f, char **out, size_t *len);
 
 #endif

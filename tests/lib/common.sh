@@ -14,7 +14,20 @@ if [ "${PT_SANITIZE:-OFF}" = ON ]; then
 	export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$T/sanitizer"
 fi
 
-skip() { echo "SKIP: $*"; exit 77; }
+# skip REASON: this machine lacks something the test needs (a package, nvcc, the
+# torch 2.x bed). Under `tests/run --strict` (PT_STRICT=1) that is a failure: CI's
+# machine must have it. not_applicable REASON: the test does not apply to this
+# tree or this hardware (the ASan tree, a CPU level, no GPU); a skip even in
+# strict mode. Both print the reason; tests/run lists every skip at the end.
+skip() {
+	if [ "${PT_STRICT:-0}" = 1 ]; then
+		echo "FAIL: strict mode: would skip: $*"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+not_applicable() { echo "SKIP: not applicable: $*"; exit 77; }
 fail() { echo "FAIL: $*"; PT_FAILS=$((PT_FAILS + 1)); }
 pass() { PT_CHECKS=$((PT_CHECKS + 1)); }
 
@@ -49,6 +62,31 @@ check_rc() {
 		echo "FAIL: $what: exit $got, expected $want"
 		sed 's/^/  stdout| /' "$T/.out" | head -20
 		sed 's/^/  stderr| /' "$T/.err" | head -20
+		PT_FAILS=$((PT_FAILS + 1))
+	fi
+}
+
+# check_output WHAT EXPECTED_FILE ACTUAL_FILE: a whole rendering (stdout or
+# stderr) against tests/integration/<tier>/expected/<name>.txt, after
+# normalising what changes between runs: the scratch directory ($T -> <T>),
+# the source tree (<SRC>), dates, times and durations (<TIME>), pids. With
+# PT_UPDATE_EXPECTED=1 the expected file is rewritten instead.
+normalise_output() {
+	sed -e "s|$T|<T>|g" -e "s|${PT_SRC:-/nonexistent}|<SRC>|g" \
+	    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9][ T][0-9:.]*/<TIME>/g' \
+	    -e 's/[0-9]\+\.[0-9]\+ *s\b/<SECONDS>/g' "$@"
+}
+check_output() {
+	local what=$1 want=$2 got=$3
+	PT_CHECKS=$((PT_CHECKS + 1))
+	normalise_output "$got" >"$T/.norm"
+	if [ "${PT_UPDATE_EXPECTED:-0}" = 1 ]; then
+		cp "$T/.norm" "$want"
+		return
+	fi
+	if ! diff -u "$want" "$T/.norm" >"$T/.diff"; then
+		echo "FAIL: $what: output differs from $want:"
+		sed 's/^/  | /' "$T/.diff"
 		PT_FAILS=$((PT_FAILS + 1))
 	fi
 }

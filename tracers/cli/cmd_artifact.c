@@ -15,6 +15,7 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "tt_query.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -38,23 +39,6 @@ struct art_ctx {
 	json_t *dir;		/* compile_directory.json */
 	int failed;
 };
-
-static int mkdirs(const char *path)
-{
-	char *p = pt_xstrdup(path);
-
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-				free(p);
-				return -1;
-			}
-			*s = '/';
-		}
-	free(p);
-	return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
 
 static int on_rec(void *vctx, const struct tt_rec_row *row)
 {
@@ -101,7 +85,7 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 			rel = pt_xasprintf("%s/%s_%ld.%s", sub, base, a->counter, ext);
 		}
 		file = pt_xasprintf("%s/%s", a->out, rel);
-		if (mkdirs(dir) < 0 || !(f = fopen(file, "wb")) ||
+		if (pt_mkdirs(dir, 0777) < 0 || !(f = fopen(file, "wb")) ||
 		    (fwrite(data, 1, len, f) != len) + fclose(f) != 0) {
 			pt_diag_add(a->diag, PT_SEV_ERROR, file, NULL, "cannot write: %s", strerror(errno));
 			a->failed = 1;
@@ -123,7 +107,7 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 	return a->failed ? -1 : 0;
 }
 
-int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *pos[3] = {0}, *out = NULL;
 	int npos = 0, rc = EXIT_USAGE;
@@ -133,7 +117,6 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 	struct db *ix;
 	int64_t run;
 	struct art_ctx a = {0};
-	struct db_stmt *s;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -144,7 +127,8 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
 		} else if (argv[i][0] == '-' || npos == 3) {
-			fprintf(stderr, "pttrace artifact: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else {
 			pos[npos++] = argv[i];
@@ -159,18 +143,14 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, pos[0], &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, pos[0], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	a.ix = ix;
 	a.diag = &diag;
 	a.out = out;
 	a.dir = json_object();
-	s = db_prepare(ix, "SELECT count(DISTINCT rank) FROM trace_records WHERE run_id = ?");
-	if (s && db_bind(s, "i", run) == 0 && db_step(s) == 1) {
-		a.multi_rank = db_col_int(s, 0) > 1;
-		db_reset(s);
-	}
-	if (out && mkdirs(out) < 0) {
+	a.multi_rank = tt_rank_count(ix, run) > 1;
+	if (out && pt_mkdirs(out, 0777) < 0) {
 		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
 	} else if (tt_records_for(ix, run, pos[1] ? &cid : NULL, rank, pos[2], on_rec, &a, &diag) == 0 &&
 		   !a.failed) {

@@ -11,7 +11,10 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_diff.h"
+#include "logs_query.h"
+#include "runs.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -23,109 +26,12 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 usage error or no such run.\n";
 
-/* The line of text that identifies a record across runs. */
-static char *record_key(const char *kind, const char *artifact, const char *text)
-{
-	const char *p = text ? text : "", *best = NULL, *line;
-	size_t n;
-
-	if (artifact && !strcmp(artifact, "graph_breaks")) {
-		/* "Reason: Unsupported: ..." is stable; the first line names the file and line. */
-		for (line = p; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-			if (!strncmp(line, "Reason:", 7)) {
-				best = line;
-				break;
-			}
-	} else if (kind && !strcmp(kind, "traceback")) {
-		/* The exception line: the last non-empty line. */
-		for (line = p; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-			if (*line && *line != '\n')
-				best = line;
-	}
-	if (!best)
-		best = p;
-	n = strcspn(best, "\n");
-	return pt_xstrndup(best, n);
-}
-
-/* {key: count} of the records a query returns. */
-static json_t *keyed_counts(json_t *rows)
-{
-	json_t *m = json_object(), *v;
-	size_t i;
-
-	json_array_foreach(rows, i, v) {
-		char *k = record_key(json_string_value(json_object_get(v, "kind")),
-				     json_string_value(json_object_get(v, "artifact")),
-				     json_string_value(json_object_get(v, "text")));
-		json_t *c = json_object_get(m, k);
-
-		json_object_set_new(m, k, json_integer(c ? json_integer_value(c) + 1 : 1));
-		free(k);
-	}
-	return m;
-}
-
-/* [{key, a, b}] for keys whose counts differ; *ta and *tb get the totals. */
-static json_t *compare(json_t *a, json_t *b, json_int_t *ta, json_int_t *tb)
-{
-	json_t *out = json_array(), *v;
-	const char *k;
-
-	*ta = *tb = 0;
-	json_object_foreach(a, k, v) {
-		json_int_t x = json_integer_value(v), y = json_integer_value(json_object_get(b, k));
-
-		*ta += x;
-		if (x != y)
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", x, "b", y));
-	}
-	json_object_foreach(b, k, v) {
-		*tb += json_integer_value(v);
-		if (!json_object_get(a, k))
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", (json_int_t)0,
-							     "b", json_integer_value(v)));
-	}
-	return out;
-}
-
-static const char *const sections[][2] = {
-	{ "graph_breaks", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
-			  " AND artifact = 'graph_breaks' ORDER BY seq" },
-	{ "recompiles", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
-			" AND artifact = 'recompiles' ORDER BY seq" },
-	{ "errors", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
-		    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
-};
-
-/* ops as {"aten::add.Tensor [AutogradCPU]": calls}. */
-static json_t *ops_counts(struct db *ix, int64_t run)
-{
-	json_t *rows = query_ops(ix, run), *m, *v;
-	size_t i;
-
-	if (!rows)
-		return NULL;
-	m = json_object();
-	json_array_foreach(rows, i, v) {
-		const char *ovl = json_string_value(json_object_get(v, "overload"));
-		char *k = pt_xasprintf("%s%s%s [%s]", json_string_value(json_object_get(v, "op")),
-				       ovl && *ovl ? "." : "", ovl ? ovl : "",
-				       json_string_value(json_object_get(v, "dispatch_key")));
-
-		json_object_set_new(m, k, json_incref(json_object_get(v, "calls")));
-		free(k);
-	}
-	json_decref(rows);
-	return m;
-}
-
 static char *status_of(struct db *ix, int64_t run)
 {
 	struct run_row r;
 	char *s;
 
-	if (query_run_load(ix, run, &r) < 0)
+	if (runs_load(ix, run, &r) < 0)
 		return NULL;
 	if (!strcmp(r.status, "exited"))
 		s = pt_xasprintf("exit %lld", (long long)r.exit_code);
@@ -133,11 +39,11 @@ static char *status_of(struct db *ix, int64_t run)
 		s = pt_xasprintf("signal %lld", (long long)r.signal);
 	else
 		s = pt_xstrdup(r.status);
-	query_run_release(&r);
+	runs_row_release(&r);
 	return s;
 }
 
-/* The TORCH_TRACE part of the text output (issue 6; tt_diff_json's document). */
+/* The TORCH_TRACE part of the text output (tt_diff_json's document). */
 static void print_compiles_diff(json_t *tc)
 {
 	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
@@ -208,7 +114,7 @@ static void print_compiles_diff(json_t *tc)
 	}
 }
 
-int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -239,10 +145,10 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	if (query_resolve_run(ix, argv[optind], &a) < 0 ||
-	    query_resolve_run(ix, argv[optind + 1], &b) < 0 || !(sa = status_of(ix, a)) ||
+	if (runs_resolve(ix, argv[optind], &a) < 0 ||
+	    runs_resolve(ix, argv[optind + 1], &b) < 0 || !(sa = status_of(ix, a)) ||
 	    !(sb = status_of(ix, b)))
 		goto out;
 	doc = json_object();
@@ -250,36 +156,9 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 	json_object_set_new(doc, "b", json_integer(b));
 	json_object_set_new(doc, "status", json_pack("{s:s,s:s}", "a", sa, "b", sb));
 	differ |= strcmp(sa, sb) != 0;
-	for (int s = -1; s < 3; s++) {
-		json_t *ma, *mb, *d;
-		json_int_t ta, tb;
-		const char *name = s < 0 ? "ops" : sections[s][0];
-
-		if (s < 0) {
-			ma = ops_counts(ix, a);
-			mb = ops_counts(ix, b);
-		} else {
-			json_t *ra = query_json(ix, sections[s][1], "i", a);
-			json_t *rb = query_json(ix, sections[s][1], "i", b);
-
-			ma = ra ? keyed_counts(ra) : NULL;
-			mb = rb ? keyed_counts(rb) : NULL;
-			json_decref(ra);
-			json_decref(rb);
-		}
-		if (!ma || !mb) {
-			json_decref(ma);
-			json_decref(mb);
-			goto out;
-		}
-		d = compare(ma, mb, &ta, &tb);
-		differ |= json_array_size(d) != 0;
-		json_object_set_new(doc, name, json_pack("{s:I,s:I,s:o}", "a", ta, "b", tb,
-							 "differences", d));
-		json_decref(ma);
-		json_decref(mb);
-	}
-	/* TORCH_TRACE (issue 6): compile ids added/removed, changed graphs, recompile reasons, times. */
+	if (logs_diff_json(ix, a, b, doc, &differ) < 0)
+		goto out;
+	/* TORCH_TRACE: compile ids added/removed, changed graphs, recompile reasons, times. */
 	{
 		json_t *tc;
 

@@ -14,7 +14,7 @@ static const char usage_text[] =
 	"counts, compile ids only one side has, order).\n"
 	"Exit status: 0 fine, 1 ranks diverge or a rank conflict, 2 usage or no such run.\n";
 
-int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_ranks(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *spec = NULL;
 	struct pt_diag diag;
@@ -30,7 +30,8 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
 		} else if (argv[i][0] == '-' || spec) {
-			fprintf(stderr, "pttrace ranks: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else
 			spec = argv[i];
@@ -40,7 +41,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (tt_ranks_json(ix, run, &o, &diag) == 0) {
 		json_t *ranks = json_object_get(o, "ranks"), *div = json_object_get(o, "divergences"), *r;

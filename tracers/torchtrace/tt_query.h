@@ -1,7 +1,9 @@
 /*
  * The read side of the TORCH_TRACE index, for cmd_compiles.c, cmd_artifact.c,
- * cmd_ranks.c, cmd_timeline.c, show and diff. Results are plain structs the
- * front ends render; nothing here prints. All functions return 0 or -1 (diag).
+ * cmd_ranks.c, cmd_timeline.c, show and diff (tt_compiles.c, tt_records.c,
+ * tt_events.c, tt_ranks.c, tt_timeline.c, tt_diff.c). Results are plain structs
+ * or JSON documents the front ends render; only tt_timeline_write writes, to
+ * the FILE * it is given. Functions return 0 or -1 (diag) unless they say.
  */
 #ifndef PT_TT_QUERY_H
 #define PT_TT_QUERY_H
@@ -102,6 +104,9 @@ void tt_events_release(struct tt_events *e);
  *  "divergences": ["rank 1 compiled 5 graphs, rank 0 3", ...]}.
  */
 int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag);
+
+/* Distinct ranks of the run's records (0 when none is ranked), or -1 on error. */
+int64_t tt_rank_count(struct db *ix, int64_t run_id);
 
 /* The `show --json` additions: records_by_kind, payload_md5_mismatches, ranks. */
 int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag);

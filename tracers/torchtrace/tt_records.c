@@ -186,3 +186,18 @@ fail:
 	json_decref(tr);
 	return -1;
 }
+
+int64_t tt_rank_count(struct db *ix, int64_t run_id)
+{
+	struct db_stmt *s = NULL;
+	int64_t n = -1;
+
+	if (tt_prep(ix, &s, "SELECT count(DISTINCT rank) FROM trace_records WHERE run_id = ?") < 0 ||
+	    db_bind(s, "i", run_id) < 0)
+		return -1;
+	if (db_step(s) == 1) {
+		n = db_col_int(s, 0);
+		db_reset(s);
+	}
+	return n;
+}
