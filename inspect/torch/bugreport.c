@@ -142,7 +142,7 @@ char *bugreport_cpu_model(const char *buf, size_t len)
 static char *slurp(const char *path, size_t *len)
 {
 	char buf[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	ssize_t n, got = 0;
 
 	if (fd < 0)
