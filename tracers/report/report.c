@@ -1413,8 +1413,10 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 		if (rp_compile_records(c->ix, c->o->run_id, prev->rank, &prev->cid, prev_guards, &pp,
 				       c->diag) < 0)
 			rc = -1;
-		qsort(p.guards.v, p.guards.n, sizeof(char *), str_cmp);
-		qsort(pp.guards.v, pp.guards.n, sizeof(char *), str_cmp);
+		if (p.guards.n > 1)
+			qsort(p.guards.v, p.guards.n, sizeof(char *), str_cmp);
+		if (pp.guards.n > 1)
+			qsort(pp.guards.v, pp.guards.n, sizeof(char *), str_cmp);
 		html_raw(&h, "<h2>Guard diff against the previous compile of this frame (");
 		cid_link(&h, "../", prev->rank, &prev->cid, prev->status);
 		html_raw(&h, ")</h2>\n<pre class=\"diff\">");

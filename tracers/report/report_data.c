@@ -273,7 +273,8 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 			}
 		}
 	}
-	qsort(out->v, out->n, sizeof(*out->v), occ_cmp);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), occ_cmp);
 	return 0;
 }
 
