@@ -95,8 +95,16 @@ static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
 		       : r->import_error ? r->import_error : "unknown error");
 	else if (dr->have_g && dr->g.headline)
 		printf("%s%s%s\n", pt_c(c, PT_C_RED), dr->g.headline, pt_c(c, PT_C_RESET));
-	else if (warn)
-		printf("%sproblems found%s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+	else if (warn) {
+		const char *first = "problems found";
+
+		for (size_t i = 0; i < dr->e.findings.n; i++)
+			if (dr->e.findings.v[i].sev >= PT_SEV_WARNING) {
+				first = dr->e.findings.v[i].what;
+				break;
+			}
+		printf("%s%s%s\n", pt_c(c, PT_C_RED), first, pt_c(c, PT_C_RESET));
+	}
 	else
 		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
 	if (!r->torch_ok && dr->have_g) {
