@@ -34,7 +34,11 @@ struct ingest {
 	int64_t run_id, file_id;
 	long name_rank;
 	long long json_rank;		/* the first "rank" seen, -1 none */
-	int json_rank_conflict;
+	long long json_rank2;		/* the first other "rank" seen, -1 none */
+	int rank_from_record;		/* --rank-from=record */
+	long long rank;			/* the file's rank as far as known, -1 not yet */
+	uint64_t other_rank;		/* records whose "rank" is not the file's */
+	int64_t pid;			/* the first record's */
 	int64_t first_id, last_id;
 	int64_t ref_us;			/* glog times: the previous record's, first the mtime */
 	long tz_off;
@@ -94,9 +98,11 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 	const char *emit = NULL;
 	size_t emit_len = 0;
 	char emitbuf[512];
-	long long rank = rec->rank;
+	long long rank;
 
 	pid = gp->pid;
+	if (g->pid < 0)
+		g->pid = pid;
 	/* The previous record's time is the reference: a trace that runs over New Year keeps counting. */
 	time_us = glog_time_us(gp, g->ref_us, g->tz_off);
 	g->ref_us = time_us;
@@ -104,21 +110,24 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 		 rec->prefix + gp->file_off, (long long)gp->lineno);
 	emit = emitbuf;
 	emit_len = strlen(emitbuf);
+	/*
+	 * The rank rule (docs/pttrace-trace.1): every record of a file gets the
+	 * file's rank. It is the file name's unless --rank-from=record; without
+	 * one the first "rank" of the records decides. Records that say another
+	 * rank are kept under the file's and counted.
+	 */
 	if (rec->rank >= 0) {
 		if (g->json_rank < 0)
 			g->json_rank = rec->rank;
-		else if (g->json_rank != rec->rank && !g->json_rank_conflict) {
-			char where[48];
-
-			g->json_rank_conflict = 1;
-			snprintf(where, sizeof(where), "line %llu", (unsigned long long)rec->lineno);
-			pt_diag_add(g->diag, PT_SEV_WARNING, g->relpath, where,
-				    "rank %lld after rank %lld in the same file", rec->rank, g->json_rank);
-		}
-	} else if (g->json_rank >= 0) {
-		rank = g->json_rank;
+		else if (rec->rank != g->json_rank && g->json_rank2 < 0)
+			g->json_rank2 = rec->rank;
+		if (g->rank < 0)
+			g->rank = rec->rank;
+		if (rec->rank != g->rank)
+			g->other_rank++;
 	}
-	/* Else NULL for now: the file's rank (JSON before name) is filled in at the end. */
+	rank = g->rank;
+	/* Else NULL for now: records logged before the rank was known get it at the end. */
 	if (rec->has_payload && !payload_known(g, rec->md5)) {
 		if (index_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
 			      (const void *)rec->payload, rec->payload_len) < 0)
@@ -171,7 +180,9 @@ static const char SQL_FILL_RANK[] =
 static const char SQL_FILE_DONE[] =
 	"UPDATE trace_files SET json_rank = ?, rank = ?, rank_conflict = ?, lines = ?, records = ?,"
 	" payloads = ?, blank_lines = ?, damaged = ?, md5_mismatches = ?, first_record = ?,"
-	" last_record = ?, size = ? WHERE id = ?";
+	" last_record = ?, size = ?, rank_source = ?, other_rank = ?, pid = ? WHERE id = ?";
+static const char SQL_RANK_FROM[] =
+	"SELECT rank_from FROM trace_sources WHERE run_id = ? AND path = ?";
 
 int trace_prep(struct index *ix, struct index_stmt **sp, const char *sql)
 {
@@ -224,8 +235,8 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	uint64_t done = 0;
 	struct index_stmt *s = NULL;
 	long long frank;
-	const char *conflict = NULL;
-	char conflict_buf[128];
+	const char *conflict = NULL, *rank_source;
+	char conflict_buf[256];
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
@@ -237,7 +248,17 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	g.relpath = relpath;
 	g.run_id = run_id;
 	g.name_rank = trace_name_rank(relpath);
-	g.json_rank = -1;
+	g.json_rank = g.json_rank2 = g.rank = g.pid = -1;
+	/* import --rank-from=record is remembered per file, so that reindex keeps it. */
+	if (trace_prep(ix, &s, SQL_RANK_FROM) == 0 && index_bind(s, "it", run_id, relpath) == 0 &&
+	    index_step(s) == 1) {
+		const char *rf = index_col_text(s, 0);
+
+		g.rank_from_record = rf && !strcmp(rf, "record");
+		index_reset(s);
+	}
+	if (!g.rank_from_record && g.name_rank >= 0)
+		g.rank = g.name_rank;
 	g.ref_us = (int64_t)st.st_mtim.tv_sec * 1000000;
 	mt = st.st_mtim.tv_sec;
 	g.tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
@@ -277,15 +298,24 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 		goto out;
 	}
 	/* The file's rank; records logged before it was known get it too. */
-	frank = g.json_rank >= 0 ? g.json_rank : g.name_rank;
+	frank = g.rank >= 0 ? g.rank : g.name_rank;
+	rank_source = frank < 0 ? NULL : frank == g.name_rank && (!g.rank_from_record || g.json_rank < 0)
+		? "file" : "record";
 	if (g.json_rank >= 0 && g.name_rank >= 0 && g.json_rank != g.name_rank) {
-		snprintf(conflict_buf, sizeof(conflict_buf), "records say rank %lld, the file name rank %ld",
-			 g.json_rank, g.name_rank);
+		snprintf(conflict_buf, sizeof(conflict_buf),
+			 "the file name says rank %ld, its records rank %lld; rank %lld used (%s)",
+			 g.name_rank, g.json_rank, frank,
+			 g.rank_from_record ? "--rank-from=record" : "--rank-from=record uses the records'");
 		conflict = conflict_buf;
-		pt_diag_add(diag, PT_SEV_WARNING, relpath, NULL, "%s", conflict);
-	} else if (g.json_rank_conflict) {
-		conflict = "records of several ranks in one file";
+	} else if (g.json_rank2 >= 0) {
+		snprintf(conflict_buf, sizeof(conflict_buf),
+			 "records of ranks %lld and %lld in one file; %llu record%s kept under rank %lld",
+			 g.json_rank, g.json_rank2, (unsigned long long)g.other_rank,
+			 g.other_rank == 1 ? "" : "s", frank);
+		conflict = conflict_buf;
 	}
+	if (conflict)
+		pt_diag_add(diag, PT_SEV_WARNING, relpath, NULL, "%s", conflict);
 	if (frank >= 0 && g.first_id &&
 	    (trace_prep(ix, &s, SQL_FILL_RANK) < 0 ||
 	     index_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
@@ -293,11 +323,12 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 		goto out;
 	}
 	if (trace_prep(ix, &s, SQL_FILE_DONE) < 0 ||
-	    index_run(s, "IItiiiiiiIIii", (int64_t)g.json_rank, (int64_t)frank, conflict,
+	    index_run(s, "IItiiiiiiIIitiIi", (int64_t)g.json_rank, (int64_t)frank, conflict,
 		      (int64_t)rd.st.lines, (int64_t)rd.st.records, (int64_t)rd.st.payloads,
 		      (int64_t)rd.st.blank_lines, (int64_t)(rd.st.damaged + rd.st.orphan_payload_lines),
 		      (int64_t)rd.st.md5_mismatches, g.first_id ? g.first_id : -1,
-		      g.first_id ? g.last_id : -1, (int64_t)done, g.file_id) < 0) {
+		      g.first_id ? g.last_id : -1, (int64_t)done, rank_source, (int64_t)g.other_rank,
+		      g.pid, g.file_id) < 0) {
 		pt_trace_reader_release(&rd);
 		goto out;
 	}
@@ -358,6 +389,43 @@ static void list_files(const char *dir, const char *prefix, char ***v, size_t *n
 	closedir(d);
 }
 
+static const char SQL_PROCESS_NO[] =
+	"UPDATE trace_files SET process = (SELECT count(*) FROM trace_files f"
+	" WHERE f.run_id = trace_files.run_id AND f.path <= trace_files.path) WHERE run_id = ?";
+static const char SQL_SAME_RANK[] =
+	"SELECT rank, group_concat(path, ', '), group_concat(process, ', '), count(*) FROM"
+	" (SELECT rank, path, process FROM trace_files WHERE run_id = ?1 AND rank IS NOT NULL"
+	" AND records > 0 ORDER BY path) GROUP BY rank HAVING count(*) > 1 ORDER BY rank";
+static const char SQL_UNRANKED[] =
+	"SELECT count(*), group_concat(process || ' (pid ' || coalesce(pid, '?') || ')', ', ') FROM"
+	" (SELECT process, pid FROM trace_files WHERE run_id = ?1 AND rank IS NULL AND records > 0"
+	" ORDER BY path)";
+
+int trace_processes_check(struct index *ix, int64_t run_id, struct pt_diag *diag)
+{
+	struct index_stmt *s = NULL;
+	int rc;
+
+	if (trace_prep(ix, &s, SQL_PROCESS_NO) < 0 || index_run(s, "i", run_id) < 0 ||
+	    trace_prep(ix, &s, SQL_SAME_RANK) < 0 || index_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = index_step(s)) == 1)
+		pt_diag_add(diag, PT_SEV_WARNING, NULL, NULL,
+			    "%lld files say rank %lld (%s): kept apart as processes %s, not merged;"
+			    " 'pttrace ranks' lists each", (long long)index_col_int(s, 3),
+			    (long long)index_col_int(s, 0), index_col_text(s, 1), index_col_text(s, 2));
+	if (rc < 0 || trace_prep(ix, &s, SQL_UNRANKED) < 0 || index_bind(s, "i", run_id) < 0 ||
+	    index_step(s) != 1)
+		return -1;
+	if (index_col_int(s, 0) > 1)
+		pt_diag_add(diag, PT_SEV_NOTE, NULL, NULL,
+			    "%lld processes without a rank (processes %s): kept apart, their compile ids"
+			    " are per process (p1, p2 ... in compiles, graph-breaks, recompiles)",
+			    (long long)index_col_int(s, 0), index_col_text(s, 1));
+	index_reset(s);
+	return 0;
+}
+
 int trace_index_run_dir_ex(struct index *ix, int64_t run_id, int progress,
 			   struct pt_diag *diag, struct trace_ingest_totals *tot)
 {
@@ -376,7 +444,8 @@ int trace_index_run_dir_ex(struct index *ix, int64_t run_id, int progress,
 		if (trace_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0 &&
 		    pt_diag_count(diag, PT_SEV_ERROR) && !ix->db)
 			rc = -1;
-	if (rc == 0 && index_part_mark(ix, "trace", run_id, "done") < 0)
+	if (rc == 0 && (trace_processes_check(ix, run_id, diag) < 0 ||
+			index_part_mark(ix, "trace", run_id, "done") < 0))
 		rc = -1;
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -458,8 +527,14 @@ static char *dest_name(const char *rundir, const char *base)
 int trace_import_file(struct index *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct trace_ingest_totals *tot)
 {
-	static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us)"
-				  " VALUES(?,?,?,?)";
+	return trace_import_file_ex(ix, run_id, src, NULL, progress, diag, tot);
+}
+
+int trace_import_file_ex(struct index *ix, int64_t run_id, const char *src, const char *rank_from,
+			 int progress, struct pt_diag *diag, struct trace_ingest_totals *tot)
+{
+	static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us,"
+				  " rank_from) VALUES(?,?,?,?,?)";
 	char *rundir = index_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
@@ -483,7 +558,8 @@ int trace_import_file(struct index *ix, int64_t run_id, const char *src, int pro
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (trace_prep(ix, &s, sql) < 0 ||
-	    index_run(s, "itti", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) < 0 ||
+	    index_run(s, "ittit", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000,
+		      rank_from) < 0 ||
 	    runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size) < 0)
 		goto out;
 	rc = trace_ingest_file(ix, run_id, rel, progress, diag, tot);

@@ -1,8 +1,10 @@
 /*
  * TORCH_TRACE files into the index (tables: trace_schema.c). One streaming
  * pass per file with a fixed-size read buffer: memory does not grow with the
- * file. Ranks: a record's "rank", else its file's (the first "rank" in the
- * file, else rank_<R>_ in the file name); disagreements are warnings.
+ * file. Ranks: every record gets its file's rank: rank_<R>_ in the file name,
+ * else the first "rank" of its records (import --rank-from=record: the
+ * records' first, else the name's); disagreements are warnings, and records
+ * of other ranks are kept under the file's rank and counted.
  */
 #ifndef PT_TRACE_INGEST_H
 #define PT_TRACE_INGEST_H
@@ -38,6 +40,17 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
  */
 int trace_import_file(struct index *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct trace_ingest_totals *tot);
+/* The same with the rank rule: rank_from "file" (NULL) or "record", kept in trace_sources. */
+int trace_import_file_ex(struct index *ix, int64_t run_id, const char *src, const char *rank_from,
+			 int progress, struct pt_diag *diag, struct trace_ingest_totals *tot);
+
+/*
+ * After the files of a run are indexed: number its files as processes (1, 2
+ * ... by path; TORCH_TRACE writes one file per process) and report what the
+ * rank rule cannot settle: several files of one rank (a warning: kept apart,
+ * never merged) and several processes without a rank (a note). 0 or -1.
+ */
+int trace_processes_check(struct index *ix, int64_t run_id, struct pt_diag *diag);
 
 /* Mark the run's "trace" part as built by this version (index_schema.h). */
 int trace_mark_indexed(struct index *ix, int64_t run_id);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "query.h"
 #include "strbuf.h"
 #include "trace_ingest.h"
 #include "xalloc.h"
@@ -602,6 +603,10 @@ static const char SQL_MISMATCH[] =
 static const char SQL_RANKS[] =
 	"SELECT DISTINCT rank FROM trace_records WHERE run_id = ? AND rank IS NOT NULL ORDER BY rank";
 
+static const char SQL_PROCESSES[] =
+	"SELECT process, path, pid, rank, rank_source, name_rank, json_rank, rank_conflict, other_rank,"
+	" records FROM trace_files WHERE run_id = ?1 ORDER BY process";
+
 int trace_show_json(struct index *ix, int64_t run_id, json_t *obj, struct pt_diag *diag)
 {
 	struct index_stmt *s = NULL;
@@ -632,6 +637,14 @@ int trace_show_json(struct index *ix, int64_t run_id, json_t *obj, struct pt_dia
 	json_object_set_new(obj, "records_by_kind", by);
 	json_object_set_new(obj, "ranks", ranks);
 	json_object_set_new(obj, "torch_trace", tr);
+	{
+		/* One file = one process (docs/pttrace-trace.1, the rank rule). */
+		json_t *p = query_json(ix, SQL_PROCESSES, "i", run_id);
+
+		if (!p)
+			return -1;
+		json_object_set_new(obj, "processes", p);
+	}
 	return 0;
 fail:
 	json_decref(by);

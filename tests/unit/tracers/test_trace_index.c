@@ -122,13 +122,19 @@ static int64_t q_int(struct fixture *f, const char *sql, int64_t run)
 	return v;
 }
 
-/* Records before the first ranked one get the file's JSON rank; a name that disagrees is reported. */
-static void ranks_json_then_name(void **state)
+/*
+ * The rank rule: the file name's rank, else the records' first; every record
+ * of a file gets the file's rank; a name that disagrees is reported, records
+ * of another rank are kept and counted. --rank-from=record (trace_sources)
+ * takes the records' rank.
+ */
+static void ranks_name_then_json(void **state)
 {
 	struct fixture *f = *state;
 	int64_t run = new_run(f, "ranks");
 	json_t *o = json_object();
 	char *g = payload_line("dynamo_output_graph", CID(0, 0, 0) ", \"rank\": 1", "graph");
+	struct index_stmt *s;
 
 	put(f, run, "dedicated_log_torch_trace_rank_7_abc.log",
 	    P "{\"artifact\": {\"name\": \"torch_version\", \"encoding\": \"json\"}}\n"
@@ -136,22 +142,41 @@ static void ranks_json_then_name(void **state)
 	put(f, run, "dedicated_log_torch_trace_rank_2_x_y.log",
 	    P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n");
 	put(f, run, "zz_unranked.log", g);
+	put(f, run, "zz_empty.log", "");
 	assert_int_equal(trace_index_run(f->ix, run, &f->diag), 0);
-	/* rank_7 file: JSON says 1: conflict; its torch_version record gets rank 1. */
+	/* rank_7 file: the records say 1: a conflict; every record of the file is rank 7. */
 	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_WARNING), 1);
-	assert_non_null(strstr(f->diag.v[0].what, "records say rank 1, the file name rank 7"));
-	assert_int_equal(q_int(f, "SELECT rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), 1);
+	assert_non_null(strstr(f->diag.v[0].what, "the file name says rank 7, its records rank 1; rank 7 used"));
+	assert_int_equal(q_int(f, "SELECT rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), 7);
 	assert_int_equal(q_int(f, "SELECT json_rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), -99);
+	assert_int_equal(q_int(f, "SELECT other_rank FROM trace_files WHERE run_id = ? AND name_rank = 7", run), 1);
 	/* rank_2_x_y: no JSON rank: the name's (the random part may hold '_'). */
 	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ? AND rank = 2", run), 1);
+	/* No name rank: the records'. One process per file, numbered by path. */
+	assert_int_equal(q_int(f, "SELECT rank FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 1);
+	assert_int_equal(q_int(f, "SELECT process FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 4);
 	assert_int_equal(trace_show_json(f->ix, run, o, &f->diag), 0);
 	{
 		char *r = json_dumps(json_object_get(o, "ranks"), JSON_COMPACT);
 
-		assert_string_equal(r, "[1,2]");
+		assert_string_equal(r, "[1,2,7]");
 		free(r);
+		assert_int_equal(json_array_size(json_object_get(o, "processes")), 4);
 	}
 	json_decref(o);
+	/* --rank-from=record for the rank_7 file: its records' rank 1. */
+	s = index_prepare(f->ix, "INSERT INTO trace_sources(run_id, path, source, imported_us, rank_from)"
+				 " VALUES(?, 'trace/dedicated_log_torch_trace_rank_7_abc.log', 'x', 0, 'record')");
+	assert_int_equal(index_run(s, "i", run), 0);
+	pt_diag_release(&f->diag);
+	pt_diag_init(&f->diag);
+	assert_int_equal(trace_index_run(f->ix, run, &f->diag), 0);
+	assert_non_null(strstr(f->diag.v[0].what, "rank 1 used (--rank-from=record)"));
+	assert_int_equal(q_int(f, "SELECT rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), 1);
+	/* rank 1 twice now (rank_7 and zz_unranked): a warning, kept apart. */
+	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_WARNING), 2);
+	assert_non_null(strstr(f->diag.v[1].what, "2 files say rank 1"));
+	assert_int_equal(q_int(f, "SELECT count(DISTINCT file_id) FROM trace_records WHERE run_id = ? AND rank = 1", run), 2);
 	free(g);
 }
 
@@ -285,7 +310,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rank_rules),
 		cmocka_unit_test(tlparse_names),
-		cmocka_unit_test_setup_teardown(ranks_json_then_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(ranks_name_then_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_status_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(ranks_diff_timeline, setup, teardown),
 	};
