@@ -203,8 +203,7 @@ static int write_file(const char *root, const char *rel, const void *data, size_
 	return rc;
 }
 
-/* tlparse's key: CompileId's Display ("[0/0]", "[0/0_1]", "[!0/1/0]", "[-/-]"). */
-static void tl_key(const struct compileid *c, char *out, size_t n)
+void trace_tlparse_key(const struct compileid *c, char *out, size_t n)
 {
 	char f[24] = "-", k[24] = "-", ca[24] = "", at[24] = "";
 
@@ -219,8 +218,7 @@ static void tl_key(const struct compileid *c, char *out, size_t n)
 	snprintf(out, n, "[%s%s/%s%s]", ca, f, k, at);
 }
 
-/* tlparse's as_directory_name of the id as written: every part, "-" when missing. */
-static void tl_dir(const struct compileid *c, char *out, size_t n)
+void trace_tlparse_dir(const struct compileid *c, char *out, size_t n)
 {
 	int64_t v[4] = {c->ca, c->frame, c->compile, c->attempt};
 	size_t pos = 0;
@@ -346,8 +344,8 @@ static int one_file(struct index *ix, int64_t first, int64_t last, struct tree *
 		}
 		if (kcid.compile >= 0 && kcid.attempt < 0)
 			kcid.attempt = 0;	/* runtime records join attempt 0 */
-		tl_key(&kcid, key, sizeof(key));
-		tl_dir(&cid, dir, sizeof(dir));
+		trace_tlparse_key(&kcid, key, sizeof(key));
+		trace_tlparse_dir(&cid, dir, sizeof(dir));
 		if (!json_object_get(t->dir, key) && (!filtered || matches(o, &cid, kind, meta)))
 			json_object_set_new(t->dir, key, json_pack("{s:[]}", "artifacts"));
 		out = o->export_mode ? trace_tlparse_output_export(kind, meta, name, sizeof(name))

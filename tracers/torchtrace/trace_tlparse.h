@@ -75,4 +75,9 @@ int trace_tlparse_output(const char *kind, json_t *meta, const char *payload, si
 /* The same for tlparse -e (export): -1 also for a record it skips after its parsers. */
 int trace_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t n);
 
+/* tlparse's compile_directory.json key: CompileId's Display ("[0/0]", "[0/0_1]", "[!0/1/0]", "[-/-]"). */
+void trace_tlparse_key(const struct compileid *c, char *out, size_t n);
+/* tlparse's directory: as_directory_name of the id as written, "-" for a missing part. */
+void trace_tlparse_dir(const struct compileid *c, char *out, size_t n);
+
 #endif

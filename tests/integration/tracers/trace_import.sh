@@ -138,7 +138,7 @@ check_eq "records' rank, two processes" "[0] 2" "$(jget confrec 'd["ranks"], len
 check_rc "--rank-from=bad" 2 "$P" import --rank-from=bad "$T/conf"
 # tlparse's own inputs: rank 5's records say rank 1, the schedule files all say rank 0.
 "$P" import --name rt "$F/tlparse-tests/inputs/multi_rank_runtime" >/dev/null 2>&1
-check_eq "multi_rank_runtime: ranks by file name" "[0, 1, 4, 5]" "$(jget rt 'd["ranks"]')"
+check_eq "multi_rank_runtime: ranks by file name" "[0, 1, 2, 3, 4, 5, 6]" "$(jget rt 'd["ranks"]')"
 "$P" import --name sch "$F/tlparse-tests/inputs/multi_rank_schedule" >/dev/null 2>&1
 check_eq "multi_rank_schedule: ranks by file name" "[0, 1, 2]" "$(jget sch 'd["ranks"]')"
 # Two single-process traces in one directory (a script run twice): two processes, not one.

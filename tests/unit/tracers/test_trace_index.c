@@ -23,6 +23,8 @@
 #include "trace_index.h"
 #include "trace_ingest.h"
 #include "trace_query.h"
+#include "trace_tlparse.h"
+#include "trace_xrank.h"
 #include "xalloc.h"
 
 struct fixture {
@@ -305,10 +307,69 @@ static void ranks_diff_timeline(void **state)
 	free(ev);
 }
 
+/* tlparse's collectives parity: calls in comments and strings do not count, a wait missing does. */
+static void collectives_parity_rules(void **state)
+{
+	static const char sched[] = "[\"torch.ops._c10d_functional.all_reduce_.default\", "
+				    "\"torch.ops._c10d_functional.wait_tensor.default\", "
+				    "\"torch.ops._c10d_functional.all_gather_into_tensor.default\"]";
+	static const char code[] =
+		"# torch.ops._c10d_functional.broadcast.default(x)\n"
+		"buf = torch.ops._c10d_functional.all_reduce_.default(a, 'sum', '0')\n"
+		"torch . ops . _c10d_functional . wait_tensor . default (buf)\n"
+		"assert_size_stride(b, (1,), 'torch.ops._c10d_functional.all_gather_into_tensor.default')\n"
+		"if n < 2: b = torch.ops._c10d_functional.all_gather_into_tensor.default(a, 2, '0')\n"
+		"/* torch.ops._c10d_functional.reduce_scatter_tensor.default(x) */\n"
+		"c = torch.ops._c10d_functional.reduce_scatter_tensor.default(a, 'sum', 2, '0')  // one more\n";
+	long off, miss;
+
+	(void)state;
+	trace_collectives_parity(sched, strlen(sched), code, strlen(code), &off, &miss);
+	/* all_reduce 1 = 1, all_gather 1 = 1, reduce_scatter 0 vs 1: offset 1; 3 calls, 1 wait. */
+	assert_int_equal(off, 1);
+	assert_int_equal(miss, 2);
+}
+
+/* tlparse's names and numbers: directory of the id as written, key with the attempt folded. */
+static void tlparse_dirs_and_keys(void **state)
+{
+	struct compileid rt = {COMPILEID_NONE, 0, 0, COMPILEID_NONE}, ca = {0, 1, 0, 2}, none;
+	char b[64];
+	json_t *meta = json_pack("{s:s}", "filename", "/tmp/x/c2abc.def.py");
+
+	(void)state;
+	compileid_clear(&none);
+	trace_tlparse_dir(&rt, b, sizeof(b));
+	assert_string_equal(b, "-_0_0_-");
+	trace_tlparse_dir(&none, b, sizeof(b));
+	assert_string_equal(b, "-_-_-_-");
+	trace_tlparse_key(&none, b, sizeof(b));
+	assert_string_equal(b, "[-/-]");
+	trace_tlparse_key(&ca, b, sizeof(b));
+	assert_string_equal(b, "[!0/1/0_2]");
+	assert_int_equal(trace_tlparse_output("inductor_output_code", meta, "", 0, b, sizeof(b)), 'p');
+	assert_string_equal(b, "inductor_output_code_c2abc.def.txt");
+	json_decref(meta);
+	meta = json_pack("{s:s, s:s}", "name", "../x", "encoding", "json");
+	assert_int_equal(trace_tlparse_output("artifact", meta, "", 0, b, sizeof(b)), 'p');
+	assert_string_equal(b, ".._x.json");
+	json_decref(meta);
+	meta = json_pack("{s:s, s:s}", "name", "n", "url", "http://x");
+	assert_int_equal(trace_tlparse_output("link", meta, "", 0, b, sizeof(b)), 'l');
+	json_decref(meta);
+	meta = json_object();
+	assert_int_equal(trace_tlparse_output("dynamo_guards", meta, "[{\"code\": \"x\"}]", 15, b, sizeof(b)), 'p');
+	assert_int_equal(trace_tlparse_output("dynamo_guards", meta, "[1]", 3, b, sizeof(b)), 0);
+	assert_int_equal(trace_tlparse_output("chromium_event", meta, "{}", 2, b, sizeof(b)), 0);
+	json_decref(meta);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rank_rules),
+		cmocka_unit_test(collectives_parity_rules),
+		cmocka_unit_test(tlparse_dirs_and_keys),
 		cmocka_unit_test(tlparse_names),
 		cmocka_unit_test_setup_teardown(ranks_name_then_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_status_rules, setup, teardown),
