@@ -37,33 +37,144 @@ static const struct gpu_name {
 	{ "t4", 7, 5 }, { "quadrortx", 7, 5 }, { "titanrtx", 7, 5 }, { "rtx2080ti", 7, 5 },
 	{ "rtx2080", 7, 5 }, { "rtx2070", 7, 5 }, { "rtx2060", 7, 5 },
 	{ "v100", 7, 0 }, { "gv100", 7, 0 }, { "titanv", 7, 0 },
+	{ "xavier", 7, 2 }, { "agxxavier", 7, 2 }, { "xaviernx", 7, 2 },
+	{ "tx2", 6, 2 },
+	{ "p40", 6, 1 }, { "p4", 6, 1 }, { "titanxp", 6, 1 }, { "gtx1080ti", 6, 1 },
+	{ "gtx1080", 6, 1 }, { "gtx1070", 6, 1 }, { "gtx1060", 6, 1 }, { "gtx1050", 6, 1 },
+	{ "p100", 6, 0 },
+	{ "tx1", 5, 3 }, { "nano", 5, 3 },
+	{ "m40", 5, 2 }, { "m60", 5, 2 }, { "gtx980", 5, 2 }, { "gtx970", 5, 2 },
+	{ "gtx750ti", 5, 0 }, { "m10", 5, 0 },
+	{ "k80", 3, 7 }, { "k40", 3, 5 }, { "k20", 3, 5 },
 };
 
-/* One display line per capability, for the text report. */
-static const struct cc_label {
-	int major, minor;
-	const char *names;
-} cc_labels[] = {
-	{ 12, 1, "GB10" },
-	{ 12, 0, "RTX 5090/5080/5070, RTX PRO Blackwell" },
-	{ 11, 0, "Jetson Thor" },
-	{ 10, 3, "B300/GB300" },
-	{ 10, 0, "B200/GB200" },
-	{ 9, 0, "H100/H200/GH200" },
-	{ 8, 9, "L4/L40/RTX 4090" },
-	{ 8, 7, "Jetson Orin" },
-	{ 8, 6, "A10/A40/RTX 3090" },
-	{ 8, 0, "A100/A30" },
-	{ 7, 5, "T4/RTX 2080" },
-	{ 7, 0, "V100" },
+/* Lower case without spaces and dashes into key; NULL if it does not fit. */
+static char *squash(const char *s, char *key, size_t n)
+{
+	size_t k = 0;
+
+	for (; *s && k + 1 < n; s++) {
+		if (*s == ' ' || *s == '-')
+			continue;
+		key[k++] = (char)tolower((unsigned char)*s);
+	}
+	key[k] = '\0';
+	return *s ? NULL : key;
+}
+
+/* Past the vendor and product-line words: "nvidiageforcertx4090" → "rtx4090". */
+static const char *strip_vendor(const char *p)
+{
+	if (!strncmp(p, "nvidia", 6))
+		p += 6;
+	if (!strncmp(p, "geforce", 7))
+		p += 7;
+	else if (!strncmp(p, "tesla", 5))
+		p += 5;
+	else if (!strncmp(p, "jetson", 6))
+		p += 6;
+	return p;
+}
+
+int cudaarch_model_cc(const char *model, struct cuda_cc *cc)
+{
+	char key[128];
+	const char *p;
+	size_t best = 0;
+
+	if (!squash(model, key, sizeof(key)))
+		return -1;
+	p = strip_vendor(key);
+	for (size_t i = 0; i < sizeof(gpu_names) / sizeof(gpu_names[0]); i++) {
+		size_t l = strlen(gpu_names[i].key);
+
+		if (l > best && !strncmp(p, gpu_names[i].key, l)) {
+			best = l;
+			cc->major = gpu_names[i].major;
+			cc->minor = gpu_names[i].minor;
+		}
+	}
+	return best ? 0 : -1;
+}
+
+/*
+ * Every compute capability that exists: what NVIDIA has shipped (its CUDA
+ * GPUs page, shared/docs/cuda-fatbin.md §12) and what nvcc targets (nvcc 13.0
+ * --list-gpu-code adds sm_88; 10.1 is Jetson Thor as CUDA 12.8 and 12.9
+ * numbered it, 11.0 since CUDA 13.0). --gpu refuses anything else. This is
+ * the one list: the names above must each map to a capability here (a unit
+ * test checks), and the report's labels come from it.
+ */
+static const struct cuda_cc_info known_ccs[] = {
+	{ 1, 0, "Tesla", "GeForce 8800 GTX" },
+	{ 1, 1, "Tesla", "GeForce 9800 GT" },
+	{ 1, 2, "Tesla", "GeForce GT 240" },
+	{ 1, 3, "Tesla", "GeForce GTX 280, Tesla C1060" },
+	{ 2, 0, "Fermi", "GTX 480/580, Tesla C2050" },
+	{ 2, 1, "Fermi", "GTX 460/560" },
+	{ 3, 0, "Kepler", "GTX 680/770, Tesla K10" },
+	{ 3, 2, "Kepler", "Jetson TK1" },
+	{ 3, 5, "Kepler", "K20/K40, GTX 780/TITAN" },
+	{ 3, 7, "Kepler", "K80" },
+	{ 5, 0, "Maxwell", "GTX 750 Ti, Tesla M10" },
+	{ 5, 2, "Maxwell", "GTX 970/980, M40/M60" },
+	{ 5, 3, "Maxwell", "Jetson TX1/Nano" },
+	{ 6, 0, "Pascal", "P100" },
+	{ 6, 1, "Pascal", "GTX 1080/1070/1060, P40/P4" },
+	{ 6, 2, "Pascal", "Jetson TX2" },
+	{ 7, 0, "Volta", "V100" },
+	{ 7, 2, "Volta", "Jetson Xavier" },
+	{ 7, 5, "Turing", "T4/RTX 2080" },
+	{ 8, 0, "Ampere", "A100/A30" },
+	{ 8, 6, "Ampere", "A10/A40/RTX 3090" },
+	{ 8, 7, "Ampere", "Jetson Orin" },
+	{ 8, 8, NULL, NULL },
+	{ 8, 9, "Ada", "L4/L40/RTX 4090" },
+	{ 9, 0, "Hopper", "H100/H200/GH200" },
+	{ 10, 0, "Blackwell", "B200/GB200" },
+	{ 10, 1, "Blackwell", "Jetson Thor (CUDA 12.8/12.9 numbering)" },
+	{ 10, 3, "Blackwell", "B300/GB300" },
+	{ 11, 0, "Blackwell", "Jetson Thor" },
+	{ 12, 0, "Blackwell", "RTX 5090/5080/5070, RTX PRO Blackwell" },
+	{ 12, 1, "Blackwell", "GB10" },
 };
+
+size_t cudaarch_known_ccs(const struct cuda_cc_info **v)
+{
+	*v = known_ccs;
+	return sizeof(known_ccs) / sizeof(known_ccs[0]);
+}
+
+const struct cuda_cc_info *cudaarch_cc_info(struct cuda_cc cc)
+{
+	for (size_t i = 0; i < sizeof(known_ccs) / sizeof(known_ccs[0]); i++)
+		if (known_ccs[i].major == cc.major && known_ccs[i].minor == cc.minor)
+			return &known_ccs[i];
+	return NULL;
+}
+
+void cudaarch_cc_neighbours(struct cuda_cc cc, const struct cuda_cc_info **below,
+			    const struct cuda_cc_info **above)
+{
+	size_t n = sizeof(known_ccs) / sizeof(known_ccs[0]);
+	int want = cc.major * 10 + cc.minor;
+
+	*below = *above = NULL;
+	for (size_t i = 0; i < n; i++) {
+		int k = known_ccs[i].major * 10 + known_ccs[i].minor;
+
+		if (k < want)
+			*below = &known_ccs[i];
+		else if (k > want && !*above)
+			*above = &known_ccs[i];
+	}
+}
 
 const char *cudaarch_gpu_names(struct cuda_cc cc)
 {
-	for (size_t i = 0; i < sizeof(cc_labels) / sizeof(cc_labels[0]); i++)
-		if (cc_labels[i].major == cc.major && cc_labels[i].minor == cc.minor)
-			return cc_labels[i].names;
-	return NULL;
+	const struct cuda_cc_info *i = cudaarch_cc_info(cc);
+
+	return i ? i->names : NULL;
 }
 
 /* "8.6" / "86" / "120" (digits only or with one dot) into cc. */
@@ -96,20 +207,22 @@ static int parse_number(const char *s, struct cuda_cc *cc)
 	return cc->major >= 1 ? 0 : -1;
 }
 
+static int parse_gpu(const char *s, struct cuda_cc *cc);
+
 int cudaarch_parse_gpu(const char *s, struct cuda_cc *cc)
 {
-	char key[64];
-	size_t k = 0;
-
-	for (; *s && k + 1 < sizeof(key); s++) {
-		if (*s == ' ' || *s == '-')
-			continue;
-		key[k++] = (char)tolower((unsigned char)*s);
-	}
-	if (*s)
+	if (parse_gpu(s, cc) != 0)
 		return -1;
-	key[k] = '\0';
-	char *p = key;
+	return cudaarch_cc_info(*cc) ? 0 : -2;
+}
+
+static int parse_gpu(const char *s, struct cuda_cc *cc)
+{
+	char key[64];
+	char *p = squash(s, key, sizeof(key));
+
+	if (!p)
+		return -1;
 	if (!strncmp(p, "sm_", 3) || !strncmp(p, "sm", 2) || !strncmp(p, "compute_", 8)) {
 		p += p[0] == 'c' ? 8 : p[2] == '_' ? 3 : 2;
 		/* sm_90a, compute_100f: the variant says nothing about the GPU. */
@@ -120,14 +233,7 @@ int cudaarch_parse_gpu(const char *s, struct cuda_cc *cc)
 	}
 	if (isdigit((unsigned char)*p))
 		return parse_number(p, cc);
-	if (!strncmp(p, "nvidia", 6))
-		p += 6;
-	if (!strncmp(p, "geforce", 7))
-		p += 7;
-	else if (!strncmp(p, "tesla", 5))
-		p += 5;
-	else if (!strncmp(p, "jetson", 6))
-		p += 6;
+	p = (char *)strip_vendor(p);
 	for (size_t i = 0; i < sizeof(gpu_names) / sizeof(gpu_names[0]); i++) {
 		if (!strcmp(p, gpu_names[i].key)) {
 			cc->major = gpu_names[i].major;

@@ -21,9 +21,35 @@ struct cuda_cc {
 /*
  * Parse a --gpu argument: "8.6", "sm_86", "sm_90a", "compute_86", "86",
  * "120", or a name such as "rtx5090", "RTX 4090", "h100", "a100", "t4",
- * "gb10" (case, spaces and dashes ignored). Returns 0, or -1 if unknown.
+ * "gb10" (case, spaces and dashes ignored). Returns 0; -1 if the spelling
+ * is not understood; -2 if it is a number but no GPU has that capability
+ * (cc is then set to it, for cudaarch_cc_neighbours).
  */
 int cudaarch_parse_gpu(const char *s, struct cuda_cc *cc);
+
+/* A compute capability that exists, its architecture and common GPUs. */
+struct cuda_cc_info {
+	int major, minor;
+	const char *arch;	/* "Hopper"; NULL when NVIDIA names none */
+	const char *names;	/* "H100/H200/GH200"; NULL when NVIDIA lists no product */
+};
+
+/* Every known capability, ascending (the one list; cudaarch.c). */
+size_t cudaarch_known_ccs(const struct cuda_cc_info **v);
+
+/* cc's entry in that list, or NULL when no GPU has it. */
+const struct cuda_cc_info *cudaarch_cc_info(struct cuda_cc cc);
+
+/* The known capabilities just below and just above cc (either NULL at the ends). */
+void cudaarch_cc_neighbours(struct cuda_cc cc, const struct cuda_cc_info **below,
+			    const struct cuda_cc_info **above);
+
+/*
+ * A GPU model as the driver names it ("NVIDIA GeForce RTX 4090", "NVIDIA
+ * A100-SXM4-80GB", "Tesla T4") to its capability: the longest known name
+ * that starts the normalised model. Returns 0, or -1 when none does.
+ */
+int cudaarch_model_cc(const char *model, struct cuda_cc *cc);
 
 /* Common GPUs of that capability ("H100/H200/GH200"), or NULL. Static storage. */
 const char *cudaarch_gpu_names(struct cuda_cc cc);
