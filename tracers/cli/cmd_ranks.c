@@ -138,7 +138,7 @@ static void print_text(json_t *o, int color)
 	printf("\ncompared with %s:\n", jstr(o, "reference"));
 	c = json_object_get(checks, "compile_ids");
 	if (!json_is_true(json_object_get(c, "diverge"))) {
-		printf("compile ids: the same in every rank, in the same order\n");
+		printf("compile ids: all ranks compiled the same compile ids in the same order\n");
 	} else {
 		json_t *d = json_object_get(c, "details");
 

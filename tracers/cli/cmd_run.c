@@ -49,7 +49,7 @@ static const char usage_text[] =
 	"  --name NAME      name the run (RUN can then be NAME)\n"
 	"  --tag TAG        free text kept with the run\n"
 	"  -q, --quiet      no live copy of the child's output\n"
-	"  --json           at the end, a JSON summary on stdout\n"
+	"  --json           at the end, a JSON summary on stdout (the child's live output goes to stderr)\n"
 	"\n"
 	"Exit status: the child's (its exit code, or 128+N when signal N killed it);\n"
 	"125 pttrace failed, 126 command not executable, 127 command not found.\n";
@@ -293,6 +293,14 @@ static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_res
 		indexed ? "" : ", NOT fully indexed", (long long)run_id);
 }
 
+/* Print what diag holds and forget it: every message once. */
+static void flush_diag(struct pt_ctx *ctx, struct pt_diag *diag)
+{
+	pt_print_diag(ctx, diag);
+	pt_diag_release(diag);
+	pt_diag_init(diag);
+}
+
 int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct run_opts o;
@@ -390,7 +398,8 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	pt_diag_release(&diag);
 	if (spool_writer_open(&w, dir, &st, &diag) < 0)
 		goto fail_run;
-	if (capture_start(&cap, child_argv, env, !o.quiet, &exec_errno, &diag) < 0) {
+	/* With --json stdout carries only the summary: the live copy goes to stderr. */
+	if (capture_start(&cap, child_argv, env, o.quiet ? 0 : ctx->json ? 2 : 1, &exec_errno, &diag) < 0) {
 		spool_writer_close(&w);
 		rc = exec_errno == ENOENT ? EXIT_RUN_NOTFOUND
 					  : exec_errno ? EXIT_RUN_NOEXEC : EXIT_RUN_INTERNAL;
@@ -413,7 +422,7 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 		pt_diag_add(&diag, PT_SEV_ERROR, NULL, NULL, "pthread_create failed: indexing later");
 	}
 	if (capture_loop(&cap, &w, &res, &diag) < 0)
-		pt_print_diag(ctx, &diag);
+		flush_diag(ctx, &diag);
 	spool_writer_close(&w);
 	child_done_ns = pt_now_ns();
 	if (thread_on)
@@ -442,12 +451,12 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 			    "run %lld was not fully indexed; its output is kept in '%s' and"
 			    " 'pttrace reindex %lld' indexes it again", (long long)run_id, dir,
 			    (long long)run_id);
-	pt_print_diag(ctx, &diag);
+	flush_diag(ctx, &diag);
 	summary(ctx, run_id, &res, &x, x.rc == 0, (double)(res.ended_us - ri.started_us) / 1e6, lag_s);
 	rc = capture_exit_code(&res);
 	goto out;
 fail_run:
-	pt_print_diag(ctx, &diag);
+	/* The diagnostics are printed once, at out. */
 	if (ix && run_id >= 0 && !started)
 		runs_finish(ix, run_id, RUN_FAILED, 0, capture_now_us(), 0, 0);
 out:
@@ -455,7 +464,7 @@ out:
 		ix->diag = &diag;
 	runenv_probe_release(&probe);
 	index_close(ix);
-	pt_print_diag(ctx, &diag);
+	flush_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	pt_diag_release(&x.diag);
 	spool_state_release(&st);

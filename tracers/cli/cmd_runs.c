@@ -17,6 +17,7 @@
 #include "pttrace.h"
 #include "query.h"
 #include "trace_index.h"
+#include "trace_ingest.h"
 #include "trace_query.h"
 #include "trace_schema.h"
 #include "runs.h"
@@ -116,16 +117,27 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 	}
 	pt_diag_init(&diag);
 	{
-		/* No database yet is no runs yet, not an error. */
+		/*
+		 * No database at the configured place (PTTRACE_DB, the default) is no
+		 * runs yet, said on stderr; one named with --db that is not there is a
+		 * mistake, as for every other subcommand.
+		 */
 		char *path = index_default_path(ctx->db);
 		int none = access(path, F_OK) != 0;
 
-		free(path);
+		if (none && ctx->db && *ctx->db) {
+			fprintf(stderr, "%s: '%s': no pttrace database (--db)\n", ctx->prog, path);
+			free(path);
+			return EXIT_USAGE;
+		}
 		if (none) {
 			if (ctx->json)
 				puts("[]");
+			fprintf(stderr, "%s: no runs yet (no database at '%s')\n", ctx->prog, path);
+			free(path);
 			return EXIT_FINE;
 		}
+		free(path);
 	}
 	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
@@ -397,6 +409,8 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		if (!ctx->json)
 			printf("deleted run %lld\n", (long long)id);
 	}
+	if (json_array_size(done) && (trace_forget_orphans(ix) < 0 || runs_compact(ix) < 0))
+		rc = EXIT_USAGE;
 	if (ctx->json) {
 		json_t *o = json_object();
 

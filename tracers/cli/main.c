@@ -64,7 +64,13 @@ static void usage(FILE *f)
 int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct index **ix, struct pt_diag *diag)
 {
 	char *path = index_default_path(ctx->db);
-	int rc = index_open(ix, path, flags, diag);
+	const char *env = getenv("PTTRACE_DB");
+	int rc;
+
+	/* The default location is created whole; a named one only its last level. */
+	if (!(ctx->db && *ctx->db) && !(env && *env))
+		flags |= INDEX_MKDIRS;
+	rc = index_open(ix, path, flags, diag);
 
 	free(path);
 	if (rc < 0) {

@@ -98,9 +98,11 @@ int index_open(struct index **out, const char *path, unsigned flags, struct pt_d
 				    strerror(errno));
 			goto fail;
 		}
-	} else if (mkdirs(ix->dir, 0700) < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s",
-			    strerror(errno));
+	} else if (flags & INDEX_MKDIRS ? mkdirs(ix->dir, 0700) < 0
+					 : mkdir(ix->dir, 0700) < 0 && errno != EEXIST) {
+		/* A database named on the command line creates no directory tree (a typo would). */
+		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s%s",
+			    strerror(errno), errno == ENOENT ? " (only the database's own directory is created)" : "");
 		goto fail;
 	}
 	oflags = ix->readonly ? SQLITE_OPEN_READONLY

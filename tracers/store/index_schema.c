@@ -5,6 +5,8 @@
  * any change to its text, and the change is logged below with its date.
  *
  * Schema changes (newest first):
+ *   2026-11-24  core 2: run_id_seq, the highest run id ever given, so that a
+ *               deleted run's id is never given again.
  *   2026-11-22  user_version 1. Parts: core 1 (content: runs, run_env,
  *               run_warnings, run_files), lines 1 (derived: records,
  *               dispatch_calls).
@@ -30,6 +32,9 @@ static const char meta_sql[] =
 
 /* Part "core": what a run is; the raw output itself is in runs/<id>/. */
 static const char core_sql[] =
+	"CREATE TABLE IF NOT EXISTS run_id_seq(\n"
+	"  last INTEGER NOT NULL        -- the highest run id ever given (one row); ids are never reused\n"
+	");\n"
 	"CREATE TABLE IF NOT EXISTS runs(\n"
 	"  id INTEGER PRIMARY KEY,      -- run id; its files are in runs/<id>/ beside the database\n"
 	"  name TEXT UNIQUE,            -- --name, NULL when not given\n"
@@ -129,11 +134,22 @@ static const char lines_drop_sql[] =
 	"DROP TABLE IF EXISTS dispatch_calls;\n"
 	"DROP TABLE IF EXISTS records;\n";
 
+/* core 1 -> 2: run_id_seq, seeded with the highest id there is (idempotent). */
+static int migrate_core(struct index *ix, int from)
+{
+	if (from >= 2)
+		return 0;
+	return index_exec(ix, "CREATE TABLE IF NOT EXISTS run_id_seq(last INTEGER NOT NULL);"
+			      " INSERT INTO run_id_seq(last) SELECT coalesce(max(id), 0) FROM runs"
+			      " WHERE NOT EXISTS (SELECT 1 FROM run_id_seq);");
+}
+
 const struct index_part index_part_core = {
 	.name = "core",
 	.kind = INDEX_PART_CONTENT,
-	.version = 1,
+	.version = 2,
 	.create_sql = core_sql,
+	.migrate = migrate_core,
 };
 
 const struct index_part index_part_lines = {

@@ -24,9 +24,12 @@ const char *run_status_name(enum run_status st)
 int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 {
 	static const char sql[] =
-		"INSERT INTO runs(name, tag, source, argv, cwd, host, python, logs_spec, dispatch,"
+		"INSERT INTO runs(id, name, tag, source, argv, cwd, host, python, logs_spec, dispatch,"
 		" trace, started_us, tz_offset_s, status, pttrace_version, pttrace_pid)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13, ?14)";
+		" VALUES (max(coalesce((SELECT max(last) FROM run_id_seq), 0), coalesce((SELECT max(id) FROM runs), 0)) + 1,"
+		" ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13, ?14)";
+	static const char seq_sql[] =
+		"DELETE FROM run_id_seq; INSERT INTO run_id_seq(last) SELECT max(id) FROM runs;";
 	struct index_stmt *s;
 	json_t *a = json_array();
 	char *argv_json = NULL;
@@ -61,6 +64,9 @@ int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 			    (int64_t)ri->tz_offset_s, PTTRACE_VERSION_STR, (int64_t)getpid()) < 0)
 		goto out;
 	*run_id = index_last_rowid(ix);
+	/* Ids are never given twice: a deleted run's id stays taken. */
+	if (index_exec(ix, seq_sql) < 0)
+		goto out;
 	if (index_make_run_dir(ix, *run_id) < 0)
 		goto out;
 	rc = 0;
@@ -126,6 +132,21 @@ int runs_finish(struct index *ix, int64_t run_id, enum run_status st, int code,
 			 st == RUN_EXITED ? (int64_t)code : (int64_t)-1,
 			 st == RUN_SIGNALED ? (int64_t)code : (int64_t)-1, ended_us, bytes_stdout,
 			 bytes_stderr);
+}
+
+int runs_compact(struct index *ix)
+{
+	struct index_stmt *s = index_prepare(ix, "SELECT freelist_count, page_count FROM pragma_freelist_count,"
+					      " pragma_page_count");
+	int64_t free_pages, pages;
+
+	if (!s || index_step(s) != 1)
+		return -1;
+	free_pages = index_col_int(s, 0);
+	pages = index_col_int(s, 1);
+	index_reset(s);
+	/* Deleted runs leave free pages: give them back when they are a quarter of the file. */
+	return free_pages * 4 > pages ? index_exec(ix, "VACUUM") : 0;
 }
 
 int runs_delete(struct index *ix, int64_t run_id)

@@ -74,4 +74,7 @@ int runs_mark_lost(struct index *ix);
 /* Delete the run's rows (every table cascades from runs) and its directory. */
 int runs_delete(struct index *ix, int64_t run_id);
 
+/* After deletions: VACUUM when free pages are more than a quarter of the file. 0 or -1. */
+int runs_compact(struct index *ix);
+
 #endif

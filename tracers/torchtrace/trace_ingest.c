@@ -571,6 +571,13 @@ out:
 	return rc;
 }
 
+int trace_forget_orphans(struct index *ix)
+{
+	/* Payloads are shared by md5 across runs: only those no record names go. */
+	return index_exec(ix, "DELETE FROM trace_payloads WHERE md5 NOT IN"
+			      " (SELECT payload_md5 FROM trace_records WHERE payload_md5 IS NOT NULL)");
+}
+
 int trace_mark_indexed(struct index *ix, int64_t run_id)
 {
 	return index_part_mark(ix, "trace", run_id, "done");

@@ -52,6 +52,9 @@ int trace_import_file_ex(struct index *ix, int64_t run_id, const char *src, cons
  */
 int trace_processes_check(struct index *ix, int64_t run_id, struct pt_diag *diag);
 
+/* After runs were deleted: drop the payloads no record refers to any more. 0 or -1. */
+int trace_forget_orphans(struct index *ix);
+
 /* Mark the run's "trace" part as built by this version (index_schema.h). */
 int trace_mark_indexed(struct index *ix, int64_t run_id);
 

@@ -793,6 +793,37 @@ static int check_parity(struct xr *x, json_t *checks)
 	return 0;
 }
 
+/* One line per divergence: the compile-id details, then one per other check that diverges. */
+static json_t *summary(json_t *checks)
+{
+	static const char *const names[][2] = {
+		{"cache", "cache hit/miss patterns"}, {"collective_schedule", "collective schedules"},
+		{"tensor_meta", "tensor meta"},
+	};
+	json_t *d = json_deep_copy(json_object_get(json_object_get(checks, "compile_ids"), "details")), *c;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		c = json_object_get(checks, names[i][0]);
+		if (json_is_true(json_object_get(c, "diverge")))
+			json_array_append_new(d, json_sprintf("%s: %zu groups of ranks", names[i][1],
+							      json_array_size(json_object_get(c, "groups"))));
+	}
+	if (json_is_true(json_object_get(json_object_get(checks, "runtime"), "mismatched_graph_counts")))
+		json_array_append_new(d, json_string("runtime estimates: ranks estimated different numbers of graphs"));
+	c = json_object_get(checks, "execution_order");
+	if (json_is_true(json_object_get(c, "order_differs")))
+		json_array_append_new(d, json_string("graph execution order differs"));
+	if (json_array_size(json_object_get(c, "schedule_mismatch")))
+		json_array_append_new(d, json_string("graph execution order: collective schedules differ at the same position"));
+	if (json_array_size(json_object_get(c, "cache_mismatch")))
+		json_array_append_new(d, json_string("graph execution order: cache hit/miss differs at the same position"));
+	c = json_object_get(checks, "collectives_parity");
+	if (json_array_size(json_object_get(c, "graphs")))
+		json_array_append_new(d, json_sprintf("collectives parity: %zu graphs whose code and schedule differ",
+						      json_array_size(json_object_get(c, "graphs"))));
+	return d;
+}
+
 int trace_xrank_json(struct index *ix, int64_t run_id, json_t **out, struct pt_diag *diag)
 {
 	struct xr x = {ix, NULL, 0};
@@ -813,6 +844,9 @@ int trace_xrank_json(struct index *ix, int64_t run_id, json_t **out, struct pt_d
 		goto out;
 	json_object_foreach(checks, k, c)
 		diverge |= json_is_true(json_object_get(c, "diverge"));
+	json_object_set_new(o, "divergences", summary(checks));
+	/* "ranks": the members under the name the first version of `ranks --json` used. */
+	json_object_set_new(o, "ranks", json_incref(members));
 	json_object_set_new(o, "members", members);
 	json_object_set_new(o, "empty_files", empty);
 	json_object_set_new(o, "reference", x.n ? json_string(x.m[0].label) : json_null());

@@ -20,6 +20,8 @@
  *                     "issues": ["schedule", "cache"]}]},
  *   "collectives_parity": {"diverge", "graphs": [{"rank", "graph", "compile_id",
  *                     "offset", "missing_waits"}]}},
+ *  "divergences": ["rank 1 compiled [0/1], rank 0 did not", "tensor meta: 2 groups of ranks", ...],
+ *  "ranks": (the members again, the key the first version used),
  *  "diverge": true}
  *
  * Members are the files with records (one file = one process); a member's
