@@ -7,12 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "torchtrace.h"
 
-static int on_record(void *ctx, const struct pt_trace_record *rec)
+static int on_record(void *ctx, const struct tt_record *rec)
 {
-	struct pt_trace_reader *r = ctx;
-	json_t *st = pt_trace_resolve_stack(r, json_object_get(rec->env, "stack"));
+	struct tt_reader *r = ctx;
+	json_t *st = tt_resolve_stack(r, json_object_get(rec->env, "stack"));
 
 	json_decref(st);
 	return 0;
@@ -20,16 +20,16 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pt_trace_reader r;
+	struct tt_reader r;
 	struct pt_diag d;
 	size_t cut = size ? data[0] % size : 0;
 
 	pt_diag_init(&d);
-	pt_trace_reader_init(&r, "fuzz", &d, on_record, &r);
-	pt_trace_feed(&r, data, cut);
-	pt_trace_feed(&r, data + cut, size - cut);
-	pt_trace_finish(&r);
-	pt_trace_reader_release(&r);
+	tt_reader_init(&r, "fuzz", &d, on_record, &r);
+	tt_reader_feed(&r, data, cut);
+	tt_reader_feed(&r, data + cut, size - cut);
+	tt_reader_finish(&r);
+	tt_reader_release(&r);
 	pt_diag_release(&d);
 	return 0;
 }

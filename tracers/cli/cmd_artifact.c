@@ -1,6 +1,6 @@
 /*
  * `pttrace artifact RUN COMPILE KIND` prints payloads byte for byte;
- * `--out DIR` writes tlparse's output tree (trace_tlparse.h: paths, numbers
+ * `--out DIR` writes tlparse's output tree (tt_tlparse.h: paths, numbers
  * and compile_directory.json as tlparse writes them, per file/rank).
  */
 #include <errno.h>
@@ -12,8 +12,8 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "trace_query.h"
-#include "trace_tlparse.h"
+#include "tt_query.h"
+#include "tt_tlparse.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -33,7 +33,7 @@ static const char usage_text[] =
 	"Exit status: 0 fine, 1 nothing matched, 2 usage or no such run.\n";
 
 struct art_ctx {
-	struct index *ix;
+	struct db *ix;
 	struct pt_diag *diag;
 	long nth;		/* 0: all */
 	long n;			/* matches */
@@ -42,7 +42,7 @@ struct art_ctx {
 	int failed;
 };
 
-static int on_rec(void *vctx, const struct trace_rec_row *row)
+static int on_rec(void *vctx, const struct tt_rec_row *row)
 {
 	struct art_ctx *a = vctx;
 	char *data;
@@ -55,7 +55,7 @@ static int on_rec(void *vctx, const struct trace_rec_row *row)
 						      (long long)row->lineno));
 	if (a->nth && a->n != a->nth)
 		return 0;
-	if (trace_payload_get(a->ix, row->md5, &data, &len, a->diag) != 0) {
+	if (tt_payload_get(a->ix, row->md5, &data, &len, a->diag) != 0) {
 		a->failed = 1;
 		return -1;
 	}
@@ -77,7 +77,7 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 	long nth = 0;
 	struct compileid cid;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
 	struct art_ctx a = {0};
 
@@ -122,10 +122,10 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 	if (pt_open_run(ctx, pos[0], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (out) {
-		struct trace_tlparse_opts o = {pos[1] ? &cid : NULL, pos[2], rank, export_mode};
-		struct trace_tlparse_stats st;
+		struct tt_tlparse_opts o = {pos[1] ? &cid : NULL, pos[2], rank, export_mode};
+		struct tt_tlparse_stats st;
 
-		if (trace_tlparse_write(ix, run, out, &o, &st, &diag) == 0) {
+		if (tt_tlparse_write(ix, run, out, &o, &st, &diag) == 0) {
 			fprintf(stderr, "pttrace artifact: %llu files%s in %s\n", (unsigned long long)st.files,
 				st.trees > 1 ? " (one tree per rank)" : "", out);
 			rc = st.files || st.links ? EXIT_FINE : EXIT_PROBLEMS;
@@ -135,7 +135,7 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 		a.diag = &diag;
 		a.nth = nth;
 		a.where = json_array();
-		if (trace_records_for(ix, run, &cid, rank, pos[2], on_rec, &a, &diag) == 0 && !a.failed) {
+		if (tt_records_for(ix, run, &cid, rank, pos[2], on_rec, &a, &diag) == 0 && !a.failed) {
 			rc = a.n && (!nth || nth <= a.n) ? EXIT_FINE : EXIT_PROBLEMS;
 			if (a.need_nl && (isatty(1) || (a.n > 1 && !nth)))
 				putchar('\n');
@@ -155,7 +155,7 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 		}
 		json_decref(a.where);
 	}
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;

@@ -8,7 +8,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "trace_query.h"
+#include "tt_query.h"
 #include "xalloc.h"
 
 static const char compiles_usage[] =
@@ -89,7 +89,7 @@ static void fmt_int(char *buf, size_t n, int64_t v)
 		snprintf(buf, n, "%lld", (long long)v);
 }
 
-static void print_compile(const struct trace_compile *c, int color)
+static void print_compile(const struct tt_compile *c, int color)
 {
 	char id[COMPILEID_MAX], t[32], rank[40] = "", ops[24], guards[24];
 	const char *col = !strcmp(c->status, "ok") ? PT_C_GREEN
@@ -132,9 +132,9 @@ int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx)
 	int rc;
 	const char *spec = parse(argc, argv, ctx, compiles_usage, &rank, &rc);
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
-	struct trace_compiles cs;
+	struct tt_compiles cs;
 	size_t failed = 0;
 
 	if (!spec)
@@ -143,13 +143,13 @@ int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx)
 	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	rc = EXIT_USAGE;
-	if (trace_compiles_load(ix, run, rank, &cs, &diag) == 0) {
+	if (tt_compiles_load(ix, run, rank, &cs, &diag) == 0) {
 		json_t *arr = json_array();
 
 		for (size_t i = 0; i < cs.n; i++) {
 			failed += !strcmp(cs.v[i].status, "failed");
 			if (ctx->json)
-				json_array_append_new(arr, trace_compile_json(&cs.v[i]));
+				json_array_append_new(arr, tt_compile_json(&cs.v[i]));
 			else
 				print_compile(&cs.v[i], ctx->color);
 		}
@@ -158,10 +158,10 @@ int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx)
 		else if (!cs.n)
 			printf("no compiles (the run has no TORCH_TRACE records with compile ids)\n");
 		json_decref(arr);
-		trace_compiles_release(&cs);
+		tt_compiles_release(&cs);
 		rc = failed ? EXIT_PROBLEMS : EXIT_FINE;
 	}
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;
@@ -173,7 +173,7 @@ static int same(const char *a, const char *b)
 }
 
 /* graph-breaks --unique: one entry per reason and place, with count, compile ids and ranks. */
-static json_t *unique_breaks(const struct trace_events *ev)
+static json_t *unique_breaks(const struct tt_events *ev)
 {
 	json_t *out = json_array();
 	char *done = pt_xcalloc(ev->n + 1, 1);
@@ -247,9 +247,9 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 	int rc;
 	const char *spec = parse(argc, argv, ctx, usage, NULL, &rc);
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
-	struct trace_events ev;
+	struct tt_events ev;
 	int r;
 
 	if (!spec)
@@ -257,7 +257,7 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 	pt_diag_init(&diag);
 	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
-	r = recompiles ? trace_recompiles(ix, run, &ev, &diag) : trace_graph_breaks(ix, run, &ev, &diag);
+	r = recompiles ? tt_recompiles(ix, run, &ev, &diag) : tt_graph_breaks(ix, run, &ev, &diag);
 	rc = EXIT_USAGE;
 	if (r == 0 && unique && !recompiles) {
 		json_t *u = unique_breaks(&ev);
@@ -269,13 +269,13 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 		else
 			print_unique(u, ctx->color);
 		json_decref(u);
-		trace_events_release(&ev);
+		tt_events_release(&ev);
 		rc = EXIT_FINE;
 	} else if (r == 0) {
 		json_t *arr = json_array();
 
 		for (size_t i = 0; i < ev.n; i++) {
-			const struct trace_event *e = &ev.v[i];
+			const struct tt_event *e = &ev.v[i];
 			char id[COMPILEID_MAX];
 
 			compileid_format(&e->cid, id, sizeof(id));
@@ -306,10 +306,10 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 		else if (!ev.n)
 			printf("no %s\n", recompiles ? "recompiles" : "graph breaks");
 		json_decref(arr);
-		trace_events_release(&ev);
+		tt_events_release(&ev);
 		rc = EXIT_FINE;
 	}
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;

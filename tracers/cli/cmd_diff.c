@@ -12,7 +12,7 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
-#include "trace_query.h"
+#include "tt_query.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -99,7 +99,7 @@ static const char *const sections[][2] = {
 };
 
 /* ops as {"aten::add.Tensor [AutogradCPU]": calls}. */
-static json_t *ops_counts(struct index *ix, int64_t run)
+static json_t *ops_counts(struct db *ix, int64_t run)
 {
 	json_t *rows = query_ops(ix, run), *m, *v;
 	size_t i;
@@ -120,7 +120,7 @@ static json_t *ops_counts(struct index *ix, int64_t run)
 	return m;
 }
 
-static char *status_of(struct index *ix, int64_t run)
+static char *status_of(struct db *ix, int64_t run)
 {
 	struct run_row r;
 	char *s;
@@ -137,7 +137,7 @@ static char *status_of(struct index *ix, int64_t run)
 	return s;
 }
 
-/* The TORCH_TRACE part of the text output (issue 6; trace_diff_json's document). */
+/* The TORCH_TRACE part of the text output (issue 6; tt_diff_json's document). */
 static void print_compiles_diff(json_t *tc)
 {
 	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
@@ -216,7 +216,7 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *doc = NULL;
 	int64_t a, b;
 	int c, rc = EXIT_USAGE, differ = 0;
@@ -239,7 +239,7 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	if (query_resolve_run(ix, argv[optind], &a) < 0 ||
 	    query_resolve_run(ix, argv[optind + 1], &b) < 0 || !(sa = status_of(ix, a)) ||
@@ -283,7 +283,7 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 	{
 		json_t *tc;
 
-		if (trace_diff_json(ix, a, b, &tc, &diag) < 0)
+		if (tt_diff_json(ix, a, b, &tc, &diag) < 0)
 			goto out;
 		differ |= json_is_true(json_object_get(tc, "differ"));
 		json_object_set_new(doc, "compiles", tc);
@@ -320,7 +320,7 @@ out:
 	free(sb);
 	json_decref(doc);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }

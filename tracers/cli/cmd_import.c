@@ -18,7 +18,7 @@
 #include "pttrace.h"
 #include "query.h"
 #include "runs.h"
-#include "trace_ingest.h"
+#include "tt_ingest.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -96,9 +96,9 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 	struct srcfile *files = NULL;
 	size_t nfiles = 0, alloc = 0;
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	int64_t run_id = 0;
-	struct trace_ingest_totals tot = {0};
+	struct tt_ingest_totals tot = {0};
 	int i, rc = EXIT_USAGE;
 	uint64_t t0 = pt_now_ns();
 
@@ -165,9 +165,9 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 			goto out;
 	}
 	for (size_t k = 0; k < nfiles; k++)
-		if (trace_import_file_ex(ix, run_id, files[k].src, rank_from, isatty(2), &diag, &tot) < 0)
+		if (tt_import_file_ex(ix, run_id, files[k].src, rank_from, isatty(2), &diag, &tot) < 0)
 			goto out;
-	if (trace_processes_check(ix, run_id, &diag) < 0 || trace_mark_indexed(ix, run_id) < 0)
+	if (tt_processes_check(ix, run_id, &diag) < 0 || tt_mark_indexed(ix, run_id) < 0)
 		goto out;
 	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, now_us(), 0, 0) < 0)
 		goto out;
@@ -195,7 +195,7 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 	}
 	rc = pt_diag_count(&diag, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 out_nodiag:

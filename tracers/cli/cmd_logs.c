@@ -133,10 +133,10 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_ctx *ct
 }
 
 /* Each record's bytes from the run directory; the stored text when the files are gone. */
-static int print_raw(struct index *ix, int64_t run_id, json_t *rows, struct pt_diag *diag)
+static int print_raw(struct db *ix, int64_t run_id, json_t *rows, struct pt_diag *diag)
 {
 	struct spool_reader r;
-	char *dir = index_run_dir(ix, run_id);
+	char *dir = db_run_dir(ix, run_id);
 	int have_files = spool_reader_open(&r, dir, NULL, diag) == 0;
 	size_t i;
 	json_t *v;
@@ -179,7 +179,7 @@ int cmd_logs(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct logs_filter f;
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *rows = NULL;
 	int64_t run_id;
 	int first = parse(argc, argv, &f, ctx), rc = EXIT_USAGE;
@@ -187,7 +187,7 @@ int cmd_logs(int argc, char **argv, struct pt_ctx *ctx)
 	if (first < 0)
 		return first == -1 ? EXIT_FINE : EXIT_USAGE;
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	if (query_resolve_run(ix, argv[first], &run_id) < 0 || !(rows = query_logs(ix, run_id, &f)))
 		goto out;
@@ -199,7 +199,7 @@ int cmd_logs(int argc, char **argv, struct pt_ctx *ctx)
 out:
 	json_decref(rows);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -86,7 +86,7 @@ int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *rows = NULL;
 	int64_t run_id;
 	int c, tree = 0, rc = EXIT_USAGE;
@@ -109,7 +109,7 @@ int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	if (query_resolve_run(ix, argv[optind], &run_id) < 0)
 		goto out;
@@ -140,7 +140,7 @@ int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
 out:
 	json_decref(rows);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }

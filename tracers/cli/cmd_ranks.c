@@ -1,6 +1,6 @@
 /*
  * `pttrace ranks RUN`: one row per process (file) of a run, then tlparse's
- * cross-rank checks (trace_xrank.h): compile ids, cache hit/miss patterns,
+ * cross-rank checks (tt_ranks.c): compile ids, cache hit/miss patterns,
  * collective schedules, tensor meta, runtime estimates, graph execution
  * order, collectives parity.
  */
@@ -9,7 +9,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "trace_xrank.h"
+#include "tt_query.h"
 
 static const char usage_text[] =
 	"usage: pttrace ranks RUN [--json]\n"
@@ -208,7 +208,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 {
 	const char *spec = NULL;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
 	json_t *o;
 	int rc = EXIT_USAGE;
@@ -232,7 +232,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 	pt_diag_init(&diag);
 	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
-	if (trace_xrank_json(ix, run, &o, &diag) == 0) {
+	if (tt_ranks_json(ix, run, &o, &diag) == 0) {
 		json_t *m;
 		size_t i;
 		int conflict = 0;
@@ -246,7 +246,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 		rc = json_is_true(json_object_get(o, "diverge")) || conflict ? EXIT_PROBLEMS : EXIT_FINE;
 		json_decref(o);
 	}
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;

@@ -19,14 +19,14 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "ingest.h"
+#include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
 #include "runenv.h"
 #include "runs.h"
 #include "spool.h"
-#include "trace_index.h"
+#include "tt_ingest.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -61,12 +61,12 @@ struct run_opts {
 
 /* The indexing thread: follows the spool while the child runs. */
 struct indexer {
-	struct index *ix;
+	struct db *ix;
 	int64_t run_id, ref_us;
 	long tz_off_s;
 	struct spool_state *st;
 	char *dir;
-	struct ingest_stats stats;
+	struct logs_ingest_stats stats;
 	struct pt_diag diag;
 	double seconds;		/* wall time */
 	double cpu_seconds;	/* this thread's CPU time: the rate on an idle machine */
@@ -77,7 +77,7 @@ static void *indexer_main(void *arg)
 {
 	struct indexer *x = arg;
 	struct spool_reader r;
-	struct ingest *ig = NULL;
+	struct logs_ingest *ig = NULL;
 	const uint8_t *data;
 	size_t len;
 	int stream, rc;
@@ -92,15 +92,15 @@ static void *indexer_main(void *arg)
 	x->rc = -1;
 	if (spool_reader_open(&r, x->dir, x->st, &x->diag) < 0)
 		return NULL;
-	ig = ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
+	ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
 	rc = ig ? 0 : -1;
 	while (rc == 0 && (rc = spool_read(&r, &stream, &data, &len)) == 1)
-		rc = ingest_feed(ig, stream, data, len);
+		rc = logs_ingest_feed(ig, stream, data, len);
 	if (rc == 0)
-		rc = ingest_finish(ig);
+		rc = logs_ingest_finish(ig);
 	if (ig)
-		x->stats = *ingest_get_stats(ig);
-	ingest_free(ig);
+		x->stats = *logs_ingest_get_stats(ig);
+	logs_ingest_free(ig);
 	spool_reader_close(&r);
 	x->seconds = (double)(pt_now_ns() - t0) / 1e9;
 	{
@@ -162,9 +162,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_ctx *
 }
 
 /* Register the files in runs/<id>/trace (what TORCH_TRACE wrote) as the run's files. */
-static void register_trace_files(struct index *ix, int64_t run_id)
+static void register_trace_files(struct db *ix, int64_t run_id)
 {
-	char *dir = index_run_dir(ix, run_id), *tdir = pt_xasprintf("%s/trace", dir);
+	char *dir = db_run_dir(ix, run_id), *tdir = pt_xasprintf("%s/trace", dir);
 	DIR *d = opendir(tdir);
 	struct dirent *e;
 
@@ -185,7 +185,7 @@ static void register_trace_files(struct index *ix, int64_t run_id)
 	free(dir);
 }
 
-static void warn(struct pt_ctx *ctx, struct index *ix, int64_t run_id, const char *code,
+static void warn(struct pt_ctx *ctx, struct db *ix, int64_t run_id, const char *code,
 		 const char *msg)
 {
 	runs_add_warning(ix, run_id, code, msg);
@@ -194,7 +194,7 @@ static void warn(struct pt_ctx *ctx, struct index *ix, int64_t run_id, const cha
 }
 
 /* Warnings about tracing that this torch cannot do. */
-static void check_torch(struct pt_ctx *ctx, struct index *ix, int64_t run_id,
+static void check_torch(struct pt_ctx *ctx, struct db *ix, int64_t run_id,
 			const struct run_opts *o, const char *python, const struct torch_probe *p,
 			char *const *env)
 {
@@ -246,11 +246,11 @@ static const char *base_name(const char *p)
 static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_result *res,
 		    const struct indexer *x, int indexed, double child_s, double lag_s)
 {
-	const struct ingest_stats *s = &x->stats;
+	const struct logs_ingest_stats *s = &x->stats;
 	uint64_t lines = 0;
 	int first = 0;
 
-	for (int k = 0; k < INGEST_NKINDS; k++)
+	for (int k = 0; k < LOGS_NKINDS; k++)
 		lines += s->lines[k];
 	if (ctx->json) {
 		json_t *o = json_object(), *by = json_object();
@@ -263,9 +263,9 @@ static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_res
 		json_object_set_new(o, "indexed", json_boolean(indexed));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes));
 		json_object_set_new(o, "lines", json_integer((json_int_t)lines));
-		for (int k = 0; k < INGEST_NKINDS; k++)
+		for (int k = 0; k < LOGS_NKINDS; k++)
 			if (s->lines[k])
-				json_object_set_new(by, ingest_kind_name(k), json_integer((json_int_t)s->lines[k]));
+				json_object_set_new(by, logs_kind_name(k), json_integer((json_int_t)s->lines[k]));
 		json_object_set_new(o, "lines_by_kind", by);
 		{
 			struct rusage ru;
@@ -285,9 +285,9 @@ static void summary(struct pt_ctx *ctx, int64_t run_id, const struct capture_res
 	fprintf(stderr, "%s: run %lld: %s %d; %llu lines", ctx->prog, (long long)run_id,
 		res->how == CAPTURE_EXITED ? "exit" : "signal", res->code,
 		(unsigned long long)lines);
-	for (int k = 0; k < INGEST_NKINDS; k++)
+	for (int k = 0; k < LOGS_NKINDS; k++)
 		if (s->lines[k])
-			fprintf(stderr, "%s%s %llu", first++ ? ", " : " (", ingest_kind_name(k),
+			fprintf(stderr, "%s%s %llu", first++ ? ", " : " (", logs_kind_name(k),
 				(unsigned long long)s->lines[k]);
 	fprintf(stderr, "%s%s; 'pttrace show %lld'\n", lines ? ")" : "",
 		indexed ? "" : ", NOT fully indexed", (long long)run_id);
@@ -305,7 +305,7 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct run_opts o;
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	struct run_info ri = { 0 };
 	struct torch_probe probe = { 0 };
 	struct spool_state st;
@@ -370,17 +370,17 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	ri.tz_offset_s = tm.tm_gmtoff;
 	if (runs_create(ix, &ri, &run_id) < 0)
 		goto out;
-	dir = index_run_dir(ix, run_id);
+	dir = db_run_dir(ix, run_id);
 	trace_dir = pt_xasprintf("%s/trace", dir);
 	env = runenv_build(&(struct runenv_opts){ .logs = o.logs, .dispatch = o.dispatch,
 						  .trace_dir = o.trace ? trace_dir : NULL },
 			   environ);
 	{
 		const char *logs = runenv_get(env, "TORCH_LOGS");
-		struct index_stmt *s = index_prepare(ix, "UPDATE runs SET logs_spec = ?2 WHERE id = ?1");
+		struct db_stmt *s = db_prepare(ix, "UPDATE runs SET logs_spec = ?2 WHERE id = ?1");
 
 		if (s)
-			index_run(s, "it", run_id, logs);
+			db_run(s, "it", run_id, logs);
 	}
 	for (char **e = env; *e; e++) {
 		size_t n;
@@ -431,16 +431,16 @@ int cmd_run(int argc, char **argv, struct pt_ctx *ctx)
 	ix->diag = &diag;
 	pt_diag_take(&diag, &x.diag);
 	if (!thread_on) {
-		x.rc = ingest_run_dir(ix, run_id, ri.started_us, ri.tz_offset_s, &x.stats);
+		x.rc = logs_ingest_run_dir(ix, run_id, ri.started_us, ri.tz_offset_s, &x.stats);
 	}
 	runs_add_file(ix, run_id, "stdout.log", "stdout", (int64_t)st.bytes[1]);
 	runs_add_file(ix, run_id, "stderr.log", "stderr", (int64_t)st.bytes[2]);
 	runs_add_file(ix, run_id, "order.bin", "order", -1);
 	register_trace_files(ix, run_id);
 	/* TRACE_HOOK: the TORCH_TRACE indexer (issue 6) is called here for runs/<id>/trace. */
-	if (trace_index_run(ix, run_id, &diag) < 0)
+	if (tt_index_run(ix, run_id, 0, &diag, NULL) < 0)
 		x.rc = -1;
-	if (o.dispatch && x.rc == 0 && x.stats.records[INGEST_DISPATCH] == 0)
+	if (o.dispatch && x.rc == 0 && x.stats.records[LOGS_DISPATCH] == 0)
 		warn(ctx, ix, run_id, "dispatch-no-output",
 		     "TORCH_SHOW_DISPATCH_TRACE=1 produced no dispatcher trace lines: release builds"
 		     " compile it out; only code compiled without NDEBUG prints it");
@@ -463,7 +463,7 @@ out:
 	if (ix)
 		ix->diag = &diag;
 	runenv_probe_release(&probe);
-	index_close(ix);
+	db_close(ix);
 	flush_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	pt_diag_release(&x.diag);

@@ -11,15 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "index_schema.h"
-#include "ingest.h"
+#include "schema.h"
+#include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
 #include "query.h"
-#include "trace_index.h"
-#include "trace_ingest.h"
-#include "trace_query.h"
-#include "trace_schema.h"
+#include "tt_ingest.h"
+#include "tt_query.h"
 #include "runs.h"
 
 /*
@@ -105,7 +103,7 @@ static const char ls_usage[] =
 int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *rows;
 	int first = common_opts(argc, argv, ctx, ls_usage), rc = EXIT_USAGE;
 
@@ -122,7 +120,7 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 		 * runs yet, said on stderr; one named with --db that is not there is a
 		 * mistake, as for every other subcommand.
 		 */
-		char *path = index_default_path(ctx->db);
+		char *path = db_default_path(ctx->db);
 		int none = access(path, F_OK) != 0;
 
 		if (none && ctx->db && *ctx->db) {
@@ -139,7 +137,7 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 		}
 		free(path);
 	}
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	rows = query_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
 			      " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
@@ -176,7 +174,7 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 	json_decref(rows);
 out:
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -190,7 +188,7 @@ static const char show_usage[] =
 	"Exit status: 0 shown, 2 usage error or no such run.\n";
 
 /* What show prints, as one JSON object. NULL on error (diag). */
-static json_t *show_json(struct index *ix, int64_t id)
+static json_t *show_json(struct db *ix, int64_t id)
 {
 	json_t *runs, *run, *o;
 
@@ -234,7 +232,7 @@ static json_t *show_json(struct index *ix, int64_t id)
 	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
 #undef ADD
 	/* TORCH_TRACE (issue 6): records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
-	if (trace_show_json(ix, id, run, ix->diag) < 0)
+	if (tt_show_json(ix, id, run, ix->diag) < 0)
 		goto fail;
 	return run;
 fail:
@@ -340,7 +338,7 @@ static void show_text(json_t *run)
 int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *run = NULL;
 	int64_t id;
 	int first = common_opts(argc, argv, ctx, show_usage), rc = EXIT_USAGE;
@@ -352,7 +350,7 @@ int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	if (query_resolve_run(ix, argv[first], &id) < 0 || !(run = show_json(ix, id)))
 		goto out;
@@ -364,7 +362,7 @@ int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 out:
 	json_decref(run);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -380,7 +378,7 @@ static const char rm_usage[] =
 int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 {
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *done = json_array();
 	int first = common_opts(argc, argv, ctx, rm_usage), rc = EXIT_FINE;
 
@@ -394,7 +392,7 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -409,7 +407,7 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		if (!ctx->json)
 			printf("deleted run %lld\n", (long long)id);
 	}
-	if (json_array_size(done) && (trace_forget_orphans(ix) < 0 || runs_compact(ix) < 0))
+	if (json_array_size(done) && (tt_forget_orphans(ix) < 0 || runs_compact(ix) < 0))
 		rc = EXIT_USAGE;
 	if (ctx->json) {
 		json_t *o = json_object();
@@ -420,7 +418,7 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 	}
 	json_decref(done);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -444,7 +442,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
-	struct index *ix = NULL;
+	struct db *ix = NULL;
 	json_t *runs = NULL, *done = json_array(), *v;
 	size_t i;
 	int c, all = 0, rc = EXIT_FINE;
@@ -465,7 +463,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -486,18 +484,18 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		runs = query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
 				      " AND p.part = 'lines' WHERE r.source = 'run' AND r.status <> 'running'"
 				      " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done')"
-				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)index_part_lines.version);
+				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)logs_part.version);
 	}
 	json_array_foreach(runs, i, v) {
 		int64_t id = json_integer_value(json_object_get(v, "id"));
 		struct run_row r;
-		struct ingest_stats st;
+		struct logs_ingest_stats st;
 
 		if (query_run_load(ix, id, &r) < 0) {
 			rc = EXIT_PROBLEMS;
 			continue;
 		}
-		if (ingest_run_dir(ix, id, r.started_us, (long)r.tz_offset_s, &st) < 0) {
+		if (logs_ingest_run_dir(ix, id, r.started_us, (long)r.tz_offset_s, &st) < 0) {
 			rc = EXIT_PROBLEMS;
 		} else {
 			json_array_append_new(done, json_integer(id));
@@ -513,12 +511,12 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 			: query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
 					 " AND p.part = 'trace' WHERE r.status <> 'running'"
 					 " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
-				     "ii", (int64_t)all, (int64_t)index_part_trace.version);
+				     "ii", (int64_t)all, (int64_t)tt_records_part.version);
 
 		json_array_foreach(tr, i, v) {
 			int64_t id = json_integer_value(json_object_get(v, "id"));
 
-			if (trace_index_run(ix, id, &diag) < 0)
+			if (tt_index_run(ix, id, 0, &diag, NULL) < 0)
 				rc = EXIT_PROBLEMS;
 			else if (!ctx->json)
 				printf("reindexed TORCH_TRACE of run %lld\n", (long long)id);
@@ -534,7 +532,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 	json_decref(runs);
 	json_decref(done);
 	pt_print_diag(ctx, &diag);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }

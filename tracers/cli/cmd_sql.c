@@ -63,8 +63,8 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
-	struct index *ix = NULL;
-	struct index_stmt *s;
+	struct db *ix = NULL;
+	struct db_stmt *s;
 	const char *run = NULL, *sql;
 	int64_t run_id = -1;
 	json_t *rows = NULL;
@@ -94,23 +94,23 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, INDEX_READONLY, &ix, &diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
 		return EXIT_USAGE;
 	if (run && query_resolve_run(ix, run, &run_id) < 0)
 		goto out;
-	s = index_prepare(ix, sql);
+	s = db_prepare(ix, sql);
 	if (!s)
 		goto out;
-	if (!index_stmt_readonly(s)) {
+	if (!db_stmt_readonly(s)) {
 		pt_diag_add(&diag, PT_SEV_ERROR, NULL, NULL, "only read-only statements: '%s'", sql);
 		goto out;
 	}
 	if (run) {
-		int k = index_param_index(s, ":run");
+		int k = db_param_index(s, ":run");
 
-		if (!k && index_param_count(s) == 1)
+		if (!k && db_param_count(s) == 1)
 			k = 1;
-		if (k && index_bind_at(s, k, "i", run_id) < 0)
+		if (k && db_bind_at(s, k, "i", run_id) < 0)
 			goto out;
 	}
 	rows = query_rows_json(s);
@@ -124,7 +124,7 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 out:
 	pt_print_diag(ctx, &diag);
 	json_decref(rows);
-	index_close(ix);
+	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pttrace.h"
-#include "trace_query.h"
+#include "tt_query.h"
 
 static const char usage_text[] =
 	"usage: pttrace timeline RUN --chrome FILE\n"
@@ -17,7 +17,7 @@ int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx)
 {
 	const char *spec = NULL, *out = NULL;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
 	uint64_t n = 0, skipped = 0;
 	FILE *f;
@@ -46,7 +46,7 @@ int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx)
 	if (!f) {
 		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
 	} else {
-		int r = trace_timeline_write(ix, run, f, &n, &skipped, &diag);
+		int r = tt_timeline_write(ix, run, f, &n, &skipped, &diag);
 
 		if ((f != stdout && fclose(f) != 0) || (f == stdout && fflush(f) != 0))
 			pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "write failed");
@@ -61,7 +61,7 @@ int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx)
 			rc = skipped ? EXIT_PROBLEMS : EXIT_FINE;
 		}
 	}
-	index_close(ix);
+	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;

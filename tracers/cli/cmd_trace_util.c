@@ -4,13 +4,13 @@
 #include "pttrace.h"
 #include "query.h"
 
-int pt_open_run(struct pt_ctx *ctx, const char *spec, struct index **ix, int64_t *run_id,
+int pt_open_run(struct pt_ctx *ctx, const char *spec, struct db **ix, int64_t *run_id,
 		struct pt_diag *diag)
 {
-	if (pt_open_index(ctx, INDEX_READONLY | INDEX_NO_CREATE, ix, diag) < 0)
+	if (pt_open_index(ctx, DB_READONLY | DB_NO_CREATE, ix, diag) < 0)
 		return -1;
 	if (query_resolve_run(*ix, spec, run_id) < 0) {
-		index_close(*ix);
+		db_close(*ix);
 		*ix = NULL;
 		pt_print_diag(ctx, diag);
 		pt_diag_release(diag);

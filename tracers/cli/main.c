@@ -61,16 +61,16 @@ static void usage(FILE *f)
 	      "  2  usage error, unreadable database or no such run\n", f);
 }
 
-int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct index **ix, struct pt_diag *diag)
+int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct db **ix, struct pt_diag *diag)
 {
-	char *path = index_default_path(ctx->db);
+	char *path = db_default_path(ctx->db);
 	const char *env = getenv("PTTRACE_DB");
 	int rc;
 
 	/* The default location is created whole; a named one only its last level. */
 	if (!(ctx->db && *ctx->db) && !(env && *env))
-		flags |= INDEX_MKDIRS;
-	rc = index_open(ix, path, flags, diag);
+		flags |= DB_MKDIRS;
+	rc = pttrace_db_open(ix, path, flags, diag);
 
 	free(path);
 	if (rc < 0) {

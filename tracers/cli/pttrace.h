@@ -7,7 +7,8 @@
 #define PT_PTTRACE_H
 
 #include "diag.h"
-#include "index.h"
+#include "db.h"
+#include "parts.h"
 #include "term.h"
 
 #define PTTRACE_VERSION "0.1.0"
@@ -28,7 +29,7 @@ enum {
 
 struct pt_ctx {
 	const char *prog;	/* "pttrace" */
-	const char *db;		/* --db, NULL: index_default_path() decides */
+	const char *db;		/* --db, NULL: db_default_path() decides */
 	int json;		/* --json */
 	enum pt_color_mode color_mode;
 	int color;		/* stdout gets colour */
@@ -36,11 +37,11 @@ struct pt_ctx {
 };
 
 /*
- * Open the context's database for a subcommand: flags as index_open
- * (INDEX_READONLY for readers). On failure prints the diagnostics and
+ * Open the context's database for a subcommand: flags as db_open
+ * (DB_READONLY for readers). On failure prints the diagnostics and
  * returns -1; the caller exits EXIT_USAGE.
  */
-int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct index **ix, struct pt_diag *diag);
+int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct db **ix, struct pt_diag *diag);
 
 /* Print diag's messages on stderr with the program's name and colour policy. */
 void pt_print_diag(struct pt_ctx *ctx, struct pt_diag *diag);
@@ -72,7 +73,7 @@ int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx);	/* cmd_timeline.c *
  * Open the database read-only and resolve RUN (cmd_trace_util.c). On failure
  * the diagnostics are printed and released, and -1 returned (exit EXIT_USAGE).
  */
-int pt_open_run(struct pt_ctx *ctx, const char *spec, struct index **ix, int64_t *run_id,
+int pt_open_run(struct pt_ctx *ctx, const char *spec, struct db **ix, int64_t *run_id,
 		struct pt_diag *diag);
 
 #endif

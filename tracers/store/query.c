@@ -20,45 +20,45 @@ int query_name_ok(const char *name)
 	return *p != '\0';
 }
 
-int query_run_by_name(struct index *ix, const char *name, int64_t *run_id)
+int query_run_by_name(struct db *ix, const char *name, int64_t *run_id)
 {
-	struct index_stmt *s = index_prepare(ix, "SELECT id FROM runs WHERE name = ?1");
+	struct db_stmt *s = db_prepare(ix, "SELECT id FROM runs WHERE name = ?1");
 	int rc;
 
-	if (!s || index_bind(s, "t", name) < 0)
+	if (!s || db_bind(s, "t", name) < 0)
 		return -1;
-	rc = index_step(s);
+	rc = db_step(s);
 	if (rc == 1) {
-		*run_id = index_col_int(s, 0);
-		index_reset(s);
+		*run_id = db_col_int(s, 0);
+		db_reset(s);
 	}
 	return rc;
 }
 
-int query_resolve_run(struct index *ix, const char *spec, int64_t *run_id)
+int query_resolve_run(struct db *ix, const char *spec, int64_t *run_id)
 {
-	struct index_stmt *s;
+	struct db_stmt *s;
 	int rc;
 
 	if (!*spec)
 		goto none;
 	if (!query_name_ok(spec)) {
 		if (!strcmp(spec, "last")) {
-			s = index_prepare(ix, "SELECT id FROM runs ORDER BY id DESC LIMIT 1");
+			s = db_prepare(ix, "SELECT id FROM runs ORDER BY id DESC LIMIT 1");
 			if (!s)
 				return -1;
 		} else {
 			char *end;
 			long long v = strtoll(spec, &end, 10);
 
-			s = index_prepare(ix, "SELECT id FROM runs WHERE id = ?1");
-			if (*end || !s || index_bind(s, "i", (int64_t)v) < 0)
+			s = db_prepare(ix, "SELECT id FROM runs WHERE id = ?1");
+			if (*end || !s || db_bind(s, "i", (int64_t)v) < 0)
 				return -1;
 		}
-		rc = index_step(s);
+		rc = db_step(s);
 		if (rc == 1) {
-			*run_id = index_col_int(s, 0);
-			index_reset(s);
+			*run_id = db_col_int(s, 0);
+			db_reset(s);
 			return 0;
 		}
 		if (rc < 0)
@@ -75,21 +75,21 @@ none:
 	return -1;
 }
 
-static char *dup_col(struct index_stmt *s, int col)
+static char *dup_col(struct db_stmt *s, int col)
 {
-	const char *t = index_col_text(s, col);
+	const char *t = db_col_text(s, col);
 
 	return t ? pt_xstrdup(t) : NULL;
 }
 
-static int64_t int_col(struct index_stmt *s, int col)
+static int64_t int_col(struct db_stmt *s, int col)
 {
-	return index_col_is_null(s, col) ? -1 : index_col_int(s, col);
+	return db_col_is_null(s, col) ? -1 : db_col_int(s, col);
 }
 
-int query_run_load(struct index *ix, int64_t run_id, struct run_row *r)
+int query_run_load(struct db *ix, int64_t run_id, struct run_row *r)
 {
-	struct index_stmt *s = index_prepare(
+	struct db_stmt *s = db_prepare(
 		ix, "SELECT id, name, tag, source, argv, cwd, host, python, torch_version,"
 		    " torch_build_type, logs_spec, status, pttrace_version, torch_debug, dispatch,"
 		    " trace, started_us, ended_us, tz_offset_s, pid, exit_code, signal,"
@@ -97,16 +97,16 @@ int query_run_load(struct index *ix, int64_t run_id, struct run_row *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!s || index_bind(s, "i", run_id) < 0)
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
-	rc = index_step(s);
+	rc = db_step(s);
 	if (rc != 1) {
 		if (rc == 0)
 			pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run %lld",
 				    (long long)run_id);
 		return -1;
 	}
-	r->id = index_col_int(s, 0);
+	r->id = db_col_int(s, 0);
 	r->name = dup_col(s, 1);
 	r->tag = dup_col(s, 2);
 	r->source = dup_col(s, 3);
@@ -120,17 +120,17 @@ int query_run_load(struct index *ix, int64_t run_id, struct run_row *r)
 	r->status = dup_col(s, 11);
 	r->pttrace_version = dup_col(s, 12);
 	r->torch_debug = int_col(s, 13);
-	r->dispatch = (int)index_col_int(s, 14);
-	r->trace = (int)index_col_int(s, 15);
-	r->started_us = index_col_int(s, 16);
+	r->dispatch = (int)db_col_int(s, 14);
+	r->trace = (int)db_col_int(s, 15);
+	r->started_us = db_col_int(s, 16);
 	r->ended_us = int_col(s, 17);
-	r->tz_offset_s = index_col_int(s, 18);
+	r->tz_offset_s = db_col_int(s, 18);
 	r->pid = int_col(s, 19);
 	r->exit_code = int_col(s, 20);
 	r->signal = int_col(s, 21);
-	r->bytes_stdout = index_col_int(s, 22);
-	r->bytes_stderr = index_col_int(s, 23);
-	index_reset(s);
+	r->bytes_stdout = db_col_int(s, 22);
+	r->bytes_stderr = db_col_int(s, 23);
+	db_reset(s);
 	return 0;
 }
 
@@ -152,43 +152,43 @@ void query_run_release(struct run_row *r)
 }
 
 /* One column of the current row as JSON. */
-static json_t *col_json(struct index_stmt *s, int c)
+static json_t *col_json(struct db_stmt *s, int c)
 {
-	switch (index_col_type(s, c)) {
+	switch (db_col_type(s, c)) {
 	case 1:
-		return json_integer(index_col_int(s, c));
+		return json_integer(db_col_int(s, c));
 	case 2:
-		return json_real(index_col_double(s, c));
+		return json_real(db_col_double(s, c));
 	case 5:
 		return json_null();
 	default:
-		return pt_json_strn_lossy(index_col_text(s, c), index_col_bytes(s, c));
+		return pt_json_strn_lossy(db_col_text(s, c), db_col_bytes(s, c));
 	}
 }
 
-json_t *query_json(struct index *ix, const char *sql, const char *fmt, ...)
+json_t *query_json(struct db *ix, const char *sql, const char *fmt, ...)
 {
-	struct index_stmt *s = index_prepare(ix, sql);
+	struct db_stmt *s = db_prepare(ix, sql);
 	va_list ap;
 	int rc = 0;
 
 	if (!s)
 		return NULL;
 	va_start(ap, fmt);
-	/* index_bind takes varargs; rebuild them one letter at a time. */
+	/* db_bind takes varargs; rebuild them one letter at a time. */
 	for (int k = 0; fmt[k] && rc == 0; k++) {
 		char one[2] = { fmt[k], 0 };
 
 		switch (fmt[k]) {
 		case 'i':
 		case 'I':
-			rc = index_bind_at(s, k + 1, one, va_arg(ap, int64_t));
+			rc = db_bind_at(s, k + 1, one, va_arg(ap, int64_t));
 			break;
 		case 'd':
-			rc = index_bind_at(s, k + 1, one, va_arg(ap, double));
+			rc = db_bind_at(s, k + 1, one, va_arg(ap, double));
 			break;
 		case 't':
-			rc = index_bind_at(s, k + 1, one, va_arg(ap, const char *));
+			rc = db_bind_at(s, k + 1, one, va_arg(ap, const char *));
 			break;
 		default:
 			pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql,
@@ -202,16 +202,16 @@ json_t *query_json(struct index *ix, const char *sql, const char *fmt, ...)
 	return query_rows_json(s);
 }
 
-json_t *query_rows_json(struct index_stmt *s)
+json_t *query_rows_json(struct db_stmt *s)
 {
 	json_t *rows = json_array();
 	int rc;
 
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		json_t *o = json_object();
 
-		for (int c = 0; c < index_col_count(s); c++)
-			json_object_set_new(o, index_col_name(s, c), col_json(s, c));
+		for (int c = 0; c < db_col_count(s); c++)
+			json_object_set_new(o, db_col_name(s, c), col_json(s, c));
 		json_array_append_new(rows, o);
 	}
 	if (rc < 0) {
@@ -235,7 +235,7 @@ int query_parse_level(const char *s)
 	return -1;
 }
 
-json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f)
+json_t *query_logs(struct db *ix, int64_t run_id, const struct logs_filter *f)
 {
 	/*
 	 * One statement for every filter combination: a NULL parameter switches
@@ -254,7 +254,7 @@ json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f
 		" AND (?10 IS NULL OR kind = ?10)"
 		" AND (?11 IS NULL OR stream = ?11)"
 		" ORDER BY seq LIMIT ?13";
-	struct index_stmt *s = index_prepare(ix, sql);
+	struct db_stmt *s = db_prepare(ix, sql);
 	int64_t none = -1;
 
 	if (!s)
@@ -263,29 +263,29 @@ json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f
 	 * A compile id: ?12 switches the condition on; a missing ca part then
 	 * means "not compiled autograd" (ca_id IS NULL), other missing parts "any".
 	 */
-	if (index_bind(s, "iIt", run_id, f->min_level > 0 ? (int64_t)f->min_level : none,
+	if (db_bind(s, "iIt", run_id, f->min_level > 0 ? (int64_t)f->min_level : none,
 		       f->artifact) < 0)
 		return NULL;
 	if (f->has_cid) {
-		if (index_bind_at(s, 4, "IIII", f->cid.ca, f->cid.frame, f->cid.compile,
+		if (db_bind_at(s, 4, "IIII", f->cid.ca, f->cid.frame, f->cid.compile,
 				  f->cid.attempt) < 0)
 			return NULL;
 	}
-	if (index_bind_at(s, 8, "IttIIi", f->rank >= 0 ? (int64_t)f->rank : none, f->grep, f->kind,
+	if (db_bind_at(s, 8, "IttIIi", f->rank >= 0 ? (int64_t)f->rank : none, f->grep, f->kind,
 			  f->stream ? (int64_t)f->stream : none, f->has_cid ? (int64_t)1 : none,
 			  f->limit > 0 ? f->limit : (int64_t)-1) < 0)
 		return NULL;
 	return query_rows_json(s);
 }
 
-json_t *query_ops(struct index *ix, int64_t run_id)
+json_t *query_ops(struct db *ix, int64_t run_id)
 {
 	return query_json(ix, "SELECT op, overload, dispatch_key, COUNT(*) AS calls, SUM(torn) AS torn"
 			      " FROM dispatch_calls WHERE run_id = ?1 GROUP BY op, overload, dispatch_key"
 			      " ORDER BY calls DESC, op, overload, dispatch_key", "i", run_id);
 }
 
-json_t *query_calls(struct index *ix, int64_t run_id)
+json_t *query_calls(struct db *ix, int64_t run_id)
 {
 	return query_json(ix, "SELECT c.id, r.seq, c.label, c.op, c.overload, c.dispatch_key,"
 			      " c.depth, c.parent_id, c.torn FROM dispatch_calls c"

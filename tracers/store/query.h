@@ -10,20 +10,20 @@
 #include <stdint.h>
 
 #include "compileid.h"
-#include "index.h"
+#include "db.h"
 
 /*
  * Resolve RUN: all digits = an id; "last" = the run started last (highest
  * id); otherwise a name. Returns 0 and *run_id, or -1 with "no run 'x'" (or
  * an SQL error) in the index's diag.
  */
-int query_resolve_run(struct index *ix, const char *spec, int64_t *run_id);
+int query_resolve_run(struct db *ix, const char *spec, int64_t *run_id);
 
 /* 1 when name can be a run name: not empty, not all digits, not "last". */
 int query_name_ok(const char *name);
 
 /* 1 found (*run_id set), 0 no such name, -1 error. */
-int query_run_by_name(struct index *ix, const char *name, int64_t *run_id);
+int query_run_by_name(struct db *ix, const char *name, int64_t *run_id);
 
 /* One runs row; strings are owned by the struct (query_run_release). */
 struct run_row {
@@ -39,14 +39,14 @@ struct run_row {
 };
 
 /*
- * Run sql with the values bound as index_bind's fmt says, and return every
+ * Run sql with the values bound as db_bind's fmt says, and return every
  * row as a JSON object (column name -> integer, real, string or null; blobs
  * as lossy strings) in an array. NULL on error (diag). Caller decrefs.
  */
-json_t *query_json(struct index *ix, const char *sql, const char *fmt, ...);
+json_t *query_json(struct db *ix, const char *sql, const char *fmt, ...);
 
 /* The same for a statement already prepared and bound. */
-json_t *query_rows_json(struct index_stmt *s);
+json_t *query_rows_json(struct db_stmt *s);
 
 /* Filters of `pttrace logs`; NULL / -1 / COMPILEID_NONE parts: no filter. */
 struct logs_filter {
@@ -66,19 +66,19 @@ struct logs_filter {
  * nlines, kind, level, ts_us, pid, src_file, src_line, rank, ca_id, frame_id,
  * frame_compile_id, attempt, artifact, text. NULL on error (diag).
  */
-json_t *query_logs(struct index *ix, int64_t run_id, const struct logs_filter *f);
+json_t *query_logs(struct db *ix, int64_t run_id, const struct logs_filter *f);
 
 /* Level letter or name ("W", "warning", "DEBUG", "V") → Python level number; -1 unknown. */
 int query_parse_level(const char *s);
 
 /* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls, torn. */
-json_t *query_ops(struct index *ix, int64_t run_id);
+json_t *query_ops(struct db *ix, int64_t run_id);
 
 /* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
-json_t *query_calls(struct index *ix, int64_t run_id);
+json_t *query_calls(struct db *ix, int64_t run_id);
 
 /* 0, or -1 (diag: "no run N"). */
-int query_run_load(struct index *ix, int64_t run_id, struct run_row *r);
+int query_run_load(struct db *ix, int64_t run_id, struct run_row *r);
 void query_run_release(struct run_row *r);
 
 #endif

@@ -21,7 +21,7 @@ const char *run_status_name(enum run_status st)
 	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
 }
 
-int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
+int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 {
 	static const char sql[] =
 		"INSERT INTO runs(id, name, tag, source, argv, cwd, host, python, logs_spec, dispatch,"
@@ -30,7 +30,7 @@ int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 		" ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13, ?14)";
 	static const char seq_sql[] =
 		"DELETE FROM run_id_seq; INSERT INTO run_id_seq(last) SELECT max(id) FROM runs;";
-	struct index_stmt *s;
+	struct db_stmt *s;
 	json_t *a = json_array();
 	char *argv_json = NULL;
 	int rc = -1;
@@ -57,17 +57,17 @@ int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id)
 	for (int i = 0; i < ri->argc; i++)
 		json_array_append_new(a, pt_json_str(ri->argv[i]));
 	argv_json = json_dumps(a, JSON_COMPACT);
-	s = index_prepare(ix, sql);
-	if (!s || index_run(s, "ttttttttiiiiti", ri->name, ri->tag, ri->source ? ri->source : "run",
+	s = db_prepare(ix, sql);
+	if (!s || db_run(s, "ttttttttiiiiti", ri->name, ri->tag, ri->source ? ri->source : "run",
 			    argv_json, ri->cwd, ri->host, ri->python, ri->logs_spec,
 			    (int64_t)ri->dispatch, (int64_t)ri->trace, ri->started_us,
 			    (int64_t)ri->tz_offset_s, PTTRACE_VERSION_STR, (int64_t)getpid()) < 0)
 		goto out;
-	*run_id = index_last_rowid(ix);
+	*run_id = db_last_rowid(ix);
 	/* Ids are never given twice: a deleted run's id stays taken. */
-	if (index_exec(ix, seq_sql) < 0)
+	if (db_exec(ix, seq_sql) < 0)
 		goto out;
-	if (index_make_run_dir(ix, *run_id) < 0)
+	if (db_make_run_dir(ix, *run_id) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -76,92 +76,92 @@ out:
 	return rc;
 }
 
-int runs_add_env(struct index *ix, int64_t run_id, const char *name, const char *value)
+int runs_add_env(struct db *ix, int64_t run_id, const char *name, const char *value)
 {
-	struct index_stmt *s = index_prepare(
+	struct db_stmt *s = db_prepare(
 		ix, "INSERT OR REPLACE INTO run_env(run_id, name, value) VALUES (?1, ?2, ?3)");
 
-	return s ? index_run(s, "itt", run_id, name, value) : -1;
+	return s ? db_run(s, "itt", run_id, name, value) : -1;
 }
 
-int runs_add_warning(struct index *ix, int64_t run_id, const char *code, const char *message)
+int runs_add_warning(struct db *ix, int64_t run_id, const char *code, const char *message)
 {
-	struct index_stmt *s = index_prepare(
+	struct db_stmt *s = db_prepare(
 		ix, "INSERT INTO run_warnings(run_id, seq, code, message) VALUES (?1,"
 		    " (SELECT COUNT(*) FROM run_warnings WHERE run_id = ?1), ?2, ?3)");
 
-	return s ? index_run(s, "itt", run_id, code, message) : -1;
+	return s ? db_run(s, "itt", run_id, code, message) : -1;
 }
 
-int runs_add_file(struct index *ix, int64_t run_id, const char *path, const char *role,
+int runs_add_file(struct db *ix, int64_t run_id, const char *path, const char *role,
 		  int64_t bytes)
 {
-	struct index_stmt *s = index_prepare(
+	struct db_stmt *s = db_prepare(
 		ix, "INSERT OR REPLACE INTO run_files(run_id, path, role, bytes) VALUES (?1, ?2, ?3, ?4)");
 
-	return s ? index_run(s, "ittI", run_id, path, role, bytes) : -1;
+	return s ? db_run(s, "ittI", run_id, path, role, bytes) : -1;
 }
 
-int runs_set_torch(struct index *ix, int64_t run_id, const char *version, int debug,
+int runs_set_torch(struct db *ix, int64_t run_id, const char *version, int debug,
 		   const char *build_type)
 {
-	struct index_stmt *s = index_prepare(
+	struct db_stmt *s = db_prepare(
 		ix, "UPDATE runs SET torch_version = ?2, torch_debug = ?3, torch_build_type = ?4"
 		    " WHERE id = ?1");
 
-	return s ? index_run(s, "itIt", run_id, version, (int64_t)debug, build_type) : -1;
+	return s ? db_run(s, "itIt", run_id, version, (int64_t)debug, build_type) : -1;
 }
 
-int runs_set_pid(struct index *ix, int64_t run_id, int64_t pid)
+int runs_set_pid(struct db *ix, int64_t run_id, int64_t pid)
 {
-	struct index_stmt *s = index_prepare(ix, "UPDATE runs SET pid = ?2 WHERE id = ?1");
+	struct db_stmt *s = db_prepare(ix, "UPDATE runs SET pid = ?2 WHERE id = ?1");
 
-	return s ? index_run(s, "ii", run_id, pid) : -1;
+	return s ? db_run(s, "ii", run_id, pid) : -1;
 }
 
-int runs_finish(struct index *ix, int64_t run_id, enum run_status st, int code,
+int runs_finish(struct db *ix, int64_t run_id, enum run_status st, int code,
 		int64_t ended_us, int64_t bytes_stdout, int64_t bytes_stderr)
 {
-	struct index_stmt *s = index_prepare(
+	struct db_stmt *s = db_prepare(
 		ix, "UPDATE runs SET status = ?2, exit_code = ?3, signal = ?4, ended_us = ?5,"
 		    " bytes_stdout = ?6, bytes_stderr = ?7 WHERE id = ?1");
 
 	if (!s)
 		return -1;
-	return index_run(s, "itIIiii", run_id, run_status_name(st),
+	return db_run(s, "itIIiii", run_id, run_status_name(st),
 			 st == RUN_EXITED ? (int64_t)code : (int64_t)-1,
 			 st == RUN_SIGNALED ? (int64_t)code : (int64_t)-1, ended_us, bytes_stdout,
 			 bytes_stderr);
 }
 
-int runs_compact(struct index *ix)
+int runs_compact(struct db *ix)
 {
-	struct index_stmt *s = index_prepare(ix, "SELECT freelist_count, page_count FROM pragma_freelist_count,"
+	struct db_stmt *s = db_prepare(ix, "SELECT freelist_count, page_count FROM pragma_freelist_count,"
 					      " pragma_page_count");
 	int64_t free_pages, pages;
 
-	if (!s || index_step(s) != 1)
+	if (!s || db_step(s) != 1)
 		return -1;
-	free_pages = index_col_int(s, 0);
-	pages = index_col_int(s, 1);
-	index_reset(s);
+	free_pages = db_col_int(s, 0);
+	pages = db_col_int(s, 1);
+	db_reset(s);
 	/* Deleted runs leave free pages: give them back when they are a quarter of the file. */
-	return free_pages * 4 > pages ? index_exec(ix, "VACUUM") : 0;
+	return free_pages * 4 > pages ? db_exec(ix, "VACUUM") : 0;
 }
 
-int runs_delete(struct index *ix, int64_t run_id)
+int runs_delete(struct db *ix, int64_t run_id)
 {
-	struct index_stmt *s = index_prepare(ix, "DELETE FROM runs WHERE id = ?1");
+	struct db_stmt *s = db_prepare(ix, "DELETE FROM runs WHERE id = ?1");
 
-	if (!s || index_run(s, "i", run_id) < 0)
+	if (!s || db_run(s, "i", run_id) < 0)
 		return -1;
-	return index_remove_run_dir(ix, run_id);
+	return db_remove_run_dir(ix, run_id);
 }
 
-int runs_mark_lost(struct index *ix)
+int runs_mark_lost(struct db *ix)
 {
 	json_t *rows = query_json(ix, "SELECT id, pttrace_pid, host FROM runs WHERE status = 'running'", "");
-	struct index_stmt *s;
+	struct db_stmt *s;
 	char host[256] = "";
 	size_t i;
 	json_t *v;
@@ -178,8 +178,8 @@ int runs_mark_lost(struct index *ix)
 			continue;
 		if (kill((pid_t)json_integer_value(pid), 0) == 0 || errno != ESRCH)
 			continue;
-		s = index_prepare(ix, "UPDATE runs SET status = 'lost' WHERE id = ?1 AND status = 'running'");
-		if (!s || index_run(s, "i", (int64_t)json_integer_value(json_object_get(v, "id"))) < 0) {
+		s = db_prepare(ix, "UPDATE runs SET status = 'lost' WHERE id = ?1 AND status = 'running'");
+		if (!s || db_run(s, "i", (int64_t)json_integer_value(json_object_get(v, "id"))) < 0) {
 			json_decref(rows);
 			return -1;
 		}

@@ -9,7 +9,11 @@
 
 #include <stdint.h>
 
-#include "index.h"
+#include "db.h"
+#include "schema.h"
+
+/* The schema part "core" (core_schema.c). */
+extern const struct schema_part core_part;
 
 /* What is known when a run starts; NULL fields are stored as NULL. */
 struct run_info {
@@ -39,29 +43,29 @@ const char *run_status_name(enum run_status st);
  * used, or one that parses as a number or "last", is refused (it would make
  * RUN ambiguous). Returns 0 and *run_id, or -1 (diag).
  */
-int runs_create(struct index *ix, const struct run_info *ri, int64_t *run_id);
+int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id);
 
 /* Record one environment variable the child got. */
-int runs_add_env(struct index *ix, int64_t run_id, const char *name, const char *value);
+int runs_add_env(struct db *ix, int64_t run_id, const char *name, const char *value);
 
 /* Append a warning (code: stable key, message: the sentence shown). */
-int runs_add_warning(struct index *ix, int64_t run_id, const char *code, const char *message);
+int runs_add_warning(struct db *ix, int64_t run_id, const char *code, const char *message);
 
 /* Record (or update the size of) a file in the run directory; path relative to it. */
-int runs_add_file(struct index *ix, int64_t run_id, const char *path, const char *role,
+int runs_add_file(struct db *ix, int64_t run_id, const char *path, const char *role,
 		  int64_t bytes);
 
 /* What the child turned out to be (NULL/-1 where unknown). */
-int runs_set_torch(struct index *ix, int64_t run_id, const char *version, int debug,
+int runs_set_torch(struct db *ix, int64_t run_id, const char *version, int debug,
 		   const char *build_type);
 
-int runs_set_pid(struct index *ix, int64_t run_id, int64_t pid);
+int runs_set_pid(struct db *ix, int64_t run_id, int64_t pid);
 
 /*
  * Finish: status, exit code (RUN_EXITED) or signal (RUN_SIGNALED), end
  * time and the spooled sizes.
  */
-int runs_finish(struct index *ix, int64_t run_id, enum run_status st, int code,
+int runs_finish(struct db *ix, int64_t run_id, enum run_status st, int code,
 		int64_t ended_us, int64_t bytes_stdout, int64_t bytes_stderr);
 
 /*
@@ -69,12 +73,12 @@ int runs_finish(struct index *ix, int64_t run_id, enum run_status st, int code,
  * "lost": their raw output is kept and `pttrace reindex` indexes it. Returns
  * how many were marked, or -1 (diag).
  */
-int runs_mark_lost(struct index *ix);
+int runs_mark_lost(struct db *ix);
 
 /* Delete the run's rows (every table cascades from runs) and its directory. */
-int runs_delete(struct index *ix, int64_t run_id);
+int runs_delete(struct db *ix, int64_t run_id);
 
 /* After deletions: VACUUM when free pages are more than a quarter of the file. 0 or -1. */
-int runs_compact(struct index *ix);
+int runs_compact(struct db *ix);
 
 #endif

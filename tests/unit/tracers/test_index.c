@@ -15,9 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "index.h"
-#include "index_schema.h"
+#include "db.h"
+#include "parts.h"
+#include "schema.h"
 #include "query.h"
+#include "logs_ingest.h"
 #include "runs.h"
 #include "xalloc.h"
 
@@ -25,7 +27,7 @@ struct fixture {
 	char dir[64];
 	char *db;
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 };
 
 static int setup(void **state)
@@ -35,7 +37,7 @@ static int setup(void **state)
 	strcpy(f->dir, "/tmp/pttrace-test-index.XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
-	/* A directory that does not exist yet: index_open creates it. */
+	/* A directory that does not exist yet: db_open creates it. */
 	f->db = pt_xasprintf("%s/data/pttrace.db", f->dir);
 	pt_diag_init(&f->diag);
 	*state = f;
@@ -47,7 +49,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
-	index_close(f->ix);
+	db_close(f->ix);
 	pt_diag_release(&f->diag);
 	if (system(cmd) != 0)
 		return -1;
@@ -59,27 +61,27 @@ static int teardown(void **state)
 
 static void open_ok(struct fixture *f, unsigned flags)
 {
-	index_close(f->ix);
+	db_close(f->ix);
 	f->ix = NULL;
-	if (index_open(&f->ix, f->db, flags, &f->diag) < 0) {
+	if (pttrace_db_open(&f->ix, f->db, flags, &f->diag) < 0) {
 		pt_diag_print(&f->diag, stderr, "test", 0);
 		fail();
 	}
 }
 
-static int64_t one_int(struct index *ix, const char *sql)
+static int64_t one_int(struct db *ix, const char *sql)
 {
-	struct index_stmt *s = index_prepare(ix, sql);
+	struct db_stmt *s = db_prepare(ix, sql);
 	int64_t v;
 
 	assert_non_null(s);
-	assert_int_equal(index_step(s), 1);
-	v = index_col_int(s, 0);
-	index_reset(s);
+	assert_int_equal(db_step(s), 1);
+	v = db_col_int(s, 0);
+	db_reset(s);
 	return v;
 }
 
-static int64_t new_run(struct index *ix, const char *name)
+static int64_t new_run(struct db *ix, const char *name)
 {
 	char *argv[] = { "python3", "it's \"quoted\"; DROP TABLE runs; --" };
 	struct run_info ri = { .name = name, .source = "run", .argv = argv, .argc = 2,
@@ -96,18 +98,18 @@ static void fresh_database(void **state)
 	struct fixture *f = *state;
 
 	open_ok(f, 0);
-	assert_int_equal(one_int(f->ix, "PRAGMA application_id"), INDEX_APPLICATION_ID);
-	assert_int_equal(one_int(f->ix, "PRAGMA user_version"), INDEX_SCHEMA_VERSION);
-	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM schema_parts"), (int64_t)index_nparts);
+	assert_int_equal(one_int(f->ix, "PRAGMA application_id"), DB_APPLICATION_ID);
+	assert_int_equal(one_int(f->ix, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM schema_parts"), (int64_t)pttrace_nparts);
 	assert_int_equal(one_int(f->ix, "SELECT version FROM schema_parts WHERE name='lines'"),
-			 index_part_lines.version);
+			 logs_part.version);
 	/* WAL, so readers and the writer of a live run do not block each other. */
 	{
-		struct index_stmt *s = index_prepare(f->ix, "PRAGMA journal_mode");
+		struct db_stmt *s = db_prepare(f->ix, "PRAGMA journal_mode");
 
-		assert_int_equal(index_step(s), 1);
-		assert_string_equal(index_col_text(s, 0), "wal");
-		index_reset(s);
+		assert_int_equal(db_step(s), 1);
+		assert_string_equal(db_col_text(s, 0), "wal");
+		db_reset(s);
 	}
 	/* Opening again changes nothing. */
 	open_ok(f, 0);
@@ -162,7 +164,7 @@ static void run_resolution(void **state)
 	assert_int_equal(r.exit_code, -1);
 	query_run_release(&r);
 	/* The run directory exists beside the database. */
-	dir = index_run_dir(f->ix, a);
+	dir = db_run_dir(f->ix, a);
 	assert_int_equal(stat(dir, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	free(dir);
@@ -190,7 +192,7 @@ static void finish_and_rm(void **state)
 	assert_int_equal(r.exit_code, -1);
 	query_run_release(&r);
 	assert_int_equal(one_int(f->ix, "SELECT MAX(seq) FROM run_warnings"), 1);
-	dir = index_run_dir(f->ix, a);
+	dir = db_run_dir(f->ix, a);
 	file = pt_xasprintf("%s/stdout.log", dir);
 	fp = fopen(file, "w");
 	assert_non_null(fp);
@@ -209,30 +211,30 @@ static void finish_and_rm(void **state)
 static void binding(void **state)
 {
 	struct fixture *f = *state;
-	struct index_stmt *s;
+	struct db_stmt *s;
 
 	open_ok(f, 0);
-	s = index_prepare(f->ix, "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9");
+	s = db_prepare(f->ix, "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9");
 	assert_non_null(s);
-	assert_int_equal(index_bind(s, "iIIdtTbnt", (int64_t)-5, (int64_t)-1, (int64_t)7, 2.5,
+	assert_int_equal(db_bind(s, "iIIdtTbnt", (int64_t)-5, (int64_t)-1, (int64_t)7, 2.5,
 				    "text", "abcdef", (size_t)3, "\0x", (size_t)2, (const char *)NULL),
 			 0);
-	assert_int_equal(index_step(s), 1);
-	assert_int_equal(index_col_int(s, 0), -5);
-	assert_true(index_col_is_null(s, 1));
-	assert_int_equal(index_col_int(s, 2), 7);
-	assert_true(index_col_double(s, 3) == 2.5);
-	assert_string_equal(index_col_text(s, 4), "text");
-	assert_string_equal(index_col_text(s, 5), "abc");
-	assert_int_equal(index_col_bytes(s, 6), 2);
-	assert_true(index_col_is_null(s, 7));
-	assert_true(index_col_is_null(s, 8));
-	index_reset(s);
-	assert_int_equal(index_bind(s, "q", 1), -1);
+	assert_int_equal(db_step(s), 1);
+	assert_int_equal(db_col_int(s, 0), -5);
+	assert_true(db_col_is_null(s, 1));
+	assert_int_equal(db_col_int(s, 2), 7);
+	assert_true(db_col_double(s, 3) == 2.5);
+	assert_string_equal(db_col_text(s, 4), "text");
+	assert_string_equal(db_col_text(s, 5), "abc");
+	assert_int_equal(db_col_bytes(s, 6), 2);
+	assert_true(db_col_is_null(s, 7));
+	assert_true(db_col_is_null(s, 8));
+	db_reset(s);
+	assert_int_equal(db_bind(s, "q", 1), -1);
 	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_ERROR), 1);
 	pt_diag_release(&f->diag);
 	/* A bad statement is an error naming the SQL. */
-	assert_null(index_prepare(f->ix, "SELECT nope FROM nowhere"));
+	assert_null(db_prepare(f->ix, "SELECT nope FROM nowhere"));
 	assert_int_equal(f->diag.n, 1);
 	assert_string_equal(f->diag.v[0].where, "SELECT nope FROM nowhere");
 	pt_diag_release(&f->diag);
@@ -243,31 +245,31 @@ static void batches(void **state)
 {
 	struct fixture *f = *state;
 	int64_t a;
-	struct index_stmt *s;
+	struct db_stmt *s;
 
 	open_ok(f, 0);
 	a = new_run(f->ix, NULL);
-	assert_int_equal(index_batch_begin(f->ix, 10, 60000), 0);
-	s = index_prepare(f->ix, "INSERT INTO run_env(run_id, name, value) VALUES (?1, ?2, 'v')");
+	assert_int_equal(db_batch_begin(f->ix, 10, 60000), 0);
+	s = db_prepare(f->ix, "INSERT INTO run_env(run_id, name, value) VALUES (?1, ?2, 'v')");
 	for (int i = 0; i < 25; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "V%d", i);
-		assert_int_equal(index_run(s, "it", a, name), 0);
-		assert_int_equal(index_batch_tick(f->ix, 1), 0);
+		assert_int_equal(db_run(s, "it", a, name), 0);
+		assert_int_equal(db_batch_tick(f->ix, 1), 0);
 	}
 	/* A second connection sees the 20 rows of the two committed batches. */
 	{
 		struct pt_diag d2;
-		struct index *ro;
+		struct db *ro;
 
 		pt_diag_init(&d2);
-		assert_int_equal(index_open(&ro, f->db, INDEX_READONLY, &d2), 0);
+		assert_int_equal(pttrace_db_open(&ro, f->db, DB_READONLY, &d2), 0);
 		assert_int_equal(one_int(ro, "SELECT COUNT(*) FROM run_env"), 20);
-		index_close(ro);
+		db_close(ro);
 		pt_diag_release(&d2);
 	}
-	assert_int_equal(index_batch_end(f->ix), 0);
+	assert_int_equal(db_batch_end(f->ix), 0);
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM run_env"), 25);
 }
 
@@ -275,18 +277,18 @@ static void batches(void **state)
 static void readonly(void **state)
 {
 	struct fixture *f = *state;
-	struct index *ro;
-	struct index_stmt *s;
+	struct db *ro;
+	struct db_stmt *s;
 	char *missing = pt_xasprintf("%s/none/pttrace.db", f->dir);
 
 	open_ok(f, 0);
-	assert_int_equal(index_open(&ro, f->db, INDEX_READONLY, &f->diag), 0);
-	s = index_prepare(ro, "DELETE FROM runs");
+	assert_int_equal(pttrace_db_open(&ro, f->db, DB_READONLY, &f->diag), 0);
+	s = db_prepare(ro, "DELETE FROM runs");
 	assert_non_null(s);
-	assert_int_equal(index_step(s), -1);
-	index_close(ro);
+	assert_int_equal(db_step(s), -1);
+	db_close(ro);
 	pt_diag_release(&f->diag);
-	assert_int_equal(index_open(&ro, missing, INDEX_READONLY, &f->diag), -1);
+	assert_int_equal(pttrace_db_open(&ro, missing, DB_READONLY, &f->diag), -1);
 	assert_null(ro);
 	assert_int_equal(access(missing, F_OK), -1);
 	pt_diag_release(&f->diag);
@@ -301,24 +303,24 @@ static void versions(void **state)
 {
 	struct fixture *f = *state;
 	int64_t a;
-	struct index_stmt *s;
+	struct db_stmt *s;
 
 	open_ok(f, 0);
 	a = new_run(f->ix, "keep");
-	s = index_prepare(f->ix, "INSERT INTO records(run_id, seq, nlines, stream, off, len, kind,"
+	s = db_prepare(f->ix, "INSERT INTO records(run_id, seq, nlines, stream, off, len, kind,"
 				 " text) VALUES (?1, 0, 1, 2, 0, 3, 'other', 'hi')");
-	assert_int_equal(index_run(s, "i", a), 0);
-	assert_int_equal(index_part_mark(f->ix, "lines", a, "done"), 0);
-	assert_int_equal(index_part_current(f->ix, "lines", a), 1);
-	assert_int_equal(index_exec(f->ix, "UPDATE schema_parts SET version = 0 WHERE name='lines'"), 0);
+	assert_int_equal(db_run(s, "i", a), 0);
+	assert_int_equal(schema_part_mark(f->ix, "lines", a, "done"), 0);
+	assert_int_equal(schema_part_current(f->ix, "lines", a), 1);
+	assert_int_equal(db_exec(f->ix, "UPDATE schema_parts SET version = 0 WHERE name='lines'"), 0);
 	open_ok(f, 0);
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records"), 0);
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM runs WHERE name='keep'"), 1);
-	assert_int_equal(index_part_current(f->ix, "lines", a), 0);
-	assert_int_equal(index_exec(f->ix, "UPDATE schema_parts SET version = 99 WHERE name='core'"), 0);
-	index_close(f->ix);
+	assert_int_equal(schema_part_current(f->ix, "lines", a), 0);
+	assert_int_equal(db_exec(f->ix, "UPDATE schema_parts SET version = 99 WHERE name='core'"), 0);
+	db_close(f->ix);
 	f->ix = NULL;
-	assert_int_equal(index_open(&f->ix, f->db, 0, &f->diag), -1);
+	assert_int_equal(pttrace_db_open(&f->ix, f->db, 0, &f->diag), -1);
 	assert_non_null(strstr(f->diag.v[0].what, "newer than this pttrace"));
 	pt_diag_release(&f->diag);
 }
@@ -327,13 +329,13 @@ static void versions(void **state)
 static void foreign_database(void **state)
 {
 	struct fixture *f = *state;
-	struct index *ix;
+	struct db *ix;
 
 	open_ok(f, 0);
-	assert_int_equal(index_exec(f->ix, "PRAGMA application_id=7"), 0);
-	index_close(f->ix);
+	assert_int_equal(db_exec(f->ix, "PRAGMA application_id=7"), 0);
+	db_close(f->ix);
 	f->ix = NULL;
-	assert_int_equal(index_open(&ix, f->db, 0, &f->diag), -1);
+	assert_int_equal(pttrace_db_open(&ix, f->db, 0, &f->diag), -1);
 	assert_non_null(strstr(f->diag.v[0].what, "not a pttrace database"));
 	pt_diag_release(&f->diag);
 }
@@ -347,18 +349,18 @@ static void default_path(void **state)
 	setenv("PTTRACE_DB", "/x/env.db", 1);
 	setenv("XDG_DATA_HOME", "/xdg", 1);
 	setenv("HOME", "/home/u", 1);
-	p = index_default_path("/given.db");
+	p = db_default_path("/given.db");
 	assert_string_equal(p, "/given.db");
 	free(p);
-	p = index_default_path(NULL);
+	p = db_default_path(NULL);
 	assert_string_equal(p, "/x/env.db");
 	free(p);
 	unsetenv("PTTRACE_DB");
-	p = index_default_path(NULL);
+	p = db_default_path(NULL);
 	assert_string_equal(p, "/xdg/pttrace/pttrace.db");
 	free(p);
 	unsetenv("XDG_DATA_HOME");
-	p = index_default_path(NULL);
+	p = db_default_path(NULL);
 	assert_string_equal(p, "/home/u/.local/share/pttrace/pttrace.db");
 	free(p);
 }

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "index.h"
-#include "ingest.h"
+#include "db.h"
+#include "parts.h"
+#include "logs_ingest.h"
 #include "query.h"
 #include "runs.h"
 #include "spool.h"
@@ -25,7 +26,7 @@
 struct fx {
 	char dir[64];
 	struct pt_diag diag;
-	struct index *ix;
+	struct db *ix;
 	int64_t run;
 };
 
@@ -42,7 +43,7 @@ static int setup(void **state)
 		return -1;
 	db = pt_xasprintf("%s/pttrace.db", f->dir);
 	pt_diag_init(&f->diag);
-	if (index_open(&f->ix, db, 0, &f->diag) < 0 || runs_create(f->ix, &ri, &f->run) < 0)
+	if (pttrace_db_open(&f->ix, db, 0, &f->diag) < 0 || runs_create(f->ix, &ri, &f->run) < 0)
 		return -1;
 	free(db);
 	*state = f;
@@ -54,7 +55,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
-	index_close(f->ix);
+	db_close(f->ix);
 	pt_diag_print(&f->diag, stderr, "test", 0);
 	pt_diag_release(&f->diag);
 	assert_int_equal(system(cmd), 0);
@@ -63,16 +64,16 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int64_t one_int(struct index *ix, const char *sql, int64_t run)
+static int64_t one_int(struct db *ix, const char *sql, int64_t run)
 {
-	struct index_stmt *s = index_prepare(ix, sql);
+	struct db_stmt *s = db_prepare(ix, sql);
 	int64_t v;
 
 	assert_non_null(s);
-	assert_int_equal(index_bind(s, "i", run), 0);
-	assert_int_equal(index_step(s), 1);
-	v = index_col_int(s, 0);
-	index_reset(s);
+	assert_int_equal(db_bind(s, "i", run), 0);
+	assert_int_equal(db_step(s), 1);
+	v = db_col_int(s, 0);
+	db_reset(s);
 	return v;
 }
 
@@ -148,18 +149,18 @@ static void records_from_stderr(void **state)
 	struct fx *f = *state;
 
 	for (size_t chunk = 1; chunk <= 64; chunk += (chunk < 8 ? 1 : 7)) {
-		struct ingest *ig = ingest_new(f->ix, f->run, 1795315638000000, 0);
+		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
 		char *got;
 
 		assert_non_null(ig);
 		for (size_t i = 0; i < sizeof(err_text) - 1; i += chunk) {
 			size_t n = sizeof(err_text) - 1 - i;
 
-			assert_int_equal(ingest_feed(ig, 2, (const uint8_t *)err_text + i, n < chunk ? n : chunk), 0);
+			assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)err_text + i, n < chunk ? n : chunk), 0);
 		}
-		assert_int_equal(ingest_finish(ig), 0);
-		assert_int_equal(ingest_get_stats(ig)->torn_joined, 1);
-		ingest_free(ig);
+		assert_int_equal(logs_ingest_finish(ig), 0);
+		assert_int_equal(logs_ingest_get_stats(ig)->torn_joined, 1);
+		logs_ingest_free(ig);
 		got = dump(f);
 		assert_string_equal(got, want);
 		free(got);
@@ -193,16 +194,16 @@ static void records_from_stderr(void **state)
 static void two_streams(void **state)
 {
 	struct fx *f = *state;
-	struct ingest *ig = ingest_new(f->ix, f->run, 1795315638000000, 0);
+	struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
 	const char *l = "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] x\n";
 	char *got;
 
-	ingest_feed(ig, 2, (const uint8_t *)l, strlen(l));
-	ingest_feed(ig, 1, (const uint8_t *)"out 1\nout", 9);
-	ingest_feed(ig, 2, (const uint8_t *)l, strlen(l));
-	ingest_feed(ig, 1, (const uint8_t *)" 2\n", 3);
-	assert_int_equal(ingest_finish(ig), 0);
-	ingest_free(ig);
+	logs_ingest_feed(ig, 2, (const uint8_t *)l, strlen(l));
+	logs_ingest_feed(ig, 1, (const uint8_t *)"out 1\nout", 9);
+	logs_ingest_feed(ig, 2, (const uint8_t *)l, strlen(l));
+	logs_ingest_feed(ig, 1, (const uint8_t *)" 2\n", 3);
+	assert_int_equal(logs_ingest_finish(ig), 0);
+	logs_ingest_free(ig);
 	got = dump(f);
 	assert_string_equal(got, "2:log:2:20:-:0/0_-:-|x\nx\n"
 				 "1:other:1:-:-:-/-_-:-|out 1\n"
@@ -218,7 +219,7 @@ static void spool_roundtrip(void **state)
 	struct fx *f = *state;
 	struct spool_writer w;
 	struct spool_reader r;
-	char *dir = index_run_dir(f->ix, f->run);
+	char *dir = db_run_dir(f->ix, f->run);
 	const uint8_t *data;
 	size_t len;
 	int stream;
@@ -257,12 +258,12 @@ static void spool_roundtrip(void **state)
 	spool_reader_close(&r);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
 	pt_strbuf_release(&got);
-	/* And ingest_run_dir indexes the files: 0 lines here but 2 "other" records without newline. */
+	/* And logs_ingest_run_dir indexes the files: 0 lines here but 2 "other" records without newline. */
 	{
-		struct ingest_stats st;
+		struct logs_ingest_stats st;
 
-		assert_int_equal(ingest_run_dir(f->ix, f->run, 0, 0, &st), 0);
-		assert_int_equal(st.lines[INGEST_OTHER], 2);
+		assert_int_equal(logs_ingest_run_dir(f->ix, f->run, 0, 0, &st), 0);
+		assert_int_equal(st.lines[LOGS_OTHER], 2);
 		assert_int_equal(st.bytes, 10);
 	}
 	free(dir);

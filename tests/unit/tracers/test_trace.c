@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "trace.h"
+#include "torchtrace.h"
 #include "xalloc.h"
 
 /* What the callback saw, kept as text for whole comparisons. */
@@ -19,11 +19,11 @@ struct seen {
 	size_t len;
 	FILE *f;
 	int n;
-	struct pt_trace_reader *r;	/* for stack resolution, when set */
+	struct tt_reader *r;	/* for stack resolution, when set */
 	char *stack;			/* the last resolved stack, JSON */
 };
 
-static int collect(void *ctx, const struct pt_trace_record *rec)
+static int collect(void *ctx, const struct tt_record *rec)
 {
 	struct seen *s = ctx;
 
@@ -34,7 +34,7 @@ static int collect(void *ctx, const struct pt_trace_record *rec)
 		pt_payload_rule_name(rec->rule), (int)rec->payload_len,
 		rec->payload ? (const char *)rec->payload : "");
 	if (s->r && json_object_get(rec->meta, "stack")) {
-		json_t *st = pt_trace_resolve_stack(s->r, json_object_get(rec->meta, "stack"));
+		json_t *st = tt_resolve_stack(s->r, json_object_get(rec->meta, "stack"));
 
 		free(s->stack);
 		s->stack = json_dumps(st, JSON_COMPACT);
@@ -47,20 +47,20 @@ static int collect(void *ctx, const struct pt_trace_record *rec)
 /* Parse text fed in pieces of chunk bytes (0: whole); returns the log. */
 static char *run(const char *text, size_t chunk, struct pt_diag *d, struct seen *s)
 {
-	struct pt_trace_reader r;
+	struct tt_reader r;
 	size_t len = strlen(text);
 
 	memset(s, 0, sizeof(*s));
 	s->f = open_memstream(&s->log, &s->len);
-	pt_trace_reader_init(&r, "t.log", d, collect, s);
+	tt_reader_init(&r, "t.log", d, collect, s);
 	s->r = &r;
 	if (!chunk)
 		chunk = len ? len : 1;
 	for (size_t off = 0; off < len; off += chunk)
-		assert_int_equal(pt_trace_feed(&r, (const uint8_t *)text + off,
+		assert_int_equal(tt_reader_feed(&r, (const uint8_t *)text + off,
 					       len - off < chunk ? len - off : chunk), 0);
-	assert_int_equal(pt_trace_finish(&r), 0);
-	pt_trace_reader_release(&r);
+	assert_int_equal(tt_reader_finish(&r), 0);
+	tt_reader_release(&r);
 	s->r = NULL;
 	fclose(s->f);
 	return s->log;
@@ -78,7 +78,7 @@ static void payload_recovered_and_md5_checked(void **state)
 	char md5[33];
 
 	(void)state;
-	pt_trace_md5((const uint8_t *)"a\nb", 3, md5);
+	tt_md5((const uint8_t *)"a\nb", 3, md5);
 	assert_string_equal(md5, MD5_AB);
 	pt_diag_init(&d);
 	run(P "{\"artifact\": {\"name\": \"x\", \"encoding\": \"string\"}, \"frame_id\": 0, "
@@ -124,7 +124,7 @@ static void cr_in_lf_file_is_payload(void **state)
 	struct seen s;
 
 	(void)state;
-	pt_trace_md5((const uint8_t *)"a\r\nb", 4, md5);
+	tt_md5((const uint8_t *)"a\r\nb", 4, md5);
 	snprintf(text, sizeof(text), P "{\"k\": {}, \"has_payload\": \"%s\"}\n\ta\r\n\tb\n", md5);
 	pt_diag_init(&d);
 	run(text, 0, &d, &s);
@@ -141,7 +141,7 @@ static void blank_line_kept_when_md5_matches(void **state)
 	struct seen s;
 
 	(void)state;
-	pt_trace_md5((const uint8_t *)"a\n\nb", 4, md5);
+	tt_md5((const uint8_t *)"a\n\nb", 4, md5);
 	snprintf(text, sizeof(text), P "{\"k\": {}, \"has_payload\": \"%s\"}\n\ta\n\n\tb\n\n\n" P "{\"z\": {}}\n", md5);
 	pt_diag_init(&d);
 	run(text, 0, &d, &s);
@@ -279,7 +279,7 @@ struct fixture_count {
 	long md5ok;
 };
 
-static int count_cb(void *ctx, const struct pt_trace_record *rec)
+static int count_cb(void *ctx, const struct tt_record *rec)
 {
 	struct fixture_count *c = ctx;
 
@@ -324,16 +324,16 @@ static void check_fixture(const char *path)
 	pt_diag_init(&d);
 	/* Odd-sized pieces so that lines straddle feeds. */
 	{
-		struct pt_trace_reader r;
+		struct tt_reader r;
 		size_t len = (size_t)stt.st_size;
 
-		pt_trace_reader_init(&r, path, &d, count_cb, &got);
+		tt_reader_init(&r, path, &d, count_cb, &got);
 		for (size_t off = 0; off < len; off += 4093)
-			assert_int_equal(pt_trace_feed(&r, buf + off, len - off < 4093 ? len - off : 4093), 0);
-		assert_int_equal(pt_trace_finish(&r), 0);
+			assert_int_equal(tt_reader_feed(&r, buf + off, len - off < 4093 ? len - off : 4093), 0);
+		assert_int_equal(tt_reader_finish(&r), 0);
 		assert_int_equal(r.st.damaged, 0);
 		assert_int_equal(r.st.payloads, payloads);
-		pt_trace_reader_release(&r);
+		tt_reader_release(&r);
 	}
 	/* The only messages: one per md5 mismatch (hand-edited fixtures; the
 	 * integration test checks each file's count against tlparse's rule). */

@@ -4,7 +4,7 @@
  * add_file_output: every output it produces takes the next number) and
  * writes the payload files among those outputs.
  */
-#include "trace_tlparse.h"
+#include "tt_tlparse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 
 #include "strbuf.h"
-#include "trace_ingest.h"
-#include "trace_query.h"
+#include "tt_internal.h"
 #include "xalloc.h"
 
 /* The graph kinds tlparse's SentinelFileParser writes as <kind>.txt (parsers.rs default_parsers). */
@@ -53,7 +52,7 @@ static int guards_parse(const char *payload, size_t len)
 	return ok;
 }
 
-int trace_tlparse_output(const char *kind, json_t *meta, const char *payload, size_t len,
+int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_t len,
 			 char *name, size_t n)
 {
 	const char *s;
@@ -131,7 +130,7 @@ int trace_tlparse_output(const char *kind, json_t *meta, const char *payload, si
 	return 0;
 }
 
-int trace_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t n)
+int tt_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t n)
 {
 	const char *pre = mstr(meta, "prefix");
 
@@ -203,7 +202,7 @@ static int write_file(const char *root, const char *rel, const void *data, size_
 	return rc;
 }
 
-void trace_tlparse_key(const struct compileid *c, char *out, size_t n)
+void tt_tlparse_key(const struct compileid *c, char *out, size_t n)
 {
 	char f[24] = "-", k[24] = "-", ca[24] = "", at[24] = "";
 
@@ -218,7 +217,7 @@ void trace_tlparse_key(const struct compileid *c, char *out, size_t n)
 	snprintf(out, n, "[%s%s/%s%s]", ca, f, k, at);
 }
 
-void trace_tlparse_dir(const struct compileid *c, char *out, size_t n)
+void tt_tlparse_dir(const struct compileid *c, char *out, size_t n)
 {
 	int64_t v[4] = {c->ca, c->frame, c->compile, c->attempt};
 	size_t pos = 0;
@@ -287,46 +286,41 @@ static const char SQL_RECS[] =
 	" FROM trace_records r LEFT JOIN trace_payloads p ON p.md5 = r.payload_md5"
 	" WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id";
 
-static int64_t col_id(struct index_stmt *s, int c)
-{
-	return index_col_is_null(s, c) ? COMPILEID_NONE : index_col_int(s, c);
-}
-
-static int matches(const struct trace_tlparse_opts *o, const struct compileid *cid, const char *kind,
+static int matches(const struct tt_tlparse_opts *o, const struct compileid *cid, const char *kind,
 		   json_t *meta)
 {
 	const char *name = mstr(meta, "name");
 
 	if (o->cid && !compileid_equal(o->cid, cid))
 		return 0;
-	if (o->what && strcmp(o->what, kind) && !(name && !strcmp(o->what, trace_artifact_label(kind, name))))
+	if (o->what && strcmp(o->what, kind) && !(name && !strcmp(o->what, tt_artifact_label(kind, name))))
 		return 0;
 	return 1;
 }
 
 /* One file's records into its tree. */
-static int one_file(struct index *ix, int64_t first, int64_t last, struct tree *t,
-		    const struct trace_tlparse_opts *o, struct trace_tlparse_stats *st, struct pt_diag *diag)
+static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
+		    const struct tt_tlparse_opts *o, struct tt_tlparse_stats *st, struct pt_diag *diag)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	int rc, failed = 0;
 	int filtered = o->cid || o->what;
 
-	if (trace_prep(ix, &s, SQL_RECS) < 0 || index_bind(s, "ii", first, last) < 0)
+	if (tt_prep(ix, &s, SQL_RECS) < 0 || db_bind(s, "ii", first, last) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
-		const char *kind = index_col_text(s, 0), *md5 = index_col_text(s, 6);
-		const char *declared = index_col_text(s, 7), *payload = index_col_text(s, 9);
-		size_t plen = payload ? index_col_bytes(s, 9) : 0;
-		long long jr = index_col_is_null(s, 1) ? -1 : index_col_int(s, 1);
-		struct compileid cid = {col_id(s, 2), col_id(s, 3), col_id(s, 4), col_id(s, 5)}, kcid = cid;
+	while ((rc = db_step(s)) == 1) {
+		const char *kind = db_col_text(s, 0), *md5 = db_col_text(s, 6);
+		const char *declared = db_col_text(s, 7), *payload = db_col_text(s, 9);
+		size_t plen = payload ? db_col_bytes(s, 9) : 0;
+		long long jr = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+		struct compileid cid = {col_nullable(s, 2), col_nullable(s, 3), col_nullable(s, 4), col_nullable(s, 5)}, kcid = cid;
 		json_t *env, *meta;
 		char key[COMPILEID_MAX + 8], dir[COMPILEID_MAX + 8], name[600];
 		int out, wrote_payload = 0;
 
 		if (!strcmp(kind, "str"))
 			continue;
-		env = json_loads(index_col_text(s, 8), 0, NULL);
+		env = json_loads(db_col_text(s, 8), 0, NULL);
 		meta = json_object_get(env, kind);
 		if (!json_is_object(env) || bad_stack(json_object_get(env, "stack")) ||
 		    bad_stack(json_object_get(meta, "stack")) || bad_stack(json_object_get(meta, "user_stack"))) {
@@ -344,12 +338,12 @@ static int one_file(struct index *ix, int64_t first, int64_t last, struct tree *
 		}
 		if (kcid.compile >= 0 && kcid.attempt < 0)
 			kcid.attempt = 0;	/* runtime records join attempt 0 */
-		trace_tlparse_key(&kcid, key, sizeof(key));
-		trace_tlparse_dir(&cid, dir, sizeof(dir));
+		tt_tlparse_key(&kcid, key, sizeof(key));
+		tt_tlparse_dir(&cid, dir, sizeof(dir));
 		if (!json_object_get(t->dir, key) && (!filtered || matches(o, &cid, kind, meta)))
 			json_object_set_new(t->dir, key, json_pack("{s:[]}", "artifacts"));
-		out = o->export_mode ? trace_tlparse_output_export(kind, meta, name, sizeof(name))
-				     : trace_tlparse_output(kind, meta, payload, plen, name, sizeof(name));
+		out = o->export_mode ? tt_tlparse_output_export(kind, meta, name, sizeof(name))
+				     : tt_tlparse_output(kind, meta, payload, plen, name, sizeof(name));
 		if (out == 'p' || out == 'h') {
 			/* add_unique_suffix: <stem>_<N>.<ext>; an 'h' page is written as the JSON it renders. */
 			char *dot = strrchr(name, '.');
@@ -438,11 +432,11 @@ static int dump_json(const char *root, const char *name, json_t *j, struct pt_di
 	return rc;
 }
 
-int trace_tlparse_write(struct index *ix, int64_t run_id, const char *out,
-			const struct trace_tlparse_opts *o, struct trace_tlparse_stats *st,
+int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
+			const struct tt_tlparse_opts *o, struct tt_tlparse_stats *st,
 			struct pt_diag *diag)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	struct {
 		int64_t first, last, rank;
 		char *path;
@@ -452,15 +446,15 @@ int trace_tlparse_write(struct index *ix, int64_t run_id, const char *out,
 	int rc = 0, step;
 
 	memset(st, 0, sizeof(*st));
-	if (trace_prep(ix, &s, SQL_FILES) < 0 || index_bind(s, "i", run_id) < 0)
+	if (tt_prep(ix, &s, SQL_FILES) < 0 || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((step = index_step(s)) == 1) {
+	while ((step = db_step(s)) == 1) {
 		PT_GROW(f, n, alloc);
-		f[n].first = index_col_int(s, 3);
-		f[n].last = index_col_int(s, 4);
-		f[n].rank = index_col_is_null(s, 2) ? -1 : index_col_int(s, 2);
-		f[n].path = pt_xstrdup(index_col_text(s, 1));
-		f[n].same_rank = (long)index_col_int(s, 5);
+		f[n].first = db_col_int(s, 3);
+		f[n].last = db_col_int(s, 4);
+		f[n].rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
+		f[n].path = pt_xstrdup(db_col_text(s, 1));
+		f[n].same_rank = (long)db_col_int(s, 5);
 		n++;
 	}
 	if (step < 0)

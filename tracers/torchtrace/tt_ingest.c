@@ -5,8 +5,8 @@
  * cache of recent md5s saves most of those lookups (TORCH_TRACE repeats the
  * same chromium events and cache artifacts over and over).
  */
-#include "trace_ingest.h"
-#include "trace_index.h"
+#include "tt_ingest.h"
+#include "tt_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,16 +19,16 @@
 
 #include "glog.h"
 #include "runs.h"
-#include "index_schema.h"
+#include "schema.h"
 #include "term.h"
-#include "trace.h"
+#include "torchtrace.h"
 #include "xalloc.h"
 
 #define READ_CHUNK (1u << 20)
 #define MD5_CACHE 4096	/* entries of 33 bytes */
 
-struct ingest {
-	struct index *ix;
+struct tt_file_ingest {
+	struct db *ix;
 	struct pt_diag *diag;
 	const char *relpath;
 	int64_t run_id, file_id;
@@ -42,14 +42,14 @@ struct ingest {
 	int64_t first_id, last_id;
 	int64_t ref_us;			/* glog times: the previous record's, first the mtime */
 	long tz_off;
-	struct pt_trace_reader *rd;
-	struct index_stmt *ins_rec, *ins_pay, *ins_str;
+	struct tt_reader *rd;
+	struct db_stmt *ins_rec, *ins_pay, *ins_str;
 	char (*cache)[33];
 	int failed;
 	uint64_t rows;
 };
 
-long trace_name_rank(const char *name)
+long tt_name_rank(const char *name)
 {
 	const char *b = strrchr(name, '/'), *p;
 	char *end;
@@ -66,7 +66,7 @@ long trace_name_rank(const char *name)
 	return r;
 }
 
-static int payload_known(struct ingest *g, const char *md5)
+static int payload_known(struct tt_file_ingest *g, const char *md5)
 {
 	unsigned h = (unsigned)strtoul((char[9]){md5[0], md5[1], md5[2], md5[3], md5[4], md5[5],
 						 md5[6], md5[7], 0}, NULL, 16) % MD5_CACHE;
@@ -78,7 +78,7 @@ static int payload_known(struct ingest *g, const char *md5)
 }
 
 /* The name a record is known by: artifact/link/graph_dump name, output code file. */
-static const char *record_name(const struct pt_trace_record *rec)
+static const char *record_name(const struct tt_record *rec)
 {
 	json_t *v;
 
@@ -90,9 +90,9 @@ static const char *record_name(const struct pt_trace_record *rec)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int on_record(void *ctx, const struct pt_trace_record *rec)
+static int on_record(void *ctx, const struct tt_record *rec)
 {
-	struct ingest *g = ctx;
+	struct tt_file_ingest *g = ctx;
 	const struct glog_prefix *gp = &rec->glog;
 	int64_t pid = -1, time_us = -1;
 	const char *emit = NULL;
@@ -129,15 +129,15 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 	rank = g->rank;
 	/* Else NULL for now: records logged before the rank was known get it at the end. */
 	if (rec->has_payload && !payload_known(g, rec->md5)) {
-		if (index_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
+		if (db_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
 			      (const void *)rec->payload, rec->payload_len) < 0)
 			goto fail;
 	}
 	if (!strcmp(rec->kind, "str") && rec->str_value) {
-		if (index_run(g->ins_str, "iit", g->file_id, (int64_t)rec->str_index, rec->str_value) < 0)
+		if (db_run(g->ins_str, "iit", g->file_id, (int64_t)rec->str_index, rec->str_value) < 0)
 			goto fail;
 	}
-	if (index_run(g->ins_rec, "iiitTIIIIIIIITTttT", g->run_id, g->file_id, (int64_t)rec->lineno,
+	if (db_run(g->ins_rec, "iiitTIIIIIIIITTttT", g->run_id, g->file_id, (int64_t)rec->lineno,
 		      rec->kind, record_name(rec), record_name(rec) ? strlen(record_name(rec)) : (size_t)0,
 		      (int64_t)rank, (int64_t)rec->rank, (int64_t)rec->cid.ca, (int64_t)rec->cid.frame,
 		      (int64_t)rec->cid.compile, (int64_t)rec->cid.attempt, pid, time_us,
@@ -147,11 +147,11 @@ static int on_record(void *ctx, const struct pt_trace_record *rec)
 		      rec->has_payload ? pt_payload_rule_name(rec->rule) : NULL,
 		      rec->json, rec->json_len) < 0)
 		goto fail;
-	g->last_id = index_last_rowid(g->ix);
+	g->last_id = db_last_rowid(g->ix);
 	if (!g->first_id)
 		g->first_id = g->last_id;
 	g->rows++;
-	if (index_batch_tick(g->ix, 1) < 0)
+	if (db_batch_tick(g->ix, 1) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -184,47 +184,41 @@ static const char SQL_FILE_DONE[] =
 static const char SQL_RANK_FROM[] =
 	"SELECT rank_from FROM trace_sources WHERE run_id = ? AND path = ?";
 
-int trace_prep(struct index *ix, struct index_stmt **sp, const char *sql)
-{
-	*sp = index_prepare(ix, sql);
-	return *sp ? 0 : -1;
-}
-
 /* Forget what an earlier indexing of this path stored. */
-static int forget_file(struct index *ix, int64_t run_id, const char *relpath)
+static int forget_file(struct db *ix, int64_t run_id, const char *relpath)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	int64_t fid = 0, first = 0, last = -1;
 	int rc;
 
-	if (trace_prep(ix, &s, SQL_FILE_OLD) < 0 ||
-	    index_bind(s, "it", run_id, relpath) < 0)
+	if (tt_prep(ix, &s, SQL_FILE_OLD) < 0 ||
+	    db_bind(s, "it", run_id, relpath) < 0)
 		return -1;
-	rc = index_step(s);
+	rc = db_step(s);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
 		return 0;
-	fid = index_col_int(s, 0);
-	first = index_col_int(s, 1);
-	last = index_col_int(s, 2);
-	while ((rc = index_step(s)) == 1)
+	fid = db_col_int(s, 0);
+	first = db_col_int(s, 1);
+	last = db_col_int(s, 2);
+	while ((rc = db_step(s)) == 1)
 		;
-	if (trace_prep(ix, &s, SQL_DEL_RECS) < 0 || index_run(s, "ii", first, last) < 0 ||
-	    trace_prep(ix, &s, SQL_DEL_STRS) < 0 || index_run(s, "i", fid) < 0 ||
-	    trace_prep(ix, &s, SQL_DEL_FILE) < 0 ||
-	    index_run(s, "i", fid) < 0)
+	if (tt_prep(ix, &s, SQL_DEL_RECS) < 0 || db_run(s, "ii", first, last) < 0 ||
+	    tt_prep(ix, &s, SQL_DEL_STRS) < 0 || db_run(s, "i", fid) < 0 ||
+	    tt_prep(ix, &s, SQL_DEL_FILE) < 0 ||
+	    db_run(s, "i", fid) < 0)
 		return -1;
 	return 0;
 }
 
-int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int progress,
-		      struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
-	char *dir = index_run_dir(ix, run_id);
+	char *dir = db_run_dir(ix, run_id);
 	char *path = pt_xasprintf("%s/%s", dir, relpath);
-	struct ingest g = {0};
-	struct pt_trace_reader rd;
+	struct tt_file_ingest g = {0};
+	struct tt_reader rd;
 	struct pt_progress pg;
 	struct stat st;
 	struct tm tm;
@@ -233,7 +227,7 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	int fd, rc = -1;
 	ssize_t n;
 	uint64_t done = 0;
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	long long frank;
 	const char *conflict = NULL, *rank_source;
 	char conflict_buf[256];
@@ -247,15 +241,15 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	g.diag = diag;
 	g.relpath = relpath;
 	g.run_id = run_id;
-	g.name_rank = trace_name_rank(relpath);
+	g.name_rank = tt_name_rank(relpath);
 	g.json_rank = g.json_rank2 = g.rank = g.pid = -1;
 	/* import --rank-from=record is remembered per file, so that reindex keeps it. */
-	if (trace_prep(ix, &s, SQL_RANK_FROM) == 0 && index_bind(s, "it", run_id, relpath) == 0 &&
-	    index_step(s) == 1) {
-		const char *rf = index_col_text(s, 0);
+	if (tt_prep(ix, &s, SQL_RANK_FROM) == 0 && db_bind(s, "it", run_id, relpath) == 0 &&
+	    db_step(s) == 1) {
+		const char *rf = db_col_text(s, 0);
 
 		g.rank_from_record = rf && !strcmp(rf, "record");
-		index_reset(s);
+		db_reset(s);
 	}
 	if (!g.rank_from_record && g.name_rank >= 0)
 		g.rank = g.name_rank;
@@ -263,16 +257,16 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	mt = st.st_mtim.tv_sec;
 	g.tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
 	g.cache = pt_xcalloc(MD5_CACHE, sizeof(*g.cache));
-	if (index_batch_begin(ix, 20000, 1000) < 0 || forget_file(ix, run_id, relpath) < 0 ||
-	    trace_prep(ix, &s, SQL_INS_FILE) < 0 ||
-	    index_run(s, "itiI", run_id, relpath, (int64_t)st.st_size, (int64_t)g.name_rank) < 0)
+	if (db_batch_begin(ix, 20000, 1000) < 0 || forget_file(ix, run_id, relpath) < 0 ||
+	    tt_prep(ix, &s, SQL_INS_FILE) < 0 ||
+	    db_run(s, "itiI", run_id, relpath, (int64_t)st.st_size, (int64_t)g.name_rank) < 0)
 		goto out;
-	g.file_id = index_last_rowid(ix);
-	if (trace_prep(ix, &g.ins_rec, SQL_INS_REC) < 0 ||
-	    trace_prep(ix, &g.ins_pay, SQL_INS_PAY) < 0 ||
-	    trace_prep(ix, &g.ins_str, SQL_INS_STR) < 0)
+	g.file_id = db_last_rowid(ix);
+	if (tt_prep(ix, &g.ins_rec, SQL_INS_REC) < 0 ||
+	    tt_prep(ix, &g.ins_pay, SQL_INS_PAY) < 0 ||
+	    tt_prep(ix, &g.ins_str, SQL_INS_STR) < 0)
 		goto out;
-	pt_trace_reader_init(&rd, relpath, diag, on_record, &g);
+	tt_reader_init(&rd, relpath, diag, on_record, &g);
 	g.rd = &rd;
 	pt_progress_init(&pg, relpath, progress ? (uint64_t)st.st_size : 0);
 	if (!progress)
@@ -285,16 +279,16 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
 			break;
 		}
-		if (pt_trace_feed(&rd, buf, (size_t)n) < 0)
+		if (tt_reader_feed(&rd, buf, (size_t)n) < 0)
 			break;
 		done += (uint64_t)n;
 		pt_progress_update(&pg, done);
 	}
 	if (n == 0)
-		pt_trace_finish(&rd);
+		tt_reader_finish(&rd);
 	pt_progress_done(&pg);
 	if (g.failed || n != 0) {
-		pt_trace_reader_release(&rd);
+		tt_reader_release(&rd);
 		goto out;
 	}
 	/* The file's rank; records logged before it was known get it too. */
@@ -317,19 +311,19 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 	if (conflict)
 		pt_diag_add(diag, PT_SEV_WARNING, relpath, NULL, "%s", conflict);
 	if (frank >= 0 && g.first_id &&
-	    (trace_prep(ix, &s, SQL_FILL_RANK) < 0 ||
-	     index_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
-		pt_trace_reader_release(&rd);
+	    (tt_prep(ix, &s, SQL_FILL_RANK) < 0 ||
+	     db_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
+		tt_reader_release(&rd);
 		goto out;
 	}
-	if (trace_prep(ix, &s, SQL_FILE_DONE) < 0 ||
-	    index_run(s, "IItiiiiiiIIitiIi", (int64_t)g.json_rank, (int64_t)frank, conflict,
+	if (tt_prep(ix, &s, SQL_FILE_DONE) < 0 ||
+	    db_run(s, "IItiiiiiiIIitiIi", (int64_t)g.json_rank, (int64_t)frank, conflict,
 		      (int64_t)rd.st.lines, (int64_t)rd.st.records, (int64_t)rd.st.payloads,
 		      (int64_t)rd.st.blank_lines, (int64_t)(rd.st.damaged + rd.st.orphan_payload_lines),
 		      (int64_t)rd.st.md5_mismatches, g.first_id ? g.first_id : -1,
 		      g.first_id ? g.last_id : -1, (int64_t)done, rank_source, (int64_t)g.other_rank,
 		      g.pid, g.file_id) < 0) {
-		pt_trace_reader_release(&rd);
+		tt_reader_release(&rd);
 		goto out;
 	}
 	if (tot) {
@@ -340,11 +334,11 @@ int trace_ingest_file(struct index *ix, int64_t run_id, const char *relpath, int
 		tot->md5_mismatches += rd.st.md5_mismatches;
 		tot->damaged += rd.st.damaged;
 	}
-	pt_trace_reader_release(&rd);
-	rc = index_batch_end(ix);
+	tt_reader_release(&rd);
+	rc = db_batch_end(ix);
 out:
 	if (rc < 0 && ix->in_batch)
-		index_rollback(ix), ix->in_batch = 0;
+		db_rollback(ix), ix->in_batch = 0;
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -401,51 +395,52 @@ static const char SQL_UNRANKED[] =
 	" (SELECT process, pid FROM trace_files WHERE run_id = ?1 AND rank IS NULL AND records > 0"
 	" ORDER BY path)";
 
-int trace_processes_check(struct index *ix, int64_t run_id, struct pt_diag *diag)
+int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	int rc;
 
-	if (trace_prep(ix, &s, SQL_PROCESS_NO) < 0 || index_run(s, "i", run_id) < 0 ||
-	    trace_prep(ix, &s, SQL_SAME_RANK) < 0 || index_bind(s, "i", run_id) < 0)
+	if (tt_prep(ix, &s, SQL_PROCESS_NO) < 0 || db_run(s, "i", run_id) < 0 ||
+	    tt_prep(ix, &s, SQL_SAME_RANK) < 0 || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1)
+	while ((rc = db_step(s)) == 1)
 		pt_diag_add(diag, PT_SEV_WARNING, NULL, NULL,
 			    "%lld files say rank %lld (%s): kept apart as processes %s, not merged;"
-			    " 'pttrace ranks' lists each", (long long)index_col_int(s, 3),
-			    (long long)index_col_int(s, 0), index_col_text(s, 1), index_col_text(s, 2));
-	if (rc < 0 || trace_prep(ix, &s, SQL_UNRANKED) < 0 || index_bind(s, "i", run_id) < 0 ||
-	    index_step(s) != 1)
+			    " 'pttrace ranks' lists each", (long long)db_col_int(s, 3),
+			    (long long)db_col_int(s, 0), db_col_text(s, 1), db_col_text(s, 2));
+	if (rc < 0 || tt_prep(ix, &s, SQL_UNRANKED) < 0 || db_bind(s, "i", run_id) < 0 ||
+	    db_step(s) != 1)
 		return -1;
-	if (index_col_int(s, 0) > 1)
+	if (db_col_int(s, 0) > 1)
 		pt_diag_add(diag, PT_SEV_NOTE, NULL, NULL,
 			    "%lld processes without a rank (processes %s): kept apart, their compile ids"
 			    " are per process (p1, p2 ... in compiles, graph-breaks, recompiles)",
-			    (long long)index_col_int(s, 0), index_col_text(s, 1));
-	index_reset(s);
+			    (long long)db_col_int(s, 0), db_col_text(s, 1));
+	db_reset(s);
 	return 0;
 }
 
-int trace_index_run_dir_ex(struct index *ix, int64_t run_id, int progress,
-			   struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_index_run(struct db *ix, int64_t run_id, int progress,
+			   struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
-	char *dir = index_run_dir(ix, run_id);
+	char *dir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", dir);
 	char **v = NULL;
 	size_t n = 0, alloc = 0;
-	int rc = 0;
+	int rc = 0, failed = 0;
 
 	list_files(tdir, "trace", &v, &n, &alloc);
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_str);
-	if (index_part_mark(ix, "trace", run_id, "partial") < 0)
+	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
 		rc = -1;
 	for (size_t i = 0; i < n && rc == 0; i++)
-		if (trace_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0 &&
-		    pt_diag_count(diag, PT_SEV_ERROR) && !ix->db)
-			rc = -1;
-	if (rc == 0 && (trace_processes_check(ix, run_id, diag) < 0 ||
-			index_part_mark(ix, "trace", run_id, "done") < 0))
+		if (tt_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0)
+			failed = 1;
+	if (rc == 0 && failed)
+		rc = -1;
+	if (rc == 0 && (tt_processes_check(ix, run_id, diag) < 0 ||
+			schema_part_mark(ix, "trace", run_id, "done") < 0))
 		rc = -1;
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -455,10 +450,6 @@ int trace_index_run_dir_ex(struct index *ix, int64_t run_id, int progress,
 	return rc;
 }
 
-int trace_index_run_dir(struct index *ix, int64_t run_id, struct pt_diag *diag)
-{
-	return trace_index_run_dir_ex(ix, run_id, 0, diag, NULL);
-}
 
 /* Copy src to dst (which must not exist); 0 or -1 (diag). */
 static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
@@ -488,7 +479,7 @@ static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
 		if (n < 0)
 			goto werr;
 	}
-	/* Keep the source's mtime: it dates the year-less glog times (trace_ingest_file). */
+	/* Keep the source's mtime: it dates the year-less glog times (tt_ingest_file). */
 	{
 		struct stat st;
 
@@ -524,24 +515,24 @@ static char *dest_name(const char *rundir, const char *base)
 	}
 }
 
-int trace_import_file(struct index *ix, int64_t run_id, const char *src, int progress,
-		      struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
-	return trace_import_file_ex(ix, run_id, src, NULL, progress, diag, tot);
+	return tt_import_file_ex(ix, run_id, src, NULL, progress, diag, tot);
 }
 
-int trace_import_file_ex(struct index *ix, int64_t run_id, const char *src, const char *rank_from,
-			 int progress, struct pt_diag *diag, struct trace_ingest_totals *tot)
+int tt_import_file_ex(struct db *ix, int64_t run_id, const char *src, const char *rank_from,
+			 int progress, struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
 	static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us,"
 				  " rank_from) VALUES(?,?,?,?,?)";
-	char *rundir = index_run_dir(ix, run_id);
+	char *rundir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char *rel = NULL, *abs = NULL;
 	struct stat st;
 	struct timespec ts;
-	struct index_stmt *s;
+	struct db_stmt *s;
 	int rc = -1;
 
 	if (mkdir(tdir, 0700) < 0 && errno != EEXIST) {
@@ -557,12 +548,12 @@ int trace_import_file_ex(struct index *ix, int64_t run_id, const char *src, cons
 		goto out;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (trace_prep(ix, &s, sql) < 0 ||
-	    index_run(s, "ittit", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000,
+	if (tt_prep(ix, &s, sql) < 0 ||
+	    db_run(s, "ittit", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000,
 		      rank_from) < 0 ||
 	    runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size) < 0)
 		goto out;
-	rc = trace_ingest_file(ix, run_id, rel, progress, diag, tot);
+	rc = tt_ingest_file(ix, run_id, rel, progress, diag, tot);
 out:
 	free(abs);
 	free(rel);
@@ -571,19 +562,14 @@ out:
 	return rc;
 }
 
-int trace_forget_orphans(struct index *ix)
+int tt_forget_orphans(struct db *ix)
 {
 	/* Payloads are shared by md5 across runs: only those no record names go. */
-	return index_exec(ix, "DELETE FROM trace_payloads WHERE md5 NOT IN"
+	return db_exec(ix, "DELETE FROM trace_payloads WHERE md5 NOT IN"
 			      " (SELECT payload_md5 FROM trace_records WHERE payload_md5 IS NOT NULL)");
 }
 
-int trace_mark_indexed(struct index *ix, int64_t run_id)
+int tt_mark_indexed(struct db *ix, int64_t run_id)
 {
-	return index_part_mark(ix, "trace", run_id, "done");
-}
-
-int trace_index_run(struct index *ix, int64_t run_id, struct pt_diag *diag)
-{
-	return trace_index_run_dir_ex(ix, run_id, 0, diag, NULL);
+	return schema_part_mark(ix, "trace", run_id, "done");
 }

@@ -6,42 +6,46 @@
  * one stream that share a TORCH_LOGS prefix, or belong to one traceback,
  * form one record. Every line lands in exactly one record: the sum of
  * records.nlines is the number of lines. Memory is bounded: a record's text
- * is capped (INGEST_MAX_TEXT; a longer one continues in a new record).
+ * is capped (LOGS_MAX_TEXT; a longer one continues in a new record).
  *
  * ingest batches its own inserts (index_batch_*, committed every few
  * thousand rows so readers see progress): hold no transaction around it.
  */
-#ifndef PT_INGEST_H
-#define PT_INGEST_H
+#ifndef PT_LOGS_INGEST_H
+#define PT_LOGS_INGEST_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "index.h"
+#include "db.h"
+#include "schema.h"
 
-#define INGEST_MAX_TEXT (4u << 20)	/* bytes of one record's text */
+/* The schema part "lines": records and dispatch_calls (logs_schema.c). */
+extern const struct schema_part logs_part;
 
-enum ingest_kind {
-	INGEST_OTHER,
-	INGEST_LOG,
-	INGEST_DISPATCH,
-	INGEST_CPP,
-	INGEST_TRACEBACK,
-	INGEST_WARNING,
-	INGEST_NKINDS,
+#define LOGS_MAX_TEXT (4u << 20)	/* bytes of one record's text */
+
+enum logs_kind {
+	LOGS_OTHER,
+	LOGS_LOG,
+	LOGS_DISPATCH,
+	LOGS_CPP,
+	LOGS_TRACEBACK,
+	LOGS_WARNING,
+	LOGS_NKINDS,
 };
 
 /* "other", "log", "dispatch", "cpp", "traceback", "warning" (records.kind). */
-const char *ingest_kind_name(enum ingest_kind k);
+const char *logs_kind_name(enum logs_kind k);
 
-struct ingest_stats {
-	uint64_t lines[INGEST_NKINDS];
-	uint64_t records[INGEST_NKINDS];
+struct logs_ingest_stats {
+	uint64_t lines[LOGS_NKINDS];
+	uint64_t records[LOGS_NKINDS];
 	uint64_t bytes;		/* bytes fed */
 	uint64_t torn_joined;	/* dispatcher calls rebuilt from two torn lines */
 };
 
-struct ingest;
+struct logs_ingest;
 
 /*
  * Start indexing run run_id: ref_us and tz_off_s give glog times their year
@@ -49,24 +53,24 @@ struct ingest;
  * already have in the part (reindex), marks the part "partial" for the run.
  * NULL on error (diag of ix).
  */
-struct ingest *ingest_new(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off_s);
+struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_us, long tz_off_s);
 
 /* Bytes of stream (1 stdout, 2 stderr), in arrival order. 0 or -1 (diag). */
-int ingest_feed(struct ingest *ig, int stream, const uint8_t *buf, size_t len);
+int logs_ingest_feed(struct logs_ingest *ig, int stream, const uint8_t *buf, size_t len);
 
 /* End of both streams: last lines and open records out, commit, mark "done". 0 or -1. */
-int ingest_finish(struct ingest *ig);
+int logs_ingest_finish(struct logs_ingest *ig);
 
-const struct ingest_stats *ingest_get_stats(const struct ingest *ig);
+const struct logs_ingest_stats *logs_ingest_get_stats(const struct logs_ingest *ig);
 
 /* Free (an unfinished ingest rolls nothing back: what was committed stays, "partial"). */
-void ingest_free(struct ingest *ig);
+void logs_ingest_free(struct logs_ingest *ig);
 
 /*
  * Index a run from its spool files (pttrace reindex, or after a crash):
- * ingest_new + every chunk of spool_read + ingest_finish. 0 or -1 (diag).
+ * logs_ingest_new + every chunk of spool_read + logs_ingest_finish. 0 or -1 (diag).
  */
-int ingest_run_dir(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off_s,
-		   struct ingest_stats *stats);
+int logs_ingest_run_dir(struct db *ix, int64_t run_id, int64_t ref_us, long tz_off_s,
+		   struct logs_ingest_stats *stats);
 
 #endif

@@ -3,7 +3,7 @@
  * each fed buffer; only a line cut by a buffer boundary is copied (part).
  * A record is emitted when the next non-payload line or the end arrives.
  */
-#include "trace.h"
+#include "torchtrace.h"
 
 #include <nettle/md5.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static const char *const context_keys[] = {
 	"attempt", "stack", "subgraph_name", "has_payload",
 };
 
-int pt_trace_is_context_key(const char *key)
+int tt_is_context_key(const char *key)
 {
 	for (size_t i = 0; i < sizeof(context_keys) / sizeof(*context_keys); i++)
 		if (!strcmp(key, context_keys[i]))
@@ -35,7 +35,7 @@ const char *pt_payload_rule_name(enum pt_payload_rule rule)
 	return "?";
 }
 
-void pt_trace_md5(const uint8_t *buf, size_t len, char out[33])
+void tt_md5(const uint8_t *buf, size_t len, char out[33])
 {
 	struct md5_ctx c;
 	uint8_t d[MD5_DIGEST_SIZE];
@@ -51,8 +51,8 @@ void pt_trace_md5(const uint8_t *buf, size_t len, char out[33])
 	out[32] = '\0';
 }
 
-void pt_trace_reader_init(struct pt_trace_reader *r, const char *file,
-			  struct pt_diag *diag, pt_trace_cb cb, void *ctx)
+void tt_reader_init(struct tt_reader *r, const char *file,
+			  struct pt_diag *diag, tt_record_cb cb, void *ctx)
 {
 	memset(r, 0, sizeof(*r));
 	r->file = file;
@@ -60,12 +60,12 @@ void pt_trace_reader_init(struct pt_trace_reader *r, const char *file,
 	r->cb = cb;
 	r->ctx = ctx;
 	r->crlf = -1;
-	pt_strbuf_init(&r->part, PT_TRACE_MAX_LINE);
-	pt_strbuf_init(&r->env, PT_TRACE_MAX_LINE);
-	pt_strbuf_init(&r->pay, PT_TRACE_MAX_PAYLOAD);
+	pt_strbuf_init(&r->part, TT_MAX_LINE);
+	pt_strbuf_init(&r->env, TT_MAX_LINE);
+	pt_strbuf_init(&r->pay, TT_MAX_PAYLOAD);
 }
 
-void pt_trace_reader_release(struct pt_trace_reader *r)
+void tt_reader_release(struct tt_reader *r)
 {
 	if (r->rec.env)
 		json_decref(r->rec.env);
@@ -82,14 +82,14 @@ void pt_trace_reader_release(struct pt_trace_reader *r)
 	r->nstrs = 0;
 }
 
-const char *pt_trace_str(const struct pt_trace_reader *r, long long i)
+const char *tt_str(const struct tt_reader *r, long long i)
 {
 	if (i < 0 || (unsigned long long)i >= r->nstrs)
 		return NULL;
 	return r->strs[i];
 }
 
-json_t *pt_trace_resolve_stack(const struct pt_trace_reader *r, const json_t *stack)
+json_t *tt_resolve_stack(const struct tt_reader *r, const json_t *stack)
 {
 	json_t *out = json_array();
 	size_t i;
@@ -103,7 +103,7 @@ json_t *pt_trace_resolve_stack(const struct pt_trace_reader *r, const json_t *st
 
 		if (json_is_integer(fn)) {
 			json_int_t n = json_integer_value(fn);
-			const char *s = pt_trace_str(r, n);
+			const char *s = tt_str(r, n);
 
 			if (n == -1)
 				json_object_set_new(c, "filename", json_null());
@@ -121,7 +121,7 @@ json_t *pt_trace_resolve_stack(const struct pt_trace_reader *r, const json_t *st
 	return out;
 }
 
-static void damaged(struct pt_trace_reader *r, uint64_t lineno, const char *fmt, const char *arg)
+static void damaged(struct tt_reader *r, uint64_t lineno, const char *fmt, const char *arg)
 {
 	char where[48];
 
@@ -130,7 +130,7 @@ static void damaged(struct pt_trace_reader *r, uint64_t lineno, const char *fmt,
 	pt_diag_add(r->diag, PT_SEV_WARNING, r->file, where, fmt, arg);
 }
 
-static void end_orphans(struct pt_trace_reader *r)
+static void end_orphans(struct tt_reader *r)
 {
 	if (r->orphan_run)
 		damaged(r, r->orphan_run, "%s", "payload lines without a record that expects them, skipped");
@@ -144,7 +144,7 @@ static long long opt_int(json_t *env, const char *key)
 	return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
-static void define_str(struct pt_trace_reader *r, struct pt_trace_record *rec)
+static void define_str(struct tt_reader *r, struct tt_record *rec)
 {
 	json_t *v = rec->meta;
 	json_t *s = json_array_get(v, 0), *n = json_array_get(v, 1);
@@ -155,7 +155,7 @@ static void define_str(struct pt_trace_reader *r, struct pt_trace_record *rec)
 		return;
 	}
 	i = json_integer_value(n);
-	if (i < 0 || i > PT_TRACE_MAX_STR) {
+	if (i < 0 || i > TT_MAX_STR) {
 		damaged(r, rec->lineno, "%s", "`str` index out of range; kept, not interned");
 		return;
 	}
@@ -173,9 +173,9 @@ static void define_str(struct pt_trace_reader *r, struct pt_trace_record *rec)
 }
 
 /* Parse the envelope line held in r->env; sets up r->rec. 0 or -1 (damaged). */
-static int start_record(struct pt_trace_reader *r, uint64_t lineno)
+static int start_record(struct tt_reader *r, uint64_t lineno)
 {
-	struct pt_trace_record *rec = &r->rec;
+	struct tt_record *rec = &r->rec;
 	const char *line = r->env.buf;
 	size_t joff;
 	json_error_t err;
@@ -205,7 +205,7 @@ static int start_record(struct pt_trace_reader *r, uint64_t lineno)
 	rec->json_len = r->env.len - joff;
 	rec->env = env;
 	json_object_foreach(env, key, v) {
-		if (pt_trace_is_context_key(key))
+		if (tt_is_context_key(key))
 			continue;
 		if (!rec->kind) {
 			rec->kind = key;
@@ -236,9 +236,9 @@ static int start_record(struct pt_trace_reader *r, uint64_t lineno)
 }
 
 /* Close the payload: md5 with the blank-line rules, then the callback. */
-static int emit(struct pt_trace_reader *r)
+static int emit(struct tt_reader *r)
 {
-	struct pt_trace_record *rec = &r->rec;
+	struct tt_record *rec = &r->rec;
 	int rc = 0;
 
 	if (!r->pending)
@@ -248,14 +248,14 @@ static int emit(struct pt_trace_reader *r)
 		const char *want = rec->md5_declared;
 
 		r->st.payloads++;
-		pt_trace_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
+		tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
 		if (r->nblanks && !(want && !strcmp(rec->md5, want))) {
 			/* Try the file without its blank lines (doc §5). */
 			char md5b[33];
 			struct pt_strbuf b;
 			size_t from = 0;
 
-			pt_strbuf_init(&b, PT_TRACE_MAX_PAYLOAD);
+			pt_strbuf_init(&b, TT_MAX_PAYLOAD);
 			for (size_t i = 0; i < r->nblanks; i++) {
 				/* blanks[i]: offset of the "\n" + empty line; drop the "\n" before it. */
 				size_t at = r->blanks[i];
@@ -265,7 +265,7 @@ static int emit(struct pt_trace_reader *r)
 			}
 			if (from <= r->pay.len)
 				pt_strbuf_add(&b, r->pay.buf + from, r->pay.len - from);
-			pt_trace_md5((const uint8_t *)pt_strbuf_str(&b), b.len, md5b);
+			tt_md5((const uint8_t *)pt_strbuf_str(&b), b.len, md5b);
 			if (want && !strcmp(md5b, want)) {
 				pt_strbuf_release(&r->pay);
 				r->pay = b;
@@ -300,7 +300,7 @@ static int emit(struct pt_trace_reader *r)
 	return rc;
 }
 
-static void add_payload_line(struct pt_trace_reader *r, const char *s, size_t n)
+static void add_payload_line(struct tt_reader *r, const char *s, size_t n)
 {
 	if (r->pay_over)
 		return;
@@ -314,7 +314,7 @@ static void add_payload_line(struct pt_trace_reader *r, const char *s, size_t n)
 }
 
 /* One line without its "\n". */
-static int do_line(struct pt_trace_reader *r, const char *line, size_t len)
+static int do_line(struct tt_reader *r, const char *line, size_t len)
 {
 	uint64_t lineno = ++r->st.lines;
 
@@ -366,7 +366,7 @@ static int do_line(struct pt_trace_reader *r, const char *line, size_t len)
 	return 0;
 }
 
-int pt_trace_feed(struct pt_trace_reader *r, const uint8_t *buf, size_t len)
+int tt_reader_feed(struct tt_reader *r, const uint8_t *buf, size_t len)
 {
 	const char *p = (const char *)buf, *end = p + len;
 
@@ -415,7 +415,7 @@ int pt_trace_feed(struct pt_trace_reader *r, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-int pt_trace_finish(struct pt_trace_reader *r)
+int tt_reader_finish(struct tt_reader *r)
 {
 	if (r->stopped)
 		return -1;
@@ -433,16 +433,16 @@ int pt_trace_finish(struct pt_trace_reader *r)
 	return emit(r);
 }
 
-int pt_trace_parse(const uint8_t *buf, size_t len, const char *file,
-		   struct pt_diag *diag, pt_trace_cb cb, void *ctx)
+int tt_parse(const uint8_t *buf, size_t len, const char *file,
+		   struct pt_diag *diag, tt_record_cb cb, void *ctx)
 {
-	struct pt_trace_reader r;
+	struct tt_reader r;
 	int rc;
 
-	pt_trace_reader_init(&r, file, diag, cb, ctx);
-	rc = pt_trace_feed(&r, buf, len);
+	tt_reader_init(&r, file, diag, cb, ctx);
+	rc = tt_reader_feed(&r, buf, len);
 	if (rc == 0)
-		rc = pt_trace_finish(&r);
-	pt_trace_reader_release(&r);
+		rc = tt_reader_finish(&r);
+	tt_reader_release(&r);
 	return rc;
 }

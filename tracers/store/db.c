@@ -1,9 +1,9 @@
 /*
  * SQLite connection and statement wrapper (fossil's struct Stmt): prepare
  * once, bind every value, check every return code and report it with the
- * SQL. Schema creation is index_schema.c's job.
+ * SQL. Schema creation is schema.c's job.
  */
-#include "index.h"
+#include "db.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,17 +18,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "index_schema.h"
 #include "term.h"
 #include "xalloc.h"
 
-static void sql_error(struct index *ix, const char *call, const char *sql)
+static void sql_error(struct db *ix, const char *call, const char *sql)
 {
 	pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "%s: %s", call,
 		    ix->db ? sqlite3_errmsg(ix->db) : "no connection");
 }
 
-char *index_default_path(const char *path)
+char *db_default_path(const char *path)
 {
 	const char *e;
 
@@ -75,9 +74,9 @@ static void configure(void)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
-int index_open(struct index **out, const char *path, unsigned flags, struct pt_diag *diag)
+int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag)
 {
-	struct index *ix = pt_xcalloc(1, sizeof(*ix));
+	struct db *ix = pt_xcalloc(1, sizeof(*ix));
 	int oflags;
 	char *slash;
 
@@ -85,20 +84,20 @@ int index_open(struct index **out, const char *path, unsigned flags, struct pt_d
 	*out = NULL;
 	ix->diag = diag;
 	ix->path = pt_xstrdup(path);
-	ix->readonly = !!(flags & INDEX_READONLY);
+	ix->readonly = !!(flags & DB_READONLY);
 	slash = strrchr(ix->path, '/');
 	ix->dir = slash ? pt_xstrndup(ix->path, (size_t)(slash - ix->path)) : pt_xstrdup(".");
 	if (slash && slash == ix->path) {
 		free(ix->dir);
 		ix->dir = pt_xstrdup("/");
 	}
-	if (flags & (INDEX_READONLY | INDEX_NO_CREATE)) {
+	if (flags & (DB_READONLY | DB_NO_CREATE)) {
 		if (access(path, F_OK) < 0) {
 			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "no pttrace database (%s)",
 				    strerror(errno));
 			goto fail;
 		}
-	} else if (flags & INDEX_MKDIRS ? mkdirs(ix->dir, 0700) < 0
+	} else if (flags & DB_MKDIRS ? mkdirs(ix->dir, 0700) < 0
 					 : mkdir(ix->dir, 0700) < 0 && errno != EEXIST) {
 		/* A database named on the command line creates no directory tree (a typo would). */
 		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s%s",
@@ -106,7 +105,7 @@ int index_open(struct index **out, const char *path, unsigned flags, struct pt_d
 		goto fail;
 	}
 	oflags = ix->readonly ? SQLITE_OPEN_READONLY
-			      : SQLITE_OPEN_READWRITE | (flags & INDEX_NO_CREATE ? 0 : SQLITE_OPEN_CREATE);
+			      : SQLITE_OPEN_READWRITE | (flags & DB_NO_CREATE ? 0 : SQLITE_OPEN_CREATE);
 	if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		sql_error(ix, "sqlite3_open_v2", NULL);
 		goto fail;
@@ -119,27 +118,37 @@ int index_open(struct index **out, const char *path, unsigned flags, struct pt_d
 	 * here (the raw output is on disk in the run directory anyway).
 	 */
 	if (!ix->readonly &&
-	    index_exec(ix, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0)
+	    db_exec(ix, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0)
 		goto fail;
-	if (index_exec(ix, "PRAGMA foreign_keys=ON;") < 0 || index_add_regexp(ix) < 0)
-		goto fail;
-	if (index_schema_ensure(ix) < 0)
+	if (db_exec(ix, "PRAGMA foreign_keys=ON;") < 0 || db_add_regexp(ix) < 0)
 		goto fail;
 	*out = ix;
 	return 0;
 fail:
-	index_close(ix);
+	db_close(ix);
 	return -1;
 }
 
-void index_close(struct index *ix)
+void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n)
 {
-	struct index_stmt *s, *next;
+	ix->parts = parts;
+	ix->nparts = n;
+}
+
+const struct schema_part *const *db_parts(struct db *ix, size_t *n)
+{
+	*n = ix->nparts;
+	return ix->parts;
+}
+
+void db_close(struct db *ix)
+{
+	struct db_stmt *s, *next;
 
 	if (!ix)
 		return;
 	if (ix->in_batch)
-		index_batch_end(ix);
+		db_batch_end(ix);
 	for (s = ix->stmts; s; s = next) {
 		next = s->next;
 		sqlite3_finalize(s->st);
@@ -159,7 +168,7 @@ void index_close(struct index *ix)
 	free(ix);
 }
 
-int index_exec(struct index *ix, const char *sql)
+int db_exec(struct db *ix, const char *sql)
 {
 	char *err = NULL;
 
@@ -172,9 +181,9 @@ int index_exec(struct index *ix, const char *sql)
 	return 0;
 }
 
-struct index_stmt *index_prepare(struct index *ix, const char *sql)
+struct db_stmt *db_prepare(struct db *ix, const char *sql)
 {
-	struct index_stmt *s;
+	struct db_stmt *s;
 
 	for (s = ix->stmts; s; s = s->next) {
 		if (s->sql == sql || !strcmp(s->sql, sql)) {
@@ -198,7 +207,7 @@ struct index_stmt *index_prepare(struct index *ix, const char *sql)
 	return s;
 }
 
-static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap, void (*keep)(void *))
+static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void (*keep)(void *))
 {
 	int rc = SQLITE_OK, k = first;
 
@@ -239,7 +248,7 @@ static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap, v
 			break;
 		default:
 			pt_diag_add(s->ix->diag, PT_SEV_ERROR, s->ix->path, s->sql,
-				    "BUG: index_bind: unknown format letter '%c'", *f);
+				    "BUG: db_bind: unknown format letter '%c'", *f);
 			return -1;
 		}
 	}
@@ -250,7 +259,7 @@ static int vbind(struct index_stmt *s, int first, const char *fmt, va_list ap, v
 	return 0;
 }
 
-int index_bind(struct index_stmt *s, const char *fmt, ...)
+int db_bind(struct db_stmt *s, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -261,7 +270,7 @@ int index_bind(struct index_stmt *s, const char *fmt, ...)
 	return rc;
 }
 
-int index_bind_at(struct index_stmt *s, int first, const char *fmt, ...)
+int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -272,7 +281,7 @@ int index_bind_at(struct index_stmt *s, int first, const char *fmt, ...)
 	return rc;
 }
 
-int index_step(struct index_stmt *s)
+int db_step(struct db_stmt *s)
 {
 	int rc = sqlite3_step(s->st);
 
@@ -287,12 +296,12 @@ int index_step(struct index_stmt *s)
 	return -1;
 }
 
-void index_reset(struct index_stmt *s)
+void db_reset(struct db_stmt *s)
 {
 	sqlite3_reset(s->st);
 }
 
-int index_run(struct index_stmt *s, const char *fmt, ...)
+int db_run(struct db_stmt *s, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -305,47 +314,47 @@ int index_run(struct index_stmt *s, const char *fmt, ...)
 		sqlite3_reset(s->st);
 		return -1;
 	}
-	while ((rc = index_step(s)) == 1)
+	while ((rc = db_step(s)) == 1)
 		;
 	return rc;
 }
 
-int64_t index_col_int(struct index_stmt *s, int col)
+int64_t db_col_int(struct db_stmt *s, int col)
 {
 	return sqlite3_column_int64(s->st, col);
 }
 
-double index_col_double(struct index_stmt *s, int col)
+double db_col_double(struct db_stmt *s, int col)
 {
 	return sqlite3_column_double(s->st, col);
 }
 
-const char *index_col_text(struct index_stmt *s, int col)
+const char *db_col_text(struct db_stmt *s, int col)
 {
 	return (const char *)sqlite3_column_text(s->st, col);
 }
 
-size_t index_col_bytes(struct index_stmt *s, int col)
+size_t db_col_bytes(struct db_stmt *s, int col)
 {
 	return (size_t)sqlite3_column_bytes(s->st, col);
 }
 
-int index_col_is_null(struct index_stmt *s, int col)
+int db_col_is_null(struct db_stmt *s, int col)
 {
 	return sqlite3_column_type(s->st, col) == SQLITE_NULL;
 }
 
-int index_col_count(struct index_stmt *s)
+int db_col_count(struct db_stmt *s)
 {
 	return sqlite3_column_count(s->st);
 }
 
-const char *index_col_name(struct index_stmt *s, int col)
+const char *db_col_name(struct db_stmt *s, int col)
 {
 	return sqlite3_column_name(s->st, col);
 }
 
-int index_col_type(struct index_stmt *s, int col)
+int db_col_type(struct db_stmt *s, int col)
 {
 	return sqlite3_column_type(s->st, col);
 }
@@ -390,7 +399,7 @@ static void regexp_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(cx, text && regexec(re, text, 0, NULL, 0) == 0);
 }
 
-int index_add_regexp(struct index *ix)
+int db_add_regexp(struct db *ix)
 {
 	if (sqlite3_create_function_v2(ix->db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				       NULL, regexp_fn, NULL, NULL, NULL) != SQLITE_OK) {
@@ -400,51 +409,51 @@ int index_add_regexp(struct index *ix)
 	return 0;
 }
 
-int index_param_index(struct index_stmt *s, const char *name)
+int db_param_index(struct db_stmt *s, const char *name)
 {
 	return sqlite3_bind_parameter_index(s->st, name);
 }
 
-int index_param_count(struct index_stmt *s)
+int db_param_count(struct db_stmt *s)
 {
 	return sqlite3_bind_parameter_count(s->st);
 }
 
-int index_stmt_readonly(struct index_stmt *s)
+int db_stmt_readonly(struct db_stmt *s)
 {
 	return sqlite3_stmt_readonly(s->st);
 }
 
-int64_t index_last_rowid(struct index *ix)
+int64_t db_last_rowid(struct db *ix)
 {
 	return sqlite3_last_insert_rowid(ix->db);
 }
 
-int64_t index_changes(struct index *ix)
+int64_t db_changes(struct db *ix)
 {
 	return sqlite3_changes64(ix->db);
 }
 
-int index_begin(struct index *ix)
+int db_begin(struct db *ix)
 {
-	return index_exec(ix, "BEGIN IMMEDIATE");
+	return db_exec(ix, "BEGIN IMMEDIATE");
 }
 
-int index_commit(struct index *ix)
+int db_commit(struct db *ix)
 {
-	return index_exec(ix, "COMMIT");
+	return db_exec(ix, "COMMIT");
 }
 
-int index_rollback(struct index *ix)
+int db_rollback(struct db *ix)
 {
 	if (sqlite3_get_autocommit(ix->db))
 		return 0;
-	return index_exec(ix, "ROLLBACK");
+	return db_exec(ix, "ROLLBACK");
 }
 
-int index_batch_begin(struct index *ix, size_t max_rows, unsigned max_ms)
+int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms)
 {
-	if (index_begin(ix) < 0)
+	if (db_begin(ix) < 0)
 		return -1;
 	ix->in_batch = 1;
 	ix->batch_rows = 0;
@@ -454,13 +463,13 @@ int index_batch_begin(struct index *ix, size_t max_rows, unsigned max_ms)
 	return 0;
 }
 
-int index_batch_tick(struct index *ix, size_t rows)
+int db_batch_tick(struct db *ix, size_t rows)
 {
 	ix->batch_rows += rows;
 	if (ix->batch_rows < ix->batch_max &&
 	    ((ix->batch_rows & 1023) || pt_now_ns() - ix->batch_start_ns < ix->batch_max_ns))
 		return 0;
-	if (index_commit(ix) < 0 || index_begin(ix) < 0) {
+	if (db_commit(ix) < 0 || db_begin(ix) < 0) {
 		ix->in_batch = 0;
 		return -1;
 	}
@@ -469,27 +478,27 @@ int index_batch_tick(struct index *ix, size_t rows)
 	return 0;
 }
 
-int index_batch_end(struct index *ix)
+int db_batch_end(struct db *ix)
 {
 	if (!ix->in_batch)
 		return 0;
 	ix->in_batch = 0;
-	return index_commit(ix);
+	return db_commit(ix);
 }
 
-char *index_runs_dir(const struct index *ix)
+char *db_runs_dir(const struct db *ix)
 {
 	return pt_xasprintf("%s/runs", ix->dir);
 }
 
-char *index_run_dir(const struct index *ix, int64_t run_id)
+char *db_run_dir(const struct db *ix, int64_t run_id)
 {
 	return pt_xasprintf("%s/runs/%lld", ix->dir, (long long)run_id);
 }
 
-int index_make_run_dir(struct index *ix, int64_t run_id)
+int db_make_run_dir(struct db *ix, int64_t run_id)
 {
-	char *d = index_run_dir(ix, run_id);
+	char *d = db_run_dir(ix, run_id);
 	int rc = mkdirs(d, 0700);
 
 	if (rc < 0)
@@ -506,9 +515,9 @@ static int rm_one(const char *path, const struct stat *sb, int type, struct FTW 
 	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
 }
 
-int index_remove_run_dir(struct index *ix, int64_t run_id)
+int db_remove_run_dir(struct db *ix, int64_t run_id)
 {
-	char *d = index_run_dir(ix, run_id);
+	char *d = db_run_dir(ix, run_id);
 	int rc = 0;
 
 	if (access(d, F_OK) == 0 && nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {

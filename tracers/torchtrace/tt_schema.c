@@ -1,5 +1,5 @@
 /*
- * The index parts of TORCH_TRACE (issue 6); the framework is index_schema.h.
+ * The index parts of TORCH_TRACE ; the framework is schema.h.
  *
  *  trace_sources (CONTENT): where imported files came from. The files
  *    themselves are content kept in <run dir>/trace/.
@@ -12,29 +12,29 @@
  *             record's rank is its file's (the rank rule, docs/pttrace-trace.1).
  *  2026-11-22 trace_sources 1, trace 1: first version.
  */
-#include "trace_schema.h"
+#include "tt_ingest.h"
 
-#include "index.h"
+#include "db.h"
 
 /* 1 -> 2: the rank_from column (idempotent: only when it is missing). */
-static int migrate_sources(struct index *ix, int from)
+static int migrate_sources(struct db *ix, int from)
 {
-	struct index_stmt *s;
+	struct db_stmt *s;
 	int have = 0;
 
 	if (from >= 2)
 		return 0;
-	s = index_prepare(ix, "SELECT count(*) FROM pragma_table_info('trace_sources') WHERE name = 'rank_from'");
-	if (!s || index_step(s) != 1)
+	s = db_prepare(ix, "SELECT count(*) FROM pragma_table_info('trace_sources') WHERE name = 'rank_from'");
+	if (!s || db_step(s) != 1)
 		return -1;
-	have = (int)index_col_int(s, 0);
-	index_reset(s);
-	return have ? 0 : index_exec(ix, "ALTER TABLE trace_sources ADD COLUMN rank_from TEXT");
+	have = (int)db_col_int(s, 0);
+	db_reset(s);
+	return have ? 0 : db_exec(ix, "ALTER TABLE trace_sources ADD COLUMN rank_from TEXT");
 }
 
-const struct index_part index_part_trace_sources = {
+const struct schema_part tt_sources_part = {
 	.name = "trace_sources",
-	.kind = INDEX_PART_CONTENT,
+	.kind = SCHEMA_PART_CONTENT,
 	.version = 2,
 	.migrate = migrate_sources,
 	.create_sql =
@@ -48,9 +48,9 @@ const struct index_part index_part_trace_sources = {
 	");\n",
 };
 
-const struct index_part index_part_trace = {
+const struct schema_part tt_records_part = {
 	.name = "trace",
-	.kind = INDEX_PART_DERIVED,
+	.kind = SCHEMA_PART_DERIVED,
 	.version = 2,
 	.create_sql =
 	/* One row per TORCH_TRACE file of a run. */

@@ -3,7 +3,7 @@
  * one envelope line `<glog prefix>] {json}` plus zero or more TAB-prefixed
  * payload lines. The reader is pushed bytes in pieces of any size and calls
  * back once per complete record, so memory is bounded by the largest record
- * (capped: PT_TRACE_MAX_LINE / PT_TRACE_MAX_PAYLOAD), never by the file.
+ * (capped: TT_MAX_LINE / TT_MAX_PAYLOAD), never by the file.
  *
  * Per file: one `str` intern table (stack "filename" N -> string, -1 = None),
  * the line-ending policy (a file whose first line ends in CRLF has every
@@ -11,8 +11,8 @@
  * Damaged lines become PT_SEV_WARNING messages "file: line N: what" and the
  * reader goes on with the next line.
  */
-#ifndef PT_TRACE_H
-#define PT_TRACE_H
+#ifndef PT_TORCHTRACE_H
+#define PT_TORCHTRACE_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -23,9 +23,9 @@
 #include "glog.h"
 #include "strbuf.h"
 
-#define PT_TRACE_MAX_LINE (64u << 20)	 /* one envelope line; observed ~26 k */
-#define PT_TRACE_MAX_PAYLOAD (256u << 20) /* one payload; observed ~49 k */
-#define PT_TRACE_MAX_STR 16777216L	 /* largest `str` index accepted */
+#define TT_MAX_LINE (64u << 20)	 /* one envelope line; observed ~26 k */
+#define TT_MAX_PAYLOAD (256u << 20) /* one payload; observed ~49 k */
+#define TT_MAX_STR 16777216L	 /* largest `str` index accepted */
 
 /* How the payload was recovered; stored with the record. */
 enum pt_payload_rule {
@@ -36,7 +36,7 @@ enum pt_payload_rule {
 };
 
 
-struct pt_trace_record {
+struct tt_record {
 	uint64_t lineno;	/* 1-based line of the envelope */
 	uint64_t nlines;	/* envelope + payload (+ blank) lines consumed */
 	/* The line from its start (the glog prefix; offsets in glog point here)
@@ -66,9 +66,9 @@ struct pt_trace_record {
 };
 
 /* Return 0 to go on, -1 to stop the reader (feed/finish then return -1). */
-typedef int (*pt_trace_cb)(void *ctx, const struct pt_trace_record *rec);
+typedef int (*tt_record_cb)(void *ctx, const struct tt_record *rec);
 
-struct pt_trace_stats {
+struct tt_reader_stats {
 	uint64_t lines, records, blank_lines;
 	uint64_t damaged;		/* lines reported and skipped */
 	uint64_t orphan_payload_lines;	/* TAB lines with no record expecting them */
@@ -76,12 +76,12 @@ struct pt_trace_stats {
 	uint64_t bytes;
 };
 
-struct pt_trace_reader {
+struct tt_reader {
 	const char *file;	/* for messages; not owned */
 	struct pt_diag *diag;
-	pt_trace_cb cb;
+	tt_record_cb cb;
 	void *ctx;
-	struct pt_trace_stats st;
+	struct tt_reader_stats st;
 	/* private */
 	int crlf;		/* -1 undecided, 0 LF file, 1 CRLF file */
 	int stopped;
@@ -95,40 +95,40 @@ struct pt_trace_reader {
 	int pending;		/* a record is waiting for more payload lines */
 	int pay_lines;		/* payload lines so far */
 	int pay_over;		/* payload exceeded the cap */
-	struct pt_trace_record rec;
+	struct tt_record rec;
 	char **strs;		/* the intern table */
 	size_t nstrs;
 	uint64_t orphan_run;	/* first line of the current orphan run, 0 none */
 };
 
-void pt_trace_reader_init(struct pt_trace_reader *r, const char *file,
-			  struct pt_diag *diag, pt_trace_cb cb, void *ctx);
-void pt_trace_reader_release(struct pt_trace_reader *r);
+void tt_reader_init(struct tt_reader *r, const char *file,
+			  struct pt_diag *diag, tt_record_cb cb, void *ctx);
+void tt_reader_release(struct tt_reader *r);
 
 /* Push the next len bytes of the file; -1 only when the callback stopped. */
-int pt_trace_feed(struct pt_trace_reader *r, const uint8_t *buf, size_t len);
+int tt_reader_feed(struct tt_reader *r, const uint8_t *buf, size_t len);
 /* End of file: emits the last record. -1 only when the callback stopped. */
-int pt_trace_finish(struct pt_trace_reader *r);
+int tt_reader_finish(struct tt_reader *r);
 
 /* One whole buffer: init + feed + finish + release. */
-int pt_trace_parse(const uint8_t *buf, size_t len, const char *file,
-		   struct pt_diag *diag, pt_trace_cb cb, void *ctx);
+int tt_parse(const uint8_t *buf, size_t len, const char *file,
+		   struct pt_diag *diag, tt_record_cb cb, void *ctx);
 
 /* The interned string for index i in this file: NULL for -1 or unknown. */
-const char *pt_trace_str(const struct pt_trace_reader *r, long long i);
+const char *tt_str(const struct tt_reader *r, long long i);
 
 /*
  * A copy of a stack array ([{line, name, filename: N, loc}...]) with each
  * filename resolved through the intern table: a string, null for -1, or
  * "<str N undefined>". Returns a new reference (an empty array for non-arrays).
  */
-json_t *pt_trace_resolve_stack(const struct pt_trace_reader *r, const json_t *stack);
+json_t *tt_resolve_stack(const struct tt_reader *r, const json_t *stack);
 
 /* Lowercase hex md5 of buf into out[33]. */
-void pt_trace_md5(const uint8_t *buf, size_t len, char out[33]);
+void tt_md5(const uint8_t *buf, size_t len, char out[33]);
 
 /* Is key one of the reserved context keys (rank, frame_id, ...)? */
-int pt_trace_is_context_key(const char *key);
+int tt_is_context_key(const char *key);
 
 const char *pt_payload_rule_name(enum pt_payload_rule rule);
 

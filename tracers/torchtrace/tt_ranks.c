@@ -3,7 +3,7 @@
  * each member (file) with one query and groups the members by the value, as
  * tlparse groups ranks; "diverge" is set when there is more than one group.
  */
-#include "trace_xrank.h"
+#include "tt_query.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -11,8 +11,8 @@
 
 #include "query.h"
 #include "strbuf.h"
-#include "trace_ingest.h"
-#include "trace_tlparse.h"
+#include "tt_internal.h"
+#include "tt_tlparse.h"
 #include "xalloc.h"
 
 struct member {
@@ -24,7 +24,7 @@ struct member {
 };
 
 struct xr {
-	struct index *ix;
+	struct db *ix;
 	struct member *m;
 	size_t n;
 };
@@ -56,17 +56,12 @@ static const char SQL_EXEC[] =
 	" WHERE r.file_id = ?1 AND r.kind = 'artifact' AND r.name LIKE '%graph_execution%'"
 	" AND json_extract(r.envelope, '$.artifact.encoding') = 'json' ORDER BY r.id DESC LIMIT 1";
 
-static int64_t col_id(struct index_stmt *s, int c)
+static void cid_at(struct db_stmt *s, int c, struct compileid *id)
 {
-	return index_col_is_null(s, c) ? COMPILEID_NONE : index_col_int(s, c);
-}
-
-static void cid_at(struct index_stmt *s, int c, struct compileid *id)
-{
-	id->ca = col_id(s, c);
-	id->frame = col_id(s, c + 1);
-	id->compile = col_id(s, c + 2);
-	id->attempt = col_id(s, c + 3);
+	id->ca = col_nullable(s, c);
+	id->frame = col_nullable(s, c + 1);
+	id->compile = col_nullable(s, c + 2);
+	id->attempt = col_nullable(s, c + 3);
 }
 
 /* "[0/1]" as tlparse keys a compile (attempt folded). */
@@ -76,7 +71,7 @@ static void key_of(const struct compileid *id, char *out, size_t n)
 
 	if (k.compile >= 0 && k.attempt < 0)
 		k.attempt = 0;
-	trace_tlparse_key(&k, out, n);
+	tt_tlparse_key(&k, out, n);
 }
 
 static json_t *labels(const struct xr *x, const size_t *idx, size_t n)
@@ -175,23 +170,23 @@ static void free_vals(char **v, size_t n)
 
 static int load_members(struct xr *x, int64_t run_id, json_t *members)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	size_t alloc = 0;
 	int rc;
 
-	if (trace_prep(x->ix, &s, SQL_MEMBERS) < 0 || index_bind(s, "i", run_id) < 0)
+	if (tt_prep(x->ix, &s, SQL_MEMBERS) < 0 || db_bind(s, "i", run_id) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct member *m;
 		json_t *o;
 
 		PT_GROW(x->m, x->n, alloc);
 		m = &x->m[x->n++];
 		memset(m, 0, sizeof(*m));
-		m->file_id = index_col_int(s, 0);
-		m->rank = index_col_is_null(s, 2) ? -1 : index_col_int(s, 2);
-		m->process = index_col_int(s, 3);
-		if (m->rank >= 0 && index_col_int(s, 7) == 1)
+		m->file_id = db_col_int(s, 0);
+		m->rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
+		m->process = db_col_int(s, 3);
+		if (m->rank >= 0 && db_col_int(s, 7) == 1)
 			snprintf(m->label, sizeof(m->label), "rank %lld", (long long)m->rank);
 		else
 			snprintf(m->label, sizeof(m->label), "p%lld", (long long)m->process);
@@ -199,10 +194,10 @@ static int load_members(struct xr *x, int64_t run_id, json_t *members)
 		json_object_set_new(o, "label", json_string(m->label));
 		json_object_set_new(o, "rank", m->rank >= 0 ? json_integer(m->rank) : json_null());
 		json_object_set_new(o, "process", json_integer(m->process));
-		json_object_set_new(o, "path", json_string(index_col_text(s, 1)));
-		json_object_set_new(o, "pid", index_col_is_null(s, 4) ? json_null() : json_integer(index_col_int(s, 4)));
-		json_object_set_new(o, "records", json_integer(index_col_int(s, 5)));
-		json_object_set_new(o, "rank_conflict", index_col_text(s, 6) ? json_string(index_col_text(s, 6)) : json_null());
+		json_object_set_new(o, "path", json_string(db_col_text(s, 1)));
+		json_object_set_new(o, "pid", db_col_is_null(s, 4) ? json_null() : json_integer(db_col_int(s, 4)));
+		json_object_set_new(o, "records", json_integer(db_col_int(s, 5)));
+		json_object_set_new(o, "rank_conflict", db_col_text(s, 6) ? json_string(db_col_text(s, 6)) : json_null());
 		json_array_append_new(members, o);
 	}
 	return rc < 0 ? -1 : 0;
@@ -211,7 +206,7 @@ static int load_members(struct xr *x, int64_t run_id, json_t *members)
 /* Compile ids, graphs and failures of each member; then the compile-id check. */
 static int check_compiles(struct xr *x, json_t *members, json_t *checks)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	json_t *details = json_array();
 
 	for (size_t i = 0; i < x->n; i++) {
@@ -219,11 +214,11 @@ static int check_compiles(struct xr *x, json_t *members, json_t *checks)
 		size_t alloc = 0;
 		int rc;
 
-		if (trace_prep(x->ix, &s, SQL_CIDS) < 0 || index_bind(s, "i", m->file_id) < 0) {
+		if (tt_prep(x->ix, &s, SQL_CIDS) < 0 || db_bind(s, "i", m->file_id) < 0) {
 			json_decref(details);
 			return -1;
 		}
-		while ((rc = index_step(s)) == 1) {
+		while ((rc = db_step(s)) == 1) {
 			struct compileid id;
 			char k[COMPILEID_MAX + 8];
 
@@ -231,8 +226,8 @@ static int check_compiles(struct xr *x, json_t *members, json_t *checks)
 			key_of(&id, k, sizeof(k));
 			PT_GROW(m->ids, m->nids, alloc);
 			m->ids[m->nids++] = pt_xstrdup(k);
-			m->graphs += (long)index_col_int(s, 5);
-			m->failed += (long)index_col_int(s, 6);
+			m->graphs += (long)db_col_int(s, 5);
+			m->failed += (long)db_col_int(s, 6);
 		}
 		if (rc < 0) {
 			json_decref(details);
@@ -293,7 +288,7 @@ static const char *cache_status(const char *name, int *prio)
 
 static int check_cache(struct xr *x, json_t *checks)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	char **val = pt_xcalloc(x->n + 1, sizeof(*val));
 	int rc = 0;
 
@@ -302,10 +297,10 @@ static int check_cache(struct xr *x, json_t *checks)
 		int step, prio;
 
 		pt_strbuf_init(&sb, 1 << 24);
-		if (trace_prep(x->ix, &s, SQL_CACHE) < 0 || index_bind(s, "i", x->m[i].file_id) < 0)
+		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "i", x->m[i].file_id) < 0)
 			rc = -1;
-		while (rc == 0 && (step = index_step(s)) == 1)
-			pt_strbuf_addf(&sb, "%s%s", sb.len ? " " : "", cache_status(index_col_text(s, 0), &prio));
+		while (rc == 0 && (step = db_step(s)) == 1)
+			pt_strbuf_addf(&sb, "%s%s", sb.len ? " " : "", cache_status(db_col_text(s, 0), &prio));
 		if (rc == 0 && step < 0)
 			rc = -1;
 		val[i] = pt_strbuf_detach(&sb);
@@ -332,21 +327,21 @@ static int cmp_art(const void *a, const void *b)
 static int load_arts(struct xr *x, int64_t file_id, const char *kind, const char *name,
 		     struct art **out, size_t *n)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	size_t alloc = 0;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (trace_prep(x->ix, &s, SQL_ART) < 0 || index_bind(s, "itt", file_id, kind, name) < 0)
+	if (tt_prep(x->ix, &s, SQL_ART) < 0 || db_bind(s, "itt", file_id, kind, name) < 0)
 		return -1;
-	while ((rc = index_step(s)) == 1) {
+	while ((rc = db_step(s)) == 1) {
 		struct compileid id;
 		char dir[COMPILEID_MAX + 8];
 		int seen = 0;
 
 		cid_at(s, 0, &id);
-		trace_tlparse_dir(&id, dir, sizeof(dir));
+		tt_tlparse_dir(&id, dir, sizeof(dir));
 		for (size_t i = 0; i < *n && !seen; i++)
 			seen = !strcmp((*out)[i].dir, dir);
 		if (seen)
@@ -354,8 +349,8 @@ static int load_arts(struct xr *x, int64_t file_id, const char *kind, const char
 		PT_GROW(*out, *n, alloc);
 		snprintf((*out)[*n].dir, sizeof((*out)[*n].dir), "%s", dir);
 		key_of(&id, (*out)[*n].key, sizeof((*out)[*n].key));
-		(*out)[*n].len = index_col_bytes(s, 4);
-		(*out)[*n].data = pt_xstrndup(index_col_text(s, 4) ? index_col_text(s, 4) : "", (*out)[*n].len);
+		(*out)[*n].len = db_col_bytes(s, 4);
+		(*out)[*n].data = pt_xstrndup(db_col_text(s, 4) ? db_col_text(s, 4) : "", (*out)[*n].len);
 		(*n)++;
 	}
 	return rc < 0 ? -1 : 0;
@@ -540,7 +535,7 @@ static int check_runtime(struct xr *x, json_t *checks)
 /* The execution order each member logged (graph_execution), and where it and the graphs differ. */
 static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 {
-	struct index_stmt *s = NULL;
+	struct db_stmt *s = NULL;
 	json_t **order = pt_xcalloc(x->n + 1, sizeof(*order));
 	json_t *o = json_object(), *rows = json_array(), *cache = json_object();
 	json_t *sm = json_array(), *cm = json_array();
@@ -552,19 +547,19 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 		size_t k;
 		int step;
 
-		if (trace_prep(x->ix, &s, SQL_EXEC) < 0 || index_bind(s, "i", x->m[i].file_id) < 0) {
+		if (tt_prep(x->ix, &s, SQL_EXEC) < 0 || db_bind(s, "i", x->m[i].file_id) < 0) {
 			rc = -1;
 			break;
 		}
-		step = index_step(s);
+		step = db_step(s);
 		if (step < 0) {
 			rc = -1;
 			break;
 		}
 		if (step == 0)
 			continue;
-		j = json_loadb(index_col_text(s, 0), index_col_bytes(s, 0), 0, NULL);
-		index_reset(s);
+		j = json_loadb(db_col_text(s, 0), db_col_bytes(s, 0), 0, NULL);
+		db_reset(s);
 		arr = json_object_get(j, "graph_execution_order");
 		if (json_is_array(arr)) {
 			order[i] = json_array();
@@ -584,15 +579,15 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 	for (size_t i = 0; i < x->n && rc == 0 && with > 1; i++) {
 		int step;
 
-		if (trace_prep(x->ix, &s, SQL_CACHE) < 0 || index_bind(s, "i", x->m[i].file_id) < 0) {
+		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "i", x->m[i].file_id) < 0) {
 			rc = -1;
 			break;
 		}
-		while ((step = index_step(s)) == 1) {
+		while ((step = db_step(s)) == 1) {
 			struct compileid id;
 			char k[COMPILEID_MAX + 8];
 			int prio, have_prio;
-			const char *st = cache_status(index_col_text(s, 0), &prio);
+			const char *st = cache_status(db_col_text(s, 0), &prio);
 			json_t *key, *cur;
 
 			cid_at(s, 1, &id);
@@ -692,7 +687,7 @@ static int op_class(const char *op, size_t n)
 	return strstr(buf, "reduce") ? 5 : -1;
 }
 
-void trace_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
+void tt_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
 			      long *offset, long *missing_waits)
 {
 	long sc[6] = {0}, cc[6] = {0}, waits = 0, total = 0;
@@ -778,7 +773,7 @@ static int check_parity(struct xr *x, json_t *checks)
 				if (strcmp(sch[k].dir, code[c].dir))
 					continue;
 				with++;
-				trace_collectives_parity(sch[k].data, sch[k].len, code[c].data, code[c].len, &off, &miss);
+				tt_collectives_parity(sch[k].data, sch[k].len, code[c].data, code[c].len, &off, &miss);
 				if (off || miss)
 					json_array_append_new(graphs, json_pack("{s:s, s:s, s:s, s:I, s:I}", "rank",
 						x->m[i].label, "graph", sch[k].dir, "compile_id", sch[k].key,
@@ -824,7 +819,7 @@ static json_t *summary(json_t *checks)
 	return d;
 }
 
-int trace_xrank_json(struct index *ix, int64_t run_id, json_t **out, struct pt_diag *diag)
+int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag)
 {
 	struct xr x = {ix, NULL, 0};
 	json_t *o = json_object(), *members = json_array(), *checks = json_object(), *empty, *sched = NULL;

@@ -34,8 +34,8 @@
  * so that no record can write outside DIR, and index.html,
  * failures_and_restarts.html, raw.log and raw.jsonl are not written.
  */
-#ifndef PT_TRACE_TLPARSE_H
-#define PT_TRACE_TLPARSE_H
+#ifndef PT_TT_TLPARSE_H
+#define PT_TT_TLPARSE_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -43,9 +43,9 @@
 
 #include "compileid.h"
 #include "diag.h"
-#include "index.h"
+#include "db.h"
 
-struct trace_tlparse_opts {
+struct tt_tlparse_opts {
 	const struct compileid *cid;	/* only this compile's files (NULL: all) */
 	const char *what;		/* only this kind or artifact name (NULL: all) */
 	int64_t rank;			/* only files of this rank (-1: all) */
@@ -53,15 +53,15 @@ struct trace_tlparse_opts {
 					 * guard pages' numbers only; no compile_directory.json */
 };
 
-struct trace_tlparse_stats {
+struct tt_tlparse_stats {
 	uint64_t files;		/* payload files written */
 	uint64_t links;		/* link records listed */
 	uint64_t trees;		/* tlparse trees (one per file with records) */
 };
 
 /* 0, or -1 (diag: a database error or a file that cannot be written). */
-int trace_tlparse_write(struct index *ix, int64_t run_id, const char *out,
-			const struct trace_tlparse_opts *o, struct trace_tlparse_stats *st,
+int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
+			const struct tt_tlparse_opts *o, struct tt_tlparse_stats *st,
 			struct pt_diag *diag);
 
 /*
@@ -70,14 +70,14 @@ int trace_tlparse_write(struct index *ix, int64_t run_id, const char *out,
  * kind of output: 'p' a payload file, 'h' an HTML page tlparse renders, 'l'
  * a link, 'g' a global file (dump_file/...), 0 none. Returns the kind.
  */
-int trace_tlparse_output(const char *kind, json_t *meta, const char *payload, size_t len,
+int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_t len,
 			 char *name, size_t n);
 /* The same for tlparse -e (export): -1 also for a record it skips after its parsers. */
-int trace_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t n);
+int tt_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t n);
 
 /* tlparse's compile_directory.json key: CompileId's Display ("[0/0]", "[0/0_1]", "[!0/1/0]", "[-/-]"). */
-void trace_tlparse_key(const struct compileid *c, char *out, size_t n);
+void tt_tlparse_key(const struct compileid *c, char *out, size_t n);
 /* tlparse's directory: as_directory_name of the id as written, "-" for a missing part. */
-void trace_tlparse_dir(const struct compileid *c, char *out, size_t n);
+void tt_tlparse_dir(const struct compileid *c, char *out, size_t n);
 
 #endif

@@ -3,26 +3,26 @@
  * record (a group of lines still growing), the dispatcher call stack and a
  * torn dispatcher head waiting for its tail.
  */
-#include "ingest.h"
+#include "logs_ingest.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
-#include "index_schema.h"
+#include "schema.h"
 #include "lines.h"
 #include "spool.h"
 #include "strbuf.h"
 #include "torchlogs.h"
 #include "xalloc.h"
 
-#define NO_GROUP INGEST_NKINDS
+#define NO_GROUP LOGS_NKINDS
 #define STACK_MAX 256
 
 enum tb_state { TB_FRAMES = 1, TB_DONE, WARN_SOURCE };
 
 struct group {
-	enum ingest_kind kind;	/* NO_GROUP when none is open */
+	enum logs_kind kind;	/* NO_GROUP when none is open */
 	int64_t seq, nlines;
 	uint64_t off, len;
 	struct pt_strbuf key, text, file, artifact;
@@ -32,7 +32,7 @@ struct group {
 };
 
 struct stream_state {
-	struct ingest *ig;
+	struct logs_ingest *ig;
 	int stream;
 	struct lines ls;
 	struct group g;
@@ -43,22 +43,22 @@ struct stream_state {
 	int sp;
 };
 
-struct ingest {
-	struct index *ix;
+struct logs_ingest {
+	struct db *ix;
 	int64_t run_id, ref_us;
 	long tz_off_s;
 	int64_t seq;
 	struct stream_state ss[3];
-	struct ingest_stats stats;
-	struct index_stmt *ins_record, *ins_call, *fix_call;
+	struct logs_ingest_stats stats;
+	struct db_stmt *ins_record, *ins_call, *fix_call;
 	int failed;
 };
 
 static const char *const kind_names[] = { "other", "log", "dispatch", "cpp", "traceback", "warning" };
 
-const char *ingest_kind_name(enum ingest_kind k)
+const char *logs_kind_name(enum logs_kind k)
 {
-	return (unsigned)k < INGEST_NKINDS ? kind_names[k] : "?";
+	return (unsigned)k < LOGS_NKINDS ? kind_names[k] : "?";
 }
 
 static const char ins_record_sql[] =
@@ -76,7 +76,7 @@ static void group_init(struct group *g)
 	memset(g, 0, sizeof(*g));
 	g->kind = NO_GROUP;
 	pt_strbuf_init(&g->key, 64 * 1024);
-	pt_strbuf_init(&g->text, INGEST_MAX_TEXT);
+	pt_strbuf_init(&g->text, LOGS_MAX_TEXT);
 	pt_strbuf_init(&g->file, 4096);
 	pt_strbuf_init(&g->artifact, 256);
 }
@@ -89,8 +89,8 @@ static void group_release(struct group *g)
 	pt_strbuf_release(&g->artifact);
 }
 
-/* A prepared statement that other statements' index_prepare calls never reset. */
-static int insert_record(struct ingest *ig, int stream, enum ingest_kind kind, int64_t seq,
+/* A prepared statement that other statements' db_prepare calls never reset. */
+static int insert_record(struct logs_ingest *ig, int stream, enum logs_kind kind, int64_t seq,
 			 int64_t nlines, uint64_t off, uint64_t len, int64_t level, int64_t ts_us,
 			 int64_t pid, const char *file, size_t file_len, int64_t src_line, int64_t rank,
 			 const struct compileid *cid, const char *art, size_t art_len,
@@ -100,20 +100,20 @@ static int insert_record(struct ingest *ig, int stream, enum ingest_kind kind, i
 
 	if (!cid)
 		cid = &none;
-	if (index_run(ig->ins_record, "iiiiiitIIITIIIIIITT", ig->run_id, seq, nlines,
+	if (db_run(ig->ins_record, "iiiiiitIIITIIIIIITT", ig->run_id, seq, nlines,
 		      (int64_t)stream, (int64_t)off, (int64_t)len, kind_names[kind], level, ts_us, pid,
 		      file, file_len, src_line, rank, cid->ca, cid->frame, cid->compile, cid->attempt,
 		      art, art_len, text ? text : "", text_len) < 0)
 		return -1;
 	if (id)
-		*id = index_last_rowid(ig->ix);
+		*id = db_last_rowid(ig->ix);
 	ig->stats.records[kind]++;
 	ig->stats.lines[kind] += (uint64_t)nlines;
-	return index_batch_tick(ig->ix, 1);
+	return db_batch_tick(ig->ix, 1);
 }
 
 /* Insert the open group's record; the group stays open (key, fields). */
-static int group_emit(struct ingest *ig, struct stream_state *ss)
+static int group_emit(struct logs_ingest *ig, struct stream_state *ss)
 {
 	struct group *g = &ss->g;
 
@@ -123,7 +123,7 @@ static int group_emit(struct ingest *ig, struct stream_state *ss)
 			     g->artifact.len, pt_strbuf_str(&g->text), g->text.len, NULL);
 }
 
-static int group_close(struct ingest *ig, struct stream_state *ss)
+static int group_close(struct logs_ingest *ig, struct stream_state *ss)
 {
 	struct group *g = &ss->g;
 	int rc;
@@ -139,7 +139,7 @@ static int group_close(struct ingest *ig, struct stream_state *ss)
 	return rc;
 }
 
-static void group_open(struct stream_state *ss, enum ingest_kind kind, int64_t seq,
+static void group_open(struct stream_state *ss, enum logs_kind kind, int64_t seq,
 		       const struct line *l)
 {
 	struct group *g = &ss->g;
@@ -155,12 +155,12 @@ static void group_open(struct stream_state *ss, enum ingest_kind kind, int64_t s
 }
 
 /* Add a line's text (text[0..n)) to the open group, splitting it when the text cap is hit. */
-static int group_add(struct ingest *ig, struct stream_state *ss, int64_t seq,
+static int group_add(struct logs_ingest *ig, struct stream_state *ss, int64_t seq,
 		     const struct line *l, const uint8_t *text, size_t n)
 {
 	struct group *g = &ss->g;
 
-	if (g->nlines && g->text.len + 1 + n > INGEST_MAX_TEXT) {
+	if (g->nlines && g->text.len + 1 + n > LOGS_MAX_TEXT) {
 		/* Too long for one record: out with it, and go on in a new one with the same fields. */
 		if (group_emit(ig, ss) < 0)
 			return -1;
@@ -178,7 +178,7 @@ static int group_add(struct ingest *ig, struct stream_state *ss, int64_t seq,
 	return 0;
 }
 
-static int insert_line(struct ingest *ig, struct stream_state *ss, enum ingest_kind kind,
+static int insert_line(struct logs_ingest *ig, struct stream_state *ss, enum logs_kind kind,
 		       int64_t seq, const struct line *l, int64_t nlines, int64_t level)
 {
 	return insert_record(ig, ss->stream, kind, seq, nlines, l->off, l->raw_len, level, -1, -1,
@@ -186,7 +186,7 @@ static int insert_line(struct ingest *ig, struct stream_state *ss, enum ingest_k
 }
 
 /* One dispatch_calls row for the call c parsed from buf (offsets into buf). */
-static int insert_call(struct ingest *ig, struct stream_state *ss, int64_t record_id,
+static int insert_call(struct logs_ingest *ig, struct stream_state *ss, int64_t record_id,
 		       const uint8_t *buf, const struct dispatch_call *c, int torn, int64_t *call_id)
 {
 	int64_t parent = -1;
@@ -199,26 +199,26 @@ static int insert_call(struct ingest *ig, struct stream_state *ss, int64_t recor
 		if (ss->sp)
 			parent = ss->stack[ss->sp - 1].id;
 	}
-	if (index_run(ig->ins_call, "iitTTTIIi", record_id, ig->run_id, dispatch_label_name(c->label),
+	if (db_run(ig->ins_call, "iitTTTIIi", record_id, ig->run_id, dispatch_label_name(c->label),
 		      (const char *)buf + c->op_off, c->op_len,
 		      c->ovl_len ? (const char *)buf + c->ovl_off : "", c->ovl_len,
 		      c->key_len ? (const char *)buf + c->key_off : NULL, c->key_len, (int64_t)depth,
 		      parent, (int64_t)torn) < 0)
 		return -1;
 	if (call_id)
-		*call_id = index_last_rowid(ig->ix);
+		*call_id = db_last_rowid(ig->ix);
 	if (depth > 0 && ss->sp < STACK_MAX) {
 		ss->stack[ss->sp].depth = depth;
-		ss->stack[ss->sp].id = index_last_rowid(ig->ix);
+		ss->stack[ss->sp].id = db_last_rowid(ig->ix);
 		ss->sp++;
 	}
 	return 0;
 }
 
-static int insert_dispatch_record(struct ingest *ig, struct stream_state *ss, int64_t seq,
+static int insert_dispatch_record(struct logs_ingest *ig, struct stream_state *ss, int64_t seq,
 				  const struct line *l, int64_t *id)
 {
-	return insert_record(ig, ss->stream, INGEST_DISPATCH, seq, 1, l->off, l->raw_len, -1, -1, -1,
+	return insert_record(ig, ss->stream, LOGS_DISPATCH, seq, 1, l->off, l->raw_len, -1, -1, -1,
 			     NULL, 0, -1, -1, NULL, NULL, 0, (const char *)l->p, l->len, id);
 }
 
@@ -226,7 +226,7 @@ static int insert_dispatch_record(struct ingest *ig, struct stream_state *ss, in
  * A tail ("d.Tensor], key=[CPU]") completes the call torn off at the end of
  * an earlier line: parse head + tail and correct that call's fields.
  */
-static int complete_torn(struct ingest *ig, struct stream_state *ss, const uint8_t *tail,
+static int complete_torn(struct logs_ingest *ig, struct stream_state *ss, const uint8_t *tail,
 			 size_t n)
 {
 	struct dispatch_call c;
@@ -240,7 +240,7 @@ static int complete_torn(struct ingest *ig, struct stream_state *ss, const uint8
 	    pt_strbuf_add(&j, tail, n) == 0 &&
 	    dispatch_parse((const uint8_t *)j.buf, j.len, &c) == 0) {
 		ig->stats.torn_joined++;
-		rc = index_run(ig->fix_call, "iTTT", ss->torn_call, j.buf + c.op_off, c.op_len,
+		rc = db_run(ig->fix_call, "iTTT", ss->torn_call, j.buf + c.op_off, c.op_len,
 			       c.ovl_len ? j.buf + c.ovl_off : "", c.ovl_len, j.buf + c.key_off,
 			       c.key_len);
 	}
@@ -255,7 +255,7 @@ static int complete_torn(struct ingest *ig, struct stream_state *ss, const uint8
  * the number of calls is right however threads tore the lines; operator and
  * key come from whatever of the call could be read (torn = 1).
  */
-static int on_dispatch(struct ingest *ig, struct stream_state *ss, int64_t seq,
+static int on_dispatch(struct logs_ingest *ig, struct stream_state *ss, int64_t seq,
 		       const struct line *l)
 {
 	struct dispatch_call c;
@@ -339,10 +339,10 @@ static int same_key(const struct group *g, const uint8_t *p, size_t n)
 	return g->key.len == n && !memcmp(g->key.buf, p, n);
 }
 
-static int on_prefixed(struct ingest *ig, struct stream_state *ss, int64_t seq,
+static int on_prefixed(struct logs_ingest *ig, struct stream_state *ss, int64_t seq,
 		       const struct line *l, const struct torchlogs_line *t)
 {
-	enum ingest_kind kind = t->kind == TORCHLOGS_LOG ? INGEST_LOG : INGEST_CPP;
+	enum logs_kind kind = t->kind == TORCHLOGS_LOG ? LOGS_LOG : LOGS_CPP;
 	struct group *g = &ss->g;
 
 	if (g->kind != kind || !same_key(g, l->p, t->key_len)) {
@@ -367,7 +367,7 @@ static int on_prefixed(struct ingest *ig, struct stream_state *ss, int64_t seq,
 static int on_line(void *arg, const struct line *l)
 {
 	struct stream_state *ss = arg;
-	struct ingest *ig = ss->ig;
+	struct logs_ingest *ig = ss->ig;
 	struct group *g = &ss->g;
 	struct torchlogs_line t;
 	int64_t seq = ig->seq++;
@@ -380,30 +380,30 @@ static int on_line(void *arg, const struct line *l)
 		ss->in_split = !!(l->flags & LINE_SPLIT);
 		if (group_close(ig, ss) < 0)
 			return -1;
-		return insert_line(ig, ss, INGEST_OTHER, seq, l, n, -1);
+		return insert_line(ig, ss, LOGS_OTHER, seq, l, n, -1);
 	}
 	if (torchlogs_parse(l->p, l->len, &t) != TORCHLOGS_NONE)
 		return on_prefixed(ig, ss, seq, l, &t);
-	if (g->kind == INGEST_TRACEBACK && g->tb == TB_FRAMES && l->len) {
+	if (g->kind == LOGS_TRACEBACK && g->tb == TB_FRAMES && l->len) {
 		/* Frames are indented; the first unindented line is the exception. */
 		if (l->p[0] != ' ')
 			g->tb = TB_DONE;
 		return group_add(ig, ss, seq, l, l->p, l->len);
 	}
-	if (g->kind == INGEST_WARNING && g->tb == WARN_SOURCE && l->len > 2 && l->p[0] == ' ') {
+	if (g->kind == LOGS_WARNING && g->tb == WARN_SOURCE && l->len > 2 && l->p[0] == ' ') {
 		g->tb = TB_DONE;
 		return group_add(ig, ss, seq, l, l->p, l->len);
 	}
 	if (group_close(ig, ss) < 0)
 		return -1;
 	if (l->len == 34 && !memcmp(l->p, "Traceback (most recent call last):", 34)) {
-		group_open(ss, INGEST_TRACEBACK, seq, l);
+		group_open(ss, LOGS_TRACEBACK, seq, l);
 		g->tb = TB_FRAMES;
 		g->level = 40;
 		return group_add(ig, ss, seq, l, l->p, l->len);
 	}
 	if (is_py_warning(l->p, l->len)) {
-		group_open(ss, INGEST_WARNING, seq, l);
+		group_open(ss, LOGS_WARNING, seq, l);
 		g->tb = WARN_SOURCE;
 		g->level = 30;
 		return group_add(ig, ss, seq, l, l->p, l->len);
@@ -413,13 +413,13 @@ static int on_line(void *arg, const struct line *l)
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
-	return insert_line(ig, ss, INGEST_OTHER, seq, l, 1, -1);
+	return insert_line(ig, ss, LOGS_OTHER, seq, l, 1, -1);
 }
 
-struct ingest *ingest_new(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off_s)
+struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_us, long tz_off_s)
 {
-	struct ingest *ig = pt_xcalloc(1, sizeof(*ig));
-	struct index_stmt *del;
+	struct logs_ingest *ig = pt_xcalloc(1, sizeof(*ig));
+	struct db_stmt *del;
 
 	ig->ix = ix;
 	ig->run_id = run_id;
@@ -432,40 +432,40 @@ struct ingest *ingest_new(struct index *ix, int64_t run_id, int64_t ref_us, long
 		group_init(&ig->ss[s].g);
 		pt_strbuf_init(&ig->ss[s].torn_head, 65536);
 	}
-	ig->ins_record = index_prepare(ix, ins_record_sql);
-	ig->ins_call = index_prepare(ix, ins_call_sql);
-	ig->fix_call = index_prepare(ix, fix_call_sql);
+	ig->ins_record = db_prepare(ix, ins_record_sql);
+	ig->ins_call = db_prepare(ix, ins_call_sql);
+	ig->fix_call = db_prepare(ix, fix_call_sql);
 	if (!ig->ins_record || !ig->ins_call || !ig->fix_call)
 		goto fail;
 	/* A reindex starts from nothing. */
-	del = index_prepare(ix, "DELETE FROM dispatch_calls WHERE run_id = ?1");
-	if (!del || index_run(del, "i", run_id) < 0)
+	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE run_id = ?1");
+	if (!del || db_run(del, "i", run_id) < 0)
 		goto fail;
-	del = index_prepare(ix, "DELETE FROM records WHERE run_id = ?1");
-	if (!del || index_run(del, "i", run_id) < 0 ||
-	    index_part_mark(ix, index_part_lines.name, run_id, "partial") < 0)
+	del = db_prepare(ix, "DELETE FROM records WHERE run_id = ?1");
+	if (!del || db_run(del, "i", run_id) < 0 ||
+	    schema_part_mark(ix, logs_part.name, run_id, "partial") < 0)
 		goto fail;
 	/*
 	 * A 16 MB page cache while indexing: index pages stay in memory instead
 	 * of being read back with a pread each (measured: 2x the rate of the 2 MB
 	 * default). Bounded, so RSS stays well under the 64 MB goal.
 	 */
-	if (index_exec(ix, "PRAGMA cache_size=-16384") < 0)
+	if (db_exec(ix, "PRAGMA cache_size=-16384") < 0)
 		goto fail;
 	/*
 	 * No foreign-key lookups per inserted row: ingest writes only rows of a
 	 * run that exists (deletes still cascade: they run on connections with
-	 * foreign_keys on). Restored by ingest_free.
+	 * foreign_keys on). Restored by logs_ingest_free.
 	 */
-	if (index_exec(ix, "PRAGMA foreign_keys=OFF") < 0 || index_batch_begin(ix, 20000, 250) < 0)
+	if (db_exec(ix, "PRAGMA foreign_keys=OFF") < 0 || db_batch_begin(ix, 20000, 250) < 0)
 		goto fail;
 	return ig;
 fail:
-	ingest_free(ig);
+	logs_ingest_free(ig);
 	return NULL;
 }
 
-int ingest_feed(struct ingest *ig, int stream, const uint8_t *buf, size_t len)
+int logs_ingest_feed(struct logs_ingest *ig, int stream, const uint8_t *buf, size_t len)
 {
 	if (ig->failed || stream < 1 || stream > 2)
 		return -1;
@@ -477,7 +477,7 @@ int ingest_feed(struct ingest *ig, int stream, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-int ingest_finish(struct ingest *ig)
+int logs_ingest_finish(struct logs_ingest *ig)
 {
 	if (ig->failed)
 		return -1;
@@ -488,26 +488,26 @@ int ingest_finish(struct ingest *ig)
 			return -1;
 		}
 	}
-	if (index_batch_end(ig->ix) < 0 ||
-	    index_part_mark(ig->ix, index_part_lines.name, ig->run_id, "done") < 0) {
+	if (db_batch_end(ig->ix) < 0 ||
+	    schema_part_mark(ig->ix, logs_part.name, ig->run_id, "done") < 0) {
 		ig->failed = 1;
 		return -1;
 	}
 	return 0;
 }
 
-const struct ingest_stats *ingest_get_stats(const struct ingest *ig)
+const struct logs_ingest_stats *logs_ingest_get_stats(const struct logs_ingest *ig)
 {
 	return &ig->stats;
 }
 
-void ingest_free(struct ingest *ig)
+void logs_ingest_free(struct logs_ingest *ig)
 {
 	if (!ig)
 		return;
 	if (ig->ix->in_batch)
-		index_batch_end(ig->ix);
-	index_exec(ig->ix, "PRAGMA foreign_keys=ON");
+		db_batch_end(ig->ix);
+	db_exec(ig->ix, "PRAGMA foreign_keys=ON");
 	for (int s = 1; s <= 2; s++) {
 		lines_release(&ig->ss[s].ls);
 		group_release(&ig->ss[s].g);
@@ -516,12 +516,12 @@ void ingest_free(struct ingest *ig)
 	free(ig);
 }
 
-int ingest_run_dir(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off_s,
-		   struct ingest_stats *stats)
+int logs_ingest_run_dir(struct db *ix, int64_t run_id, int64_t ref_us, long tz_off_s,
+		   struct logs_ingest_stats *stats)
 {
 	struct spool_reader r;
-	struct ingest *ig;
-	char *dir = index_run_dir(ix, run_id);
+	struct logs_ingest *ig;
+	char *dir = db_run_dir(ix, run_id);
 	const uint8_t *data;
 	size_t len;
 	int stream, rc;
@@ -530,15 +530,15 @@ int ingest_run_dir(struct index *ix, int64_t run_id, int64_t ref_us, long tz_off
 		free(dir);
 		return -1;
 	}
-	ig = ingest_new(ix, run_id, ref_us, tz_off_s);
+	ig = logs_ingest_new(ix, run_id, ref_us, tz_off_s);
 	rc = ig ? 0 : -1;
 	while (rc == 0 && (rc = spool_read(&r, &stream, &data, &len)) == 1)
-		rc = ingest_feed(ig, stream, data, len);
+		rc = logs_ingest_feed(ig, stream, data, len);
 	if (rc == 0)
-		rc = ingest_finish(ig);
+		rc = logs_ingest_finish(ig);
 	if (stats && ig)
 		*stats = ig->stats;
-	ingest_free(ig);
+	logs_ingest_free(ig);
 	spool_reader_close(&r);
 	free(dir);
 	return rc;

@@ -10,11 +10,11 @@
  *       stdout.log, stderr.log  the child's raw output, byte for byte
  *       order.bin               arrival order of the chunks of both (see spool.h)
  *       trace/                  TORCH_TRACE files (the child writes them)
- * Errors go to the struct pt_diag given to index_open, as
+ * Errors go to the struct pt_diag given to db_open, as
  * "sqlite3_prepare_v3: <sqlite message>" with the SQL as the place.
  */
-#ifndef PT_INDEX_H
-#define PT_INDEX_H
+#ifndef PT_DB_H
+#define PT_DB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,35 +22,38 @@
 #include "diag.h"
 
 struct sqlite3;
+struct schema_part;
 struct sqlite3_stmt;
 
-enum index_open_flags {
-	INDEX_READONLY = 1 << 0,	/* SQLITE_OPEN_READONLY; schema is checked, not created */
-	INDEX_NO_CREATE = 1 << 1,	/* fail when the database does not exist */
-	INDEX_MKDIRS = 1 << 2,		/* create every missing directory of the path (the default
-					 * location); else only the database's own directory, and
-					 * only when its parent exists */
+enum db_open_flags {
+	DB_READONLY = 1 << 0,	/* SQLITE_OPEN_READONLY; schema is checked, not created */
+	DB_NO_CREATE = 1 << 1,	/* fail when the database does not exist */
+	DB_MKDIRS = 1 << 2,	/* create every missing directory of the path (the default
+				 * location); else only the database's own directory, and
+				 * only when its parent exists */
 };
 
-struct index {
+struct db {
 	struct sqlite3 *db;
 	char *path;		/* the database file */
 	char *dir;		/* its directory: runs/ lives here */
 	int readonly;
 	struct pt_diag *diag;	/* the caller's; every error is added here */
-	struct index_stmt *stmts;	/* every prepared statement, for index_close */
+	struct db_stmt *stmts;	/* every prepared statement, for db_close */
+	const struct schema_part *const *parts;	/* db_set_parts */
+	size_t nparts;
 	/* Batching (index_batch_*): rows since the last commit and the limit. */
 	int in_batch;
 	size_t batch_rows, batch_max;
 	uint64_t batch_start_ns, batch_max_ns;
 };
 
-/* A prepared statement; owned by its index and finalized by index_close. */
-struct index_stmt {
+/* A prepared statement; owned by its index and finalized by db_close. */
+struct db_stmt {
 	struct sqlite3_stmt *st;
 	char *sql;		/* a copy of the text: the cache key and the error's place */
-	struct index *ix;
-	struct index_stmt *next;
+	struct db *ix;
+	struct db_stmt *next;
 };
 
 /*
@@ -58,32 +61,36 @@ struct index_stmt {
  * $XDG_DATA_HOME/pttrace/pttrace.db, else ~/.local/share/pttrace/pttrace.db.
  * Caller frees.
  */
-char *index_default_path(const char *path);
+char *db_default_path(const char *path);
 
 /*
- * Open (creating the file and its directory unless INDEX_READONLY or
- * INDEX_NO_CREATE) and bring the schema up to date (index_schema_ensure):
- * WAL mode, foreign keys on, busy timeout 10 s. diag must outlive the index.
+ * Open the connection (creating the file and its directory unless DB_READONLY
+ * or DB_NO_CREATE): WAL mode, foreign keys on, busy timeout 10 s. The schema
+ * is schema_open's business (schema.h). diag must outlive the connection.
  * Returns 0, or -1 with the reason in diag (*out is then NULL).
  */
-int index_open(struct index **out, const char *path, unsigned flags, struct pt_diag *diag);
+int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag);
+
+/* The schema parts of the connection (schema_open sets them; not owned). */
+void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n);
+const struct schema_part *const *db_parts(struct db *ix, size_t *n);
 
 /* Commit an open batch, finalize every statement, close. NULL is fine. */
-void index_close(struct index *ix);
+void db_close(struct db *ix);
 
 /*
  * Execute SQL text without parameters (schema, pragmas); several statements
  * are fine. Returns 0 or -1 (diag).
  */
-int index_exec(struct index *ix, const char *sql);
+int db_exec(struct db *ix, const char *sql);
 
 /*
  * The statement for sql, prepared on first use and cached on the index
  * (keyed by the text; SQLITE_PREPARE_PERSISTENT), reset and with its
  * bindings cleared. Hot loops keep the pointer. Do not nest two uses of the
- * same text. Returns NULL on error (diag). Finalized by index_close.
+ * same text. Returns NULL on error (diag). Finalized by db_close.
  */
-struct index_stmt *index_prepare(struct index *ix, const char *sql);
+struct db_stmt *db_prepare(struct db *ix, const char *sql);
 
 /*
  * Bind every parameter from 1 on, one format letter per value:
@@ -92,77 +99,77 @@ struct index_stmt *index_prepare(struct index *ix, const char *sql);
  *   T  const char *, size_t (text of that length; NULL binds NULL)
  *   b  const void *, size_t (blob)
  *   n  (no argument) NULL
- * index_bind copies text and blobs (SQLITE_TRANSIENT); index_run does not
- * (SQLITE_STATIC: it steps before returning; the next index_prepare of the
+ * db_bind copies text and blobs (SQLITE_TRANSIENT); db_run does not
+ * (SQLITE_STATIC: it steps before returning; the next db_prepare of the
  * statement clears the bindings, and a held statement must be bound whole).
  * Returns 0 or -1 (diag).
  */
-int index_bind(struct index_stmt *s, const char *fmt, ...);
+int db_bind(struct db_stmt *s, const char *fmt, ...);
 
-/* As index_bind, but the first value goes to parameter `first` (1-based). */
-int index_bind_at(struct index_stmt *s, int first, const char *fmt, ...);
+/* As db_bind, but the first value goes to parameter `first` (1-based). */
+int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...);
 
 /* Step: 1 a row is ready, 0 done (the statement is reset), -1 error (diag; reset). */
-int index_step(struct index_stmt *s);
+int db_step(struct db_stmt *s);
 
 /* Reset a statement left on a row (when only the first row was wanted). */
-void index_reset(struct index_stmt *s);
+void db_reset(struct db_stmt *s);
 
-/* index_bind + index_step until done: for INSERT/UPDATE/DELETE. 0 or -1. */
-int index_run(struct index_stmt *s, const char *fmt, ...);
+/* db_bind + db_step until done: for INSERT/UPDATE/DELETE. 0 or -1. */
+int db_run(struct db_stmt *s, const char *fmt, ...);
 
 /* Column values of the current row (index from 0). Text may be NULL. */
-int64_t index_col_int(struct index_stmt *s, int col);
-double index_col_double(struct index_stmt *s, int col);
-const char *index_col_text(struct index_stmt *s, int col);
-size_t index_col_bytes(struct index_stmt *s, int col);
-int index_col_is_null(struct index_stmt *s, int col);
-int index_col_count(struct index_stmt *s);
-const char *index_col_name(struct index_stmt *s, int col);
+int64_t db_col_int(struct db_stmt *s, int col);
+double db_col_double(struct db_stmt *s, int col);
+const char *db_col_text(struct db_stmt *s, int col);
+size_t db_col_bytes(struct db_stmt *s, int col);
+int db_col_is_null(struct db_stmt *s, int col);
+int db_col_count(struct db_stmt *s);
+const char *db_col_name(struct db_stmt *s, int col);
 /* The SQLite type of a column: 1 integer, 2 float, 3 text, 4 blob, 5 null. */
-int index_col_type(struct index_stmt *s, int col);
+int db_col_type(struct db_stmt *s, int col);
 
 /*
  * Define SQL function REGEXP (so "x REGEXP 'pattern'" works): POSIX extended
  * regular expressions, compiled once per statement. 0 or -1 (diag).
  */
-int index_add_regexp(struct index *ix);
+int db_add_regexp(struct db *ix);
 
 /* Parameter number of a named parameter (":run"), 0 when the statement has none. */
-int index_param_index(struct index_stmt *s, const char *name);
+int db_param_index(struct db_stmt *s, const char *name);
 /* Number of parameters of the statement. */
-int index_param_count(struct index_stmt *s);
+int db_param_count(struct db_stmt *s);
 /* 1 when the statement cannot write (sqlite3_stmt_readonly). */
-int index_stmt_readonly(struct index_stmt *s);
+int db_stmt_readonly(struct db_stmt *s);
 
 /* The rowid of the last INSERT on this connection. */
-int64_t index_last_rowid(struct index *ix);
+int64_t db_last_rowid(struct db *ix);
 /* Rows changed by the last statement. */
-int64_t index_changes(struct index *ix);
+int64_t db_changes(struct db *ix);
 
 /* Explicit transactions (BEGIN IMMEDIATE / COMMIT / ROLLBACK). 0 or -1. */
-int index_begin(struct index *ix);
-int index_commit(struct index *ix);
-int index_rollback(struct index *ix);
+int db_begin(struct db *ix);
+int db_commit(struct db *ix);
+int db_rollback(struct db *ix);
 
 /*
- * Batched writes: index_batch_begin opens a transaction; index_batch_tick
+ * Batched writes: db_batch_begin opens a transaction; db_batch_tick
  * counts rows and commits (then reopens) once max_rows rows or max_ms
  * milliseconds have gone into it, so readers see progress and the WAL
- * stays bounded; index_batch_end commits the rest. 0 or -1.
+ * stays bounded; db_batch_end commits the rest. 0 or -1.
  */
-int index_batch_begin(struct index *ix, size_t max_rows, unsigned max_ms);
-int index_batch_tick(struct index *ix, size_t rows);
-int index_batch_end(struct index *ix);
+int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms);
+int db_batch_tick(struct db *ix, size_t rows);
+int db_batch_end(struct db *ix);
 
 /* "<dir>/runs" and "<dir>/runs/<id>"; caller frees. */
-char *index_runs_dir(const struct index *ix);
-char *index_run_dir(const struct index *ix, int64_t run_id);
+char *db_runs_dir(const struct db *ix);
+char *db_run_dir(const struct db *ix, int64_t run_id);
 
 /* mkdir -p of the run's directory (mode 0700). Returns 0 or -1 (diag). */
-int index_make_run_dir(struct index *ix, int64_t run_id);
+int db_make_run_dir(struct db *ix, int64_t run_id);
 
 /* Remove a run's directory and everything in it. Returns 0 or -1 (diag). */
-int index_remove_run_dir(struct index *ix, int64_t run_id);
+int db_remove_run_dir(struct db *ix, int64_t run_id);
 
 #endif

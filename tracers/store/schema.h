@@ -11,26 +11,29 @@
  *    `pttrace reindex` rebuilds them from the content with today's parsers.
  *
  * PRAGMA application_id marks a pttrace database, PRAGMA user_version is
- * INDEX_SCHEMA_VERSION (the layout of schema_parts/run_parts themselves).
+ * DB_SCHEMA_VERSION (the layout of schema_parts/run_parts themselves).
  * The schema text, with a comment per column and the dated change log, is
- * in index_schema.c; docs/internals/index-schema.md explains it.
+ * in schema.c and the parts' own files; docs/internals/index-schema.md
+ * explains it. The list of parts is tracers/parts.c (pttrace_db_open).
  */
-#ifndef PT_INDEX_SCHEMA_H
-#define PT_INDEX_SCHEMA_H
+#ifndef PT_SCHEMA_H
+#define PT_SCHEMA_H
 
-#include "index.h"
+#include <stddef.h>
 
-#define INDEX_APPLICATION_ID 0x50545452	/* "PTTR" */
-#define INDEX_SCHEMA_VERSION 1
+#include "db.h"
 
-enum index_part_kind {
-	INDEX_PART_CONTENT,
-	INDEX_PART_DERIVED,
+#define DB_APPLICATION_ID 0x50545452	/* "PTTR" */
+#define DB_SCHEMA_VERSION 1
+
+enum schema_part_kind {
+	SCHEMA_PART_CONTENT,
+	SCHEMA_PART_DERIVED,
 };
 
-struct index_part {
+struct schema_part {
 	const char *name;	/* "core", "lines", ... (schema_parts.name, run_parts.part) */
-	enum index_part_kind kind;
+	enum schema_part_kind kind;
 	int version;		/* bump on any change to create_sql */
 	const char *create_sql;	/* CREATE ... IF NOT EXISTS, several statements */
 	const char *drop_sql;	/* DERIVED: drops every table and index of the part */
@@ -39,34 +42,30 @@ struct index_part {
 	 * idempotent, runs inside the upgrade's transaction. NULL while only
 	 * version 1 exists. Returns 0 or -1 (diag).
 	 */
-	int (*migrate)(struct index *ix, int from);
+	int (*migrate)(struct db *ix, int from);
 };
 
-/* Parts in creation order (content before the derived parts that refer to it). */
-extern const struct index_part *const index_parts[];
-extern const size_t index_nparts;
-
-/* The parts issue 5 defines (index_schema.c). */
-extern const struct index_part index_part_core;
-extern const struct index_part index_part_lines;
-
 /*
- * Check application_id/user_version and create or upgrade every part, in
- * one transaction. Read-only connections only check (an out-of-date
- * database is reported, not changed). Returns 0 or -1 (diag).
+ * db_open, then check application_id/user_version and create or upgrade
+ * every part of parts[0..n) (in creation order: content before the derived
+ * parts that refer to it), in one transaction. Read-only connections only
+ * check (an out-of-date database is reported, not changed). The parts are
+ * remembered on the connection (schema_part_find). parts must outlive it.
+ * Returns 0, or -1 with the reason in diag (*out is then NULL).
  */
-int index_schema_ensure(struct index *ix);
+int schema_open(struct db **out, const char *path, unsigned flags,
+		const struct schema_part *const *parts, size_t n, struct pt_diag *diag);
 
-/* The part named name, or NULL. */
-const struct index_part *index_schema_part(const char *name);
+/* The part of the connection named name, or NULL. */
+const struct schema_part *schema_part_find(struct db *ix, const char *name);
 
 /*
  * Derived-part bookkeeping per run: mark that part `part` of run run_id was
  * built by this program's version of the part (state "done") or is being
  * built ("partial"), and ask whether it is current. 0 or -1 (diag);
- * index_part_current returns 1 current, 0 not, -1 error.
+ * schema_part_current returns 1 current, 0 not, -1 error.
  */
-int index_part_mark(struct index *ix, const char *part, int64_t run_id, const char *state);
-int index_part_current(struct index *ix, const char *part, int64_t run_id);
+int schema_part_mark(struct db *ix, const char *part, int64_t run_id, const char *state);
+int schema_part_current(struct db *ix, const char *part, int64_t run_id);
 
 #endif

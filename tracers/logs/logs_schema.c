@@ -1,0 +1,59 @@
+/*
+ * The schema part "lines" (derived): the records the line parsers make of
+ * stdout.log and stderr.log, and the dispatcher call tree. Dropped and rebuilt
+ * from the run's files by `pttrace reindex` when its version changes. The
+ * part keeps its stored name "lines" (schema_parts/run_parts rows of existing
+ * databases); in C it is logs_part. Change log: schema.c.
+ */
+#include "logs_ingest.h"
+
+/* Part "lines": what the line parsers make of stdout.log and stderr.log. */
+static const char lines_sql[] =
+	"CREATE TABLE IF NOT EXISTS records(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,        -- arrival order of the first line among both streams' lines, from 0\n"
+	"  nlines INTEGER NOT NULL,     -- lines in the record (seq .. of its stream)\n"
+	"  stream INTEGER NOT NULL,     -- 1 stdout, 2 stderr\n"
+	"  off INTEGER NOT NULL,        -- byte offset of the first line in the stream's file\n"
+	"  len INTEGER NOT NULL,        -- bytes of all the lines, newlines included\n"
+	"  kind TEXT NOT NULL,          -- log (TORCH_LOGS), dispatch, cpp (c10/glog), traceback, other\n"
+	"  level INTEGER,               -- Python level: 10 V/DEBUG, 20 I, 30 W, 40 E, 50 C/F; NULL if none\n"
+	"  ts_us INTEGER,               -- UTC microseconds (year and zone from the run), NULL if no time\n"
+	"  pid INTEGER,                 -- pid (or early-2024 thread id) from the prefix\n"
+	"  src_file TEXT,               -- emitting file from the prefix\n"
+	"  src_line INTEGER,            -- its line number\n"
+	"  rank INTEGER,                -- N of a [rankN]: prefix\n"
+	"  ca_id INTEGER,               -- compile id parts ([!ca/frame/compile_attempt]), NULL when absent\n"
+	"  frame_id INTEGER,\n"
+	"  frame_compile_id INTEGER,\n"
+	"  attempt INTEGER,\n"
+	"  artifact TEXT,               -- artifact logger without the leading __: guards, graph_breaks\n"
+	"  text TEXT NOT NULL           -- message lines after their prefix joined by \\n; others verbatim\n"
+	");\n"
+	"CREATE INDEX IF NOT EXISTS records_run ON records(run_id, seq);\n"
+	"CREATE TABLE IF NOT EXISTS dispatch_calls(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  record_id INTEGER NOT NULL,  -- records.id of the line it is on (no FK: deleted by run_id)\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  label TEXT NOT NULL,         -- call, redispatch, callBoxed, redispatchBoxed\n"
+	"  op TEXT NOT NULL,            -- operator with namespace: aten::add (torn: what could be read)\n"
+	"  overload TEXT NOT NULL,      -- Tensor; '' when none\n"
+	"  dispatch_key TEXT,           -- CPU, AutogradCPU, BackendSelect, ...; NULL when torn off\n"
+	"  depth INTEGER,               -- leading spaces (torch 2.0+: top level is 1); NULL in 1.13's form\n"
+	"  parent_id INTEGER,           -- dispatch_calls.id of the enclosing call; NULL at top level\n"
+	"  torn INTEGER NOT NULL DEFAULT 0 -- 1: the line was torn by another thread's writes\n"
+	");\n"
+	"CREATE INDEX IF NOT EXISTS dispatch_calls_run ON dispatch_calls(run_id, op);\n";
+
+static const char lines_drop_sql[] =
+	"DROP TABLE IF EXISTS dispatch_calls;\n"
+	"DROP TABLE IF EXISTS records;\n";
+
+const struct schema_part logs_part = {
+	.name = "lines",
+	.kind = SCHEMA_PART_DERIVED,
+	.version = 1,
+	.create_sql = lines_sql,
+	.drop_sql = lines_drop_sql,
+};

@@ -1,0 +1,299 @@
+/*
+ * Compiles of a run, aggregated in C from one ordered scan of the run's
+ * compile-tagged records (the number of compile ids is small; records are
+ * streamed, not loaded). See tt_query.h.
+ */
+#include "tt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+static const char SQL_COMPILE_RECS[] =
+	"SELECT id, rank, ca, frame, compile, attempt, kind, name, envelope, payload_md5, file_id"
+	" FROM trace_records WHERE run_id = ?1 AND (frame IS NOT NULL OR ca IS NOT NULL)"
+	" AND kind <> 'chromium_event' AND (?2 < 0 OR rank = ?2) ORDER BY id";
+static const char SQL_STR[] = "SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
+
+static void add_art(struct tt_compile *c, const char *label)
+{
+	for (size_t i = 0; i < c->narts; i++)
+		if (!strcmp(c->arts[i].kind, label)) {
+			c->arts[i].n++;
+			return;
+		}
+	c->arts = pt_xreallocarray(c->arts, c->narts + 1, sizeof(*c->arts));
+	c->arts[c->narts].kind = pt_xstrdup(label);
+	c->arts[c->narts++].n = 1;
+}
+
+static double jnum(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static char *jstr(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_string(v) ? pt_xstrdup(json_string_value(v)) : NULL;
+}
+
+static void take_metrics(struct tt_compile *c, const char *envelope)
+{
+	json_t *env = json_loads(envelope, 0, NULL);
+	json_t *m = json_object_get(env, "compilation_metrics");
+	json_t *rr;
+
+	if (!json_is_object(m)) {
+		json_decref(env);
+		return;
+	}
+	free(c->co_name);
+	free(c->co_filename);
+	c->co_name = jstr(m, "co_name");
+	c->co_filename = jstr(m, "co_filename");
+	c->co_firstlineno = (int64_t)jnum(m, "co_firstlineno");
+	c->op_count = (int64_t)jnum(m, "graph_op_count");
+	c->guard_count = (int64_t)jnum(m, "guard_count");
+	c->t_entire = jnum(m, "entire_frame_compile_time_s");
+	c->t_backend = jnum(m, "backend_compile_time_s");
+	c->t_inductor = jnum(m, "inductor_compile_time_s");
+	/* Late-2024 on: the _s fields are gone, the *_cumulative_compile_time_us remain. */
+	if (c->t_entire < 0 && jnum(m, "dynamo_cumulative_compile_time_us") >= 0)
+		c->t_entire = jnum(m, "dynamo_cumulative_compile_time_us") / 1e6;
+	if (c->t_backend < 0 && jnum(m, "aot_autograd_cumulative_compile_time_us") >= 0)
+		c->t_backend = jnum(m, "aot_autograd_cumulative_compile_time_us") / 1e6;
+	if (c->t_inductor < 0 && jnum(m, "inductor_cumulative_compile_time_us") >= 0)
+		c->t_inductor = jnum(m, "inductor_cumulative_compile_time_us") / 1e6;
+	free(c->fail_type);
+	free(c->fail_reason);
+	c->fail_type = jstr(m, "fail_type");
+	c->fail_reason = jstr(m, "fail_reason");
+	rr = json_object_get(m, "restart_reasons");
+	if (json_is_array(rr) && json_array_size(rr)) {
+		struct pt_strbuf sb;
+		size_t i;
+		json_t *v;
+
+		pt_strbuf_init(&sb, 1 << 20);
+		json_array_foreach(rr, i, v) {
+			if (i)
+				pt_strbuf_adds(&sb, "; ");
+			pt_strbuf_adds(&sb, json_is_string(v) ? json_string_value(v) : "?");
+		}
+		free(c->restart_reasons);
+		c->restart_reasons = pt_strbuf_detach(&sb);
+	}
+	c->status = "ok";	/* refined in finish_status */
+	json_decref(env);
+}
+
+/* A frame's file through the file's `str` table (NULL for -1 or unknown); caller frees. */
+static char *frame_file(struct db *ix, int64_t file_id, json_t *fr)
+{
+	struct db_stmt *s;
+	json_t *fn = json_object_get(fr, "filename");
+	char *r = NULL;
+
+	if (json_is_string(fn))	/* uninterned (never seen, but cheap to accept) */
+		return pt_xstrdup(json_string_value(fn));
+	if (!json_is_integer(fn) || json_integer_value(fn) < 0 || tt_prep(ix, &s, SQL_STR) < 0 ||
+	    db_bind(s, "ii", file_id, (int64_t)json_integer_value(fn)) < 0)
+		return NULL;
+	if (db_step(s) == 1) {
+		r = dup_or_null(db_col_text(s, 0));
+		db_reset(s);
+	}
+	return r;
+}
+
+/*
+ * dynamo_start's stack, resolved to "file:line in name" (outermost first);
+ * the innermost frame names the compile until compilation_metrics does.
+ */
+static void take_start(struct db *ix, struct tt_compile *c, const char *envelope, int64_t file_id)
+{
+	json_t *env = json_loads(envelope, 0, NULL), *st, *fr;
+	size_t i, n;
+
+	st = json_object_get(json_object_get(env, "dynamo_start"), "stack");
+	n = json_array_size(st);
+	json_decref(c->stack);
+	c->stack = json_array();
+	json_array_foreach(st, i, fr) {
+		char *file = frame_file(ix, file_id, fr);
+		json_t *name = json_object_get(fr, "name");
+
+		json_array_append_new(c->stack, json_sprintf("%s:%lld in %s", file ? file : "?",
+							      (long long)jnum(fr, "line"),
+							      json_is_string(name) ? json_string_value(name) : "?"));
+		if (i == n - 1 && !c->co_name && json_is_object(fr)) {
+			c->co_name = jstr(fr, "name");
+			c->co_firstlineno = (int64_t)jnum(fr, "line");
+			c->co_filename = file;
+			file = NULL;
+		}
+		free(file);
+	}
+	json_decref(env);
+}
+
+static void take_cache(struct tt_compile *c, const char *name)
+{
+	static const char *const pre[] = {"fx_graph_cache_", "aotautograd_cache_"};
+
+	for (int i = 0; i < 2; i++) {
+		size_t n = strlen(pre[i]);
+
+		if (!strncmp(name, pre[i], n)) {
+			const char *st = name + n;
+
+			/* The fx graph cache speaks for the compile when both are there. */
+			if (i == 1 && c->cache && c->cache[0] == 'f')
+				return;
+			if (!strcmp(st, "hit"))
+				c->cache = i ? "aot hit" : "fx hit";
+			else if (!strcmp(st, "miss"))
+				c->cache = i ? "aot miss" : "fx miss";
+			else if (!strcmp(st, "bypass"))
+				c->cache = i ? "aot bypass" : "fx bypass";
+		}
+	}
+}
+
+int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
+			struct tt_compiles *out, struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	size_t alloc = 0, last = 0;
+	int rc;
+
+	(void)diag;
+	memset(out, 0, sizeof(*out));
+	if (tt_prep(ix, &s, SQL_COMPILE_RECS) < 0 || db_bind(s, "ii", run_id, rank) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct compileid id;
+		int64_t r = col_nullable(s, 1);
+		const char *kind = db_col_text(s, 6), *name = db_col_text(s, 7);
+		struct tt_compile *c = NULL;
+
+		id.ca = col_nullable(s, 2);
+		id.frame = col_nullable(s, 3);
+		id.compile = col_nullable(s, 4);
+		id.attempt = col_nullable(s, 5);
+		/* tlparse folds records without attempt (runtime metrics) into attempt 0. */
+		if (id.attempt == COMPILEID_NONE && id.compile != COMPILEID_NONE)
+			id.attempt = 0;
+		if (out->n && cid_same(&out->v[last], r, &id))
+			c = &out->v[last];
+		for (size_t i = 0; !c && i < out->n; i++)
+			if (cid_same(&out->v[i], r, &id)) {
+				c = &out->v[i];
+				last = i;
+			}
+		if (!c) {
+			PT_GROW(out->v, out->n, alloc);
+			c = &out->v[out->n];
+			memset(c, 0, sizeof(*c));
+			c->rank = r;
+			c->cid = id;
+			c->first_id = db_col_int(s, 0);
+			c->co_firstlineno = c->op_count = c->guard_count = -1;
+			c->t_entire = c->t_backend = c->t_inductor = -1;
+			c->status = "missing";
+			last = out->n++;
+		}
+		if (!kind)
+			continue;
+		if (!strcmp(kind, "compilation_metrics"))
+			take_metrics(c, db_col_text(s, 8));
+		else if (!strcmp(kind, "dynamo_start"))
+			take_start(ix, c, db_col_text(s, 8), db_col_int(s, 10));
+		else if (!strcmp(kind, "dynamo_output_graph"))
+			c->graphs++;
+		if (!strcmp(kind, "artifact") && name)
+			take_cache(c, name);
+		if (!db_col_is_null(s, 9))
+			add_art(c, tt_artifact_label(kind, name));
+	}
+	if (rc < 0) {
+		tt_compiles_release(out);
+		return -1;
+	}
+	/* A compile that a later attempt of the same id replaced was restarted. */
+	for (size_t i = 0; i < out->n; i++) {
+		struct tt_compile *c = &out->v[i];
+
+		if (c->fail_type) {
+			c->status = "failed";
+			continue;
+		}
+		for (size_t j = 0; j < out->n; j++) {
+			struct tt_compile *d = &out->v[j];
+
+			if (d->rank == c->rank && d->cid.ca == c->cid.ca && d->cid.frame == c->cid.frame &&
+			    d->cid.compile == c->cid.compile && d->cid.attempt > c->cid.attempt) {
+				c->status = "restarted";
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+void tt_compiles_release(struct tt_compiles *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct tt_compile *x = &c->v[i];
+
+		free(x->co_name);
+		free(x->co_filename);
+		free(x->fail_type);
+		free(x->fail_reason);
+		free(x->restart_reasons);
+		json_decref(x->stack);
+		for (size_t j = 0; j < x->narts; j++)
+			free(x->arts[j].kind);
+		free(x->arts);
+	}
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+json_t *tt_compile_json(const struct tt_compile *c)
+{
+	char id[COMPILEID_MAX], dir[COMPILEID_MAX];
+	json_t *o = json_object(), *arts = json_object();
+
+	compileid_format(&c->cid, id, sizeof(id));
+	compileid_format_dir(&c->cid, dir, sizeof(dir));
+	json_object_set_new(o, "rank", int_or_null(c->rank));
+	json_object_set_new(o, "compile_id", json_string(id));
+	json_object_set_new(o, "tlparse_dir", json_string(dir));
+	json_object_set_new(o, "name", pt_json_str(c->co_name));
+	json_object_set_new(o, "file", pt_json_str(c->co_filename));
+	json_object_set_new(o, "line", int_or_null(c->co_firstlineno));
+	json_object_set_new(o, "status", json_string(c->status));
+	json_object_set_new(o, "cache", pt_json_str(c->cache));
+	json_object_set_new(o, "graphs", json_integer(c->graphs));
+	json_object_set_new(o, "ops", int_or_null(c->op_count));
+	json_object_set_new(o, "guards", int_or_null(c->guard_count));
+	json_object_set_new(o, "entire_frame_compile_time_s", num_or_null(c->t_entire));
+	json_object_set_new(o, "backend_compile_time_s", num_or_null(c->t_backend));
+	json_object_set_new(o, "inductor_compile_time_s", num_or_null(c->t_inductor));
+	json_object_set_new(o, "fail_type", pt_json_str(c->fail_type));
+	json_object_set_new(o, "fail_reason", pt_json_str(c->fail_reason));
+	json_object_set_new(o, "restart_reasons", pt_json_str(c->restart_reasons));
+	for (size_t i = 0; i < c->narts; i++)
+		json_object_set_new(arts, c->arts[i].kind, json_integer(c->arts[i].n));
+	json_object_set_new(o, "artifacts", arts);
+	json_object_set_new(o, "stack", c->stack ? json_incref(c->stack) : json_array());
+	return o;
+}

@@ -1,0 +1,149 @@
+/* Compile-level differences between two runs. See tt_query.h. */
+#include "tt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonout.h"
+#include "xalloc.h"
+
+static const struct tt_compile *find_cid(const struct tt_compiles *cs, const struct tt_compile *c)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		if (cid_same(&cs->v[i], c->rank, &c->cid))
+			return &cs->v[i];
+	return NULL;
+}
+
+static const char SQL_GRAPH_MD5[] =
+	"SELECT group_concat(payload_md5, ',') FROM (SELECT payload_md5 FROM trace_records WHERE run_id = ?1"
+	" AND kind = 'dynamo_output_graph' AND coalesce(rank, -1) = ?2 AND coalesce(ca, -1) = ?3"
+	" AND coalesce(frame, -1) = ?4 AND coalesce(compile, -1) = ?5 AND coalesce(attempt, 0) = ?6 ORDER BY id)";
+
+static char *graph_md5s(struct db *ix, int64_t run, const struct tt_compile *c)
+{
+	struct db_stmt *s = NULL;
+	char *r = NULL;
+
+	if (tt_prep(ix, &s, SQL_GRAPH_MD5) < 0 ||
+	    db_bind(s, "iiiiii", run, c->rank, c->cid.ca, c->cid.frame, c->cid.compile,
+		       c->cid.attempt < 0 ? 0 : c->cid.attempt) < 0)
+		return NULL;
+	if (db_step(s) == 1) {
+		r = dup_or_null(db_col_text(s, 0));
+		while (db_step(s) == 1)
+			;
+	}
+	return r;
+}
+
+static json_t *cid_json(const struct tt_compile *c)
+{
+	char id[COMPILEID_MAX];
+	json_t *o = json_object();
+
+	compileid_format(&c->cid, id, sizeof(id));
+	json_object_set_new(o, "rank", int_or_null(c->rank));
+	json_object_set_new(o, "compile_id", json_string(id));
+	json_object_set_new(o, "name", pt_json_str(c->co_name));
+	return o;
+}
+
+/* 1 when a and b differ (NULL differs from any string). */
+static int str_differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
+}
+
+int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
+		    struct pt_diag *diag)
+{
+	struct tt_compiles a, b;
+	json_t *o, *added, *removed, *changed, *recompiles;
+	struct tt_events ra, rb;
+
+	*out = NULL;
+	if (tt_compiles_load(ix, run_a, -1, &a, diag) < 0)
+		return -1;
+	if (tt_compiles_load(ix, run_b, -1, &b, diag) < 0) {
+		tt_compiles_release(&a);
+		return -1;
+	}
+	o = json_object();
+	added = json_array();
+	removed = json_array();
+	changed = json_array();
+	for (size_t i = 0; i < b.n; i++)
+		if (!find_cid(&a, &b.v[i]))
+			json_array_append_new(added, cid_json(&b.v[i]));
+	for (size_t i = 0; i < a.n; i++) {
+		const struct tt_compile *x = &a.v[i], *y = find_cid(&b, x);
+		json_t *ch;
+		char *ga, *gb;
+
+		if (!y) {
+			json_array_append_new(removed, cid_json(x));
+			continue;
+		}
+		ch = cid_json(x);
+		ga = graph_md5s(ix, run_a, x);
+		gb = graph_md5s(ix, run_b, y);
+		if (str_differ(ga, gb))
+			json_object_set_new(ch, "graph_changed", json_true());
+		if (strcmp(x->status, y->status))
+			json_object_set_new(ch, "status", json_pack("[ss]", x->status, y->status));
+		if (x->graphs != y->graphs)
+			json_object_set_new(ch, "graphs", json_pack("[II]", (json_int_t)x->graphs, (json_int_t)y->graphs));
+		if (x->op_count != y->op_count)
+			json_object_set_new(ch, "ops", json_pack("[oo]", int_or_null(x->op_count), int_or_null(y->op_count)));
+		if (x->guard_count != y->guard_count)
+			json_object_set_new(ch, "guards", json_pack("[oo]", int_or_null(x->guard_count), int_or_null(y->guard_count)));
+		if (str_differ(x->restart_reasons, y->restart_reasons))
+			json_object_set_new(ch, "restart_reasons", json_pack("[oo]", pt_json_str(x->restart_reasons), pt_json_str(y->restart_reasons)));
+		/* Time always reported for matched compiles: it is what users compare. */
+		json_object_set_new(ch, "changed", json_boolean(json_object_size(ch) > 3));
+		json_object_set_new(ch, "entire_frame_compile_time_s", json_pack("[oo]", num_or_null(x->t_entire), num_or_null(y->t_entire)));
+		json_array_append_new(changed, ch);
+		free(ga);
+		free(gb);
+	}
+	recompiles = json_object();
+	if (tt_recompiles(ix, run_a, &ra, diag) == 0 && tt_recompiles(ix, run_b, &rb, diag) == 0) {
+		json_t *ja = json_array(), *jb = json_array();
+		char id[COMPILEID_MAX];
+
+		for (size_t i = 0; i < ra.n; i++) {
+			compileid_format(&ra.v[i].cid, id, sizeof(id));
+			json_array_append_new(ja, json_sprintf("[%s] %s", id, ra.v[i].what ? ra.v[i].what : ""));
+		}
+		for (size_t i = 0; i < rb.n; i++) {
+			compileid_format(&rb.v[i].cid, id, sizeof(id));
+			json_array_append_new(jb, json_sprintf("[%s] %s", id, rb.v[i].what ? rb.v[i].what : ""));
+		}
+		json_object_set_new(recompiles, "a", ja);
+		json_object_set_new(recompiles, "b", jb);
+		tt_events_release(&ra);
+		tt_events_release(&rb);
+	}
+	{
+		/* Differences that matter: ids, graphs/status/counts/reasons, recompile reasons. Not times. */
+		int differ = json_array_size(added) || json_array_size(removed) ||
+			     !json_equal(json_object_get(recompiles, "a"), json_object_get(recompiles, "b"));
+		size_t i;
+		json_t *m;
+
+		json_array_foreach(changed, i, m)
+			differ |= json_is_true(json_object_get(m, "changed"));
+		json_object_set_new(o, "differ", json_boolean(differ));
+	}
+	json_object_set_new(o, "compiles_a", json_integer((json_int_t)a.n));
+	json_object_set_new(o, "compiles_b", json_integer((json_int_t)b.n));
+	json_object_set_new(o, "added", added);
+	json_object_set_new(o, "removed", removed);
+	json_object_set_new(o, "matched", changed);
+	json_object_set_new(o, "recompile_reasons", recompiles);
+	tt_compiles_release(&a);
+	tt_compiles_release(&b);
+	*out = o;
+	return 0;
+}

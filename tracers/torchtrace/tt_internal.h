@@ -1,0 +1,52 @@
+/*
+ * What the TORCH_TRACE modules (tt_*.c) share and nobody else needs: the
+ * statement helper in the 0/-1 convention and a few column/JSON helpers.
+ * Not to be included outside tracers/torchtrace/.
+ */
+#ifndef PT_TT_INTERNAL_H
+#define PT_TT_INTERNAL_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "compileid.h"
+#include "tt_query.h"
+#include "xalloc.h"
+
+/* db_prepare in the 0/-1 convention: *sp is the cached statement. */
+static inline int tt_prep(struct db *ix, struct db_stmt **sp, const char *sql)
+{
+	*sp = db_prepare(ix, sql);
+	return *sp ? 0 : -1;
+}
+
+/* A nullable integer column, COMPILEID_NONE when NULL. */
+static inline int64_t col_nullable(struct db_stmt *s, int c)
+{
+	return db_col_is_null(s, c) ? COMPILEID_NONE : db_col_int(s, c);
+}
+
+static inline char *dup_or_null(const char *s)
+{
+	return s ? pt_xstrdup(s) : NULL;
+}
+
+/* JSON null for "unknown" (negative) values. */
+static inline json_t *num_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+static inline json_t *int_or_null(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* Same rank and compile id (attempt included). */
+static inline int cid_same(const struct tt_compile *c, int64_t rank, const struct compileid *id)
+{
+	return c->rank == rank && c->cid.ca == id->ca && c->cid.frame == id->frame &&
+	       c->cid.compile == id->compile && c->cid.attempt == id->attempt;
+}
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * The read side of the TORCH_TRACE index, for cmd_compiles.c, cmd_artifact.c,
+ * cmd_ranks.c, cmd_timeline.c, show and diff. Results are plain structs the
+ * front ends render; nothing here prints. All functions return 0 or -1 (diag).
+ */
+#ifndef PT_TT_QUERY_H
+#define PT_TT_QUERY_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compileid.h"
+#include "diag.h"
+#include "db.h"
+
+/* What one artifact kind a compile produced, and how many times. */
+struct tt_artifact_count {
+	char *kind;	/* "dynamo_output_graph", "artifact:fx_graph_runnable" style: see tt_artifact_label */
+	long n;
+};
+
+/* One compile id of one rank (attempts are separate rows: [0/0] and [0/0_1]). */
+struct tt_compile {
+	int64_t rank;		/* -1 unranked */
+	struct compileid cid;	/* a missing attempt with a frame is folded into 0 */
+	int64_t first_id;	/* first record (file order) */
+	char *co_name, *co_filename;
+	int64_t co_firstlineno;	/* -1 unknown */
+	const char *status;	/* "ok", "restarted", "failed", "missing" (no compilation_metrics) */
+	const char *cache;	/* "hit", "miss", "bypass" or NULL (fx graph / aot autograd cache artifacts) */
+	long graphs;		/* dynamo_output_graph records */
+	int64_t op_count, guard_count;	/* from compilation_metrics, -1 unknown */
+	double t_entire, t_backend, t_inductor; /* seconds, -1 unknown */
+	char *fail_type, *fail_reason;
+	char *restart_reasons;	/* "; "-joined, NULL when none */
+	struct tt_artifact_count *arts;
+	size_t narts;
+	json_t *stack;		/* dynamo_start's frames as "file:line in name" strings, or NULL */
+};
+
+struct tt_compiles {
+	struct tt_compile *v;
+	size_t n;
+};
+
+/* Compiles of a run in first-seen order, all ranks or only rank (>= 0). */
+int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
+			struct tt_compiles *out, struct pt_diag *diag);
+void tt_compiles_release(struct tt_compiles *c);
+json_t *tt_compile_json(const struct tt_compile *c);
+
+/* "dynamo_output_graph", or the artifact/graph_dump name for those kinds. */
+const char *tt_artifact_label(const char *kind, const char *name);
+
+/*
+ * The tlparse file name of a record's payload (without the "_<N>" suffix
+ * and extension split): sets base ("inductor_output_code_cxyz") and ext
+ * ("txt" or "json"). Returns 0, or -1 for kinds tlparse writes no payload
+ * file for (chromium_event, compilation_metrics, str ...).
+ */
+int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
+		       char *base, size_t nbase, const char **ext);
+
+/* A payload's bytes by md5 (malloc'd, caller frees). 0 found, 1 none, -1 error. */
+int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
+		      struct pt_diag *diag);
+
+/*
+ * Call cb for every record of compile cid (any rank when rank < 0) whose
+ * label (tt_artifact_label) or kind equals what (NULL: every record with
+ * a payload), in file order.
+ */
+struct tt_rec_row {
+	int64_t id, rank, lineno;
+	struct compileid cid;
+	const char *kind, *name, *md5, *envelope, *file;
+};
+typedef int (*tt_rec_cb)(void *ctx, const struct tt_rec_row *row);
+int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
+		      const char *what, tt_rec_cb cb, void *ctx, struct pt_diag *diag);
+
+/* Graph breaks and recompiles: one row each. */
+struct tt_event {
+	int64_t rank;
+	struct compileid cid;
+	char *where;	/* "file.py:4" (graph break) / the failed guard's location */
+	char *what;	/* the reason / the failed guard */
+	char *prev;	/* recompiles: the compile whose guard failed ("3/0"), else NULL */
+};
+struct tt_events {
+	struct tt_event *v;
+	size_t n;
+};
+int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag);
+int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag);
+void tt_events_release(struct tt_events *e);
+
+/*
+ * Cross-rank checks of a run (`pttrace ranks`), tlparse's multi-rank
+ * diagnostics (lib.rs generate_multi_rank_landing, parsers.rs) computed from
+ * the index instead of an output directory. The result is data: one JSON
+ * object that `ranks --json` prints and the report builds on:
+ *
+ * {"members": [{"label": "rank 0", "rank": 0, "process": 1, "path", "pid",
+ *               "records", "compiles", "graphs", "failed", "rank_conflict"}...],
+ *  "empty_files": [...paths without records...],
+ *  "reference": "rank 0",
+ *  "checks": {
+ *   "compile_ids":   {"diverge", "details": ["rank 1 compiled [0/1], rank 0 did not", ...]},
+ *   "cache":         {"diverge", "groups": [{"sequence": "miss hit", "ranks": ["rank 0", ...]}]},
+ *   "collective_schedule": {"diverge", "groups": [...]},
+ *   "tensor_meta":   {"diverge", "groups": [...]},
+ *   "runtime":       {"diverge", "mismatched_graph_counts", "graphs": [{"graph",
+ *                     "delta_ms", "fastest": {"rank", "runtime_ms"}, "slowest": {...}}]},
+ *   "execution_order": {"diverge", "order_differs", "schedule_mismatch": [ranks],
+ *                     "cache_mismatch": [ranks], "rows": [{"index", "by_rank": {label: "[0/1]"},
+ *                     "issues": ["schedule", "cache"]}]},
+ *   "collectives_parity": {"diverge", "graphs": [{"rank", "graph", "compile_id",
+ *                     "offset", "missing_waits"}]}},
+ *  "divergences": ["rank 1 compiled [0/1], rank 0 did not", "tensor meta: 2 groups of ranks", ...],
+ *  "ranks": (the members again, the key the first version used),
+ *  "diverge": true}
+ *
+ * Members are the files with records (one file = one process); a member's
+ * label is "rank R", or "p<N>" (its process number) when it has no rank or
+ * shares it with another file. A check with fewer than two members that have
+ * its data says nothing ("diverge": false, and "members_with_data" says how many).
+ */
+/* 0 and *out (a new reference), or -1 (diag). */
+int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag);
+
+/*
+ * tlparse's collectives parity for one graph (exposed for tests): the
+ * collective ops of an inductor_collective_schedule payload against the
+ * c10d_functional calls in the graph's output code. *offset: the summed
+ * difference of per-op counts, *missing_waits: calls without a wait_tensor.
+ */
+void tt_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
+			      long *offset, long *missing_waits);
+
+
+/* The `show --json` additions: records_by_kind, payload_md5_mismatches, ranks. */
+int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag);
+
+/*
+ * Every chromium_event of every rank as one Chrome trace ({"traceEvents": [...]})
+ * written to f, pid = rank (0 when unranked), tid kept, and one process_name
+ * metadata event ("rank N") per rank before its first event. Events whose payload is
+ * not JSON are counted in *skipped.
+ */
+int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
+			 uint64_t *skipped, struct pt_diag *diag);
+
+/* Compile-level differences between two runs as a JSON object (see docs/pttrace-trace.1). */
+int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
+		    struct pt_diag *diag);
+
+#endif

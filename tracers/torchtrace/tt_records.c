@@ -1,0 +1,201 @@
+/*
+ * The records of a run one by one: artifact labels, tlparse file names,
+ * payloads by md5, the record iterator, and the totals `pttrace show` adds.
+ * See tt_query.h.
+ */
+#include "tt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "xalloc.h"
+
+static const char SQL_PAYLOAD[] = "SELECT data FROM trace_payloads WHERE md5 = ?";
+
+const char *tt_artifact_label(const char *kind, const char *name)
+{
+	if (name && (!strcmp(kind, "artifact") || !strcmp(kind, "graph_dump") ||
+		     !strcmp(kind, "optimize_ddp_split_child") || !strcmp(kind, "link")))
+		return name;
+	return kind;
+}
+
+int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
+		       char *base, size_t nbase, const char **ext)
+{
+	static const char *const none[] = {
+		"chromium_event", "compilation_metrics", "str", "dynamo_start", "link",
+		"bwd_compilation_metrics", "aot_autograd_backward_compilation_metrics",
+	};
+
+	for (size_t i = 0; i < sizeof(none) / sizeof(*none); i++)
+		if (!strcmp(kind, none[i]))
+			return -1;
+	*ext = "txt";
+	if (!strcmp(kind, "artifact")) {
+		json_t *env = json_loads(envelope, 0, NULL);
+		json_t *enc = json_object_get(json_object_get(env, "artifact"), "encoding");
+
+		if (json_is_string(enc) && !strcmp(json_string_value(enc), "json"))
+			*ext = "json";
+		json_decref(env);
+		snprintf(base, nbase, "%s", name ? name : "artifact");
+	} else if (!strcmp(kind, "graph_dump")) {
+		snprintf(base, nbase, "%s", name ? name : "graph_dump");
+	} else if (!strcmp(kind, "optimize_ddp_split_child")) {
+		snprintf(base, nbase, "optimize_ddp_split_child_%s", name ? name : "");
+	} else if (!strcmp(kind, "inductor_output_code")) {
+		/* tlparse -p: inductor_output_code_<stem of the file name>.txt */
+		const char *b = name ? strrchr(name, '/') : NULL;
+		const char *dot;
+
+		b = b ? b + 1 : name;
+		dot = b ? strrchr(b, '.') : NULL;
+		if (b && *b)
+			snprintf(base, nbase, "inductor_output_code_%.*s", (int)(dot && dot != b ? (size_t)(dot - b) : strlen(b)), b);
+		else
+			snprintf(base, nbase, "inductor_output_code");
+	} else if (!strcmp(kind, "dynamo_guards")) {
+		/* tlparse renders dynamo_guards.html from this JSON; we keep the JSON. */
+		snprintf(base, nbase, "dynamo_guards");
+		*ext = "json";
+	} else if (!strcmp(kind, "dump_file")) {
+		snprintf(base, nbase, "%s", name ? name : "dump_file");
+	} else {
+		snprintf(base, nbase, "%s", kind);
+	}
+	/* A name is one path component. */
+	for (char *p = base; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	return 0;
+}
+
+int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
+		      struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	int rc;
+
+	(void)diag;
+	*data = NULL;
+	*len = 0;
+	if (tt_prep(ix, &s, SQL_PAYLOAD) < 0 || db_bind(s, "t", md5) < 0)
+		return -1;
+	rc = db_step(s);
+	if (rc == 1) {
+		const char *p = (const char *)db_col_text(s, 0);
+
+		*len = db_col_bytes(s, 0);
+		*data = pt_xmalloc(*len + 1);
+		if (*len)
+			memcpy(*data, p, *len);
+		(*data)[*len] = '\0';
+		while (db_step(s) == 1)
+			;
+		return 0;
+	}
+	return rc < 0 ? -1 : 1;
+}
+
+static const char SQL_RECS_FOR[] =
+	"SELECT r.id, r.rank, r.lineno, r.ca, r.frame, r.compile, r.attempt, r.kind, r.name,"
+	" r.payload_md5, r.envelope, f.path FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+	" WHERE r.run_id = ?1 AND (?2 < 0 OR r.rank = ?2) ORDER BY r.id";
+
+int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
+		      const char *what, tt_rec_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	int rc;
+
+	(void)diag;
+	if (tt_prep(ix, &s, SQL_RECS_FOR) < 0 || db_bind(s, "ii", run_id, rank) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct tt_rec_row row;
+
+		row.id = db_col_int(s, 0);
+		row.rank = col_nullable(s, 1);
+		row.lineno = db_col_int(s, 2);
+		row.cid.ca = col_nullable(s, 3);
+		row.cid.frame = col_nullable(s, 4);
+		row.cid.compile = col_nullable(s, 5);
+		row.cid.attempt = col_nullable(s, 6);
+		row.kind = db_col_text(s, 7);
+		row.name = db_col_text(s, 8);
+		row.md5 = db_col_text(s, 9);
+		row.envelope = db_col_text(s, 10);
+		row.file = db_col_text(s, 11);
+		if (cid && !compileid_equal(cid, &row.cid))
+			continue;
+		if (what ? (strcmp(what, row.kind) && strcmp(what, tt_artifact_label(row.kind, row.name)))
+			 : !row.md5)
+			continue;
+		if (cb(ctx, &row) < 0) {
+			while (db_step(s) == 1)
+				;
+			return -1;
+		}
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static const char SQL_BY_KIND[] =
+	"SELECT kind, count(*) FROM trace_records WHERE run_id = ? GROUP BY kind ORDER BY kind";
+static const char SQL_MISMATCH[] =
+	"SELECT coalesce(sum(md5_mismatches), 0), coalesce(sum(damaged), 0), count(*),"
+	" coalesce(sum(records), 0), coalesce(sum(size), 0) FROM trace_files WHERE run_id = ?";
+static const char SQL_RANKS[] =
+	"SELECT DISTINCT rank FROM trace_records WHERE run_id = ? AND rank IS NOT NULL ORDER BY rank";
+
+static const char SQL_PROCESSES[] =
+	"SELECT process, path, pid, rank, rank_source, name_rank, json_rank, rank_conflict, other_rank,"
+	" records FROM trace_files WHERE run_id = ?1 ORDER BY process";
+
+int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	json_t *by = json_object(), *ranks = json_array(), *tr = json_object();
+	int rc;
+
+	(void)diag;
+	if (tt_prep(ix, &s, SQL_BY_KIND) < 0 || db_bind(s, "i", run_id) < 0)
+		goto fail;
+	while ((rc = db_step(s)) == 1)
+		json_object_set_new(by, db_col_text(s, 0), json_integer(db_col_int(s, 1)));
+	if (rc < 0 || tt_prep(ix, &s, SQL_MISMATCH) < 0 || db_bind(s, "i", run_id) < 0 ||
+	    db_step(s) != 1)
+		goto fail;
+	json_object_set_new(obj, "payload_md5_mismatches", json_integer(db_col_int(s, 0)));
+	json_object_set_new(tr, "damaged_lines", json_integer(db_col_int(s, 1)));
+	json_object_set_new(tr, "files", json_integer(db_col_int(s, 2)));
+	json_object_set_new(tr, "records", json_integer(db_col_int(s, 3)));
+	json_object_set_new(tr, "bytes", json_integer(db_col_int(s, 4)));
+	while (db_step(s) == 1)
+		;
+	if (tt_prep(ix, &s, SQL_RANKS) < 0 || db_bind(s, "i", run_id) < 0)
+		goto fail;
+	while ((rc = db_step(s)) == 1)
+		json_array_append_new(ranks, json_integer(db_col_int(s, 0)));
+	if (rc < 0)
+		goto fail;
+	json_object_set_new(obj, "records_by_kind", by);
+	json_object_set_new(obj, "ranks", ranks);
+	json_object_set_new(obj, "torch_trace", tr);
+	{
+		/* One file = one process (docs/pttrace-trace.1, the rank rule). */
+		json_t *p = query_json(ix, SQL_PROCESSES, "i", run_id);
+
+		if (!p)
+			return -1;
+		json_object_set_new(obj, "processes", p);
+	}
+	return 0;
+fail:
+	json_decref(by);
+	json_decref(ranks);
+	json_decref(tr);
+	return -1;
+}
