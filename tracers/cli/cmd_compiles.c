@@ -92,13 +92,17 @@ static void fmt_int(char *buf, size_t n, int64_t v)
 static void print_compile(const struct tt_compile *c, int color)
 {
 	char id[COMPILEID_MAX], t[32], rank[40] = "", ops[24], guards[24];
-	const char *col = !strcmp(c->status, "ok") ? PT_C_GREEN
+	const char *col = !strcmp(c->status, "ok") || !strcmp(c->status, "empty") ? PT_C_GREEN
 			  : !strcmp(c->status, "failed") ? PT_C_RED : PT_C_YELLOW;
 
 	compileid_format(&c->cid, id, sizeof(id));
 	fmt_time(t, sizeof(t), c->t_entire);
-	if (c->rank >= 0)
+	if (c->label[0])
+		snprintf(rank, sizeof(rank), "%s ", c->label);
+	else if (c->rank >= 0)
 		snprintf(rank, sizeof(rank), "rank %lld ", (long long)c->rank);
+	if (c->occurrence > 1)
+		snprintf(id + strlen(id), sizeof(id) - strlen(id), " #%d", c->occurrence);
 	printf("%s[%s] %s%-9s%s", rank, id, pt_c(color, col), c->status, pt_c(color, PT_C_RESET));
 	printf(" %s", c->co_name ? c->co_name : "?");
 	if (c->co_filename)
@@ -113,8 +117,13 @@ static void print_compile(const struct tt_compile *c, int color)
 	printf("\n");
 	if (c->fail_type)
 		printf("    failed: %s: %s\n", c->fail_type, c->fail_reason ? c->fail_reason : "");
-	if (c->restart_reasons)
-		printf("    restart: %s\n", c->restart_reasons);
+	{
+		size_t k;
+		json_t *r;
+
+		json_array_foreach(c->restart_reasons, k, r)
+			printf("    restart: %s\n", json_is_string(r) ? json_string_value(r) : "?");
+	}
 	if (c->narts) {
 		printf("    artifacts:");
 		for (size_t i = 0; i < c->narts; i++)

@@ -155,6 +155,8 @@ static void print_compiles_diff(json_t *tc)
 			json_t *r = json_object_get(v, "rank");
 
 			printf("    %s [%s]", k ? "+" : "-", json_string_value(json_object_get(v, "compile_id")));
+			if (json_integer_value(json_object_get(v, "occurrence")) > 1)
+				printf(" #%lld", (long long)json_integer_value(json_object_get(v, "occurrence")));
 			if (!json_is_null(r))
 				printf(" rank %lld", (long long)json_integer_value(r));
 			printf(" %s\n", json_string_value(json_object_get(v, "name")) ?: "");
@@ -165,7 +167,10 @@ static void print_compiles_diff(json_t *tc)
 		tb += json_number_value(json_array_get(t, 1));
 		if (!json_is_true(json_object_get(v, "changed")))
 			continue;
-		printf("    ~ [%s] %s:", json_string_value(json_object_get(v, "compile_id")),
+		printf("    ~ [%s]%s%.0lld %s:", json_string_value(json_object_get(v, "compile_id")),
+		       json_integer_value(json_object_get(v, "occurrence")) > 1 ? " #" : "",
+		       json_integer_value(json_object_get(v, "occurrence")) > 1
+			       ? (long long)json_integer_value(json_object_get(v, "occurrence")) : 0LL,
 		       json_string_value(json_object_get(v, "name")) ?: "");
 		if (json_is_true(json_object_get(v, "graph_changed")))
 			printf(" graph changed;");

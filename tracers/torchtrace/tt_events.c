@@ -122,12 +122,17 @@ int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct
 	 * breaks are the restart reasons in compilation_metrics. */
 	if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
 		return -1;
-	for (size_t i = 0; i < cs.n; i++)
-		if (cs.v[i].restart_reasons)
+	for (size_t i = 0; i < cs.n; i++) {
+		size_t k;
+		json_t *r;
+
+		/* One break per reason torch logged. */
+		json_array_foreach(cs.v[i].restart_reasons, k, r)
 			ev_add(out, &b.alloc, cs.v[i].rank, &cs.v[i].cid,
 			       cs.v[i].co_filename ? pt_xasprintf("%s:%lld", cs.v[i].co_filename,
 								  (long long)cs.v[i].co_firstlineno) : NULL,
-			       pt_xstrdup(cs.v[i].restart_reasons), NULL);
+			       pt_xstrdup(json_is_string(r) ? json_string_value(r) : "?"), NULL);
+	}
 	tt_compiles_release(&cs);
 	return 0;
 }

@@ -20,20 +20,32 @@ struct tt_artifact_count {
 	long n;
 };
 
-/* One compile id of one rank (attempts are separate rows: [0/0] and [0/0_1]). */
+/*
+ * One compile occurrence: one compile id of one process (file), compiled once.
+ * A frame compiled again under the same id (miss/hit/miss after a reset,
+ * three compilation_metrics records) gives one entry per compilation:
+ * occurrence 1, 2, 3. compilation_metrics without a compile id (AOTInductor)
+ * are occurrences of [-/-].
+ */
 struct tt_compile {
-	int64_t rank;		/* -1 unranked */
+	int64_t rank;		/* the file's rank, -1 unranked */
+	int64_t file_id;	/* trace_files.id: the process */
+	int64_t process;	/* its number in the run (trace_files.process) */
+	char label[32];		/* who compiled it: "rank 1", "p2", "" (one process) */
+	int occurrence;		/* 1, 2 ...: the how-manieth compilation of this id in this process */
 	struct compileid cid;	/* a missing attempt with a frame is folded into 0 */
 	int64_t first_id;	/* first record (file order) */
 	char *co_name, *co_filename;
 	int64_t co_firstlineno;	/* -1 unknown */
-	const char *status;	/* "ok", "restarted", "failed", "missing" (no compilation_metrics) */
+	int has_metrics;	/* a compilation_metrics record closed it */
+	const char *status;	/* "ok", "empty" (graph_op_count 0), "restarted", "failed", "missing" (no compilation_metrics) */
 	const char *cache;	/* "hit", "miss", "bypass" or NULL (fx graph / aot autograd cache artifacts) */
 	long graphs;		/* dynamo_output_graph records */
+	char *graph_md5;	/* their payloads' md5s, comma-separated, or NULL */
 	int64_t op_count, guard_count;	/* from compilation_metrics, -1 unknown */
 	double t_entire, t_backend, t_inductor; /* seconds, -1 unknown */
 	char *fail_type, *fail_reason;
-	char *restart_reasons;	/* "; "-joined, NULL when none */
+	json_t *restart_reasons;	/* the list torch logged, NULL when none */
 	struct tt_artifact_count *arts;
 	size_t narts;
 	json_t *stack;		/* dynamo_start's frames as "file:line in name" strings, or NULL */
@@ -44,7 +56,7 @@ struct tt_compiles {
 	size_t n;
 };
 
-/* Compiles of a run in first-seen order, all ranks or only rank (>= 0). */
+/* Compile occurrences of a run in first-seen order, all ranks or only rank (>= 0). */
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			struct tt_compiles *out, struct pt_diag *diag);
 void tt_compiles_release(struct tt_compiles *c);

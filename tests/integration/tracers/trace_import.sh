@@ -81,6 +81,17 @@ check_contains "comp_metrics: restart reason" "skip function graph_break" "$out"
 out=$("$P" graph-breaks restarts)
 check_contains "graph-breaks from restart reasons (2024 format)" "[0/0_1] 'skip function graph_break" "$out"
 
+# Every compile occurrence: cache_hit_miss.log compiles [0/0] and [1/0] three
+# times each (a reset between); [1/0] misses, hits, misses the fx graph cache.
+"$P" import --name chm "$F/tlparse-tests/inputs/cache_hit_miss.log" >/dev/null
+check_eq "three occurrences each, cache miss/hit/miss" \
+	"0/0 1 ok None|1/0 1 ok fx miss|0/0 2 ok None|1/0 2 ok fx hit|0/0 3 ok None|1/0 3 ok fx miss" \
+	"$("$P" --json compiles chm | $PY -c 'import json,sys; print("|".join("%s %d %s %s" % (c["compile_id"], c["occurrence"], c["status"], c["cache"]) for c in json.load(sys.stdin)))')"
+check_contains "the hit is shown" "[1/0 #2] ok" "$("$P" compiles chm)"
+# compilation_metrics without compile id (AOTInductor) are compiles of [-/-].
+"$P" import --name aot "$F/tlparse-tests/inputs/inductor_provenance_aot_log.txt" >/dev/null
+check_eq "AOT metrics without compile id" "-/-" "$("$P" --json compiles aot | $PY -c 'import json,sys; print(" ".join(c["compile_id"] for c in json.load(sys.stdin)))')"
+
 # 2.6.0 graph breaks and recompiles, with the failed guard.
 "$P" import --name br "$F/generated/torch-2.6.0/breaks_recompile/trace" >/dev/null
 out=$("$P" graph-breaks br)
@@ -88,6 +99,9 @@ check_contains "graph break reason" "[0/0] Unsupported: builtin: print" "$out"
 check_contains "graph break place" "at /root/gen/breaks_recompile.py:4" "$out"
 out=$("$P" recompiles br)
 check_contains "recompile guard" "[3/1] guard of [3/0] failed: L['n'] == 1" "$out"
+# graph_op_count 0: empty; restart reasons as the list torch logged.
+check_contains "empty graph" "[0/0_1] empty" "$("$P" compiles br)"
+check_eq "restart_reasons a list" "list 1" "$("$P" --json compiles br | $PY -c 'import json,sys; c=[x for x in json.load(sys.stdin) if x["compile_id"]=="0/0_1"][0]; print(type(c["restart_reasons"]).__name__, len(c["restart_reasons"]))')"
 
 # diff: the same trace twice differs in nothing; a trace cut before its last
 # compiles lost those compile ids (and their recompile reasons).

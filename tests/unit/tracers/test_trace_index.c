@@ -224,7 +224,9 @@ static void compile_status_rules(void **state)
 	assert_int_equal(cs.v[1].graphs, 1);
 	assert_int_equal(cs.v[1].guard_count, 5);
 	assert_string_equal(cs.v[1].co_filename, "m.py");
-	assert_string_equal(cs.v[1].restart_reasons, "graph break");
+	/* The list torch logged, not a joined string. */
+	assert_int_equal(json_array_size(cs.v[1].restart_reasons), 1);
+	assert_string_equal(json_string_value(json_array_get(cs.v[1].restart_reasons, 0)), "graph break");
 	assert_string_equal(cs.v[2].status, "failed");
 	assert_string_equal(cs.v[2].fail_reason, "boom");
 	assert_int_equal(cs.v[2].narts, 1);	/* payload kinds only: dynamo_output_graph */
@@ -239,6 +241,47 @@ static void compile_status_rules(void **state)
 	free(text);
 	free(g1);
 	free(g2);
+}
+
+/*
+ * Compile occurrences: a frame compiled again under the same id (a reset, a
+ * cache hit after a miss) is one entry per compilation; a runtime record
+ * after it joins the last; compilation_metrics without compile id count;
+ * graph_op_count 0 is "empty".
+ */
+static void compile_occurrences(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = new_run(f, "occ");
+	struct tt_compiles cs;
+	const char *text =
+		P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"
+		P "{\"artifact\": {\"name\": \"fx_graph_cache_miss\", \"encoding\": \"json\"}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": 2}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics_runtime\": {}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
+		P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"
+		P "{\"artifact\": {\"name\": \"fx_graph_cache_hit\", \"encoding\": \"json\"}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": 2}, " CID(0, 0, 0) "}\n"
+		P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": 0}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": null, \"graph_op_count\": null}}\n";
+
+	put(f, run, "occ.log", text);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
+	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
+	assert_int_equal(cs.n, 4);
+	assert_int_equal(cs.v[0].occurrence, 1);
+	assert_string_equal(cs.v[0].cache, "fx miss");
+	assert_int_equal(cs.v[1].occurrence, 2);
+	assert_string_equal(cs.v[1].cache, "fx hit");
+	assert_string_equal(cs.v[1].status, "ok");
+	assert_int_equal(cs.v[2].occurrence, 3);
+	assert_string_equal(cs.v[2].status, "empty");
+	/* AOTInductor-style metrics without compile id: [-/-], op count unknown: ok. */
+	assert_int_equal(cs.v[3].cid.frame, COMPILEID_NONE);
+	assert_string_equal(cs.v[3].status, "ok");
+	assert_string_equal(cs.v[0].label, "");	/* one process: nobody to name */
+	tt_compiles_release(&cs);
 }
 
 static void tlparse_names(void **state)
@@ -372,6 +415,7 @@ int main(void)
 		cmocka_unit_test(tlparse_names),
 		cmocka_unit_test_setup_teardown(ranks_name_then_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_status_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(compile_occurrences, setup, teardown),
 		cmocka_unit_test_setup_teardown(ranks_diff_timeline, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
