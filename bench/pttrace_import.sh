@@ -2,15 +2,15 @@
 # pttrace import throughput and peak RSS on a ~200 MB TORCH_TRACE made by
 # concatenating real fixture records (tlparse's largest test log, rank 1 of
 # multi_rank_logs, 3.56 MB, the same input tlparse was measured on in
-# ../shared/docs/torch-trace-formats.md §9; concatenated logs are valid input).
+# docs/formats/torch-trace-formats.md §9; concatenated logs are valid input).
 # usage: bench/pttrace_import.sh [BUILD_DIR] [COPIES]    (default build, 56)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build}
 copies=${2:-56}
 P=$build/tracers/pttrace
-shared=${PT_SHARED:-$src/../shared}
-in=$shared/fixtures/traces/tlparse-tests/inputs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log
+fixtures=$src/tests/fixtures/traces
+in=$fixtures/tlparse-tests/inputs/multi_rank_logs/dedicated_log_torch_trace_rank_1.log
 [ -x "$P" ] || { echo "no pttrace at $P (build first)" >&2; exit 2; }
 [ -r "$in" ] || { echo "no fixture $in" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 2; }

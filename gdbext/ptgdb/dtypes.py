@@ -1,6 +1,6 @@
 # ScalarType table and element decoders: raw little-endian bytes -> Python values.
 # Pure Python (no gdb import) so tests/unit/gdbext can test it without GDB.
-# Names follow c10/core/ScalarType.h; numbering in ../shared/docs/tensor-layout.md §3.
+# Names follow c10/core/ScalarType.h; numbering in docs/formats/tensor-layout.md §3.
 import math
 import struct
 

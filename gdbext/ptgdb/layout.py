@@ -1,5 +1,5 @@
 # Read a TensorImpl (and its StorageImpl) from inferior memory, finding every
-# field by its DWARF name: never an offset (../shared/docs/tensor-layout.md §1-§4).
+# field by its DWARF name: never an offset (docs/formats/tensor-layout.md §1-§4).
 # No inferior calls, so it works on core files. Anything unreadable raises
 # Unreadable(reason); callers print `<unreadable tensor: reason>`.
 import gdb

@@ -89,7 +89,8 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 		/* Name the interpreters that can, e.g. Debian's /usr/bin/python3. */
 		if (!e->others)
 			e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
-		if (fallback && e->n_others && strcmp(e->others[0], e->python)) {
+		/* --python X means X: the fallback is only for the default interpreter. */
+		if (fallback && !python && e->n_others && strcmp(e->others[0], e->python)) {
 			pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
 				    "%s cannot import torch (%s); checking %s instead",
 				    e->python, e->rep.import_error ? e->rep.import_error : "?",

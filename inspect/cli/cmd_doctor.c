@@ -11,11 +11,14 @@
 
 #include "debuginfo.h"
 #include "dispatchtrace.h"
+#include "bugreport.h"
 #include "envcheck.h"
+#include "importdiag.h"
 #include "jsonout.h"
 #include "ptinspect.h"
 #include "report.h"
 #include "report_debug.h"
+#include "report_doctor.h"
 #include "report_env.h"
 #include "xalloc.h"
 
@@ -28,6 +31,8 @@ static const char usage_text[] =
 	"  --python PATH   the interpreter (default: the first python3 on PATH; when\n"
 	"                  it cannot import torch, the first one found that can)\n"
 	"  --expect DIR    torch must be imported from below DIR (a build tree)\n"
+	"  --issue         one fenced Markdown block for a GitHub issue: collect_env's\n"
+	"                  facts and the doctor's verdicts (works when import fails)\n"
 	"  --json          one JSON document\n"
 	"  --color=WHEN    auto, always, never\n"
 	"Exit status: 0 fine, 1 problems found, 2 usage error or no interpreter.\n";
@@ -48,6 +53,9 @@ struct doctor {
 	size_t n_di;
 	struct dispatchtrace dt;
 	bool have_dt;
+	struct importdiag g;	/* why the import fails (or what is wrong although it works) */
+	bool have_g;
+	struct bugreport br;	/* collect_env's facts */
 };
 
 static void collect_debug(struct doctor *dr, struct pt_diag *d)
@@ -79,7 +87,24 @@ static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
 	size_t full = 0;
 	int c = ctx->color;
 
-	printf("%sptinspect doctor%s: %s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), dr->e.python);
+	/* The first line names the cause; everything else is evidence. */
+	printf("%sptinspect doctor%s: %s: ", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), dr->e.python);
+	if (!r->torch_ok)
+		printf("%simport torch fails%s: %s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET),
+		       dr->have_g && dr->g.headline ? dr->g.headline
+		       : r->import_error ? r->import_error : "unknown error");
+	else if (dr->have_g && dr->g.headline)
+		printf("%s%s%s\n", pt_c(c, PT_C_RED), dr->g.headline, pt_c(c, PT_C_RESET));
+	else if (warn)
+		printf("%sproblems found%s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+	else
+		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
+	if (!r->torch_ok && dr->have_g) {
+		printf("  error     %s\n", r->import_error ? r->import_error : "unknown error");
+		report_importdiag_text(stdout, &dr->g, 10, ctx);
+	} else if (dr->have_g && dr->g.cause != IMPORTDIAG_NONE) {
+		report_importdiag_text(stdout, &dr->g, 10, ctx);
+	}
 	if (r->torch_ok) {
 		const char *bt = dr->e.have_cfg ? showconfig_setting(&dr->e.cfg, "BUILD_TYPE") : NULL;
 
@@ -150,10 +175,53 @@ static json_t *doctor_json(const struct doctor *dr)
 		json_array_append_new(dbg, f);
 	}
 	json_object_set_new(j, "deps", dr->e.have_deps ? report_env_deps_json(&dr->e.deps) : json_null());
+	json_object_set_new(j, "import", dr->have_g ? report_importdiag_json(&dr->g) : json_null());
+	json_object_set_new(j, "collect_env", report_bugreport_json(&dr->br));
 	json_object_set_new(j, "debug", dbg);
 	json_object_set_new(j, "dispatch_trace", dr->have_dt ? report_dispatchtrace_json(&dr->dt)
 							     : json_null());
 	return j;
+}
+
+/*
+ * --issue: one fenced block to paste into a GitHub issue. collect_env's
+ * facts, then the verdict line and at most ISSUE_MAX_PROBLEMS problems.
+ */
+#define ISSUE_MAX_PROBLEMS 8
+static void issue_block(const struct doctor *dr)
+{
+	const struct pyenv_report *r = &dr->e.rep;
+	size_t n = 0, warn = pt_diag_count(&dr->e.findings, PT_SEV_WARNING);
+
+	printf("```\n");
+	report_bugreport_text(stdout, &dr->br);
+	printf("\nptinspect doctor on %s:\n", dr->e.python);
+	if (!r->torch_ok)
+		printf("import torch fails: %s\n", dr->have_g && dr->g.headline ? dr->g.headline
+			: r->import_error ? r->import_error : "unknown error");
+	else if (dr->have_g && dr->g.headline)
+		printf("%s\n", dr->g.headline);
+	else
+		printf("%s\n", warn ? "problems found" : "fine");
+	if (r->torch_ok)
+		printf("torch %s from %s\n", r->torch_version ? r->torch_version : "?",
+		       r->torch_file ? r->torch_file : "?");
+	else if (dr->have_g && dr->g.located)
+		printf("torch package: %s (%s)\n", dr->g.loc.pkg_dir, pysyspath_how_text(dr->g.loc.how));
+	for (size_t i = 0; i < dr->e.findings.n; i++) {
+		const struct pt_diag_msg *m = &dr->e.findings.v[i];
+
+		if (m->sev < PT_SEV_WARNING || (!r->torch_ok && m->where && !strcmp(m->where, "import")))
+			continue;
+		if (n++ < ISSUE_MAX_PROBLEMS)
+			printf("- %s\n", m->what);
+	}
+	if (n > ISSUE_MAX_PROBLEMS)
+		printf("- ... %zu more (ptinspect doctor)\n", n - ISSUE_MAX_PROBLEMS);
+	if (r->torch_ok && r->import_error == NULL && dr->have_dt)
+		printf("TORCH_SHOW_DISPATCH_TRACE: %s\n", dr->dt.can_print == 1 ? "prints"
+			: dr->dt.can_print == 0 ? "prints nothing with this build" : "cannot tell");
+	printf("```\n");
 }
 
 int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
@@ -162,11 +230,13 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		{ "json", no_argument, NULL, 'j' },
 		{ "color", optional_argument, NULL, 'C' },
 		{ "python", required_argument, NULL, 'p' },
+		{ "issue", no_argument, NULL, 'i' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;
+	bool issue = false;
 	struct doctor dr;
 	struct pt_diag d;
 	int c, rc;
@@ -181,6 +251,7 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 			break;
 		case 'p': python = optarg; break;
 		case 'e': expect = optarg; break;
+		case 'i': issue = true; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
 		default: fputs(usage_text, stderr); return EXIT_USAGE;
 		}
@@ -195,8 +266,15 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	dr.have_g = importdiag_run(&dr.e.rep, &dr.g, &d) == 0;
+	if (dr.have_g && dr.e.rep.torch_ok && dr.g.cause != IMPORTDIAG_NONE)
+		pt_diag_add(&dr.e.findings, PT_SEV_WARNING, dr.e.python, importdiag_cause_key(dr.g.cause),
+			    "%s", dr.g.headline);
 	collect_debug(&dr, &d);
-	if (ctx->json) {
+	bugreport_collect(&dr.e.rep, dr.have_g ? &dr.g : NULL, &dr.br);
+	if (issue) {
+		issue_block(&dr);
+	} else if (ctx->json) {
 		json_t *doc = doctor_json(&dr);
 
 		json_object_set_new(doc, "problems", report_problems_json(&d));
@@ -216,6 +294,10 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		}
 		if (dr.have_dt)
 			report_dispatchtrace_text(stdout, &dr.dt, 0, ctx);
+		printf("%sbug report facts%s (python -m torch.utils.collect_env's fields; ptinspect doctor "
+		       "--issue prints them for pasting)\n", pt_c(ctx->color, PT_C_BOLD),
+		       pt_c(ctx->color, PT_C_RESET));
+		report_bugreport_text(stdout, &dr.br);
 	}
 	rc = pt_diag_count(&dr.e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:
@@ -227,6 +309,8 @@ out:
 	free(dr.di_path);
 	if (dr.have_dt)
 		dispatchtrace_release(&dr.dt);
+	importdiag_release(&dr.g);
+	bugreport_release(&dr.br);
 	env_result_release(&dr.e);
 	return rc;
 }

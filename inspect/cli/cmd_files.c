@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudaarch.h"
+#include "gpu_opt.h"
 #include "debuginfo.h"
 #include "dispatchtrace.h"
 #include "envcheck.h"
@@ -49,6 +50,7 @@ struct files_opts {
 	struct cuda_cc gpus[MAX_GPUS];	/* --gpu */
 	const char *gpu_args[MAX_GPUS];
 	size_t n_gpus;
+	struct gpu_auto gpu_auto;	/* --gpu=auto */
 	unsigned scan_flags;		/* --registered-only */
 	int verify;			/* --verify */
 	int entries;			/* --entries */
@@ -124,6 +126,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
 		.gpus = fo->gpus,
 		.gpu_args = fo->gpu_args,
 		.n_gpus = fo->n_gpus,
+		.driver_cuda = gpu_auto_driver_cuda(&fo->gpu_auto),
 		.entries = fo->entries,
 		.only = !(fo->sections & SEC_ELF),
 	};
@@ -137,6 +140,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
 		struct cuda_verdict v;
 
 		cudaarch_verdict(&r.sum, fo->gpus[g], &v);
+		cudaarch_apply_driver(&v, ro.driver_cuda);
 		if (v.how == CUDA_RUN_NONE)
 			unrunnable++;
 	}
@@ -398,9 +402,11 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 			else if (fo->n_gpus == MAX_GPUS) {
 				fprintf(stderr, "%s: at most %d --gpu options\n", ctx->prog, MAX_GPUS);
 				return EXIT_USAGE;
-			} else if (cudaarch_parse_gpu(optarg, &fo->gpus[fo->n_gpus]) != 0) {
-				fprintf(stderr, "%s: unknown GPU '%s' (try 8.6, sm_86, 86, h100, rtx5090)\n",
-					ctx->prog, optarg);
+			} else if (!strcmp(optarg, "auto")) {
+				if (gpu_auto_add(ctx, fo->gpus, fo->gpu_args, &fo->n_gpus, MAX_GPUS,
+						 &fo->gpu_auto) != 0)
+					return EXIT_USAGE;
+			} else if (gpu_opt_parse(ctx, optarg, &fo->gpus[fo->n_gpus]) != 0) {
 				return EXIT_USAGE;
 			} else {
 				fo->gpu_args[fo->n_gpus++] = optarg;
@@ -448,6 +454,10 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 	}
 	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
 		ldpath_env_release(&fo->env);
+	/* --gpu=auto found no GPU to judge: "can this machine run it" is answered no. */
+	if (fo->gpu_auto.used && !fo->gpu_auto.added && rc < EXIT_PROBLEMS)
+		rc = EXIT_PROBLEMS;
+	gpu_auto_release(&fo->gpu_auto);
 	return rc;
 }
 

@@ -26,6 +26,7 @@ static const struct subcommand subcommands[] = {
 	{ "deps", cmd_deps, "the ELF and dependency report only" },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)" },
 	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects" },
+	{ "undefined", cmd_undefined, "symbols no loaded object defines, like ldd -r, per object" },
 };
 
 static void usage(FILE *f)

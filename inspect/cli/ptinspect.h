@@ -38,6 +38,7 @@ int cmd_config(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect config F
 int cmd_debug(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect debug FILE... */
 int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect doctor */
 int cmd_env(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect env */
+int cmd_undefined(int argc, char **argv, struct pt_ctx *ctx);	/* ptinspect undefined FILE */
 
 /* cmd_common.c. --color=WHEN for a subcommand: 0, or -1 after a message. */
 int pt_ctx_set_color(struct pt_ctx *ctx, const char *arg);
@@ -58,7 +59,8 @@ struct env_result {
 };
 /*
  * python NULL: the first python3 on PATH. fallback: when it cannot import
- * torch, go on with the first interpreter that can (doctor). Returns 0, or
+ * torch, go on with the first interpreter that can (doctor; never when python
+ * was named: --python X means X). Returns 0, or
  * -1 when no report came back (reason in d).
  */
 int env_collect(const char *python, const char *expect, int fallback, const char *argv0,

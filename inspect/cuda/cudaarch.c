@@ -9,7 +9,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* shared/docs/cuda-fatbin.md §12, from NVIDIA's CUDA GPUs page. Keys are normalised names. */
+/* docs/formats/cuda-fatbin.md §12, from NVIDIA's CUDA GPUs page. Keys are normalised names. */
 static const struct gpu_name {
 	const char *key;
 	int major, minor;
@@ -99,7 +99,7 @@ int cudaarch_model_cc(const char *model, struct cuda_cc *cc)
 
 /*
  * Every compute capability that exists: what NVIDIA has shipped (its CUDA
- * GPUs page, shared/docs/cuda-fatbin.md §12) and what nvcc targets (nvcc 13.0
+ * GPUs page, docs/formats/cuda-fatbin.md §12) and what nvcc targets (nvcc 13.0
  * --list-gpu-code adds sm_88; 10.1 is Jetson Thor as CUDA 12.8 and 12.9
  * numbered it, 11.0 since CUDA 13.0). --gpu refuses anything else. This is
  * the one list: the names above must each map to a capability here (a unit
@@ -192,7 +192,7 @@ static int parse_number(const char *s, struct cuda_cc *cc)
 		if (end != dot || dot == s || !isdigit((unsigned char)dot[1]))
 			return -1;
 		mi = strtol(dot + 1, &end, 10);
-		if (*end || ma < 1 || ma > 99 || mi < 0 || mi > 9)
+		if (*end || ma < 0 || ma > 99 || mi < 0 || mi > 9)
 			return -1;
 		cc->major = (int)ma;
 		cc->minor = (int)mi;
@@ -204,7 +204,7 @@ static int parse_number(const char *s, struct cuda_cc *cc)
 	long v = strtol(s, NULL, 10);
 	cc->major = (int)(v / 10);
 	cc->minor = (int)(v % 10);
-	return cc->major >= 1 ? 0 : -1;
+	return 0;
 }
 
 static int parse_gpu(const char *s, struct cuda_cc *cc);
@@ -442,6 +442,24 @@ char *cudaarch_gencode(const struct cuda_summary *s)
 			       t->variant == 'a' ? "a" : t->variant == 'f' ? "f" : "", code);
 	}
 	return sb.buf ? pt_strbuf_detach(&sb) : pt_xstrdup("");
+}
+
+void cudaarch_apply_driver(struct cuda_verdict *v, int driver_cuda)
+{
+	char buf[16];
+	const char *need;
+	unsigned ma, mi;
+
+	v->driver_cuda = driver_cuda;
+	if (!driver_cuda || v->how != CUDA_RUN_PTX_JIT)
+		return;
+	need = cudaarch_ptx_min_driver(v->isa_major, v->isa_minor, buf, sizeof(buf));
+	if (need && sscanf(need, "%u.%u", &ma, &mi) == 2 && (int)(ma * 1000 + mi * 10) <= driver_cuda)
+		return;
+	v->how = CUDA_RUN_NONE;
+	v->jit_blocked = true;
+	/* torch's warnings are then right: they are flagged only where they are false. */
+	v->torch_range_warning = v->torch_cubin_warning = false;
 }
 
 void cudaarch_verdict(const struct cuda_summary *s, struct cuda_cc cc, struct cuda_verdict *v)

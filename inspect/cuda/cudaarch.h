@@ -1,5 +1,5 @@
 /*
- * CUDA architecture rules (shared/docs/cuda-fatbin.md §11-§14): which code
+ * CUDA architecture rules (docs/formats/cuda-fatbin.md §11-§14): which code
  * target runs on which compute capability, the PTX ISA a driver must know,
  * GPU names, and the TORCH_CUDA_ARCH_LIST and -gencode spellings of a set of
  * targets. Pure functions over small structs: no I/O, no printing.
@@ -134,8 +134,18 @@ struct cuda_verdict {
 	bool torch_range_warning;
 	bool torch_cubin_warning;
 	uint32_t arch_min, arch_max;	/* of SASS and PTX targets; 0 when none */
+	/* cudaarch_apply_driver: the driver's CUDA version (12040), and PTX JIT it refuses. */
+	int driver_cuda;
+	bool jit_blocked;	/* how became NONE: the PTX ISA is newer than the driver (error 222) */
 };
 
 void cudaarch_verdict(const struct cuda_summary *s, struct cuda_cc cc, struct cuda_verdict *v);
+
+/*
+ * With the driver's CUDA version known (driver_cuda 12040 = 12.4; 0 = not
+ * known, nothing changes): a PTX JIT verdict whose ISA needs a newer driver
+ * becomes "none" with jit_blocked (error 222).
+ */
+void cudaarch_apply_driver(struct cuda_verdict *v, int driver_cuda);
 
 #endif

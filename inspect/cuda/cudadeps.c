@@ -12,7 +12,7 @@
 /*
  * Known dlopen edges: libraries that load others at run time, so that no
  * DT_NEEDED shows them. "%d" in a name is the CUDA major of the tree's
- * libcudart.so.N (the edge is skipped when there is none).
+ * libcudart.so.N (the edge is skipped when there is none); "%v" below.
  */
 static const struct dlopen_rule {
 	const char *caller;	/* fnmatch pattern on the caller's SONAME or file name */
@@ -30,11 +30,15 @@ static const struct dlopen_rule {
 	/* The runtime finds the driver at its first call (cudart never links it). */
 	{ "libcudart.so.*", "libcuda.so.1", "CUDA runtime loads the driver" },
 	/* ATen's lazy driver and NVRTC bindings (aten/src/ATen/cuda/detail/LazyNVRTC.cpp). */
-	{ "libtorch_cuda.so", "libcuda.so.1", "ATen lazy driver API" },
-	{ "libtorch_cuda.so", "libnvrtc.so.%d", "ATen lazy NVRTC" },
+	{ "libtorch_cuda.so*", "libcuda.so.1", "ATen lazy driver API" },
+	{ "libtorch_cuda.so*", "libnvrtc.so.%d", "ATen lazy NVRTC" },
 	{ "libcaffe2_nvrtc.so", "libnvrtc.so.%d", "ATen lazy NVRTC" },
-	/* NVRTC loads its builtins library beside itself. */
-	{ "libnvrtc.so.*", "libnvrtc-builtins.so.%d.0", "NVRTC builtins" },
+	/*
+	 * NVRTC loads the builtins of its own toolkit version: "%v" is the
+	 * major.minor of the caller's file name (libnvrtc.so.12.4.127 → 12.4,
+	 * libnvrtc.so.13 → 13.0).
+	 */
+	{ "libnvrtc.so.*", "libnvrtc-builtins.so.%v", "NVRTC builtins" },
 };
 
 static const char *base(const char *p)
@@ -76,7 +80,18 @@ static void add_edges(struct cudadeps *cd, struct resolve_result *r, const struc
 
 			if (!obj_matches(&r->objs[i], rules[k].caller))
 				continue;
-			if (strstr(rules[k].name, "%d")) {
+			if (strstr(rules[k].name, "%v")) {
+				/* "libnvrtc.so.12.4.127": the two numbers after the caller's ".so.". */
+				const char *f = base(r->objs[i].realpath ? r->objs[i].realpath : r->objs[i].path);
+				const char *v = strstr(f, ".so.");
+				unsigned ma, mi = 0;
+
+				/* NVIDIA's own tree names the file libnvrtc.so.13: then 13.0. */
+				if (!v || sscanf(v + 4, "%u.%u", &ma, &mi) < 1)
+					continue;
+				owned = pt_xasprintf("%.*s%u.%u", (int)(strstr(rules[k].name, "%v") - rules[k].name),
+						     rules[k].name, ma, mi);
+			} else if (strstr(rules[k].name, "%d")) {
 				if ((major = cuda_major(r)) < 0)
 					continue;
 				/* The rule's format has one %d: a constant table, not user input. */
@@ -117,7 +132,12 @@ void cudadeps_collect(struct cudadeps *cd, struct resolve_result *r, const struc
 
 		/* The resolver reads dependencies with elfobj_open_dynamic: no section table. */
 		if (o->n_sections == 0) {
-			if (elfobj_open(&full, r->objs[i].path, diag) != 0) {
+			/* objs[0] is the file as given; the others are paths inside --root. */
+			char *in = i ? ldpath_in_root(env, r->objs[i].path) : pt_xstrdup(r->objs[i].path);
+			int bad = elfobj_open(&full, in, diag) != 0;
+
+			free(in);
+			if (bad) {
 				elfobj_release(&full);
 				continue;
 			}

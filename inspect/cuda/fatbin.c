@@ -1,6 +1,6 @@
 /*
  * Fat binary headers and entry headers; see fatbin.h. Validation follows
- * shared/docs/cuda-fatbin.md §8: a size field is never trusted, and the
+ * docs/formats/cuda-fatbin.md §8: a size field is never trusted, and the
  * invariants that held for all 42,472 entries seen are checked as warnings.
  */
 #include "fatbin.h"

@@ -1,5 +1,5 @@
 /*
- * The CUDA fat binary container (shared/docs/cuda-fatbin.md §3-§5, §8): a
+ * The CUDA fat binary container (docs/formats/cuda-fatbin.md §3-§5, §8): a
  * 16-byte header, then entries (64-byte base header, extension, payload).
  * Parses headers only: payloads are never touched here (see unpack.h), and
  * there is no I/O: the walker asks a caller-supplied reader for bytes, so the

@@ -2,14 +2,17 @@
  * Finding fat binaries in an ELF file; see fatbin_scan.h. Two small buffers
  * serve all reads: a window of a few hundred bytes for headers and a 1 MiB
  * chunk for the magic scan, so RSS stays flat on 500 MB libraries
- * (shared/docs/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
+ * (docs/formats/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
  */
 #include "fatbin_scan.h"
 
 #include <elf.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "unpack.h"
 #include "xalloc.h"
@@ -487,34 +490,119 @@ static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_
 	return 0;
 }
 
+/*
+ * --verify in parallel: entries are independent, so worker threads take the
+ * next one from a shared counter, each with its own buffers. What an entry
+ * found (result, ELF type, warnings) is kept per entry and merged in entry
+ * order afterwards, so the report and the warnings are the same whatever the
+ * number of threads.
+ */
+struct verify_job {
+	const struct elfobj *o;
+	const struct cuda_scan *s;
+	size_t next;			/* the next entry to take (atomic) */
+	signed char *result;		/* per entry: verify_entry's 1 / 0 / -1 */
+	unsigned char *elf_type;	/* per entry: info.elf_type (ET_REL ...) */
+	char *variant;			/* per entry: info.variant of a cubin ('a' or 0) */
+	struct pt_diag *diags;		/* per entry, only entries with warnings are touched */
+};
+
+static void *verify_worker(void *arg)
+{
+	struct verify_job *j = arg;
+	uint8_t *src = NULL, *dst = NULL;
+	size_t src_cap = 0, dst_cap = 0, i;
+	struct pt_diag local;
+
+	pt_diag_init(&local);
+	while ((i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->s->entries.n) {
+		struct unpack_info info = {0};
+
+		j->result[i] = (signed char)verify_entry(j->o, j->s, i, &src, &src_cap, &dst, &dst_cap,
+							  &info, &local);
+		j->elf_type[i] = (unsigned char)info.elf_type;
+		j->variant[i] = info.elf_type >= 0 ? info.variant : 0;	/* cubins only */
+		if (local.n || local.dropped) {
+			pt_diag_init(&j->diags[i]);
+			pt_diag_take(&j->diags[i], &local);
+		}
+	}
+	pt_diag_release(&local);
+	free(src);
+	free(dst);
+	return NULL;
+}
+
+/* Threads for --verify: PT_JOBS if set (1 = none), else the CPUs this process may use. */
+static size_t verify_threads(size_t entries)
+{
+	const char *e = getenv("PT_JOBS");
+	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t cs;
+
+	if (!(e && *e) && sched_getaffinity(0, sizeof(cs), &cs) == 0 && CPU_COUNT(&cs) < n)
+		n = CPU_COUNT(&cs);
+	if (n < 1)
+		n = 1;
+	if (n > 64)
+		n = 64;
+	if ((size_t)n > entries)
+		n = entries ? (long)entries : 1;
+	return (size_t)n;
+}
+
 int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct cuda_verify *v,
 		     struct pt_diag *diag)
 {
-	uint8_t *src = NULL, *dst = NULL;
-	size_t src_cap = 0, dst_cap = 0;
+	size_t n = s->entries.n, nt = verify_threads(n), started = 0;
+	struct verify_job j = {
+		.o = o,
+		.s = s,
+		.result = pt_xcalloc(n + 1, 1),
+		.elf_type = pt_xcalloc(n + 1, 1),
+		.variant = pt_xcalloc(n + 1, 1),
+		.diags = pt_xcalloc(n + 1, sizeof(struct pt_diag)),
+	};
+	pthread_t *t = pt_xcalloc(nt, sizeof(*t));
 
 	memset(v, 0, sizeof(*v));
-	v->entry_rel = pt_xcalloc(s->entries.n + 1, sizeof(bool));
-	v->entry_bad = pt_xcalloc(s->entries.n + 1, sizeof(bool));
-	for (size_t i = 0; i < s->entries.n; i++) {
-		struct unpack_info info;
-		int r = verify_entry(o, s, i, &src, &src_cap, &dst, &dst_cap, &info, diag);
-
-		if (r > 0) {
+	v->entry_rel = pt_xcalloc(n + 1, sizeof(bool));
+	v->entry_bad = pt_xcalloc(n + 1, sizeof(bool));
+	v->entry_cubin_variant = pt_xcalloc(n + 1, 1);
+	/* The calling thread is one of the workers. */
+	for (size_t k = 1; k < nt; k++)
+		if (pthread_create(&t[k], NULL, verify_worker, &j) == 0)
+			started = k;
+		else
+			break;
+	verify_worker(&j);
+	for (size_t k = 1; k <= started; k++)
+		pthread_join(t[k], NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (j.diags[i].n || j.diags[i].dropped) {
+			pt_diag_take(diag, &j.diags[i]);
+			pt_diag_release(&j.diags[i]);
+		}
+		if (j.result[i] > 0) {
 			v->skipped++;
 			continue;
 		}
 		v->checked++;
-		if (r < 0) {
+		if (j.result[i] == 0)
+			v->entry_cubin_variant[i] = j.variant[i];
+		if (j.result[i] < 0) {
 			v->failed++;
 			v->entry_bad[i] = true;
-		} else if (info.elf_type == ET_REL) {
+		} else if (j.elf_type[i] == ET_REL) {
 			v->et_rel++;
 			v->entry_rel[i] = true;
 		}
 	}
-	free(src);
-	free(dst);
+	free(t);
+	free(j.result);
+	free(j.elf_type);
+	free(j.variant);
+	free(j.diags);
 	return 0;
 }
 
@@ -522,5 +610,6 @@ void cuda_verify_release(struct cuda_verify *v)
 {
 	free(v->entry_rel);
 	free(v->entry_bad);
+	free(v->entry_cubin_variant);
 	memset(v, 0, sizeof(*v));
 }

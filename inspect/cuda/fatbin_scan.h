@@ -1,6 +1,6 @@
 /*
  * Every CUDA fat binary of one ELF file, section by section
- * (shared/docs/cuda-fatbin.md §1, §2, §8): `.nv_fatbin` and `__nv_relfatbin`
+ * (docs/formats/cuda-fatbin.md §1, §2, §8): `.nv_fatbin` and `__nv_relfatbin`
  * are walked header by header; the other non-code data sections (cuFFT's
  * `.ldata`, cuBLASLt's `.cask_resource`, cuSPARSE's `.rodata`) are scanned
  * for the magic unless CUDA_SCAN_REGISTERED_ONLY. The wrappers in
@@ -80,6 +80,7 @@ struct cuda_verify {
 	size_t skipped;		/* LTO-IR and unknown kinds (opaque), or over the size cap */
 	size_t et_rel;		/* relocatable (ET_REL) cubins */
 	bool *entry_rel;	/* per entry: an ET_REL cubin; NULL if none checked */
+	char *entry_cubin_variant;	/* per entry: unpack_info.variant of a cubin ('a' or 0) */
 	bool *entry_bad;	/* per entry: verification failed */
 };
 

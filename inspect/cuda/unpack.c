@@ -92,6 +92,13 @@ int unpack_inspect(unsigned kind, const uint8_t *p, size_t n, struct unpack_info
 		info->elf_type = p[16] | p[17] << 8;
 		/* §7: ABI v8 (EI_OSABI 0x41, CUDA 13) keeps the SM in bits 8-15, v7 in the low byte. */
 		info->sm = p[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
+		/*
+		 * ABI v7 EF_CUDA_ACCELERATORS: an arch-specific cubin. cuBLAS 12.4
+		 * has relocatable sm_50/60/61 cubins with it while their fat binary
+		 * entries carry no `a` flag; cuobjdump 12.4 lists them as sm_50a.
+		 */
+		if (p[8] < 8 && (flags & 0x800))
+			info->variant = 'a';
 		return 0;
 	}
 	if (kind == FATBIN_KIND_PTX) {

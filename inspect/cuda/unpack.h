@@ -1,5 +1,5 @@
 /*
- * Fat binary payloads for --verify (shared/docs/cuda-fatbin.md §6, §7):
+ * Fat binary payloads for --verify (docs/formats/cuda-fatbin.md §6, §7):
  * decompression of raw LZ4 blocks (liblz4) and zstd frames (libzstd), and a
  * look inside the result (cubin ELF header, PTX .version/.target). Bytes in,
  * bytes out; LTO-IR is opaque and never handled here.
@@ -25,7 +25,9 @@ int unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint
 struct unpack_info {
 	int elf_type;		/* cubin e_type (1 = ET_REL), -1 for PTX */
 	unsigned sm;		/* cubin SM from e_flags, or PTX .target number */
-	char variant;		/* PTX .target suffix 'a'/'f', else 0 */
+	char variant;		/* PTX .target suffix 'a'/'f'; 'a' for a cubin whose e_flags
+				   have EF_CUDA_ACCELERATORS (0x800, ABI v7), as cuobjdump
+				   names it ("sm_60a"); else 0 */
 	unsigned isa_major, isa_minor;	/* PTX .version */
 };
 

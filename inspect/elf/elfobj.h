@@ -84,7 +84,8 @@ int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
 /*
  * Like elfobj_open but only the identity and the dynamic section: no
  * build-id, no section headers. What the resolver needs for each of the
- * hundreds of dependencies of a large library.
+ * hundreds of dependencies of a large library. The file is closed before
+ * it returns (o->elf NULL, o->fd -1, elfobj_pread fails): only the fields.
  */
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag);
 

@@ -6,12 +6,15 @@
 #include "ldpath.h"
 
 #include <cpuid.h>
+#include <limits.h>
 #include <gnu/libc-version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "strbuf.h"
 #include "xalloc.h"
 
 static const char *const debian_system_dirs[] = {
@@ -103,11 +106,79 @@ void ldpath_env_release(struct ldpath_env *env)
 	memset(env, 0, sizeof(*env));
 }
 
+/*
+ * Symbolic links inside --root are followed as the loader in that root sees
+ * them: an absolute target starts again at the root, ".." stops there.
+ * Debian's NVIDIA driver libraries are reached through /etc/alternatives
+ * (libcuda.so.1 -> /etc/alternatives/nvidia--libcuda.so.1-x86_64-linux-gnu
+ * -> /usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.1); read as host
+ * paths those links point outside the root, at nothing.
+ */
+#define IN_ROOT_MAX_LINKS 40
+
 char *ldpath_in_root(const struct ldpath_env *env, const char *path)
 {
+	struct pt_strbuf cur;	/* resolved so far, inside the root ("" is its top) */
+	char *todo, *rest;
+	int links = 0;
+	size_t rl;
+
 	if (!env->root || !*env->root || path[0] != '/')
 		return pt_xstrdup(path);
-	return pt_xasprintf("%s%s", env->root, path);
+	rl = strlen(env->root);
+	pt_strbuf_init(&cur, 1 << 16);
+	pt_strbuf_addf(&cur, "%s", env->root);
+	todo = pt_xstrdup(path);
+	rest = todo;
+	while (*rest) {
+		char *comp, *slash, link[PATH_MAX];
+		struct stat st;
+		ssize_t n;
+
+		while (*rest == '/')
+			rest++;
+		if (!*rest)
+			break;
+		comp = rest;
+		slash = strchr(rest, '/');
+		rest = slash ? slash + 1 : rest + strlen(rest);
+		if (slash)
+			*slash = '\0';
+		if (!strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			char *s = strrchr(cur.buf, '/');
+
+			if (s && (size_t)(s - cur.buf) >= rl) {
+				*s = '\0';
+				cur.len = (size_t)(s - cur.buf);
+			}
+			continue;
+		}
+		size_t before = cur.len;
+		pt_strbuf_addf(&cur, "/%s", comp);
+		if (links >= IN_ROOT_MAX_LINKS || lstat(cur.buf, &st) != 0 || !S_ISLNK(st.st_mode))
+			continue;
+		n = readlink(cur.buf, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		links++;
+		cur.buf[before] = '\0';
+		cur.len = before;
+		if (link[0] == '/') {
+			cur.buf[rl] = '\0';
+			cur.len = rl;
+		}
+		char *next = pt_xasprintf("%s/%s", link, rest);
+
+		free(todo);
+		todo = rest = next;
+	}
+	free(todo);
+	if (cur.len == rl)
+		pt_strbuf_addf(&cur, "/");
+	return pt_strbuf_detach(&cur);
 }
 
 /* Length of the DST name at s (after '$'), with *brace set for ${...}; 0 if none. */

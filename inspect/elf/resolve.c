@@ -1,6 +1,6 @@
 /*
  * Dependency resolution as glibc 2.36's ld.so does it; see resolve.h and
- * shared/docs/elf-loader.md (section numbers below refer to it). Objects
+ * docs/formats/elf-loader.md (section numbers below refer to it). Objects
  * are loaded breadth-first; a name already loaded (by path, requested name
  * or SONAME) or a file already loaded under another name (same device and
  * inode, as _dl_map_object_from_fd checks) is reused without searching.
@@ -550,6 +550,18 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 		 * directory it was named by (dl-object.c).
 		 */
 		root->origin = dir_of(root->elf.interp ? root->realpath : abs);
+		/*
+		 * A file named inside --root: its $ORIGIN is the directory inside
+		 * the root, as the loader in that root sees it (Debian's cuBLAS
+		 * has RUNPATH $ORIGIN; searched as a host path it found nothing).
+		 */
+		size_t rl = env->root ? strlen(env->root) : 0;
+		if (rl && !strncmp(root->origin, env->root, rl) && root->origin[rl] == '/') {
+			char *in = pt_xstrdup(root->origin + rl);
+
+			free(root->origin);
+			root->origin = in;
+		}
 		free(abs);
 	}
 	/* The dynamic loader is in the process before anything else. */

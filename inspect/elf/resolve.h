@@ -1,6 +1,6 @@
 /*
  * The dependency graph of one ELF file, resolved as glibc 2.36's ld.so does
- * (shared/docs/elf-loader.md): breadth-first loading with reuse of loaded
+ * (docs/formats/elf-loader.md): breadth-first loading with reuse of loaded
  * SONAMEs, the RPATH chain of loaders, LD_LIBRARY_PATH, RUNPATH, the binary
  * /etc/ld.so.cache, system directories, glibc-hwcaps subdirectories, DSTs,
  * wrong-class candidates skipped, and symbol versions checked afterwards.

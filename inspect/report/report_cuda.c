@@ -130,10 +130,20 @@ static void verdict_text(FILE *f, const struct report_cuda *r, const struct cuda
 			v->isa_major, v->isa_minor, need ? ">= " : "newer than ", need ? need : "13.1");
 		break;
 	default:
-		fprintf(f, "    %scannot run%s: \"no kernel image is available for execution on the "
-			"device\" (error 209)\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+		if (v->jit_blocked)
+			fprintf(f, "    %scannot run%s: only PTX JIT of %s, whose ISA %u.%u needs a driver "
+				"for CUDA %s%s; this driver supports %d.%d (error 222, \"the provided PTX "
+				"was compiled with an unsupported toolchain.\")\n", pt_c(c, PT_C_RED),
+				pt_c(c, PT_C_RESET), ptx, v->isa_major, v->isa_minor, need ? ">= " : "newer than ",
+				need ? need : "13.1", v->driver_cuda / 1000, v->driver_cuda % 1000 / 10);
+		else
+			fprintf(f, "    %scannot run%s: \"no kernel image is available for execution on the "
+				"device\" (error 209)\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
 		break;
 	}
+	if (v->driver_cuda && v->how == CUDA_RUN_PTX_JIT)
+		fprintf(f, "    this driver supports CUDA %d.%d: it can JIT that PTX\n",
+			v->driver_cuda / 1000, v->driver_cuda % 1000 / 10);
 	report_cuda_fatbins_without_image(r->scan, v->cc, &total, &without);
 	if (v->how != CUDA_RUN_NONE && without)
 		fprintf(f, "    %zu of %zu registered fat binaries have no code for it (normal for "
@@ -239,6 +249,7 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 		struct cuda_verdict v;
 
 		cudaarch_verdict(&r->sum, opts->gpus[g], &v);
+		cudaarch_apply_driver(&v, opts->driver_cuda);
 		verdict_text(f, r, &v, opts->gpu_args[g], ctx);
 	}
 	free(sass);
@@ -304,6 +315,12 @@ static json_t *entry_json(const struct report_cuda *r, size_t i)
 							       (e->kind == FATBIN_KIND_ELF ||
 								e->kind == FATBIN_KIND_PTX)));
 		json_object_set_new(j, "relocatable", json_boolean(r->verify->entry_rel[i]));
+		if (e->kind == FATBIN_KIND_ELF) {
+			char cv[2] = { r->verify->entry_cubin_variant[i], '\0' };
+
+			/* The cubin's own e_flags: "a" where they say arch-specific. */
+			json_object_set_new(j, "cubin_variant", cv[0] ? json_string(cv) : json_null());
+		}
 	}
 	return j;
 }
@@ -330,6 +347,11 @@ static json_t *verdict_json(const struct report_cuda *r, const struct cuda_verdi
 	json_object_set_new(j, "ptx_isa", v->has_ptx ? version_json(v->isa_major, v->isa_minor)
 					: json_null());
 	json_object_set_new(j, "ptx_min_driver", v->has_ptx ? pt_json_str(need) : json_null());
+	if (v->driver_cuda) {
+		snprintf(cc, sizeof(cc), "%d.%d", v->driver_cuda / 1000, v->driver_cuda % 1000 / 10);
+		json_object_set_new(j, "driver_cuda", json_string(cc));
+		json_object_set_new(j, "ptx_jit_blocked", json_boolean(v->jit_blocked));
+	}
 	report_cuda_fatbins_without_image(r->scan, v->cc, &total, &without);
 	json_object_set_new(j, "registered_fatbins", json_integer((json_int_t)total));
 	json_object_set_new(j, "fatbins_without_image", json_integer((json_int_t)without));
@@ -415,6 +437,7 @@ json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_o
 			struct cuda_verdict v;
 
 			cudaarch_verdict(&r->sum, opts->gpus[i], &v);
+			cudaarch_apply_driver(&v, opts->driver_cuda);
 			json_array_append_new(g, verdict_json(r, &v, opts->gpu_args[i]));
 		}
 		json_object_set_new(j, "gpu_verdict", g);

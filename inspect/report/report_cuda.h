@@ -25,6 +25,7 @@ struct report_cuda_opts {
 	const struct cuda_cc *gpus;	/* --gpu, in the order given */
 	const char *const *gpu_args;	/* as typed, for the report */
 	size_t n_gpus;
+	int driver_cuda;		/* --gpu=auto: the driver's CUDA version (12040), 0 unknown */
 	bool entries;			/* list every entry in text */
 	bool only;			/* `ptinspect cuda`: say so when there is no CUDA code */
 };

@@ -10,7 +10,8 @@ void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struc
 {
 	int c = ctx ? ctx->color : 0;
 	const char *col = di->verdict == DEBUGINFO_FULL ? PT_C_GREEN
-			  : di->verdict == DEBUGINFO_SYMBOLS ? PT_C_YELLOW : PT_C_RED;
+			  : di->verdict == DEBUGINFO_SYMBOLS || di->verdict == DEBUGINFO_NEEDS_TYPES ? PT_C_YELLOW
+			  : PT_C_RED;
 
 	fprintf(f, "%*sdebug     %s%s%s: %s\n", ind, "", pt_c(c, col),
 		debuginfo_verdict_text(di->verdict), pt_c(c, PT_C_RESET), di->why);
@@ -45,6 +46,8 @@ json_t *report_debug_json(const struct debuginfo *di)
 	json_object_set_new(j, "why", pt_json_str(di->why));
 	json_object_set_new(j, "dwarf_in_file", json_boolean(di->has_dwarf));
 	json_object_set_new(j, "symtab", json_boolean(di->has_symtab));
+	json_object_set_new(j, "tensorimpl", json_string(di->tensorimpl == 2 ? "defined"
+							 : di->tensorimpl == 1 ? "declared" : "absent"));
 	json_object_set_new(j, "units", json_integer((json_int_t)di->n_units));
 	json_object_set_new(j, "split_units", json_integer((json_int_t)di->n_skeleton));
 	json_object_set_new(j, "dwo_found", json_integer((json_int_t)di->n_dwo_found));

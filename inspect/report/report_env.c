@@ -9,7 +9,7 @@
 #include "report.h"
 #include "report_config.h"
 
-static const char *yn(int v)
+static const char *yes_no(int v)
 {
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
@@ -67,7 +67,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 			r->torch_version ? r->torch_version : "(no version)", pt_c(c, PT_C_RESET),
 			r->torch_file ? r->torch_file : "?");
 		fprintf(f, "%-13s %s\n", "git version", r->git_version ? r->git_version : "-");
-		fprintf(f, "%-13s %s\n", "debug build", yn(r->debug));
+		fprintf(f, "%-13s %s\n", "debug build", yes_no(r->debug));
 		fprintf(f, "%-13s %s\n", "CUDA", r->cuda ? r->cuda : "none (torch.version.cuda is None)");
 		if (r->hip)
 			fprintf(f, "%-13s %s\n", "HIP", r->hip);
@@ -79,7 +79,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 				fprintf(f, " %s", json_string_value(json_array_get(al, i)));
 			fputc('\n', f);
 		}
-		fprintf(f, "%-13s %s\n", "C++11 ABI", yn(r->cxx11_abi));
+		fprintf(f, "%-13s %s\n", "C++11 ABI", yes_no(r->cxx11_abi));
 	}
 	if (r->n_cands) {
 		fprintf(f, "torch packages on sys.path, in order:\n");

@@ -20,6 +20,7 @@ const char *debuginfo_verdict_text(enum debuginfo_verdict v)
 {
 	switch (v) {
 	case DEBUGINFO_FULL: return "gdb can show tensor fields here";
+	case DEBUGINFO_NEEDS_TYPES: return "gdb needs pt-types for tensors";
 	case DEBUGINFO_SYMBOLS: return "symbols only";
 	default: return "nothing";
 	}
@@ -27,7 +28,8 @@ const char *debuginfo_verdict_text(enum debuginfo_verdict v)
 
 const char *debuginfo_verdict_key(enum debuginfo_verdict v)
 {
-	return v == DEBUGINFO_FULL ? "full" : v == DEBUGINFO_SYMBOLS ? "symbols" : "nothing";
+	return v == DEBUGINFO_FULL ? "full" : v == DEBUGINFO_SYMBOLS ? "symbols"
+	       : v == DEBUGINFO_NEEDS_TYPES ? "needs_types" : "nothing";
 }
 
 void debuginfo_producer_flags(const char *p, char **opt, char **g)
@@ -118,6 +120,39 @@ static void add_producer(struct debuginfo *di, const char *p)
 	}
 }
 
+/*
+ * Is c10::TensorImpl in this unit: namespace c10 at the top, a class or
+ * struct TensorImpl in it, complete (2) or a declaration (1)? What the GDB
+ * extension's lookup_type("c10::TensorImpl") needs is a complete one.
+ */
+static int tensorimpl_in(Dwarf_Die *unit)
+{
+	Dwarf_Die ns, c;
+	int best = 0;
+
+	if (dwarf_child(unit, &ns) != 0)
+		return 0;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&ns) != DW_TAG_namespace || !(n = dwarf_diename(&ns)) || strcmp(n, "c10"))
+			continue;
+		if (dwarf_child(&ns, &c) != 0)
+			continue;
+		do {
+			int t = dwarf_tag(&c);
+
+			if ((t != DW_TAG_class_type && t != DW_TAG_structure_type) ||
+			    !(n = dwarf_diename(&c)) || strcmp(n, "TensorImpl"))
+				continue;
+			if (!dwarf_hasattr(&c, DW_AT_declaration))
+				return 2;
+			best = 1;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	} while (dwarf_siblingof(&ns, &ns) == 0);
+	return best;
+}
+
 /* Walk the compile units: producers, skeletons, whether their .dwo opened. */
 static void scan_units(struct debuginfo *di, const char *path, Elf *elf, const char *dwp,
 		       struct pt_diag *diag)
@@ -157,10 +192,20 @@ static void scan_units(struct debuginfo *di, const char *path, Elf *elf, const c
 								      : pt_xasprintf("%s/%s", dir, dwo);
 			/* subdie is the split unit's DIE when libdw found the .dwo/.dwp. */
 			if (subdie.cu && dwarf_tag(&subdie) == DW_TAG_compile_unit) {
+				int ti = di->tensorimpl < 2 ? tensorimpl_in(&subdie) : 0;
+
+				if (ti > di->tensorimpl)
+					di->tensorimpl = ti;
 				di->n_dwo_found++;
 				if ((prod = dwarf_formstring(dwarf_attr(&subdie, DW_AT_producer, &a))))
 					add_producer(di, prod);
 			}
+		}
+		if (!skel && di->tensorimpl < 2) {
+			int ti = tensorimpl_in(&cudie);
+
+			if (ti > di->tensorimpl)
+				di->tensorimpl = ti;
 		}
 		if ((prod = dwarf_formstring(dwarf_attr(&cudie, DW_AT_producer, &a))))
 			add_producer(di, prod);
@@ -239,6 +284,16 @@ static void decide(struct debuginfo *di, const char *path)
 				       di->build_id_path ? " (" : "",
 				       di->build_id_path ? di->build_id_path : "",
 				       di->build_id_path ? " absent)" : "");
+	}
+	/* Usable DWARF that only declares c10::TensorImpl: the GDB extension needs pt-types. */
+	if (di->verdict == DEBUGINFO_FULL && di->tensorimpl == 1) {
+		char *w = di->why;
+
+		di->verdict = DEBUGINFO_NEEDS_TYPES;
+		di->why = pt_xasprintf("%s, but c10::TensorImpl is only declared in it (GCC emits the "
+				       "class where its key function is, in libc10): tensors print after "
+				       "pt-types, or with libc10's DWARF loaded", w);
+		free(w);
 	}
 	(void)path;
 }

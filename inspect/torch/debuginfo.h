@@ -21,6 +21,12 @@ enum debuginfo_verdict {
 	DEBUGINFO_FULL,		/* "gdb can show tensor fields here": DWARF with types reachable */
 	DEBUGINFO_SYMBOLS,	/* "symbols only": .symtab or line tables, no usable types */
 	DEBUGINFO_NOTHING,	/* "nothing": only the exported dynamic symbols */
+	/*
+	 * "gdb needs pt-types for tensors": DWARF, but c10::TensorImpl only
+	 * declared (GCC emits a class with a vtable in full only where its key
+	 * function is, libc10), as the GDB extension finds it.
+	 */
+	DEBUGINFO_NEEDS_TYPES,
 };
 
 struct debuginfo {
@@ -40,6 +46,8 @@ struct debuginfo {
 	size_t n_producers;
 	char *opt_level;	/* "-O2" from the first producer saying one, or NULL */
 	char *g_level;		/* "-g", "-g1", "-g3", "-ggdb" ..., or NULL */
+	/* c10::TensorImpl in the DWARF: 2 defined (complete), 1 only declared, 0 absent */
+	int tensorimpl;
 	enum debuginfo_verdict verdict;
 	char *why;		/* one line of evidence for the verdict */
 };
@@ -59,9 +67,9 @@ int debuginfo_read_obj(const struct elfobj *o, const char *debug_root, struct de
 
 void debuginfo_release(struct debuginfo *di);
 
-/* "gdb can show tensor fields here", "symbols only", "nothing". */
+/* "gdb can show tensor fields here", "symbols only", "nothing", "gdb needs pt-types for tensors". */
 const char *debuginfo_verdict_text(enum debuginfo_verdict v);
-/* "full", "symbols", "nothing" (JSON). */
+/* "full", "symbols", "nothing", "needs_types" (JSON). */
 const char *debuginfo_verdict_key(enum debuginfo_verdict v);
 
 /*

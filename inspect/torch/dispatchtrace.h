@@ -1,6 +1,6 @@
 /*
  * Can TORCH_SHOW_DISPATCH_TRACE print anything with this build?
- * (shared/docs/torch-trace-formats.md §8): only where NDEBUG is not defined,
+ * (docs/formats/torch-trace-formats.md §8): only where NDEBUG is not defined,
  * or, from torch 2.7 (PR #145517), with -DHAS_TORCH_SHOW_DISPATCH_TRACE.
  * Evidence: the build configuration (BUILD_TYPE, CXX_FLAGS), torch.version.debug
  * and the library itself (the "], key=[" text of the trace line).

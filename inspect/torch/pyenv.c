@@ -63,11 +63,7 @@ char *pyenv_find_helper(const char *argv0)
 	return NULL;
 }
 
-/*
- * Run argv with stdout into *out (capped), stderr to stderr_fd (-1: keep
- * ours, -2: /dev/null). Returns the wait status, or -1 if it could not start.
- */
-static int run_capture(char *const argv[], struct pt_strbuf *out, int quiet)
+int pyenv_run_capture(char *const argv[], struct pt_strbuf *out, int quiet)
 {
 	int fds[2], st = 0;
 	pid_t pid;
@@ -114,6 +110,21 @@ static int run_capture(char *const argv[], struct pt_strbuf *out, int quiet)
 static const char *jstr(json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
+}
+
+/* The strings of a JSON array (others skipped) into a new array; returns the count. */
+static size_t jstrv(json_t *a, const char ***out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	if (!json_is_array(a) || !json_array_size(a))
+		return 0;
+	*out = pt_xcalloc(json_array_size(a), sizeof(**out));
+	for (size_t i = 0; i < json_array_size(a); i++)
+		if (json_is_string(json_array_get(a, i)))
+			(*out)[n++] = json_string_value(json_array_get(a, i));
+	return n;
 }
 
 static int jbool(json_t *o, const char *k)
@@ -177,6 +188,36 @@ int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_re
 			r->n_cands++;
 		}
 	}
+	r->n_sys_path = jstrv(json_object_get(r->doc, "sys_path"), &r->sys_path);
+	r->n_site_dirs = jstrv(json_object_get(r->doc, "site_dirs"), &r->site_dirs);
+	r->n_ext_suffixes = jstrv(json_object_get(r->doc, "ext_suffixes"), &r->ext_suffixes);
+	r->cwd = jstr(r->doc, "cwd");
+	r->torch_spec = jstr(r->doc, "torch_spec");
+	r->ld_library_path = jstr(json_object_get(r->doc, "env"), "LD_LIBRARY_PATH");
+	r->python_version_full = jstr(r->doc, "python_version_full");
+	r->python_platform = jstr(r->doc, "python_platform");
+	r->libc_ver = jstr(r->doc, "libc_ver");
+	r->import_stderr = jstr(r->doc, "import_stderr");
+	r->python_bits = (int)json_integer_value(json_object_get(r->doc, "python_bits"));
+	r->cuda_available = jbool(r->doc, "cuda_available");
+	r->xnnpack = jbool(r->doc, "xnnpack");
+	r->cudnn_version = json_is_integer(json_object_get(r->doc, "cudnn_version"))
+				   ? (long)json_integer_value(json_object_get(r->doc, "cudnn_version")) : -1;
+	a = json_object_get(r->doc, "distributions");
+	if (json_is_array(a) && json_array_size(a)) {
+		r->dist_name = pt_xcalloc(json_array_size(a), sizeof(*r->dist_name));
+		r->dist_version = pt_xcalloc(json_array_size(a), sizeof(*r->dist_version));
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			json_t *e = json_array_get(a, i);
+			const char *n = json_string_value(json_array_get(e, 0));
+			const char *v = json_string_value(json_array_get(e, 1));
+
+			if (!n || !v)
+				continue;
+			r->dist_name[r->n_dists] = n;
+			r->dist_version[r->n_dists++] = v;
+		}
+	}
 	a = json_object_get(r->doc, "loaded");
 	if (json_is_array(a) && json_array_size(a)) {
 		r->loaded = pt_xcalloc(json_array_size(a), sizeof(*r->loaded));
@@ -215,7 +256,7 @@ int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
 		return -1;
 	}
 	pt_strbuf_init(&out, PYENV_MAX_OUTPUT);
-	st = run_capture((char *const[]){ helper, (char *)python, NULL }, &out, 0);
+	st = pyenv_run_capture((char *const[]){ helper, (char *)python, NULL }, &out, 0);
 	if (st == -1) {
 		pt_diag_add(diag, PT_SEV_ERROR, helper, NULL, "cannot run: %s", strerror(errno));
 	} else if (WIFSIGNALED(st)) {
@@ -235,6 +276,11 @@ void pyenv_report_release(struct pyenv_report *r)
 	json_decref(r->doc);
 	free(r->cands);
 	free(r->loaded);
+	free(r->sys_path);
+	free(r->site_dirs);
+	free(r->ext_suffixes);
+	free(r->dist_name);
+	free(r->dist_version);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -297,11 +343,9 @@ size_t pyenv_find_torch_pythons(const char *skip, char ***out)
 			dup = same_file((*out)[k], cands[i]);
 		if (dup)
 			continue;
-		/* find_spec locates the package without running torch's __init__. */
-		st = run_capture((char *const[]){ cands[i], (char *)"-c",
-			(char *)"import importlib.util,sys;"
-				"sys.exit(0 if importlib.util.find_spec('torch') else 1)", NULL },
-			NULL, 1);
+		/* Only interpreters that really import torch are named (not merely find it). */
+		st = pyenv_run_capture((char *const[]){ cands[i], (char *)"-c", (char *)"import torch", NULL },
+				 NULL, 1);
 		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 			*out = pt_xreallocarray(*out, n + 1, sizeof(**out));
 			(*out)[n++] = pt_xstrdup(cands[i]);

@@ -49,6 +49,27 @@ struct pyenv_report {
 	size_t n_cands;
 	struct pyenv_loaded *loaded;
 	size_t n_loaded;
+	/* The interpreter's view before the import (for the diagnosis of a failed import). */
+	const char **sys_path;	/* as `PYTHON -c` computes it ("" = the current directory) */
+	size_t n_sys_path;
+	const char **site_dirs;	/* site.getsitepackages() + the user site */
+	size_t n_site_dirs;
+	const char **ext_suffixes;	/* importlib.machinery.EXTENSION_SUFFIXES */
+	size_t n_ext_suffixes;
+	const char *cwd;
+	const char *torch_spec;	/* importlib.util.find_spec('torch').origin, or NULL */
+	const char *ld_library_path;	/* the interpreter's LD_LIBRARY_PATH, or NULL */
+	const char *python_version_full;	/* sys.version */
+	const char *python_platform;	/* platform.platform() */
+	const char *libc_ver;	/* platform.libc_ver(), "glibc-2.36" */
+	const char *import_stderr;
+	int python_bits;	/* sys.maxsize.bit_length() + 1, 0 unknown */
+	int cuda_available;	/* torch.cuda.is_available(): 0, 1, -1 unknown */
+	int xnnpack;		/* torch.backends.xnnpack.enabled: 0, 1, -1 unknown */
+	long cudnn_version;	/* torch.backends.cudnn.version(), -1 none/unknown */
+	/* Installed distributions whose names collect_env looks for: name, version. */
+	const char **dist_name, **dist_version;
+	size_t n_dists;
 };
 
 /*
@@ -71,6 +92,14 @@ int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_re
 
 void pyenv_report_release(struct pyenv_report *r);
 
+/*
+ * Run argv (argv[0] a path) with stdout into *out (capped by its max; NULL:
+ * discarded), stderr kept or, with quiet, sent to /dev/null. Returns the wait
+ * status, or -1 if it could not start.
+ */
+struct pt_strbuf;
+int pyenv_run_capture(char *const argv[], struct pt_strbuf *out, int quiet);
+
 /* The first "python3" on PATH, or NULL (new string). */
 char *pyenv_default_python(void);
 
@@ -78,8 +107,8 @@ char *pyenv_default_python(void);
 char *pyenv_which(const char *name);
 
 /*
- * Interpreters on this machine that can find a torch package (checked with
- * importlib.util.find_spec in a child, nothing imported): /usr/bin/python3,
+ * Interpreters on this machine that can import torch (`PYTHON -c 'import
+ * torch'` in a child exits 0; finding a package is not enough): /usr/bin/python3,
  * /usr/local/bin/python3 and every python3 on PATH, other than skip.
  * Returns the count; *out is an array of new strings.
  */

@@ -1,7 +1,7 @@
 /*
  * The text of torch.__config__.show() (= torch._C._show_config() = C++
  * at::show_config()) parsed into fields. Real pastes are indented, re-wrapped
- * by hand, cut short or in old formats (shared/fixtures/show_config/): every
+ * by hand, cut short or in old formats (tests/fixtures/show_config/): every
  * line is kept, either in items (the "- ..." entries) or in unparsed.
  * No I/O here; the JSON form (report_config.c) is a contract, see
  * docs/ptinspect-config.1.

@@ -3,7 +3,7 @@
  * "[0/0]", "[0/1_1]" (attempt 1), "[!0]" and "[!0/1/0]" (compiled autograd),
  * tlparse's "-" for a missing part ("[!0/-/-]", "-_0_0_0"). Shared by the
  * TORCH_LOGS parser (issue 5) and the TORCH_TRACE reader (issue 6).
- * See ../shared/docs/torch-trace-formats.md, section 3.
+ * See docs/formats/torch-trace-formats.md, section 3.
  */
 #ifndef PT_COMPILEID_H
 #define PT_COMPILEID_H

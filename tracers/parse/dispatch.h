@@ -6,7 +6,7 @@
  * can be torn: "[call] op=[aten::ad [call] op=[aten::mul], key=[CPU]" then
  * "d.Tensor], key=[CPU]"; dispatch_parse_torn finds the whole call at the
  * end of such a line and dispatch_is_tail the rest, so the caller can join
- * head and tail. See ../shared/docs/torch-trace-formats.md, section 8.
+ * head and tail. See docs/formats/torch-trace-formats.md, section 8.
  */
 #ifndef PT_DISPATCH_H
 #define PT_DISPATCH_H

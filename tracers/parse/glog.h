@@ -8,7 +8,7 @@
  *
  * Parses only the prefix; what follows (compile id, artifact, JSON) is the
  * caller's. Also turns the year-less local time into UTC microseconds given
- * the run's own clock. See ../shared/docs/torch-trace-formats.md, 3, 6, 7.
+ * the run's own clock. See docs/formats/torch-trace-formats.md, 3, 6, 7.
  */
 #ifndef PT_GLOG_H
 #define PT_GLOG_H

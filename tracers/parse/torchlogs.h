@@ -3,7 +3,7 @@
  * prefix from a .py file, then optional " [compile id]" and " [__artifact]"),
  * a C++ log line (glog or c10 prefix from a C++ file), the pre-2.3 TORCH_LOGS
  * form, or none of these. Grouping lines into records is ingest.c's job; this
- * file only looks at one line. See ../shared/docs/torch-trace-formats.md, 6-7.
+ * file only looks at one line. See docs/formats/torch-trace-formats.md, 6-7.
  */
 #ifndef PT_TORCHLOGS_H
 #define PT_TORCHLOGS_H

@@ -1,5 +1,5 @@
 /*
- * TORCH_TRACE records (docs: ../shared/docs/torch-trace-formats.md §2-§5):
+ * TORCH_TRACE records (docs: docs/formats/torch-trace-formats.md §2-§5):
  * one envelope line `<glog prefix>] {json}` plus zero or more TAB-prefixed
  * payload lines. The reader is pushed bytes in pieces of any size and calls
  * back once per complete record, so memory is bounded by the largest record

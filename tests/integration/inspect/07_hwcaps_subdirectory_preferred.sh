@@ -7,7 +7,7 @@ build_so "$T/d/libH.so" "$(lib_src h 1)" -Wl,-soname,libH.so
 build_so "$T/d/glibc-hwcaps/x86-64-v2/libH.so" "$(lib_src h 2)" -Wl,-soname,libH.so
 build_exe "$T/exe" "$(exe_src h)" -L"$T/d" -lH -Wl,-rpath,"$T/d"
 /lib64/ld-linux-x86-64.so.2 --list-diagnostics 2>/dev/null | grep -q 'dl_hwcaps_subdirs_active=0x[0-9a-f]*[2367abef]$' ||
-	skip "this CPU does not support x86-64-v2"
+	not_applicable "this CPU does not support x86-64-v2"
 same_as_loader "hwcaps subdirectory" "$T/exe"
 check_contains "v2 copy chosen" "glibc-hwcaps/x86-64-v2/libH.so" "$(ours "$T/exe")"
 check_eq "plain copy with --hwcaps=none" "$T/d/libH.so" "$(ours "$T/exe" --hwcaps=none | grep libH)"

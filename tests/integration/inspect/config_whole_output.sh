@@ -4,8 +4,8 @@
 # 2 unreadable.
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTINSPECT
-F=$PT_SHARED/fixtures/show_config/013.txt
-[ -r "$F" ] || skip "no $F (shared fixtures)"
+F=$PT_FIXTURES/show_config/013.txt
+[ -r "$F" ] || fail "no fixture $F"
 export NO_COLOR=1
 
 check_eq "whole report of 013.txt" "$(cat <<'EXPECTED'

@@ -1,5 +1,5 @@
 # ptinspect cuda on shared libraries built here with nvcc, one per way of
-# producing device code (shared/docs/cuda-fatbin.md §6, §9): the listing must
+# producing device code (docs/formats/cuda-fatbin.md §6, §9): the listing must
 # equal the -gencode flags used, --verify must decompress every SASS/PTX
 # entry to its header's size, --gpu must follow §11, and damaged copies
 # (bad magic in the middle, sizes past the end, zero sizes, a truncated

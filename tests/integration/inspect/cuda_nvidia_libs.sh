@@ -1,6 +1,6 @@
 # ptinspect cuda on every library of the CUDA 13 tree in /usr/local/cuda/lib64:
 # no errors and no warnings on NVIDIA's own files, and the fat binaries kept
-# outside .nv_fatbin are found by default (shared/docs/cuda-fatbin.md §1, §15):
+# outside .nv_fatbin are found by default (docs/formats/cuda-fatbin.md §1, §15):
 # cuFFT's sm_80/sm_90 kernels live only in .ldata, without wrappers.
 # ctest-timeout: 300
 . "$PT_TESTLIB/common.sh" || exit 2
@@ -45,10 +45,14 @@ check_eq "cuBLASLt: wrappers equal registered fat binaries" "True" \
 "$P" --json cuda "$LIB/libnccl.so.2" >"$T/nccl.json"
 check_contains "NCCL: __nv_relfatbin is relocatable" "__nv_relfatbin:relocatable" \
 	"$(q "$T/nccl.json" '" ".join(s["name"] + ":" + s["kind"] for s in c["sections"])')"
-# cuDNN 9.19: compute_121 PTX with ISA 9.1 needs a CUDA 13.1 driver (§10 item 5).
-"$P" --json cuda --gpu 13.0 "$LIB/libcudnn_ops.so.9" >"$T/ops.json"
-check_eq "cuDNN ops on CC 13.0: only PTX JIT, needs CUDA 13.1" "ptx_jit compute_121 9.1 13.1" \
-	"$(q "$T/ops.json" '" ".join(str(c["gpu_verdict"][0][k]) for k in ("verdict", "ptx", "ptx_isa", "ptx_min_driver"))')"
+# cuDNN 9.19: compute_121 PTX with ISA 9.1 (a CUDA 13.1 driver; §10 item 5). No GPU of
+# capability 13.0 exists, so --gpu 13.0 is refused (issue 14) rather than judged.
+"$P" --json cuda --gpu 12.1 "$LIB/libcudnn_ops.so.9" >"$T/ops.json"
+check_eq "cuDNN ops: compute_121 PTX of ISA 9.1" "9.1" \
+	"$(q "$T/ops.json" '[t["max_ptx_isa"] for t in c["per_target"] if t["target"] == "compute_121"][0]')"
+check_eq "cuDNN ops on CC 12.1: exact SASS sm_121, PTX needs CUDA 13.1" "sass_exact sm_121 compute_121 13.1" \
+	"$(q "$T/ops.json" '" ".join(str(c["gpu_verdict"][0][k]) for k in ("verdict", "sass", "ptx", "ptx_min_driver"))')"
+check_rc "cuDNN ops: --gpu 13.0 (no such GPU) is a usage error" 2 "$P" cuda --gpu 13.0 "$LIB/libcudnn_ops.so.9"
 
 # --verify over LZ4 (cuFFT .ldata, cuSPARSE .rodata) and zstd: every SASS/PTX entry decompresses.
 for f in libcufft.so.12 libcusparse.so.12; do

@@ -56,6 +56,10 @@ build_so "$T/with/libtorch_cpu.so" 'const char *trace_fmt = "[call] op=[%s], key
 build_so "$T/without/libtorch_cpu.so" 'const char *other = "nothing here";' -g
 check_eq "libtorch_cpu without the trace text: cannot print" False "$(dt "$T/without/libtorch_cpu.so")"
 check_eq "libtorch_cpu with the trace text: cannot tell without the configuration" None "$(dt "$T/with/libtorch_cpu.so")"
+# Only the read-only data sections are read: the same bytes in a writable array are not the printer's.
+mkdir -p "$T/data"
+build_so "$T/data/libtorch_cpu.so" 'char trace_buf[] = "[call] op=[%s], key=[%s]";' -g
+check_eq "trace text only in .data: not the printer's literal" False "$(dt "$T/data/libtorch_cpu.so")"
 check_contains "rebuild command shown" "to enable: DEBUG=1 python setup.py develop" "$("$P" debug "$T/without/libtorch_cpu.so")"
 
 # Bare `ptinspect FILE` includes the debug section.

@@ -71,7 +71,11 @@ check_rc "--expect the right place" 0 "$P" env --python $PY --expect /usr/lib/py
 # Standing in a PyTorch checkout (setup.py, torch/, c10/) makes it the expected place.
 mkdir -p "$T/pytorch/torch" "$T/pytorch/c10"
 touch "$T/pytorch/setup.py" "$T/pytorch/torch/__init__.py"
-(cd "$T/pytorch" && "$P" env --python $PY >"$T/intree.txt")
+# As `python3 -c` does, the current directory comes first: its torch/ is the one imported.
+(cd "$T/pytorch" && "$P" env --python $PY >"$T/intree-cwd.txt")
+check_contains "in a build tree: its torch/ wins, as with python3 -c" "from $T/pytorch/torch/__init__.py" "$(cat "$T/intree-cwd.txt")"
+# With PYTHONSAFEPATH (python3 -P) it does not, and the system torch is not the build tree's.
+(cd "$T/pytorch" && PYTHONSAFEPATH=1 "$P" env --python $PY >"$T/intree.txt")
 check_eq "in a build tree, torch from elsewhere: exit" 1 $?
 check_contains "build tree finding" "torch is imported from /usr/lib/python3/dist-packages/torch/__init__.py, not from $T/pytorch (the build tree in the current directory)" "$(cat "$T/intree.txt")"
 

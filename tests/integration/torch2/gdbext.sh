@@ -5,7 +5,7 @@
 # value checks as on Debian 12's 1.13, run inside the torch 2.x test bed with
 # its g++ 14, GDB 16, /usr/include (libtorch-dev 2.6) and python3 -- live, on
 # a core file, and in python3 running a torch script.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 TB=$PT_SRC/tests/torch2/testbed
 SCRIPT=tests/integration/gdbext/gdb_tensors.sh
 [ -f "$PT_SRC/$SCRIPT" ] || skip "$SCRIPT is not in this tree"

@@ -4,7 +4,7 @@
 # 13's torch 2.6: the parsed configuration equals what the interpreter's own
 # torch.__config__.show() says, and the loaded-objects list is what importing
 # torch really maps into a python3 process.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 TB=$PT_SRC/tests/torch2/testbed
 PY=/usr/bin/python3
 

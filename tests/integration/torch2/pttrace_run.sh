@@ -6,7 +6,7 @@
 # tests/torch2/tracecheck.py reading the TORCH_TRACE files pttrace kept:
 # compile ids, graph breaks, recompiles, the failure and its reason, both
 # ranks, payloads with valid md5, the child's output and exit status.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 TB=$PT_SRC/tests/torch2/testbed
 PY=/usr/bin/python3
 [ -x $PY ] || skip "no /usr/bin/python3 on the host"

@@ -6,7 +6,7 @@
 # tests/torch2/tracecheck.py (record grammar and MD5 only), then
 # `pttrace import` (built inside the bed) is checked against that reader on the
 # same real traces. `pttrace run` checks come when pttrace run lands.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 PY=/usr/bin/python3
 TB=$PT_SRC/tests/torch2/testbed
 [ -x $PY ] || skip "no /usr/bin/python3 on the host"

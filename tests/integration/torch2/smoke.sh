@@ -8,7 +8,7 @@ TB=$PT_SRC/tests/torch2/testbed
 
 # The tier runs once per CI run, from the normal tree: the ASan tree's host
 # binaries are not what runs inside the chroot anyway.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 
 t0=$(date +%s)
 "$TB" create 2>"$T/create.err"

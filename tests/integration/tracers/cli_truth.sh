@@ -5,7 +5,7 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTTRACE
 PY=/usr/bin/python3
-F=$PT_SRC/tests/fixtures/traces/tlparse-tests/inputs
+F=$PT_FIXTURES/traces/tlparse-tests/inputs
 export PTTRACE_DB=$T/db/pttrace.db
 
 check_rc "--db in a missing directory" 2 "$P" --db "$T/nonexistent/dir/x.db" import "$F/links.log"
@@ -41,7 +41,7 @@ check_eq "database shrank to less than a third" 1 "$(( after * 3 < before ))"
 check_eq "new run id after the deleted ones" $((last + 1)) "$("$P" --json show again | $PY -c 'import json,sys; print(json.load(sys.stdin)["id"])')"
 check_eq "payloads of deleted runs gone" 59 "$("$P" sql again 'SELECT count(*) FROM trace_payloads' | tail -1)"
 # graph-breaks --unique: a reason and place once, with its occurrences.
-"$P" import --name br "$PT_SRC/tests/fixtures/traces/generated/torch-2.6.0/breaks_recompile/trace" >/dev/null
+"$P" import --name br "$PT_FIXTURES/traces/generated/torch-2.6.0/breaks_recompile/trace" >/dev/null
 check_rc "graph-breaks --unique" 0 "$P" graph-breaks br --unique
 check_eq "one entry, six occurrences" "6x Unsupported: builtin: print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] False
     at /root/gen/breaks_recompile.py:4

@@ -5,8 +5,8 @@
 # grep/awk on the same file, not from pttrace's parsers.
 # ctest-timeout: 240
 . "$PT_TESTLIB/common.sh" || exit 2
-FIX="$PT_SHARED/fixtures/traces/generated/torch-2.6.0"
-[ -d "$FIX" ] || skip "no trace fixtures in $FIX"
+FIX="$PT_FIXTURES/traces/generated/torch-2.6.0"
+[ -d "$FIX" ] || fail "no trace fixtures in $FIX"
 export PTTRACE_DB="$T/db/pttrace.db"
 P="$PTTRACE"
 sqlv() { "$P" sql "$1" "$2" | tail -n +2; }

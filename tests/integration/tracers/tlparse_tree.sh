@@ -9,7 +9,7 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTTRACE
 PY=/usr/bin/python3
-F=$PT_SRC/tests/fixtures/traces/tlparse-tests
+F=$PT_FIXTURES/traces/tlparse-tests
 export PTTRACE_DB=$T/db/pttrace.db
 
 $PY - "$P" "$F" "$T" >"$T/report" <<'PYEOF'

@@ -8,7 +8,7 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTTRACE
 PY=/usr/bin/python3
-F=$PT_SRC/tests/fixtures/traces/tlparse-tests
+F=$PT_FIXTURES/traces/tlparse-tests
 export PTTRACE_DB=$T/db/pttrace.db
 # j RUN EXPR: an expression over `pttrace ranks --json`'s object d.
 j() { "$P" --json ranks "$1" | $PY -c "import json,sys; d=json.load(sys.stdin); c=d['checks']; print($2)"; }
@@ -60,7 +60,7 @@ check_eq "no 'rank -1' anywhere" 0 "$(grep -c 'rank -1' "$T/.out")"
 
 # Two processes without a rank: two members, p1 and p2, never merged.
 mkdir "$T/two"
-cp "$PT_SRC"/tests/fixtures/traces/generated/torch-2.6.0/simple/trace/*.log "$PT_SRC"/tests/fixtures/traces/generated/torch-2.6.0/failure/trace/*.log "$T/two/"
+cp "$PT_FIXTURES"/traces/generated/torch-2.6.0/simple/trace/*.log "$PT_FIXTURES"/traces/generated/torch-2.6.0/failure/trace/*.log "$T/two/"
 "$P" import --name two "$T/two" >/dev/null 2>&1
 check_eq "two unranked processes" "['p1', 'p2']" "$(j two '[m["label"] for m in d["members"]]')"
 # A conflict is reported once per file, in the row of its file.

@@ -3,8 +3,8 @@
 # that puts real torch 2.6.0 trace files (two ranks) where TORCH_TRACE points.
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTTRACE
-F=$PT_SHARED/fixtures/traces/generated/torch-2.6.0/multirank/trace
-[ -d "$F" ] || skip "no trace fixtures at $F"
+F=$PT_FIXTURES/traces/generated/torch-2.6.0/multirank/trace
+[ -d "$F" ] || fail "no trace fixtures at $F"
 export PTTRACE_DB=$T/db/pttrace.db
 
 check_rc "run" 0 "$P" run --name two -q -- sh -c 'mkdir -p "$TORCH_TRACE" && cp "$0"/*.log "$TORCH_TRACE"/' "$F"

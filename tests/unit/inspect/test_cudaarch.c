@@ -1,5 +1,5 @@
 /*
- * cudaarch: the compatibility rules of shared/docs/cuda-fatbin.md §11 (the
+ * cudaarch: the compatibility rules of docs/formats/cuda-fatbin.md §11 (the
  * ptxas 13.0 matrix row by row), GPU names, the PTX ISA → driver table, and
  * the TORCH_CUDA_ARCH_LIST / -gencode spellings.
  */
@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,11 @@ static void parse_gpu_spellings(void **state)
 		{ "h100", 9, 0 }, { "H200", 9, 0 }, { "a100", 8, 0 }, { "t4", 7, 5 },
 		{ "gb10", 12, 1 }, { "NVIDIA GB200", 10, 0 }, { "thor", 11, 0 }, { "v100", 7, 0 },
 		{ "", 0, 0 }, { "8", 0, 0 }, { "8.", 0, 0 }, { ".6", 0, 0 }, { "8.10", 0, 0 },
-		{ "1234", 0, 0 }, { "sm_8.6", 0, 0 }, { "rtx9999", 0, 0 }, { "06", 0, 0 },
+		{ "1234", 0, 0 }, { "sm_8.6", 0, 0 }, { "rtx9999", 0, 0 }, { "tesla", 0, 0 },
+		{ "6.1", 6, 1 }, { "gtx1080", 6, 1 }, { "GeForce GTX 1080 Ti", 6, 1 },
+		{ "p100", 6, 0 }, { "k80", 3, 7 }, { "8.8", 8, 8 }, { "sm_88", 8, 8 },
+		{ "10.1", 10, 1 }, { "sm_103", 10, 3 }, { "compute_121f", 12, 1 },
+		{ "Jetson Xavier", 7, 2 }, { "1.0", 1, 0 },
 	};
 
 	(void)state;
@@ -49,6 +54,159 @@ static void parse_gpu_spellings(void **state)
 		assert_int_equal(c.major, rows[i].major);
 		assert_int_equal(c.minor, rows[i].minor);
 	}
+}
+
+/* Numbers no GPU has: -2, with the capability they spell (issue 14: sm_999 and 9.9 were accepted). */
+static void parse_gpu_nonexistent(void **state)
+{
+	static const struct {
+		const char *in;
+		int major, minor;
+	} rows[] = {
+		{ "sm_999", 99, 9 }, { "9.9", 9, 9 }, { "99", 9, 9 }, { "13.0", 13, 0 },
+		{ "0.5", 0, 5 }, { "06", 0, 6 }, { "8.5", 8, 5 }, { "compute_95", 9, 5 },
+		{ "4.0", 4, 0 }, { "11.1", 11, 1 }, { "12.2", 12, 2 }, { "sm_91a", 9, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cuda_cc c = { -1, -1 };
+
+		assert_int_equal(cudaarch_parse_gpu(rows[i].in, &c), -2);
+		assert_int_equal(c.major, rows[i].major);
+		assert_int_equal(c.minor, rows[i].minor);
+		assert_null(cudaarch_cc_info(c));
+	}
+}
+
+/* The one list: ascending, no duplicates, every entry parses, and today's GPUs in it. */
+static void known_capabilities(void **state)
+{
+	const struct cuda_cc_info *v;
+	size_t n = cudaarch_known_ccs(&v);
+
+	(void)state;
+	assert_int_equal(n, 31);
+	for (size_t i = 0; i < n; i++) {
+		char s[16];
+		struct cuda_cc c;
+
+		if (i)
+			assert_true(v[i - 1].major * 10 + v[i - 1].minor < v[i].major * 10 + v[i].minor);
+		snprintf(s, sizeof(s), "%d.%d", v[i].major, v[i].minor);
+		assert_int_equal(cudaarch_parse_gpu(s, &c), 0);
+		assert_ptr_equal(cudaarch_cc_info(c), &v[i]);
+	}
+	assert_string_equal(cudaarch_gpu_names(cc("12.0")), "RTX 5090/5080/5070, RTX PRO Blackwell");
+	assert_string_equal(cudaarch_gpu_names(cc("6.1")), "GTX 1080/1070/1060, P40/P4");
+	assert_string_equal(cudaarch_cc_info(cc("9.0"))->arch, "Hopper");
+	assert_null(cudaarch_gpu_names(cc("8.8")));	/* nvcc 13 targets it; no product listed */
+}
+
+static void neighbours(void **state)
+{
+	static const struct {
+		int major, minor;
+		const char *below, *above;	/* "M.m" or NULL */
+	} rows[] = {
+		{ 9, 9, "9.0", "10.0" }, { 99, 9, "12.1", NULL }, { 0, 5, NULL, "1.0" },
+		{ 8, 5, "8.0", "8.6" }, { 13, 0, "12.1", NULL }, { 4, 0, "3.7", "5.0" },
+		{ 11, 1, "11.0", "12.0" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct cuda_cc_info *lo, *hi;
+		struct cuda_cc c = { rows[i].major, rows[i].minor };
+		char b[16];
+
+		cudaarch_cc_neighbours(c, &lo, &hi);
+		if (rows[i].below) {
+			assert_non_null(lo);
+			snprintf(b, sizeof(b), "%d.%d", lo->major, lo->minor);
+			assert_string_equal(b, rows[i].below);
+		} else {
+			assert_null(lo);
+		}
+		if (rows[i].above) {
+			assert_non_null(hi);
+			snprintf(b, sizeof(b), "%d.%d", hi->major, hi->minor);
+			assert_string_equal(b, rows[i].above);
+		} else {
+			assert_null(hi);
+		}
+	}
+}
+
+/* Model names as the driver writes them (/proc/driver/nvidia/gpus/ * /information, cuDeviceGetName). */
+static void model_names(void **state)
+{
+	static const struct {
+		const char *model;
+		int major, minor;	/* 0: not known */
+	} rows[] = {
+		{ "NVIDIA H100 80GB HBM3", 9, 0 }, { "NVIDIA H100 PCIe", 9, 0 },
+		{ "NVIDIA A100-SXM4-80GB", 8, 0 }, { "NVIDIA A10G", 8, 6 }, { "NVIDIA A10", 8, 6 },
+		{ "Tesla T4", 7, 5 }, { "NVIDIA L40S", 8, 9 }, { "NVIDIA L4", 8, 9 },
+		{ "NVIDIA GeForce RTX 4090", 8, 9 }, { "NVIDIA GeForce RTX 5090", 12, 0 },
+		{ "NVIDIA GeForce RTX 3080 Laptop GPU", 8, 6 }, { "Tesla V100-SXM2-16GB", 7, 0 },
+		{ "NVIDIA GeForce GTX 1080", 6, 1 }, { "Tesla P100-PCIE-16GB", 6, 0 },
+		{ "NVIDIA RTX 6000 Ada Generation", 8, 9 }, { "NVIDIA GH200 480GB", 9, 0 },
+		{ "NVIDIA B200", 10, 0 }, { "NVIDIA RTX PRO 6000 Blackwell Server Edition", 12, 0 },
+		{ "NVIDIA RTX 5000 Ada Generation", 0, 0 },	/* not "RTX 50xx" */
+		{ "NVIDIA H20", 0, 0 }, { "Matrox G200", 0, 0 }, { "", 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cuda_cc c = { 0, 0 };
+		int r = cudaarch_model_cc(rows[i].model, &c);
+
+		if (!rows[i].major) {
+			assert_int_equal(r, -1);
+			continue;
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(c.major, rows[i].major);
+		assert_int_equal(c.minor, rows[i].minor);
+	}
+}
+
+/* A driver too old for the PTX ISA turns PTX JIT into error 222; SASS is not touched. */
+static void driver_blocks_jit(void **state)
+{
+	struct cuda_summary s = { 0 };
+	struct fatbin_entry e;
+	struct cuda_verdict v;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.kind = FATBIN_KIND_ELF;
+	e.arch = 90;
+	cudaarch_summary_add(&s, &e);
+	e.kind = FATBIN_KIND_PTX;
+	e.major = 8;
+	e.minor = 4;		/* PTX ISA 8.4: CUDA 12.4 */
+	cudaarch_summary_add(&s, &e);
+
+	cudaarch_verdict(&s, cc("12.0"), &v);
+	cudaarch_apply_driver(&v, 12040);
+	assert_int_equal(v.how, CUDA_RUN_PTX_JIT);
+	assert_false(v.jit_blocked);
+	cudaarch_verdict(&s, cc("12.0"), &v);
+	cudaarch_apply_driver(&v, 12020);	/* a 535 driver */
+	assert_int_equal(v.how, CUDA_RUN_NONE);
+	assert_true(v.jit_blocked);
+	assert_int_equal(v.driver_cuda, 12020);
+	assert_false(v.torch_range_warning);	/* torch is right then: no "false warning" */
+	assert_false(v.torch_cubin_warning);
+	cudaarch_verdict(&s, cc("9.0"), &v);
+	cudaarch_apply_driver(&v, 12020);
+	assert_int_equal(v.how, CUDA_RUN_SASS_EXACT);
+	cudaarch_verdict(&s, cc("12.0"), &v);
+	cudaarch_apply_driver(&v, 0);		/* unknown: unchanged */
+	assert_int_equal(v.how, CUDA_RUN_PTX_JIT);
+	cudaarch_summary_release(&s);
 }
 
 /* §11 SASS: same major, lower or equal minor; `a` exact only; `f` within its family. */
@@ -224,6 +382,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_gpu_spellings),
+		cmocka_unit_test(parse_gpu_nonexistent),
+		cmocka_unit_test(known_capabilities),
+		cmocka_unit_test(neighbours),
+		cmocka_unit_test(model_names),
+		cmocka_unit_test(driver_blocks_jit),
 		cmocka_unit_test(sass_rules),
 		cmocka_unit_test(ptx_matrix),
 		cmocka_unit_test(ptx_isa_to_driver),

@@ -19,6 +19,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	uint8_t *b;
 
+	*len = 0;
 	if (!f)
 		return NULL;
 	fseek(f, 0, SEEK_END);
@@ -43,8 +44,7 @@ static void reads_real_library(void **state)
 	struct pt_diag d;
 
 	(void)state;
-	if (!b)
-		skip();
+	assert_non_null(b);	/* zlib1g is in every Debian system (Priority: required) */
 	pt_diag_init(&d);
 	assert_int_equal(elfobj_open_mem(&o, "libz", b, len, &d), 0);
 	assert_int_equal(d.n, 0);
@@ -69,8 +69,7 @@ static void every_truncation(void **state)
 	uint8_t *b = slurp(LIBZ, &len);
 
 	(void)state;
-	if (!b)
-		skip();
+	assert_non_null(b);	/* zlib1g is in every Debian system (Priority: required) */
 	for (size_t cut = 0; cut < len; cut += (cut < 4096 ? 7 : 4093)) {
 		uint8_t *copy = malloc(cut ? cut : 1);
 		struct elfobj o;
@@ -100,8 +99,7 @@ static void section_headers_stripped(void **state)
 	struct pt_diag d;
 
 	(void)state;
-	if (!b)
-		skip();
+	assert_non_null(b);	/* zlib1g is in every Debian system (Priority: required) */
 	eh = (Elf64_Ehdr *)b;
 	eh->e_shoff = 0;
 	eh->e_shnum = 0;
@@ -124,8 +122,7 @@ static void phnum_past_end(void **state)
 	struct pt_diag d;
 
 	(void)state;
-	if (!b)
-		skip();
+	assert_non_null(b);	/* zlib1g is in every Debian system (Priority: required) */
 	((Elf64_Ehdr *)b)->e_phnum = 60000;
 	pt_diag_init(&d);
 	assert_int_equal(elfobj_open_mem(&o, "badph", b, len, &d), -1);

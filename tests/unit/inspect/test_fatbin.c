@@ -1,6 +1,6 @@
 /*
  * fatbin: the container walker over crafted byte buffers, one case per
- * corner of shared/docs/cuda-fatbin.md §3-§5 and §8 (truncation, size fields
+ * corner of docs/formats/cuda-fatbin.md §3-§5 and §8 (truncation, size fields
  * past the end, zero sizes, bad magic, compression flags, strings), plus the
  * payload decompression of unpack.c with real LZ4 blocks and zstd frames.
  */

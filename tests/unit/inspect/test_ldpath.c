@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,12 +98,62 @@ static void in_root(void **state)
 	free(p);
 }
 
+/*
+ * Links inside the root resolve inside it, as Debian's alternatives for the
+ * NVIDIA driver need: lib/libcuda.so.1 -> /etc/alternatives/cuda ->
+ * /usr/lib/nvidia/current/libcuda.so.1 -> libcuda.so.550 (relative).
+ */
+static void in_root_follows_links(void **state)
+{
+	char dir[] = "/tmp/pt_inroot_XXXXXX", cmd[512], want[256];
+	struct ldpath_env r = env;
+	char *p;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir -p lib etc/alternatives usr/lib/nvidia/current && "
+		 "touch usr/lib/nvidia/current/libcuda.so.550 && "
+		 "ln -s libcuda.so.550 usr/lib/nvidia/current/libcuda.so.1 && "
+		 "ln -s /usr/lib/nvidia/current/libcuda.so.1 etc/alternatives/cuda && "
+		 "ln -s /etc/alternatives/cuda lib/libcuda.so.1 && "
+		 "ln -s ../../../../.. usr/lib/nvidia/current/up && ln -s /lib usr/lib64 && "
+		 "ln -s loop1 loop2 && ln -s loop2 loop1", dir);
+	assert_int_equal(system(cmd), 0);
+	r.root = dir;
+	p = ldpath_in_root(&r, "/lib/libcuda.so.1");
+	snprintf(want, sizeof(want), "%s/usr/lib/nvidia/current/libcuda.so.550", dir);
+	assert_string_equal(p, want);
+	free(p);
+	/* A directory link on the way, then a file that does not exist: appended as is. */
+	p = ldpath_in_root(&r, "/usr/lib64/libnone.so");
+	snprintf(want, sizeof(want), "%s/lib/libnone.so", dir);
+	assert_string_equal(p, want);
+	free(p);
+	/* ".." never leaves the root. */
+	p = ldpath_in_root(&r, "/usr/lib/nvidia/current/up/etc");
+	snprintf(want, sizeof(want), "%s/etc", dir);
+	assert_string_equal(p, want);
+	free(p);
+	/* A loop ends after 40 links with a path inside the root. */
+	p = ldpath_in_root(&r, "/loop1");
+	assert_int_equal(strncmp(p, dir, strlen(dir)), 0);
+	free(p);
+	p = ldpath_in_root(&r, "/");
+	snprintf(want, sizeof(want), "%s/", dir);
+	assert_string_equal(p, want);
+	free(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tokens),
 		cmocka_unit_test(split),
 		cmocka_unit_test(in_root),
+		cmocka_unit_test(in_root_follows_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

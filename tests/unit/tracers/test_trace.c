@@ -293,6 +293,53 @@ static int kc_cmp(const void *a, const void *b)
 	return strcmp(((const struct kc *)a)->kind, ((const struct kc *)b)->kind);
 }
 
+/*
+ * tlparse's rule, independent of the reader: after an envelope with has_payload,
+ * the lines starting with a tab (a trailing CR dropped) are the payload, tab
+ * stripped, joined by '\n'. Returns how many payloads do not hash to the md5
+ * declared: some real files have them (blank lines inside export.log's payload).
+ */
+static long tlparse_md5_mismatches(const uint8_t *buf, size_t len)
+{
+	long bad = 0;
+	size_t off = 0;
+
+	while (off < len) {
+		const uint8_t *nl = memchr(buf + off, '\n', len - off);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		const char *hp = buf[off] == 'V' ? memmem(buf + off, end - off, "\"has_payload\": \"", 16) : NULL;
+		size_t cap = 0, n = 0;
+		int first = 1;
+		uint8_t *pl = NULL;
+		char md5[33];
+
+		off = end + 1;
+		if (!hp)
+			continue;
+		while (off < len && buf[off] == '\t') {
+			const uint8_t *e = memchr(buf + off, '\n', len - off);
+			size_t le = e ? (size_t)(e - buf) : len, ll = le - off - 1;
+
+			if (ll && buf[le - 1] == '\r')
+				ll--;
+			if (n + ll + 1 > cap) {
+				cap = (n + ll + 1) * 2;
+				pl = pt_xrealloc(pl, cap);
+			}
+			if (!first)
+				pl[n++] = '\n';
+			first = 0;
+			memcpy(pl + n, buf + off + 1, ll);
+			n += ll;
+			off = le + 1;
+		}
+		tt_md5(pl ? pl : (const uint8_t *)"", n, md5);
+		bad += memcmp(md5, hp + 16, 32) != 0;
+		free(pl);
+	}
+	return bad;
+}
+
 static void check_fixture(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -300,7 +347,7 @@ static void check_fixture(const char *path)
 	uint8_t *buf;
 	struct pt_diag d;
 	struct fixture_count got = {0}, want = {0};
-	long payloads = 0;
+	long payloads = 0, bad;
 
 	assert_non_null(f);
 	assert_int_equal(fstat(fileno(f), &stt), 0);
@@ -335,10 +382,12 @@ static void check_fixture(const char *path)
 		assert_int_equal(r.st.payloads, payloads);
 		tt_reader_release(&r);
 	}
-	/* The only messages: one per md5 mismatch (hand-edited fixtures; the
-	 * integration test checks each file's count against tlparse's rule). */
-	for (size_t i = 0; i < d.n; i++)
-		assert_non_null(strstr(d.v[i].what, "payload md5 "));
+	bad = tlparse_md5_mismatches(buf, (size_t)stt.st_size);
+	if ((long)d.n != bad) {
+		printf("  %s: %ld md5 mismatches by tlparse's rule, %d diagnostics:\n", path, bad, (int)d.n);
+		pt_diag_print(&d, stdout, "test_trace", 0);
+	}
+	assert_int_equal((long)d.n, bad);	/* one warning per md5 mismatch, nothing else */
 	qsort(got.kinds, (size_t)got.nk, sizeof(struct kc), kc_cmp);
 	qsort(want.kinds, (size_t)want.nk, sizeof(struct kc), kc_cmp);
 	assert_int_equal(got.nk, want.nk);
@@ -346,8 +395,9 @@ static void check_fixture(const char *path)
 		assert_string_equal(got.kinds[i].kind, want.kinds[i].kind);
 		assert_int_equal(got.kinds[i].n, want.kinds[i].n);
 	}
-	assert_int_equal(got.md5ok + (long)d.n, payloads);	/* every payload md5 recomputed */
-	printf("  %s: %d kinds, %ld payloads\n", path, got.nk, payloads);
+	/* every payload md5 recomputed; equal wherever tlparse finds it equal */
+	assert_int_equal(got.md5ok, payloads - bad);
+	printf("  %s: %d kinds, %ld payloads, %ld md5 mismatches\n", path, got.nk, payloads, bad);
 	pt_diag_release(&d);
 	free(buf);
 }
@@ -381,17 +431,16 @@ static int walk(const char *dir)
 
 static void every_fixture_indexes_without_loss(void **state)
 {
-	const char *src = getenv("PT_SRC");
+	const char *fx = getenv("PT_FIXTURES");
 	char *dir;
 	int n;
 
 	(void)state;
-	if (!src)
-		skip();
-	dir = pt_xasprintf("%s/tests/fixtures/traces", src);
+	/* Set by CTest; run by hand from build/, the repository's own copy. */
+	dir = pt_xasprintf("%s/traces", fx ? fx : "../tests/fixtures");
 	n = walk(dir);
 	free(dir);
-	assert_true(n >= 35);	/* the .log files; the provenance inputs end in .txt */
+	assert_true(n >= 17);
 }
 
 int main(void)

@@ -1,0 +1,139 @@
+/* `ldd -r` without running: see bindcheck.h. */
+#include "bindcheck.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "dynsym.h"
+#include "elfobj.h"
+#include "xalloc.h"
+
+struct loaded {
+	struct elfobj o;
+	void *map;
+	size_t map_len;
+	struct dynsym t;
+	bool ok;
+};
+
+/* The bytes of the first section of this type (and name, when given), inside the file. */
+static const uint8_t *section(const struct loaded *l, uint32_t type, const char *name, size_t *len)
+{
+	for (size_t i = 0; i < l->o.n_sections; i++) {
+		const struct elf_section *s = &l->o.sections[i];
+
+		if (s->type != type || (name && strcmp(s->name, name)))
+			continue;
+		if (s->offset > l->map_len || s->size > l->map_len - s->offset)
+			return NULL;
+		*len = s->size;
+		return (const uint8_t *)l->map + s->offset;
+	}
+	*len = 0;
+	return NULL;
+}
+
+static void load(struct loaded *l, const char *path, struct pt_diag *d)
+{
+	struct dynsym_sections s = { 0 };
+
+	memset(l, 0, sizeof(*l));
+	if (elfobj_open(&l->o, path, d) != 0)
+		return;
+	if (l->o.cls != ELFCLASS64) {
+		pt_diag_add(d, PT_SEV_WARNING, path, NULL, "32-bit object: symbols not checked");
+		return;
+	}
+	if (l->o.fd < 0 || !l->o.size)
+		return;
+	l->map_len = l->o.size;
+	l->map = mmap(NULL, l->map_len, PROT_READ, MAP_PRIVATE, l->o.fd, 0);
+	if (l->map == MAP_FAILED) {
+		l->map = NULL;
+		pt_diag_add(d, PT_SEV_WARNING, path, NULL, "cannot map the file; symbols not checked");
+		return;
+	}
+	s.big_endian = l->o.data == ELFDATA2MSB;
+	s.dynsym = section(l, SHT_DYNSYM, NULL, &s.dynsym_len);
+	s.dynstr = section(l, SHT_STRTAB, ".dynstr", &s.dynstr_len);
+	s.versym = section(l, SHT_GNU_versym, NULL, &s.versym_len);
+	s.verdef = section(l, SHT_GNU_verdef, NULL, &s.verdef_len);
+	s.verneed = section(l, SHT_GNU_verneed, NULL, &s.verneed_len);
+	s.gnu_hash = section(l, SHT_GNU_HASH, NULL, &s.gnu_hash_len);
+	l->ok = dynsym_init(&l->t, &s, path, d) == 0;
+}
+
+static void unload(struct loaded *l)
+{
+	if (l->ok)
+		dynsym_release(&l->t);
+	if (l->map)
+		munmap(l->map, l->map_len);
+	elfobj_release(&l->o);
+}
+
+int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r,
+		  struct pt_diag *d)
+{
+	struct loaded *L = pt_xcalloc(n ? n : 1, sizeof(*L));
+	size_t alloc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->unread = pt_xcalloc(n ? n : 1, sizeof(*r->unread));
+	for (size_t i = 0; i < n; i++) {
+		load(&L[i], paths[i], d);
+		r->unread[i] = !L[i].ok;
+		r->n_objs_read += L[i].ok;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct dynsym *t = &L[i].t;
+
+		if (!L[i].ok)
+			continue;
+		for (size_t k = 1; k < t->n_syms; k++) {
+			struct dynsym_sym y;
+			const struct dynsym_version *v = NULL;
+			const char *ver = NULL;
+			uint32_t h;
+			bool found = false;
+
+			dynsym_get(t, k, &y);
+			if (y.shndx != SHN_UNDEF || y.bind == STB_WEAK || y.bind == STB_LOCAL || !y.name[0])
+				continue;
+			if (y.ver >= 2 && y.ver < t->n_ver && t->ver[y.ver].name) {
+				v = &t->ver[y.ver];
+				ver = v->name;
+			}
+			r->n_refs++;
+			h = dynsym_hash(y.name);
+			for (size_t j = 0; j < n && !found; j++)
+				found = L[j].ok && dynsym_find(&L[j].t, y.name, h, ver) != 0;
+			if (found)
+				continue;
+			PT_GROW(r->v, r->n, alloc);
+			r->v[r->n].obj = i;
+			r->v[r->n].name = pt_xstrdup(y.name);
+			r->v[r->n].version = ver ? pt_xstrdup(ver) : NULL;
+			r->v[r->n].version_file = v && v->file ? pt_xstrdup(v->file) : NULL;
+			r->n++;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		unload(&L[i]);
+	free(L);
+	return n && !r->n_objs_read ? -1 : 0;
+}
+
+void bindcheck_release(struct bindcheck_result *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].name);
+		free(r->v[i].version);
+		free(r->v[i].version_file);
+	}
+	free(r->v);
+	free(r->unread);
+	memset(r, 0, sizeof(*r));
+}

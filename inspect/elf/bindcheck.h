@@ -1,0 +1,41 @@
+/*
+ * Symbol binding as `ldd -r` checks it, without running anything: every
+ * undefined, non-weak symbol of every object is looked up in the objects
+ * of the scope, in load order (the executable first, as ld.so's global
+ * scope), with its required version, by ld.so's matching rules (dynsym.h).
+ * The symbols no object defines are what `import torch` reports as
+ * "undefined symbol: ..." (only the first one; this lists all).
+ */
+#ifndef PT_BINDCHECK_H
+#define PT_BINDCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+struct bindcheck_undef {
+	size_t obj;		/* index into the paths given: the object that needs it */
+	char *name;		/* mangled, as in .dynsym */
+	char *version;		/* the version it requires, or NULL */
+	char *version_file;	/* the library that version is required from, or NULL */
+};
+
+struct bindcheck_result {
+	struct bindcheck_undef *v;	/* in object order, then symbol order */
+	size_t n;
+	size_t n_refs;		/* undefined non-weak references checked */
+	size_t n_objs_read;	/* objects whose symbol table was read */
+	bool *unread;		/* per object: no symbol table (skipped, a warning says why) */
+};
+
+/*
+ * Check every object of paths[0..n) against all of them in that order.
+ * Returns 0 (the undefined symbols are data), or -1 when nothing could be
+ * read. Objects without a usable .dynsym are warnings and skipped.
+ */
+int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r,
+		  struct pt_diag *diag);
+void bindcheck_release(struct bindcheck_result *r);
+
+#endif

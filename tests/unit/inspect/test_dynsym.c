@@ -1,0 +1,195 @@
+/*
+ * dynsym: ld.so's lookup rules on glibc's own libc.so.6 (versioned and
+ * default symbols, through .gnu.hash and through the sorted fallback), and
+ * damaged sections that must degrade, not crash.
+ */
+#include <elf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dynsym.h"
+#include "elfobj.h"
+
+#define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+
+static const uint8_t *sec(const struct elfobj *o, const uint8_t *map, uint32_t type, const char *name,
+			  size_t *len)
+{
+	for (size_t i = 0; i < o->n_sections; i++)
+		if (o->sections[i].type == type && (!name || !strcmp(o->sections[i].name, name))) {
+			*len = o->sections[i].size;
+			return map + o->sections[i].offset;
+		}
+	*len = 0;
+	return NULL;
+}
+
+static struct elfobj o;
+static uint8_t *map;
+static struct dynsym_sections S;
+
+static int setup(void **state)
+{
+	struct pt_diag d;
+
+	(void)state;
+	if (access(LIBC, R_OK) != 0)
+		return -1;
+	pt_diag_init(&d);
+	if (elfobj_open(&o, LIBC, &d) != 0)
+		return -1;
+	pt_diag_release(&d);
+	map = mmap(NULL, o.size, PROT_READ, MAP_PRIVATE, o.fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	S.dynsym = sec(&o, map, SHT_DYNSYM, NULL, &S.dynsym_len);
+	S.dynstr = sec(&o, map, SHT_STRTAB, ".dynstr", &S.dynstr_len);
+	S.versym = sec(&o, map, SHT_GNU_versym, NULL, &S.versym_len);
+	S.verdef = sec(&o, map, SHT_GNU_verdef, NULL, &S.verdef_len);
+	S.verneed = sec(&o, map, SHT_GNU_verneed, NULL, &S.verneed_len);
+	S.gnu_hash = sec(&o, map, SHT_GNU_HASH, NULL, &S.gnu_hash_len);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	munmap(map, o.size);
+	elfobj_release(&o);
+	return 0;
+}
+
+static const char *ver_of(const struct dynsym *t, size_t i)
+{
+	struct dynsym_sym y;
+
+	dynsym_get(t, i, &y);
+	return y.ver < t->n_ver ? t->ver[y.ver].name : NULL;
+}
+
+static void lookups(const struct dynsym *t)
+{
+	size_t i;
+
+	/* memcpy has two versions: GLIBC_2.14 (default) and GLIBC_2.2.5 (hidden, old). */
+	i = dynsym_find(t, "memcpy", dynsym_hash("memcpy"), "GLIBC_2.14");
+	assert_true(i > 0);
+	assert_string_equal(ver_of(t, i), "GLIBC_2.14");
+	i = dynsym_find(t, "memcpy", dynsym_hash("memcpy"), "GLIBC_2.2.5");
+	assert_true(i > 0);
+	assert_string_equal(ver_of(t, i), "GLIBC_2.2.5");
+	/*
+	 * Unversioned (a binary linked before versioning): index <= 2 is taken
+	 * even when hidden, so the oldest memcpy, as dl-lookup.c's check_match.
+	 */
+	i = dynsym_find(t, "memcpy", dynsym_hash("memcpy"), NULL);
+	assert_true(i > 0);
+	assert_string_equal(ver_of(t, i), "GLIBC_2.2.5");
+	/* Only a default version (>= 3) exists: the one non-hidden one. */
+	i = dynsym_find(t, "memfd_create", dynsym_hash("memfd_create"), NULL);
+	assert_true(i > 0);
+	assert_string_equal(ver_of(t, i), "GLIBC_2.27");
+	assert_int_equal(dynsym_find(t, "memcpy", dynsym_hash("memcpy"), "GLIBC_9.99"), 0);
+	assert_int_equal(dynsym_find(t, "no_such_symbol_here", dynsym_hash("no_such_symbol_here"), NULL), 0);
+	/* An undefined reference of libc (to ld.so) is not a definition. */
+	assert_int_equal(dynsym_find(t, "_dl_argv", dynsym_hash("_dl_argv"), "GLIBC_PRIVATE"), 0);
+}
+
+static void libc_gnu_hash(void **state)
+{
+	struct dynsym t;
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	assert_non_null(S.gnu_hash);
+	assert_int_equal(dynsym_init(&t, &S, LIBC, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_true(t.nbuckets > 0);
+	lookups(&t);
+	dynsym_release(&t);
+	pt_diag_release(&d);
+}
+
+static void libc_sorted_fallback(void **state)
+{
+	struct dynsym_sections s = S;
+	struct dynsym t;
+	struct pt_diag d;
+
+	(void)state;
+	s.gnu_hash = NULL;
+	s.gnu_hash_len = 0;
+	pt_diag_init(&d);
+	assert_int_equal(dynsym_init(&t, &s, LIBC, &d), 0);
+	assert_int_equal(t.nbuckets, 0);
+	assert_true(t.n_sorted > 1000);
+	lookups(&t);
+	dynsym_release(&t);
+	pt_diag_release(&d);
+}
+
+static void damaged(void **state)
+{
+	struct dynsym_sections s = S;
+	struct dynsym t;
+	struct pt_diag d;
+	uint8_t bad[16];
+
+	(void)state;
+	pt_diag_init(&d);
+	/* A .gnu.hash header that claims more than the section holds: warning, sorted lookups. */
+	memcpy(bad, S.gnu_hash, 16);
+	bad[0] = 0xff;
+	bad[1] = 0xff;
+	s.gnu_hash = bad;
+	s.gnu_hash_len = sizeof(bad);
+	assert_int_equal(dynsym_init(&t, &s, LIBC, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].where, ".gnu.hash");
+	lookups(&t);
+	dynsym_release(&t);
+	/* A versym shorter than the symbol table: versions dropped, still usable. */
+	s = S;
+	s.versym_len = 10;
+	assert_int_equal(dynsym_init(&t, &s, LIBC, &d), 0);
+	assert_true(dynsym_find(&t, "malloc", dynsym_hash("malloc"), NULL) > 0);
+	dynsym_release(&t);
+	/* Every truncation of the version sections and the string table is survived. */
+	for (size_t cut = 0; cut < 200; cut += 3) {
+		s = S;
+		s.verdef_len = cut < s.verdef_len ? cut : s.verdef_len;
+		s.verneed_len = cut < s.verneed_len ? cut : s.verneed_len;
+		s.dynstr_len = cut;
+		if (dynsym_init(&t, &s, LIBC, &d) == 0) {
+			dynsym_find(&t, "memcpy", dynsym_hash("memcpy"), "GLIBC_2.14");
+			dynsym_release(&t);
+		}
+	}
+	/* No symbol table at all. */
+	s = S;
+	s.dynsym_len = 10;
+	assert_int_equal(dynsym_init(&t, &s, LIBC, &d), -1);
+	pt_diag_release(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(libc_gnu_hash),
+		cmocka_unit_test(libc_sorted_fallback),
+		cmocka_unit_test(damaged),
+	};
+	if (access(LIBC, R_OK) != 0) {
+		printf("SKIP: no %s\n", LIBC);
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
