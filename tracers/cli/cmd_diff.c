@@ -1,10 +1,12 @@
 /*
  * `pttrace diff RUN1 RUN2`: what changed between two runs: dispatcher calls
- * per operator and key, graph breaks (by reason), recompiles, errors (by
- * exception line) and the exit status. Exit 1 when anything differs, as
- * diff(1) does.
+ * per operator and key, graph breaks (by reason), recompiles, warnings and
+ * errors (by normalised text and location; tracebacks by exception line and
+ * innermost frame), TORCH_TRACE compiles and graph breaks, and the exit
+ * status. Exit 1 when anything differs, as diff(1) does.
  */
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +21,65 @@ static const char usage_text[] =
 	"usage: pttrace diff [--json] RUN1 RUN2\n"
 	"\n"
 	"Compares two runs: exit status, dispatcher calls by operator and key, graph\n"
-	"breaks (by their Reason: line), recompiles, errors (by exception line).\n"
+	"breaks (by their Reason: line), recompiles, warnings and errors (by their text\n"
+	"with addresses, temporary paths and timings normalised, and where they come\n"
+	"from; tracebacks by exception line and innermost frame), and from TORCH_TRACE\n"
+	"the compiles, their recompile reasons and the graph breaks (reason and place).\n"
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 usage error or no such run.\n";
 
-/* The line of text that identifies a record across runs. */
-static char *record_key(const char *kind, const char *artifact, const char *text)
+/*
+ * Text that differs from run to run without meaning anything: object
+ * addresses, temporary paths, timings. Replaced so that the same warning in
+ * two runs has the same key.
+ */
+static char *normalise(const char *in)
 {
-	const char *p = text ? text : "", *best = NULL, *line;
+	static const char *const pat[][2] = {
+		{ "0x[0-9a-fA-F]+", "0x?" },
+		{ "/tmp/[^ :,'\")]+", "/tmp/?" },
+		{ "[0-9]+(\\.[0-9]+)? ?(s|ms|us|sec|seconds)\\b", "? s" },
+	};
+	char *s = pt_xstrdup(in);
+
+	for (size_t k = 0; k < sizeof(pat) / sizeof(*pat); k++) {
+		regex_t re;
+		regmatch_t m;
+		char *out, *p;
+		size_t cap, o = 0;
+
+		if (regcomp(&re, pat[k][0], REG_EXTENDED) != 0)
+			continue;
+		cap = strlen(s) + 1;
+		out = pt_xmalloc(cap);
+		for (p = s; regexec(&re, p, 1, &m, p == s ? 0 : REG_NOTBOL) == 0 && m.rm_eo > 0;) {
+			size_t need = o + (size_t)m.rm_so + strlen(pat[k][1]) + strlen(p) + 1;
+
+			if (need > cap)
+				out = pt_xrealloc(out, cap = need);
+			memcpy(out + o, p, (size_t)m.rm_so);
+			o += (size_t)m.rm_so;
+			memcpy(out + o, pat[k][1], strlen(pat[k][1]));
+			o += strlen(pat[k][1]);
+			p += m.rm_eo;
+		}
+		if (o + strlen(p) + 1 > cap)
+			out = pt_xrealloc(out, o + strlen(p) + 1);
+		strcpy(out + o, p);
+		regfree(&re);
+		free(s);
+		s = out;
+	}
+	return s;
+}
+
+/* The line of text that identifies a record across runs, and where it came from. */
+static char *record_key(const char *kind, const char *artifact, const char *text, const char *src_file,
+			int64_t src_line)
+{
+	const char *p = text ? text : "", *best = NULL, *line, *frame = NULL;
 	size_t n;
+	char *raw, *key;
 
 	if (artifact && !strcmp(artifact, "graph_breaks")) {
 		/* "Reason: Unsupported: ..." is stable; the first line names the file and line. */
@@ -37,15 +89,29 @@ static char *record_key(const char *kind, const char *artifact, const char *text
 				break;
 			}
 	} else if (kind && !strcmp(kind, "traceback")) {
-		/* The exception line: the last non-empty line. */
-		for (line = p; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		/* The exception line (the last non-empty one) and the innermost frame ("File ..., line N"). */
+		for (line = p; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			const char *t = line + strspn(line, " ");
+
 			if (*line && *line != '\n')
 				best = line;
+			if (!strncmp(t, "File \"", 6))
+				frame = t;
+		}
 	}
 	if (!best)
 		best = p;
 	n = strcspn(best, "\n");
-	return pt_xstrndup(best, n);
+	if (frame)
+		raw = pt_xasprintf("%.*s  (%.*s)", (int)n, best, (int)strcspn(frame, "\n"), frame);
+	else if (src_file && src_line > 0 && !(kind && !strcmp(kind, "warning")))
+		/* A log line's place (a Python warning names its own in its text). */
+		raw = pt_xasprintf("%.*s  (%s:%lld)", (int)n, best, src_file, (long long)src_line);
+	else
+		raw = pt_xstrndup(best, n);
+	key = normalise(raw);
+	free(raw);
+	return key;
 }
 
 /* {key: count} of the records a query returns. */
@@ -57,7 +123,9 @@ static json_t *keyed_counts(json_t *rows)
 	json_array_foreach(rows, i, v) {
 		char *k = record_key(json_string_value(json_object_get(v, "kind")),
 				     json_string_value(json_object_get(v, "artifact")),
-				     json_string_value(json_object_get(v, "text")));
+				     json_string_value(json_object_get(v, "text")),
+				     json_string_value(json_object_get(v, "src_file")),
+				     json_integer_value(json_object_get(v, "src_line")));
 		json_t *c = json_object_get(m, k);
 
 		json_object_set_new(m, k, json_integer(c ? json_integer_value(c) + 1 : 1));
@@ -94,9 +162,35 @@ static const char *const sections[][2] = {
 			  " AND artifact = 'graph_breaks' ORDER BY seq" },
 	{ "recompiles", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
 			" AND artifact = 'recompiles' ORDER BY seq" },
-	{ "errors", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
+	{ "warnings", "SELECT kind, artifact, text, src_file, src_line FROM records WHERE run_id = ?1"
+		      " AND (kind = 'warning' OR level = 30) ORDER BY seq" },
+	{ "errors", "SELECT kind, artifact, text, src_file, src_line FROM records WHERE run_id = ?1"
 		    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
 };
+#define NSECTIONS (int)(sizeof(sections) / sizeof(*sections))
+
+/* TORCH_TRACE graph breaks as {"reason  (where)": count}. */
+static json_t *trace_break_counts(struct db *ix, int64_t run, struct pt_diag *diag)
+{
+	struct tt_events ev;
+	json_t *m;
+
+	if (tt_graph_breaks(ix, run, &ev, diag) < 0)
+		return NULL;
+	m = json_object();
+	for (size_t i = 0; i < ev.n; i++) {
+		char *raw = pt_xasprintf("%s%s%s%s", ev.v[i].what ? ev.v[i].what : "?", ev.v[i].where ? "  (" : "",
+					 ev.v[i].where ? ev.v[i].where : "", ev.v[i].where ? ")" : "");
+		char *k = normalise(raw);
+		json_t *c = json_object_get(m, k);
+
+		json_object_set_new(m, k, json_integer(c ? json_integer_value(c) + 1 : 1));
+		free(k);
+		free(raw);
+	}
+	tt_events_release(&ev);
+	return m;
+}
 
 /* ops as {"aten::add.Tensor [AutogradCPU]": calls}. */
 static json_t *ops_counts(struct db *ix, int64_t run)
@@ -255,14 +349,17 @@ int cmd_diff(int argc, char **argv, struct pt_ctx *ctx)
 	json_object_set_new(doc, "b", json_integer(b));
 	json_object_set_new(doc, "status", json_pack("{s:s,s:s}", "a", sa, "b", sb));
 	differ |= strcmp(sa, sb) != 0;
-	for (int s = -1; s < 3; s++) {
+	for (int s = -1; s <= NSECTIONS; s++) {
 		json_t *ma, *mb, *d;
 		json_int_t ta, tb;
-		const char *name = s < 0 ? "ops" : sections[s][0];
+		const char *name = s < 0 ? "ops" : s == NSECTIONS ? "trace_graph_breaks" : sections[s][0];
 
 		if (s < 0) {
 			ma = ops_counts(ix, a);
 			mb = ops_counts(ix, b);
+		} else if (s == NSECTIONS) {
+			ma = trace_break_counts(ix, a, &diag);
+			mb = trace_break_counts(ix, b, &diag);
 		} else {
 			json_t *ra = query_json(ix, sections[s][1], "i", a);
 			json_t *rb = query_json(ix, sections[s][1], "i", b);

@@ -185,6 +185,28 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 	json_object_set_new(obj, "ranks", ranks);
 	json_object_set_new(obj, "torch_trace", tr);
 	{
+		/* What the compile-level commands count, so that show agrees with them. */
+		struct tt_compiles cs;
+		struct tt_events ev;
+		long failed = 0;
+
+		if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
+			return -1;
+		for (size_t i = 0; i < cs.n; i++)
+			failed += !strcmp(cs.v[i].status, "failed");
+		json_object_set_new(tr, "compiles", json_integer((json_int_t)cs.n));
+		json_object_set_new(tr, "failed_compiles", json_integer(failed));
+		tt_compiles_release(&cs);
+		if (tt_graph_breaks(ix, run_id, &ev, diag) < 0)
+			return -1;
+		json_object_set_new(tr, "graph_breaks", json_integer((json_int_t)ev.n));
+		tt_events_release(&ev);
+		if (tt_recompiles(ix, run_id, &ev, diag) < 0)
+			return -1;
+		json_object_set_new(tr, "recompiles", json_integer((json_int_t)ev.n));
+		tt_events_release(&ev);
+	}
+	{
 		/* One file = one process (docs/pttrace-trace.1, the rank rule). */
 		json_t *p = query_json(ix, SQL_PROCESSES, "i", run_id);
 

@@ -47,4 +47,31 @@ check_eq "one entry, six occurrences" "6x Unsupported: builtin: print [<class 't
     at /root/gen/breaks_recompile.py:4
     in [0/0], [1/0], [0/1], [1/1], [0/2], [1/2]" "$(cat "$T/.out")"
 check_eq "--unique --json" "1 6 6" "$("$P" --json graph-breaks br --unique | $PY -c 'import json,sys; d=json.load(sys.stdin); print(len(d), d[0]["count"], len(d[0]["compile_ids"]))')"
+
+# show counts from all indexed data: an imported run has TORCH_TRACE breaks,
+# recompiles and failed compiles, and no TORCH_LOGS lines.
+check_eq "show: graph breaks and recompiles from TORCH_TRACE" "6 6 15" \
+	"$("$P" --json show br | $PY -c 'import json,sys; c=json.load(sys.stdin)["counts"]; print(c["graph_breaks"]["total"], c["graph_breaks"]["torch_trace"], c["recompiles"]["total"])')"
+check_contains "show text" "graph_breaks: 6 (TORCH_TRACE 6, TORCH_LOGS 0)" "$("$P" show br)"
+"$P" import --name cf "$F/comp_failure.log" >/dev/null
+check_contains "a failed compile is an error" "errors: 1 (TORCH_TRACE 1 failed compiles, TORCH_LOGS 0)" "$("$P" show cf)"
+
+# diff covers the output: warnings and errors by normalised text and place,
+# tracebacks by exception and innermost frame.
+"$P" run -q --name w1 -- /bin/sh -c 'echo "/x/a.py:3: UserWarning: slow path at 0x7f1234 took 1.25 s" >&2' 2>/dev/null
+"$P" run -q --name w1b -- /bin/sh -c 'echo "/x/a.py:3: UserWarning: slow path at 0x7f9999 took 2.5 s" >&2' 2>/dev/null
+"$P" run -q --name w2 -- /bin/sh -c 'echo "/x/a.py:3: UserWarning: slow path at 0x7f9999 took 2.5 s" >&2
+echo "/x/a.py:9: FutureWarning: new one" >&2
+printf "Traceback (most recent call last):\n  File \"/x/a.py\", line 12, in <module>\n    f()\nValueError: bad\n" >&2; exit 1' 2>/dev/null
+check_rc "the same warning, other address and time: no difference" 0 "$P" diff w1 w1b
+check_rc "new warning and traceback: differences" 1 "$P" diff w1 w2
+check_contains "new warning" "0 -> 1     /x/a.py:9: FutureWarning: new one" "$(cat "$T/.out")"
+check_contains "traceback with its frame" "0 -> 1     ValueError: bad  (File \"/x/a.py\", line 12, in <module>)" "$(cat "$T/.out")"
+# diff covers TORCH_TRACE graph breaks (reason and place).
+B=$PT_FIXTURES/traces/generated/torch-2.6.0/breaks_recompile/trace/dedicated_log_torch_trace_d88agyhk.log
+cut=$(grep -a -n '"dynamo_start"' "$B" | sed -n 5p | cut -d: -f1)
+head -n $((cut - 1)) "$B" >"$T/dedicated_log_torch_trace_cut.log"
+"$P" import --name brcut "$T/dedicated_log_torch_trace_cut.log" >/dev/null
+check_rc "cut trace differs" 1 "$P" diff br brcut
+check_contains "TORCH_TRACE graph breaks compared" "trace_graph_breaks: 6 -> 2" "$(cat "$T/.out")"
 finish
