@@ -292,6 +292,7 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 				json_t *o = json_object();
 
 				json_object_set_new(o, "rank", e->rank >= 0 ? json_integer(e->rank) : json_null());
+				json_object_set_new(o, "who", e->who[0] ? json_string(e->who) : json_null());
 				json_object_set_new(o, "compile_id", json_string(id));
 				if (recompiles)
 					json_object_set_new(o, "guard_of", pt_json_str(e->prev));
@@ -300,7 +301,9 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 				json_array_append_new(arr, o);
 				continue;
 			}
-			if (e->rank >= 0)
+			if (e->who[0])
+				printf("%s ", e->who);
+			else if (e->rank >= 0)
 				printf("rank %lld ", (long long)e->rank);
 			printf("%s[%s]%s", pt_c(ctx->color, PT_C_BOLD), id, pt_c(ctx->color, PT_C_RESET));
 			if (recompiles)

@@ -87,6 +87,7 @@ struct tt_rec_row {
 	int64_t id, rank, lineno;
 	struct compileid cid;
 	const char *kind, *name, *md5, *envelope, *file;
+	const char *who;	/* "rank 1", "p2" when the run has several processes, else NULL */
 };
 typedef int (*tt_rec_cb)(void *ctx, const struct tt_rec_row *row);
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
@@ -95,6 +96,7 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 /* Graph breaks and recompiles: one row each. */
 struct tt_event {
 	int64_t rank;
+	char who[32];	/* "rank 1", "p2" when the run has several processes, else "" */
 	struct compileid cid;
 	char *where;	/* "file.py:4" (graph break) / the failed guard's location */
 	char *what;	/* the reason / the failed guard */

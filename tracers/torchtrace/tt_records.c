@@ -101,7 +101,12 @@ int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
 
 static const char SQL_RECS_FOR[] =
 	"SELECT r.id, r.rank, r.lineno, r.ca, r.frame, r.compile, r.attempt, r.kind, r.name,"
-	" r.payload_md5, r.envelope, f.path FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+	" r.payload_md5, r.envelope, f.path, f.who FROM trace_records r JOIN"
+	/* Who wrote the file, when the run has several: its rank, or p<process> (no rank, or shared). */
+	" (SELECT t.id, t.path, CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = t.run_id"
+	"   AND o.records > 0) < 2 THEN NULL WHEN t.rank IS NOT NULL AND (SELECT count(*) FROM trace_files o"
+	"   WHERE o.run_id = t.run_id AND o.records > 0 AND o.rank = t.rank) = 1 THEN 'rank ' || t.rank"
+	"   ELSE 'p' || t.process END AS who FROM trace_files t WHERE t.run_id = ?1) f ON f.id = r.file_id"
 	" WHERE r.run_id = ?1 AND (?2 < 0 OR r.rank = ?2) ORDER BY r.id";
 
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
@@ -128,6 +133,7 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 		row.md5 = db_col_text(s, 9);
 		row.envelope = db_col_text(s, 10);
 		row.file = db_col_text(s, 11);
+		row.who = db_col_text(s, 12);
 		if (cid && !compileid_equal(cid, &row.cid))
 			continue;
 		if (what ? (strcmp(what, row.kind) && strcmp(what, tt_artifact_label(row.kind, row.name)))

@@ -63,6 +63,9 @@ mkdir "$T/two"
 cp "$PT_FIXTURES"/traces/generated/torch-2.6.0/simple/trace/*.log "$PT_FIXTURES"/traces/generated/torch-2.6.0/failure/trace/*.log "$T/two/"
 "$P" import --name two "$T/two" >/dev/null 2>&1
 check_eq "two unranked processes" "['p1', 'p2']" "$(j two '[m["label"] for m in d["members"]]')"
+check_eq "compiles name the process: one [0/0] each, not one mixed" "p1 [0/0] ok|p2 [0/0] failed" \
+	"$("$P" --json compiles two | $PY -c 'import json,sys; print("|".join("%s [%s] %s" % (c["who"], c["compile_id"], c["status"]) for c in json.load(sys.stdin) if c["compile_id"] == "0/0"))')"
+check_contains "compiles text names the process" "p2 [0/0] failed" "$("$P" compiles two)"
 # A conflict is reported once per file, in the row of its file.
 "$P" import --name sch "$F/inputs/multi_rank_schedule" >/dev/null 2>&1
 "$P" ranks sch >"$T/sch.txt"
