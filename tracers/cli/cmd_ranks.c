@@ -73,8 +73,8 @@ static void print_groups(const char *title, const char *unit, json_t *c, int col
 			printf(": %lld %s\n", (long long)json_integer_value(json_object_get(v, "items")), unit);
 		if (json_is_object(d) && !strchr(jstr(d, "here"), '{'))
 			printf("    differs from the first group at %.*s %lld: %.60s, not %.60s\n", (int)strlen(unit) - 1, unit,
-			       (long long)json_integer_value(json_object_get(d, "index")), jstr(d, "here"),
-			       jstr(d, "first_group"));
+			       (long long)json_integer_value(json_object_get(d, "index")), *jstr(d, "here") ? jstr(d, "here") : "(end)",
+			       *jstr(d, "first_group") ? jstr(d, "first_group") : "(end)");
 		else if (json_is_object(d))
 			printf("    differs from the first group at %.*s %lld\n", (int)strlen(unit) - 1, unit,
 			       (long long)json_integer_value(json_object_get(d, "index")));
@@ -94,10 +94,12 @@ static void print_parity(json_t *c, int color)
 	printf(", %s%zu differ%s\n", pt_c(color, PT_C_YELLOW), json_array_size(json_object_get(c, "graphs")),
 	       pt_c(color, PT_C_RESET));
 	json_array_foreach(json_object_get(c, "graphs"), i, v)
-		printf("  %s %s %s: %lld collectives more or fewer in the code than scheduled, %lld without wait\n",
+		printf("  %s %s %s: schedule and code differ by %lld collective%s, %lld call%s without a wait\n",
 		       jstr(v, "rank"), jstr(v, "compile_id"), jstr(v, "graph"),
 		       (long long)json_integer_value(json_object_get(v, "offset")),
-		       (long long)json_integer_value(json_object_get(v, "missing_waits")));
+		       json_integer_value(json_object_get(v, "offset")) == 1 ? "" : "s",
+		       (long long)json_integer_value(json_object_get(v, "missing_waits")),
+		       json_integer_value(json_object_get(v, "missing_waits")) == 1 ? "" : "s");
 }
 
 static void print_text(json_t *o, int color)
