@@ -188,11 +188,13 @@ static json_t *unique_breaks(const struct tt_events *ev)
 	char *done = pt_xcalloc(ev->n + 1, 1);
 
 	for (size_t i = 0; i < ev->n; i++) {
-		json_t *ids = json_array(), *ranks = json_array();
+		json_t *ids, *ranks;
 		long n = 0;
 
 		if (done[i])
 			continue;
+		ids = json_array();
+		ranks = json_array();
 		for (size_t j = i; j < ev->n; j++) {
 			char id[COMPILEID_MAX];
 

@@ -457,7 +457,8 @@ static int check_runtime(struct xr *x, json_t *checks)
 
 		if (load_arts(x, x->m[i].file_id, "artifact", "inductor_runtime_and_tensor_meta", &a, &n) < 0)
 			return -1;
-		qsort(a, n, sizeof(*a), cmp_art);	/* tlparse sorts by graph directory */
+		if (n)
+			qsort(a, n, sizeof(*a), cmp_art);	/* tlparse sorts by graph directory */
 		pt_strbuf_init(&sb, 1 << 26);
 		rt[i] = pt_xcalloc(n + 1, sizeof(**rt));
 		gname[i] = pt_xcalloc(n + 1, sizeof(**gname));
