@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Median wall time and peak RSS of `ptinspect cuda` on a large CUDA library,
 # default (walk .nv_fatbin, scan the other data sections) and --registered-only.
-# Goals on the 2-core dev VM (issue 3): default < 60 ms and < 16 MB RSS;
+# Goals on the 2-core dev VM: default < 60 ms and < 16 MB RSS;
 # --registered-only < 20 ms and < 8 MB. Warm page cache: one untimed run first.
 #
 # usage: bench/cuda_scan.sh [LIBRARY] [RUNS]

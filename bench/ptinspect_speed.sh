@@ -2,7 +2,7 @@
 # ptinspect's default report and `ptinspect deps` beside libtree (the anchor)
 # and ldd, on the same library, warm and cold page cache, in one invocation:
 # median wall and CPU time of interleaved runs, peak RSS, and the ratios.
-# Goals (issue 20): default report <= 1.0x libtree, deps <= 0.8x libtree, any
+# Goals: default report <= 1.0x libtree, deps <= 0.8x libtree, any
 # single file < 16 MB peak RSS, warm and cold.
 # Cold: before every run the library, its whole dependency tree and
 # /etc/ld.so.cache are dropped from the page cache (posix_fadvise DONTNEED;

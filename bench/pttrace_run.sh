@@ -2,7 +2,7 @@
 # Benchmark of `pttrace run`: a child writes SIZE MB of mixed torch-like
 # output (bench/loggen.c) as fast as it can, alone and under pttrace run.
 # Prints the child's slowdown, the spooling rate, the indexing rate and
-# pttrace's peak RSS. Goals (issue 5): slowdown < 10 %, spool >= 200 MB/s,
+# pttrace's peak RSS. Goals: slowdown < 10 %, spool >= 200 MB/s,
 # index >= 50 MB/s, peak RSS < 64 MB whatever the size.
 #   bench/pttrace_run.sh [--size MB] [--gb] [--build DIR] [--reps N]
 # Default 256 MB (--gb: 1024 MB); the database goes to a scratch directory.

@@ -106,3 +106,22 @@ void pt_diag_print(const struct pt_diag *d, FILE *f, const char *prog, int color
 	if (d->dropped)
 		fprintf(f, "%s: %zu more messages not shown\n", prog, d->dropped);
 }
+
+void pt_diag_downgrade(struct pt_diag *d, enum pt_severity sev)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].sev > sev)
+			d->v[i].sev = sev;
+}
+
+void pt_bug(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}

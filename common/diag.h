@@ -55,4 +55,15 @@ void pt_diag_print(const struct pt_diag *d, FILE *f, const char *prog, int color
 /* One message in the same format, for front ends. */
 void pt_diag_format(FILE *f, const char *prog, const struct pt_diag_msg *m, int color);
 
+/* Lower every message worse than sev to sev (a caller that only warns). */
+void pt_diag_downgrade(struct pt_diag *d, enum pt_severity sev);
+
+/*
+ * Invariants (git's BUG()): a broken one is a bug in ptools, never a message
+ * for the user's input. Prints "BUG: file:line: what" on stderr and aborts.
+ */
+#define PT_BUG(...) pt_bug(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void pt_bug(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -31,14 +31,6 @@ int pt_color_enabled(FILE *f, enum pt_color_mode mode)
 	return isatty(fileno(f));
 }
 
-uint64_t pt_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void pt_progress_init(struct pt_progress *p, const char *what, uint64_t total)
 {
 	memset(p, 0, sizeof(*p));

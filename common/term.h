@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clock.h"
+
 #define PT_C_RESET "\033[0m"
 #define PT_C_BOLD "\033[1m"
 #define PT_C_DIM "\033[2m"
@@ -20,6 +22,14 @@
 #define PT_C_CYAN "\033[36m"
 
 enum pt_color_mode { PT_COLOR_AUTO, PT_COLOR_ALWAYS, PT_COLOR_NEVER };
+
+/*
+ * How a text renderer should look: what renderers take instead of a front
+ * end's context (renderers never see the CLI).
+ */
+struct pt_style {
+	int color;	/* 1: ANSI colours (the caller applied pt_color_enabled) */
+};
 
 /* Parse "auto", "always", "never"; -1 on anything else. */
 int pt_color_mode_parse(const char *s);
@@ -46,7 +56,5 @@ void pt_progress_init(struct pt_progress *p, const char *what, uint64_t total);
 void pt_progress_update(struct pt_progress *p, uint64_t done);
 void pt_progress_done(struct pt_progress *p);
 
-/* Monotonic clock in nanoseconds. */
-uint64_t pt_now_ns(void);
 
 #endif

@@ -12,7 +12,7 @@
 #include "jsonout.h"
 #include "ptinspect.h"
 #include "pyenv.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_config.h"
 #include "showconfig.h"
 #include "strbuf.h"
@@ -42,7 +42,7 @@ static int text_from_file(const char *path, char **text, size_t *len, struct pt_
 		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	rc = pt_read_stream(f, text, len);
+	rc = showconfig_read_stream(f, text, len);
 	if (rc < 0)
 		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
 	if (f != stdin)
@@ -50,7 +50,7 @@ static int text_from_file(const char *path, char **text, size_t *len, struct pt_
 	return rc;
 }
 
-int cmd_config(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -72,7 +72,7 @@ int cmd_config(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'p': python = optarg; break;
@@ -134,7 +134,7 @@ int cmd_config(int argc, char **argv, struct pt_ctx *ctx)
 		pt_json_print(stdout, doc);
 		json_decref(doc);
 	} else {
-		report_config_text(stdout, &cfg, 0, ctx);
+		report_config_text(stdout, &cfg, 0, PT_CLI_STYLE(ctx));
 	}
 	if (pt_diag_count(&d, PT_SEV_WARNING) || cfg.n_unparsed)
 		rc = EXIT_PROBLEMS;

@@ -16,7 +16,7 @@
 #include "importdiag.h"
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_debug.h"
 #include "report_doctor.h"
 #include "report_env.h"
@@ -80,7 +80,7 @@ static void collect_debug(struct doctor *dr, struct pt_diag *d)
 	}
 }
 
-static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
+static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
 {
 	const struct pyenv_report *r = &dr->e.rep;
 	size_t warn = pt_diag_count(&dr->e.findings, PT_SEV_WARNING);
@@ -101,9 +101,9 @@ static void verdict_text(const struct doctor *dr, const struct pt_ctx *ctx)
 		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
 	if (!r->torch_ok && dr->have_g) {
 		printf("  error     %s\n", r->import_error ? r->import_error : "unknown error");
-		report_importdiag_text(stdout, &dr->g, 10, ctx);
+		report_importdiag_text(stdout, &dr->g, 10, PT_CLI_STYLE(ctx));
 	} else if (dr->have_g && dr->g.cause != IMPORTDIAG_NONE) {
-		report_importdiag_text(stdout, &dr->g, 10, ctx);
+		report_importdiag_text(stdout, &dr->g, 10, PT_CLI_STYLE(ctx));
 	}
 	if (r->torch_ok) {
 		const char *bt = dr->e.have_cfg ? showconfig_setting(&dr->e.cfg, "BUILD_TYPE") : NULL;
@@ -224,7 +224,7 @@ static void issue_block(const struct doctor *dr)
 	printf("```\n");
 }
 
-int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -246,7 +246,7 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'p': python = optarg; break;
@@ -284,16 +284,16 @@ int cmd_doctor(int argc, char **argv, struct pt_ctx *ctx)
 		verdict_text(&dr, ctx);
 		printf("\n%sdetails%s\n", pt_c(ctx->color, PT_C_BOLD), pt_c(ctx->color, PT_C_RESET));
 		report_env_text(stdout, &dr.e.rep, dr.e.have_cfg ? &dr.e.cfg : NULL, &dr.e.findings,
-				dr.e.others, dr.e.n_others, -1, ctx);
+				dr.e.others, dr.e.n_others, -1, PT_CLI_STYLE(ctx));
 		if (dr.n_di)
 			printf("%sdebug info of the torch libraries%s\n", pt_c(ctx->color, PT_C_BOLD),
 			       pt_c(ctx->color, PT_C_RESET));
 		for (size_t i = 0; i < dr.n_di; i++) {
 			printf("  %s\n", dr.di_path[i]);
-			report_debug_text(stdout, &dr.di[i], 4, ctx);
+			report_debug_text(stdout, &dr.di[i], 4, PT_CLI_STYLE(ctx));
 		}
 		if (dr.have_dt)
-			report_dispatchtrace_text(stdout, &dr.dt, 0, ctx);
+			report_dispatchtrace_text(stdout, &dr.dt, 0, PT_CLI_STYLE(ctx));
 		printf("%sbug report facts%s (python -m torch.utils.collect_env's fields; ptinspect doctor "
 		       "--issue prints them for pasting)\n", pt_c(ctx->color, PT_C_BOLD),
 		       pt_c(ctx->color, PT_C_RESET));

@@ -10,7 +10,7 @@
 
 #include "jsonout.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_env.h"
 
 static const char usage_text[] =
@@ -28,7 +28,7 @@ static const char usage_text[] =
 	"Exit status: 0 fine, 1 findings (or torch cannot be imported), 2 usage\n"
 	"error or no report from the interpreter.\n";
 
-int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -49,7 +49,7 @@ int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'p': python = optarg; break;
@@ -86,7 +86,7 @@ int cmd_env(int argc, char **argv, struct pt_ctx *ctx)
 		json_decref(doc);
 	} else {
 		report_env_text(stdout, &e.rep, e.have_cfg ? &e.cfg : NULL, &e.findings, e.others,
-				e.n_others, verbose, ctx);
+				e.n_others, verbose, PT_CLI_STYLE(ctx));
 	}
 	rc = pt_diag_count(&e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:

@@ -17,7 +17,7 @@
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_cuda.h"
 #include "report_debug.h"
 #include "report_deps.h"
@@ -117,7 +117,7 @@ static void rpath_dirs(json_t *elf, const char *key, const char *label, const ch
  * many --gpu values cannot run the file's code (exit 1: a problem found).
  */
 static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
-			   struct pt_ctx *ctx, json_t *fj, struct pt_diag *diag)
+			   struct pt_cli *ctx, json_t *fj, struct pt_diag *diag)
 {
 	struct cuda_scan scan;
 	struct cuda_verify ver;
@@ -150,7 +150,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
 		if (!(fo->sections & SEC_ELF))
 			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), o->path,
 			       pt_c(ctx->color, PT_C_RESET));
-		report_cuda_text(stdout, &r, &ro, ctx);
+		report_cuda_text(stdout, &r, &ro, PT_CLI_STYLE(ctx));
 	}
 	report_cuda_release(&r);
 	if (fo->verify)
@@ -161,7 +161,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
 
 /* --cuda-deps: every library of the resolved tree (plus known dlopen edges) with device code. */
 static size_t cuda_deps_section(struct resolve_result *r, const struct files_opts *fo,
-				struct pt_ctx *ctx, json_t *fj, struct pt_diag *diag)
+				struct pt_cli *ctx, json_t *fj, struct pt_diag *diag)
 {
 	struct cudadeps cd;
 	struct report_cuda_opts ro = {
@@ -176,12 +176,12 @@ static size_t cuda_deps_section(struct resolve_result *r, const struct files_opt
 	if (fj)
 		json_object_set_new(fj, "cuda_deps", report_cudadeps_json(&cd, r, &ro));
 	else
-		report_cudadeps_text(stdout, &cd, r, &ro, ctx);
+		report_cudadeps_text(stdout, &cd, r, &ro, PT_CLI_STYLE(ctx));
 	cudadeps_release(&cd);
 	return bad;
 }
 
-static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *ctx,
+static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *ctx,
 		       json_t *files, json_t *problems)
 {
 	struct elfobj o;
@@ -232,16 +232,16 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_ctx *c
 		if (debug_only)
 			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
 		if (fo->sections & SEC_ELF)
-			report_elf_text(stdout, &o, ctx);
+			report_elf_text(stdout, &o, PT_CLI_STYLE(ctx));
 		if (have_deps && (fo->sections & SEC_DEPS)) {
 			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
 			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
-			report_deps_text(stdout, &r, &fo->view, ctx);
+			report_deps_text(stdout, &r, &fo->view, PT_CLI_STYLE(ctx));
 		}
 		if (have_di)
-			report_debug_text(stdout, &di, 2, ctx);
+			report_debug_text(stdout, &di, 2, PT_CLI_STYLE(ctx));
 		if (have_dt)
-			report_dispatchtrace_text(stdout, &dt, 2, ctx);
+			report_dispatchtrace_text(stdout, &dt, 2, PT_CLI_STYLE(ctx));
 	}
 	if ((fo->sections & SEC_CUDA) && cuda_section(&o, fo, ctx, fj, &diag))
 		cuda_bad = 1;
@@ -296,7 +296,7 @@ static int parse_hwcaps(struct ldpath_env *env, const char *list)
 }
 
 /* The loader's environment for this invocation: options over this machine's defaults. */
-static int setup_env(struct files_opts *fo, struct pt_ctx *ctx)
+static int setup_env(struct files_opts *fo, struct pt_cli *ctx)
 {
 	struct pt_diag d;
 	int rc = 0;
@@ -327,7 +327,7 @@ static int setup_env(struct files_opts *fo, struct pt_ctx *ctx)
 	return rc;
 }
 
-static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
+static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 {
 	enum { O_JSON = 256, O_COLOR, O_LLP, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
 	       O_DEPTH, O_NOTREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
@@ -362,7 +362,7 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 			ctx->json = 1;
 			break;
 		case O_COLOR:
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'v': fo->view.verbose = 1; break;
@@ -461,7 +461,7 @@ static int run(int argc, char **argv, struct pt_ctx *ctx, struct files_opts *fo)
 	return rc;
 }
 
-int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_files(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct files_opts fo = {
 		.sections = SEC_ALL,
@@ -474,7 +474,7 @@ int cmd_files(int argc, char **argv, struct pt_ctx *ctx)
 	return run(argc, argv, ctx, &fo);
 }
 
-int cmd_cuda(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_cuda(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct files_opts fo = {
 		.sections = SEC_CUDA,
@@ -490,7 +490,7 @@ int cmd_cuda(int argc, char **argv, struct pt_ctx *ctx)
 	return run(argc, argv, ctx, &fo);
 }
 
-int cmd_deps(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_deps(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct files_opts fo = {
 		.sections = SEC_ELF | SEC_DEPS,
@@ -502,7 +502,7 @@ int cmd_deps(int argc, char **argv, struct pt_ctx *ctx)
 	return run(argc, argv, ctx, &fo);
 }
 
-int cmd_debug(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_debug(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct files_opts fo = {
 		.sections = SEC_DEBUG,

@@ -15,7 +15,7 @@
 #include "jsonout.h"
 #include "ldpath.h"
 #include "ptinspect.h"
-#include "report.h"
+#include "report_elf.h"
 #include "report_doctor.h"
 #include "resolve.h"
 #include "xalloc.h"
@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"2 usage error or unreadable FILE.\n";
 
 static int one(const char *file, const char *llp, bool all, json_t *arr, struct pt_diag *d,
-	       const struct pt_ctx *ctx)
+	       const struct pt_cli *ctx)
 {
 	struct ldpath_env env;
 	struct resolve_result res;
@@ -66,7 +66,7 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 			printf("%s: %zu objects, %zu undefined non-weak references checked, %zu defined by "
 			       "no object%s\n", file, res.n_objs, b.n_refs, b.n,
 			       res.n_missing ? " (libraries missing: see ptinspect deps)" : "");
-			report_bindcheck_text(stdout, paths, &b, all ? 0 : 20, 2, ctx);
+			report_bindcheck_text(stdout, paths, &b, all ? 0 : 20, 2, PT_CLI_STYLE(ctx));
 		}
 	}
 	bindcheck_release(&b);
@@ -76,7 +76,7 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 	return rc;
 }
 
-int cmd_undefined(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_undefined(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -97,7 +97,7 @@ int cmd_undefined(int argc, char **argv, struct pt_ctx *ctx)
 		switch (c) {
 		case 'j': ctx->json = 1; break;
 		case 'C':
-			if (pt_ctx_set_color(ctx, optarg) < 0)
+			if (pt_cli_set_color(ctx, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'L': llp = optarg; break;

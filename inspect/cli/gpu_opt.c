@@ -13,7 +13,7 @@ static void cc_text(char *buf, size_t n, const struct cuda_cc_info *i)
 		 i->names ? i->names : "", i->names ? ")" : "");
 }
 
-int gpu_opt_parse(const struct pt_ctx *ctx, const char *arg, struct cuda_cc *cc)
+int gpu_opt_parse(const struct pt_cli *ctx, const char *arg, struct cuda_cc *cc)
 {
 	const struct cuda_cc_info *lo, *hi;
 	char a[96], b[96];
@@ -41,7 +41,7 @@ int gpu_opt_parse(const struct pt_ctx *ctx, const char *arg, struct cuda_cc *cc)
 	return -1;
 }
 
-int gpu_auto_add(const struct pt_ctx *ctx, struct cuda_cc *gpus, const char **args, size_t *n,
+int gpu_auto_add(const struct pt_cli *ctx, struct cuda_cc *gpus, const char **args, size_t *n,
 		 size_t max, struct gpu_auto *a)
 {
 	struct gpuprobe *p = &a->probe;

@@ -12,7 +12,7 @@
 #include "cudaarch.h"
 #include "gpuprobe.h"
 
-struct pt_ctx;
+struct pt_cli;
 
 /* What --gpu=auto found; lives until gpu_auto_release. */
 struct gpu_auto {
@@ -22,7 +22,7 @@ struct gpu_auto {
 };
 
 /* One --gpu value into cc: 0, or -1 after a message naming the known capabilities near it. */
-int gpu_opt_parse(const struct pt_ctx *ctx, const char *arg, struct cuda_cc *cc);
+int gpu_opt_parse(const struct pt_cli *ctx, const char *arg, struct cuda_cc *cc);
 
 /*
  * --gpu=auto: reads /proc/driver/nvidia, then dlopens libcuda.so.1; appends
@@ -30,7 +30,7 @@ int gpu_opt_parse(const struct pt_ctx *ctx, const char *arg, struct cuda_cc *cc)
  * Says on stderr what it found when nothing could be added. Returns 0, or
  * -1 when the list is full or auto was given twice.
  */
-int gpu_auto_add(const struct pt_ctx *ctx, struct cuda_cc *gpus, const char **args, size_t *n,
+int gpu_auto_add(const struct pt_cli *ctx, struct cuda_cc *gpus, const char **args, size_t *n,
 		 size_t max, struct gpu_auto *a);
 
 /* The driver's CUDA version as 12040, 0 when unknown or auto was not used. */

@@ -221,7 +221,8 @@ static int parse_gpu(const char *s, struct cuda_cc *cc)
 	char key[64];
 	char *p = squash(s, key, sizeof(key));
 
-	if (!p)
+	/* An empty name is no GPU (and gcc -O3 -Wstring-compare wants that path gone). */
+	if (!p || !*p)
 		return -1;
 	if (!strncmp(p, "sm_", 3) || !strncmp(p, "sm", 2) || !strncmp(p, "compute_", 8)) {
 		p += p[0] == 'c' ? 8 : p[2] == '_' ? 3 : 2;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "unpack.h"
+#include "fatbin_unpack.h"
 #include "xalloc.h"
 
 #define WINDOW 512		/* header reads: fat binary header plus an entry header or two */
@@ -426,7 +426,7 @@ void cuda_scan_release(struct cuda_scan *s)
 /* One entry for --verify: read, decompress, look inside. Returns 0, 1 skipped, -1 bad (warned). */
 static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_t idx,
 			uint8_t **src, size_t *src_cap, uint8_t **dst, size_t *dst_cap,
-			struct unpack_info *info, struct pt_diag *diag)
+			struct fatbin_unpack_info *info, struct pt_diag *diag)
 {
 	const struct fatbin_entry *e = &s->entries.v[idx];
 	const struct cuda_section *c = &s->secs[s->fatbins[e->fatbin].section];
@@ -461,14 +461,14 @@ static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_
 			*dst_cap = (size_t)outlen + 1;
 			*dst = pt_xrealloc(*dst, *dst_cap);
 		}
-		if (unpack_payload(e->comp, *src, (size_t)n, *dst, (size_t)outlen, &why) != 0) {
+		if (fatbin_unpack_payload(e->comp, *src, (size_t)n, *dst, (size_t)outlen, &why) != 0) {
 			pt_diag_add(diag, PT_SEV_WARNING, o->path, where, "%s decompression failed: %s",
 				    fatbin_comp_name(e->comp), why);
 			return -1;
 		}
 		payload = *dst;
 	}
-	if (unpack_inspect(e->kind, payload, (size_t)outlen, info, &why) != 0) {
+	if (fatbin_unpack_inspect(e->kind, payload, (size_t)outlen, info, &why) != 0) {
 		pt_diag_add(diag, PT_SEV_WARNING, o->path, where, "%s", why);
 		return -1;
 	}
@@ -516,7 +516,7 @@ static void *verify_worker(void *arg)
 
 	pt_diag_init(&local);
 	while ((i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->s->entries.n) {
-		struct unpack_info info = {0};
+		struct fatbin_unpack_info info = {0};
 
 		j->result[i] = (signed char)verify_entry(j->o, j->s, i, &src, &src_cap, &dst, &dst_cap,
 							  &info, &local);

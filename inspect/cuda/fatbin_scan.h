@@ -80,7 +80,7 @@ struct cuda_verify {
 	size_t skipped;		/* LTO-IR and unknown kinds (opaque), or over the size cap */
 	size_t et_rel;		/* relocatable (ET_REL) cubins */
 	bool *entry_rel;	/* per entry: an ET_REL cubin; NULL if none checked */
-	char *entry_cubin_variant;	/* per entry: unpack_info.variant of a cubin ('a' or 0) */
+	char *entry_cubin_variant;	/* per entry: fatbin_unpack_info.variant of a cubin ('a' or 0) */
 	bool *entry_bad;	/* per entry: verification failed */
 };
 

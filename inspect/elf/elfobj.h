@@ -14,18 +14,7 @@
 #include <stdint.h>
 
 #include "diag.h"
-
-struct elf_vername {
-	char *name;
-	bool weak;	/* VER_FLG_WEAK: a missing weak version is not fatal */
-};
-
-/* One Verneed record: versions required from the library named file. */
-struct elf_verneed {
-	char *file;	/* as in DT_NEEDED */
-	struct elf_vername *v;
-	size_t n;
-};
+#include "symver.h"
 
 /* One section header, as the section table says (sizes not yet checked against the file). */
 struct elf_section {

@@ -488,7 +488,9 @@ static void check_versions(struct search *s, size_t first_dep)
 
 		if (d->obj == NONE)
 			continue;
-		miss = symver_missing(&r->objs[d->needed_by].elf, d->name, &r->objs[d->obj].elf, &nov);
+		miss = symver_missing(r->objs[d->needed_by].elf.verneed, r->objs[d->needed_by].elf.n_verneed,
+				      d->name, r->objs[d->obj].elf.has_verdef, r->objs[d->obj].elf.verdef,
+				      r->objs[d->obj].elf.n_verdef, &nov);
 		d->no_version_info = nov;
 		if (nov)
 			pt_diag_add(s->diag, PT_SEV_WARNING, r->objs[0].path, NULL,

@@ -146,27 +146,27 @@ void symver_free_verneed(struct elf_verneed *v, size_t n)
 	free(v);
 }
 
-char **symver_missing(const struct elfobj *user, const char *needed_name,
-		      const struct elfobj *provider, bool *no_verdef)
+char **symver_missing(const struct elf_verneed *need, size_t n_need, const char *needed_name,
+		      bool has_verdef, char *const *verdef, size_t n_verdef, bool *no_verdef)
 {
 	char **miss = NULL;
 	size_t n = 0, alloc = 0;
 
 	*no_verdef = false;
-	for (size_t i = 0; i < user->n_verneed; i++) {
-		const struct elf_verneed *vn = &user->verneed[i];
+	for (size_t i = 0; i < n_need; i++) {
+		const struct elf_verneed *vn = &need[i];
 
 		if (strcmp(vn->file, needed_name))
 			continue;
-		if (!provider->has_verdef) {
+		if (!has_verdef) {
 			*no_verdef = true;
 			continue;
 		}
 		for (size_t j = 0; j < vn->n; j++) {
 			bool found = false;
 
-			for (size_t k = 0; k < provider->n_verdef && !found; k++)
-				found = !strcmp(provider->verdef[k], vn->v[j].name);
+			for (size_t k = 0; k < n_verdef && !found; k++)
+				found = !strcmp(verdef[k], vn->v[j].name);
 			if (found || vn->v[j].weak)
 				continue;
 			PT_GROW(miss, n + 1, alloc);

@@ -12,7 +12,19 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "elfobj.h"
+
+/* One required version (vna_name), and whether it is weak. */
+struct elf_vername {
+	char *name;
+	bool weak;	/* VER_FLG_WEAK: a missing weak version is not fatal */
+};
+
+/* One Verneed record: versions required from the library named file. */
+struct elf_verneed {
+	char *file;	/* as in DT_NEEDED */
+	struct elf_vername *v;
+	size_t n;
+};
 
 /*
  * Parse count Verneed records starting at buf[0], with names in
@@ -32,14 +44,15 @@ size_t symver_parse_verdef(const uint8_t *buf, size_t len, size_t count, bool bi
 void symver_free_verneed(struct elf_verneed *v, size_t n);
 
 /*
- * Versions that user requires from the library it names needed_name (as in
- * DT_NEEDED) and that provider does not define. Weak requirements are not
+ * Versions that a user's DT_VERNEED records (need) require from the library
+ * it names needed_name (as in DT_NEEDED) and that the provider's DT_VERDEF
+ * names (verdef; has_verdef: it has that section) do not define. Weak requirements are not
  * reported. Returns a NULL-terminated array of names the caller frees with
  * free() (strings included), or NULL when nothing is missing.
- * *no_verdef is set when provider has no version definitions at all (ld.so's
+ * *no_verdef is set when the provider has no version definitions at all (ld.so's
  * "no version information available" warning).
  */
-char **symver_missing(const struct elfobj *user, const char *needed_name,
-		      const struct elfobj *provider, bool *no_verdef);
+char **symver_missing(const struct elf_verneed *need, size_t n_need, const char *needed_name,
+		      bool has_verdef, char *const *verdef, size_t n_verdef, bool *no_verdef);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "jsonout.h"
 #include "strbuf.h"
-#include "ptinspect.h"
+#include "term.h"
 
 const char *report_cxx_name(const char *v)
 {
@@ -67,10 +67,10 @@ static void row(FILE *f, int indent, const char *label, const char *v)
 		fprintf(f, "%*s%-24s %s\n", indent, "", label, v);
 }
 
-void report_config_text(FILE *f, const struct showconfig *c, int indent, const struct pt_ctx *ctx)
+void report_config_text(FILE *f, const struct showconfig *c, int indent, const struct pt_style *st)
 {
 	char buf[256];
-	int col = ctx ? ctx->color : 0;
+	int col = st ? st->color : 0;
 
 	for (size_t i = 0; i < c->n_compilers; i++)
 		row(f, indent, i ? "" : "compiler", c->compilers[i]);

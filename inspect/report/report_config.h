@@ -13,13 +13,13 @@
 
 #include "showconfig.h"
 
-struct pt_ctx;
+struct pt_style;
 
 json_t *report_config_json(const struct showconfig *c);
 
 /* indent: spaces before every line (doctor nests the section). */
 void report_config_text(FILE *f, const struct showconfig *c, int indent,
-			const struct pt_ctx *ctx);
+			const struct pt_style *st);
 
 /* "C++17" for "201703", or NULL. Static storage. */
 const char *report_cxx_name(const char *cxx_version);

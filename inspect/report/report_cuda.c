@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
-#include "report.h"
+#include "term.h"
+#include "report_elf.h"
 #include "xalloc.h"
 
 void report_cuda_init(struct report_cuda *r, const struct cuda_scan *scan,
@@ -103,10 +103,10 @@ static void gpu_label(char *buf, size_t n, const char *arg, struct cuda_cc cc)
 }
 
 static void verdict_text(FILE *f, const struct report_cuda *r, const struct cuda_verdict *v,
-			 const char *arg, const struct pt_ctx *ctx)
+			 const char *arg, const struct pt_style *st)
 {
 	char label[128], sass[32], ptx[32], drv[16];
-	int c = ctx->color;
+	int c = st->color;
 	size_t total, without;
 
 	gpu_label(label, sizeof(label), arg, v->cc);
@@ -182,13 +182,13 @@ static void entries_text(FILE *f, const struct report_cuda *r)
 }
 
 void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_cuda_opts *opts,
-		      const struct pt_ctx *ctx)
+		      const struct pt_style *st)
 {
 	const struct cuda_scan *s = r->scan;
 	char sz[32], un[32], name[32];
 	char *sass, *ptx, *lto, *list, *gencode;
 	size_t ptx_only = 0;
-	int c = ctx->color;
+	int c = st->color;
 
 	if (s->n_fatbins == 0) {
 		if (opts->only)
@@ -250,7 +250,7 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 
 		cudaarch_verdict(&r->sum, opts->gpus[g], &v);
 		cudaarch_apply_driver(&v, opts->driver_cuda);
-		verdict_text(f, r, &v, opts->gpu_args[g], ctx);
+		verdict_text(f, r, &v, opts->gpu_args[g], st);
 	}
 	free(sass);
 	free(ptx);
@@ -453,9 +453,9 @@ static const char *obj_name(const struct resolve_obj *o)
 }
 
 void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resolve_result *r,
-			  const struct report_cuda_opts *opts, const struct pt_ctx *ctx)
+			  const struct report_cuda_opts *opts, const struct pt_style *st)
 {
-	int c = ctx->color;
+	int c = st->color;
 
 	fprintf(f, "  CUDA libraries in the dependency tree: %zu of %zu objects have device code\n",
 		cd->n, cd->n_objs);

@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "fatbin_scan.h"
 
-struct pt_ctx;
+struct pt_style;
 
 /* Device code at or above this many bytes gets the link-limit note (2 GiB: R_X86_64_PC32). */
 #define REPORT_CUDA_NEAR_2GIB (3ull << 29)	/* 1.5 GiB */
@@ -45,12 +45,12 @@ void report_cuda_release(struct report_cuda *r);
 
 /* Prints nothing for a file without fat binaries unless opts->only (then one line). */
 void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_cuda_opts *opts,
-		      const struct pt_ctx *ctx);
+		      const struct pt_style *st);
 json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_opts *opts);
 
 /* --cuda-deps: one line per library with device code, then the weakest link per --gpu. */
 void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resolve_result *r,
-			  const struct report_cuda_opts *opts, const struct pt_ctx *ctx);
+			  const struct report_cuda_opts *opts, const struct pt_style *st);
 json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_result *r,
 			     const struct report_cuda_opts *opts);
 

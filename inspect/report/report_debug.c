@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
+#include "term.h"
 
-void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struct pt_ctx *ctx)
+void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 	const char *col = di->verdict == DEBUGINFO_FULL ? PT_C_GREEN
 			  : di->verdict == DEBUGINFO_SYMBOLS || di->verdict == DEBUGINFO_NEEDS_TYPES ? PT_C_YELLOW
 			  : PT_C_RED;
@@ -64,9 +64,9 @@ json_t *report_debug_json(const struct debuginfo *di)
 }
 
 void report_dispatchtrace_text(FILE *f, const struct dispatchtrace *t, int ind,
-			       const struct pt_ctx *ctx)
+			       const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 
 	fprintf(f, "%*sTORCH_SHOW_DISPATCH_TRACE %s%s%s: %s\n", ind, "",
 		pt_c(c, t->can_print == 1 ? PT_C_GREEN : PT_C_YELLOW),

@@ -12,13 +12,13 @@
 #include "debuginfo.h"
 #include "dispatchtrace.h"
 
-struct pt_ctx;
+struct pt_style;
 
-void report_debug_text(FILE *f, const struct debuginfo *di, int indent, const struct pt_ctx *ctx);
+void report_debug_text(FILE *f, const struct debuginfo *di, int indent, const struct pt_style *st);
 json_t *report_debug_json(const struct debuginfo *di);
 
 void report_dispatchtrace_text(FILE *f, const struct dispatchtrace *t, int indent,
-			       const struct pt_ctx *ctx);
+			       const struct pt_style *st);
 json_t *report_dispatchtrace_json(const struct dispatchtrace *t);
 
 #endif

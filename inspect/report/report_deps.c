@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
+#include "term.h"
 #include "xalloc.h"
 
 #define NONE ((size_t)-1)
@@ -124,10 +124,10 @@ static void walk(struct walker *w, size_t obj, int depth)
 }
 
 void report_deps_text(FILE *f, const struct resolve_result *r, const struct deps_view *v,
-		      const struct pt_ctx *ctx)
+		      const struct pt_style *st)
 {
 	size_t loaded = 0;
-	int c = ctx->color;
+	int c = st->color;
 
 	for (size_t i = 1; i < r->n_objs; i++)
 		loaded += !r->objs[i].is_interp || r->objs[i].n_names;

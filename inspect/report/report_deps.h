@@ -11,7 +11,7 @@
 
 #include "resolve.h"
 
-struct pt_ctx;
+struct pt_style;
 
 struct deps_view {
 	int max_depth;		/* --depth: deeper levels are not printed; 0 = no limit */
@@ -20,7 +20,7 @@ struct deps_view {
 };
 
 void report_deps_text(FILE *f, const struct resolve_result *r, const struct deps_view *v,
-		      const struct pt_ctx *ctx);
+		      const struct pt_style *st);
 json_t *report_deps_json(const struct resolve_result *r);
 
 #endif

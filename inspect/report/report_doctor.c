@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
+#include "term.h"
 #include "xalloc.h"
 
 char *report_demangle(const char *mangled)
@@ -32,15 +32,15 @@ static void sym_line(FILE *f, int indent, const struct bindcheck_undef *u)
 }
 
 void report_bindcheck_text(FILE *f, char *const *paths, const struct bindcheck_result *b,
-			   size_t max_syms, int indent, const struct pt_ctx *ctx)
+			   size_t max_syms, int indent, const struct pt_style *st)
 {
 	for (size_t i = 0; i < b->n;) {
 		size_t k = i;
 
 		while (k < b->n && b->v[k].obj == b->v[i].obj)
 			k++;
-		fprintf(f, "%*s%s%s%s: %zu undefined symbol%s\n", indent, "", pt_c(ctx->color, PT_C_BOLD),
-			paths[b->v[i].obj], pt_c(ctx->color, PT_C_RESET), k - i, k - i == 1 ? "" : "s");
+		fprintf(f, "%*s%s%s%s: %zu undefined symbol%s\n", indent, "", pt_c(st->color, PT_C_BOLD),
+			paths[b->v[i].obj], pt_c(st->color, PT_C_RESET), k - i, k - i == 1 ? "" : "s");
 		for (size_t j = i; j < k && (!max_syms || j - i < max_syms); j++)
 			sym_line(f, indent + 2, &b->v[j]);
 		if (max_syms && k - i > max_syms)
@@ -92,7 +92,7 @@ static const char *how_text(const struct pysyspath_torch *l)
 }
 
 void report_importdiag_text(FILE *f, const struct importdiag *g, size_t max_syms,
-			    const struct pt_ctx *ctx)
+			    const struct pt_style *st)
 {
 	if (g->located) {
 		fprintf(f, "  torch package  %s (%s", g->loc.pkg_dir, how_text(&g->loc));
@@ -133,7 +133,7 @@ void report_importdiag_text(FILE *f, const struct importdiag *g, size_t max_syms
 		fprintf(f, "  binding        %zu undefined non-weak references of %zu objects checked "
 			   "against the load order: %zu defined by no object\n",
 			g->bind.n_refs, g->n_bind_paths, g->bind.n);
-		report_bindcheck_text(f, g->bind_paths, &g->bind, max_syms, 4, ctx);
+		report_bindcheck_text(f, g->bind_paths, &g->bind, max_syms, 4, st);
 	}
 	if (g->cuda.checked)
 		fprintf(f, "  CUDA driver    %s; libcuda.so.1 -> %s: %s\n", g->cuda.cudart,

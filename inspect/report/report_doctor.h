@@ -13,19 +13,19 @@
 #include "bugreport.h"
 #include "importdiag.h"
 
-struct pt_ctx;
+struct pt_style;
 
 /* A C++ name demangled (new string), or a copy of it when it is not mangled. */
 char *report_demangle(const char *mangled);
 
 /* The details under the headline; max_syms per object (0: all). */
 void report_importdiag_text(FILE *f, const struct importdiag *g, size_t max_syms,
-			    const struct pt_ctx *ctx);
+			    const struct pt_style *st);
 json_t *report_importdiag_json(const struct importdiag *g);
 
 /* Undefined symbols per object, `ldd -r` style but grouped; max_syms per object (0: all). */
 void report_bindcheck_text(FILE *f, char *const *paths, const struct bindcheck_result *b,
-			   size_t max_syms, int indent, const struct pt_ctx *ctx);
+			   size_t max_syms, int indent, const struct pt_style *st);
 json_t *report_bindcheck_json(char *const *paths, size_t n_paths, const struct bindcheck_result *b);
 
 /* collect_env's "Label: value" lines, then "Versions of relevant libraries:". */

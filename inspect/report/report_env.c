@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
-#include "report.h"
+#include "term.h"
+#include "report_elf.h"
 #include "report_config.h"
 
 static const char *yes_no(int v)
@@ -14,9 +14,9 @@ static const char *yes_no(int v)
 	return v < 0 ? "unknown" : v ? "yes" : "no";
 }
 
-void report_findings_text(FILE *f, const struct pt_diag *d, int indent, const struct pt_ctx *ctx)
+void report_findings_text(FILE *f, const struct pt_diag *d, int indent, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 
 	for (size_t i = 0; i < d->n; i++) {
 		const struct pt_diag_msg *m = &d->v[i];
@@ -47,9 +47,9 @@ static bool key_library(const char *p)
 
 void report_env_text(FILE *f, const struct pyenv_report *r, const struct showconfig *cfg,
 		     const struct pt_diag *findings, char *const *others, size_t n_others,
-		     int verbose, const struct pt_ctx *ctx)
+		     int verbose, const struct pt_style *st)
 {
-	int c = ctx ? ctx->color : 0;
+	int c = st ? st->color : 0;
 	json_t *al = json_object_get(r->doc, "arch_list");
 	size_t n_import = 0, hidden = 0;
 
@@ -88,7 +88,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	}
 	if (cfg) {
 		fprintf(f, "%sbuild configuration%s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET));
-		report_config_text(f, cfg, 2, ctx);
+		report_config_text(f, cfg, 2, st);
 	}
 	for (size_t i = 0; i < r->n_loaded; i++)
 		n_import += r->loaded[i].by_import;
@@ -117,7 +117,7 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	}
 	if (findings->n) {
 		fprintf(f, "%sfindings%s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET));
-		report_findings_text(f, findings, 2, ctx);
+		report_findings_text(f, findings, 2, st);
 	}
 }
 

@@ -14,7 +14,7 @@
 #include "pyenv.h"
 #include "showconfig.h"
 
-struct pt_ctx;
+struct pt_style;
 
 /*
  * cfg may be NULL; findings are the envcheck results; others: interpreters
@@ -23,7 +23,7 @@ struct pt_ctx;
  */
 void report_env_text(FILE *f, const struct pyenv_report *r, const struct showconfig *cfg,
 		     const struct pt_diag *findings, char *const *others, size_t n_others,
-		     int verbose, const struct pt_ctx *ctx);
+		     int verbose, const struct pt_style *st);
 json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,
 			const struct pt_diag *findings, char *const *others, size_t n_others);
 
@@ -32,6 +32,6 @@ json_t *report_env_deps_json(const struct envcheck_deps_summary *s);
 
 /* The findings, one per line, "  warning: [check] message". */
 void report_findings_text(FILE *f, const struct pt_diag *findings, int indent,
-			  const struct pt_ctx *ctx);
+			  const struct pt_style *st);
 
 #endif

@@ -43,7 +43,7 @@ int envcheck_deps(const struct pyenv_report *r, struct envcheck_deps_summary *su
 
 /*
  * NVCC architecture flags of the configuration against the fat binaries
- * really in the loaded libtorch_cuda (fatbin_scan.h, issue 3). A target the
+ * really in the loaded libtorch_cuda (fatbin_scan.h). A target the
  * flags name but the library lacks is a warning (a stale build: the library
  * was built with other flags); a target only the library has is a note
  * (kernels built with their own flags, e.g. sm_90a for FlashAttention).

@@ -517,3 +517,24 @@ const char *showconfig_setting(const struct showconfig *c, const char *key)
 			return c->settings[i].value;
 	return NULL;
 }
+
+int showconfig_read_stream(FILE *f, char **out, size_t *len)
+{
+	struct pt_strbuf sb;
+	char buf[8192];
+	size_t n;
+
+	/* One byte past the parser's limit, so that "too large" is still seen. */
+	pt_strbuf_init(&sb, SHOWCONFIG_MAX_LEN + 1);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (pt_strbuf_add(&sb, buf, n) < 0)
+			break;
+	if (ferror(f)) {
+		pt_strbuf_release(&sb);
+		return -1;
+	}
+	*len = sb.len;
+	*out = sb.len ? pt_strbuf_detach(&sb) : pt_xstrdup("");
+	pt_strbuf_release(&sb);
+	return 0;
+}

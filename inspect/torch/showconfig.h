@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -88,5 +89,8 @@ char *showconfig_decode_cudnn(const char *s);
  * returns out, or NULL when name is not of that form.
  */
 const char *showconfig_arch_dotted(const char *name, char *out, size_t n);
+
+/* Read all of f (capped one byte past SHOWCONFIG_MAX_LEN) into a new string. 0 or -1. */
+int showconfig_read_stream(FILE *f, char **out, size_t *len);
 
 #endif

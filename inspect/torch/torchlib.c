@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "strbuf.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 #define TORCHLIB_MAX_TEXT (1u << 20)
@@ -19,22 +20,6 @@
 /* at::show_config() -> std::string, new (C++11) ABI, then the old COW ABI. */
 static const char SYM_CXX11[] = "_ZN2at11show_configB5cxx11Ev";
 static const char SYM_OLD[] = "_ZN2at11show_configEv";	/* BACKCOMPAT: _GLIBCXX_USE_CXX11_ABI=0 builds */
-
-static void write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			_exit(3);
-		c += w;
-		n -= (size_t)w;
-	}
-}
 
 /*
  * The child. A std::string is not trivially copyable, so the x86-64 and
@@ -64,8 +49,8 @@ static void child(const char *lib, int fd)
 		const char *e = dlerror();
 
 		status = 'D';
-		write_all(fd, &status, 1);
-		write_all(fd, e, strlen(e));
+		if (pt_write_all(fd, &status, 1) < 0 || pt_write_all(fd, e, strlen(e)) < 0)
+			_exit(3);
 		_exit(1);
 	}
 	memset(ret, 0, sizeof(ret));
@@ -79,12 +64,14 @@ static void child(const char *lib, int fd)
 		memcpy(&len, p - 3 * sizeof(size_t), sizeof(len));
 	} else {
 		status = 'S';
-		write_all(fd, &status, 1);
+		if (pt_write_all(fd, &status, 1) < 0)
+			_exit(3);
 		_exit(1);
 	}
 	status = 'T';
-	write_all(fd, &status, 1);
-	write_all(fd, p, len < TORCHLIB_MAX_TEXT ? len : TORCHLIB_MAX_TEXT);
+	if (pt_write_all(fd, &status, 1) < 0 ||
+	    pt_write_all(fd, p, len < TORCHLIB_MAX_TEXT ? len : TORCHLIB_MAX_TEXT) < 0)
+		_exit(3);
 	/* No destructors: the library's atexit handlers are not ours to run. */
 	_exit(0);
 }

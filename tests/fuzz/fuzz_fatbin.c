@@ -10,12 +10,12 @@
 #include "elfobj.h"
 #include "fatbin.h"
 #include "fatbin_scan.h"
-#include "unpack.h"
+#include "fatbin_unpack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fatbin_entries l = { 0 };
-	struct unpack_info info;
+	struct fatbin_unpack_info info;
 	struct pt_diag d;
 	struct elfobj o;
 	const char *why;
@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pt_diag_init(&d);
 	fatbin_parse(data, size, &l, "fuzz", &d);
 	fatbin_entries_release(&l);
-	unpack_inspect(FATBIN_KIND_ELF, data, size, &info, &why);
-	unpack_inspect(FATBIN_KIND_PTX, data, size, &info, &why);
+	fatbin_unpack_inspect(FATBIN_KIND_ELF, data, size, &info, &why);
+	fatbin_unpack_inspect(FATBIN_KIND_PTX, data, size, &info, &why);
 	if (size >= 4 && data[0] == 0x7f) {
 		if (elfobj_open_mem(&o, "fuzz", data, size, &d) == 0) {
 			struct cuda_scan s;

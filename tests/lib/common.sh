@@ -66,6 +66,31 @@ check_rc() {
 	fi
 }
 
+# check_output WHAT EXPECTED_FILE ACTUAL_FILE: a whole rendering (stdout or
+# stderr) against tests/integration/<tier>/expected/<name>.txt, after
+# normalising what changes between runs: the scratch directory ($T -> <T>),
+# the source tree (<SRC>), dates, times and durations (<TIME>), pids. With
+# PT_UPDATE_EXPECTED=1 the expected file is rewritten instead.
+normalise_output() {
+	sed -e "s|$T|<T>|g" -e "s|${PT_SRC:-/nonexistent}|<SRC>|g" \
+	    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9][ T][0-9:.]*/<TIME>/g' \
+	    -e 's/[0-9]\+\.[0-9]\+ *s\b/<SECONDS>/g' "$@"
+}
+check_output() {
+	local what=$1 want=$2 got=$3
+	PT_CHECKS=$((PT_CHECKS + 1))
+	normalise_output "$got" >"$T/.norm"
+	if [ "${PT_UPDATE_EXPECTED:-0}" = 1 ]; then
+		cp "$T/.norm" "$want"
+		return
+	fi
+	if ! diff -u "$want" "$T/.norm" >"$T/.diff"; then
+		echo "FAIL: $what: output differs from $want:"
+		sed 's/^/  | /' "$T/.diff"
+		PT_FAILS=$((PT_FAILS + 1))
+	fi
+}
+
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
 
 # build_so OUT C_SOURCE [cc flags...]: a shared object from a C string.

@@ -1,6 +1,9 @@
 /* Child process, pipes and signals; see capture.h. */
 #include "capture.h"
 
+#include "clock.h"
+#include "xalloc.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -29,13 +32,6 @@ static void forward(int sig)
 	errno = saved;
 }
 
-int64_t capture_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 int capture_exit_code(const struct capture_result *res)
 {
@@ -174,15 +170,11 @@ static void passthrough(struct capture *c, int fd, const char *buf, size_t len)
 int capture_loop(struct capture *c, struct spool_writer *w, struct capture_result *res,
 		 struct pt_diag *diag)
 {
-	char *buf = malloc(CAPTURE_BUF);
+	char *buf = pt_xmalloc(CAPTURE_BUF);
 	int rc = 0, status = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (!buf) {
-		pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL, "out of memory");
-		rc = -1;
-	}
-	while (buf && (c->out_fd >= 0 || c->err_fd >= 0)) {
+	while ((c->out_fd >= 0 || c->err_fd >= 0)) {
 		struct pollfd p[2] = { { c->out_fd, POLLIN, 0 }, { c->err_fd, POLLIN, 0 } };
 		int n = poll(p, 2, -1);
 
@@ -221,7 +213,7 @@ int capture_loop(struct capture *c, struct spool_writer *w, struct capture_resul
 			break;
 		}
 	}
-	res->ended_us = capture_now_us();
+	res->ended_us = pt_wall_us();
 	if (WIFSIGNALED(status)) {
 		res->how = CAPTURE_SIGNALED;
 		res->code = WTERMSIG(status);

@@ -53,7 +53,4 @@ int capture_loop(struct capture *c, struct spool_writer *w, struct capture_resul
 /* The exit code `env`/`timeout` would give: the code, or 128 + signal. */
 int capture_exit_code(const struct capture_result *res);
 
-/* UTC microseconds now. */
-int64_t capture_now_us(void);
-
 #endif

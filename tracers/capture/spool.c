@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 #define SPOOL_READ_BUF (1u << 20)
@@ -26,24 +27,6 @@ void spool_state_release(struct spool_state *st)
 {
 	pthread_mutex_destroy(&st->mu);
 	pthread_cond_destroy(&st->cond);
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 int spool_writer_open(struct spool_writer *w, const char *dir, struct spool_state *st,
@@ -86,7 +69,7 @@ static int put_record(struct spool_writer *w)
 			rec[k] = (uint8_t)(s >> (8 * k));
 			rec[4 + k] = (uint8_t)(n >> (8 * k));
 		}
-		if (write_all(w->order_fd, rec, sizeof(rec)) < 0)
+		if (pt_write_all(w->order_fd, rec, sizeof(rec)) < 0)
 			return -1;
 		w->cur_len -= n;
 		if (w->st) {
@@ -100,7 +83,7 @@ static int put_record(struct spool_writer *w)
 
 int spool_write(struct spool_writer *w, int stream, const void *buf, size_t len)
 {
-	if (write_all(w->fd[stream], buf, len) < 0) {
+	if (pt_write_all(w->fd[stream], buf, len) < 0) {
 		pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[stream], "write: %s", strerror(errno));
 		return -1;
 	}

@@ -69,7 +69,7 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 	return 0;
 }
 
-int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *pos[3] = {0}, *out = NULL;
 	int npos = 0, rc = EXIT_USAGE, export_mode = 0;
@@ -104,7 +104,8 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 			return EXIT_FINE;
 		} else if ((argv[i][0] == '-' && !(npos == 1 && argv[i][1] == '/')) || npos == 3) {
 			/* "-/-" is the compile id of records without one (tlparse's [-/-]). */
-			fprintf(stderr, "pttrace artifact: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else {
 			pos[npos++] = argv[i];
@@ -119,7 +120,7 @@ int cmd_artifact(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, pos[0], &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, pos[0], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (out) {
 		struct tt_tlparse_opts o = {pos[1] ? &cid : NULL, pos[2], rank, export_mode};

@@ -38,7 +38,7 @@ static const char recompiles_usage[] =
 static int unique;	/* graph-breaks --unique */
 
 /* RUN and the common options; returns the RUN argument or NULL (usage printed). */
-static const char *parse(int argc, char **argv, struct pt_ctx *ctx, const char *usage,
+static const char *parse(int argc, char **argv, struct pt_cli *ctx, const char *usage,
 			 long long *rank, int *rc)
 {
 	const char *run = NULL;
@@ -54,7 +54,7 @@ static const char *parse(int argc, char **argv, struct pt_ctx *ctx, const char *
 
 			*rank = strtoll(argv[++i], &end, 10);
 			if (*end || *rank < 0) {
-				fprintf(stderr, "pttrace %s: --rank wants a number\n", argv[0]);
+				fprintf(stderr, "%s: --rank wants a number\n", argv[0]);
 				return NULL;
 			}
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -62,14 +62,15 @@ static const char *parse(int argc, char **argv, struct pt_ctx *ctx, const char *
 			*rc = EXIT_FINE;
 			return NULL;
 		} else if (argv[i][0] == '-' || run) {
-			fprintf(stderr, "pttrace %s: unexpected '%s'\n%s", argv[0], argv[i], usage);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage, stderr);
 			return NULL;
 		} else {
 			run = argv[i];
 		}
 	}
 	if (!run)
-		fprintf(stderr, "pttrace %s: no RUN given\n%s", argv[0], usage);
+		fprintf(stderr, "%s: no RUN given\n%s", argv[0], usage);
 	return run;
 }
 
@@ -135,7 +136,7 @@ static void print_compile(const struct tt_compile *c, int color)
 	}
 }
 
-int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_compiles(int argc, char **argv, struct pt_cli *ctx)
 {
 	long long rank = -1;
 	int rc;
@@ -149,7 +150,7 @@ int cmd_compiles(int argc, char **argv, struct pt_ctx *ctx)
 	if (!spec)
 		return rc;
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	rc = EXIT_USAGE;
 	if (tt_compiles_load(ix, run, rank, &cs, &diag) == 0) {
@@ -253,7 +254,7 @@ static void print_unique(json_t *u, int color)
 	}
 }
 
-static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usage, int recompiles)
+static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usage, int recompiles)
 {
 	int rc;
 	const char *spec = parse(argc, argv, ctx, usage, NULL, &rc);
@@ -266,7 +267,7 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 	if (!spec)
 		return rc;
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	r = recompiles ? tt_recompiles(ix, run, &ev, &diag) : tt_graph_breaks(ix, run, &ev, &diag);
 	rc = EXIT_USAGE;
@@ -329,12 +330,12 @@ static int events_cmd(int argc, char **argv, struct pt_ctx *ctx, const char *usa
 	return rc;
 }
 
-int cmd_graph_breaks(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_graph_breaks(int argc, char **argv, struct pt_cli *ctx)
 {
 	return events_cmd(argc, argv, ctx, breaks_usage, 0);
 }
 
-int cmd_recompiles(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_recompiles(int argc, char **argv, struct pt_cli *ctx)
 {
 	return events_cmd(argc, argv, ctx, recompiles_usage, 1);
 }

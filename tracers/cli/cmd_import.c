@@ -16,7 +16,8 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
 #include "runs.h"
 #include "tt_ingest.h"
 #include "xalloc.h"
@@ -36,13 +37,6 @@ static const char usage_text[] =
 	"Exit status: 0 fine; 1 damaged lines, md5 mismatches or rank conflicts\n"
 	"(all else indexed); 2 usage error or unreadable input.\n";
 
-static int64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 struct srcfile {
 	char *src;	/* absolute */
@@ -90,7 +84,7 @@ static void collect(const char *path, struct srcfile **v, size_t *n, size_t *all
 	(*n)++;
 }
 
-int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *name = NULL, *into = NULL, *rank_from = NULL;
 	struct srcfile *files = NULL;
@@ -125,7 +119,8 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 			i++;
 			break;
 		} else {
-			fprintf(stderr, "pttrace import: unknown option '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_option(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		}
 	}
@@ -139,10 +134,10 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 		collect(argv[i], &files, &nfiles, &alloc, &diag, 0);
 	if (pt_diag_count(&diag, PT_SEV_ERROR))
 		goto out;
-	if (pt_open_index(ctx, 0, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		goto out_nodiag;
 	if (into) {
-		if (query_resolve_run(ix, into, &run_id) < 0)
+		if (runs_resolve(ix, into, &run_id) < 0)
 			goto out;
 	} else {
 		char cwd[PATH_MAX];
@@ -159,7 +154,7 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 		gethostname(host, sizeof(host) - 1);
 		ri.host = host;
 		ri.trace = 1;
-		ri.started_us = now_us();
+		ri.started_us = pt_wall_us();
 		ri.tz_offset_s = localtime_r(&t, &tm) ? tm.tm_gmtoff : 0;
 		if (runs_create(ix, &ri, &run_id) < 0)
 			goto out;
@@ -169,7 +164,7 @@ int cmd_import(int argc, char **argv, struct pt_ctx *ctx)
 			goto out;
 	if (tt_processes_check(ix, run_id, &diag) < 0 || tt_mark_indexed(ix, run_id) < 0)
 		goto out;
-	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, now_us(), 0, 0) < 0)
+	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, pt_wall_us(), 0, 0) < 0)
 		goto out;
 	{
 		double s = (double)(pt_now_ns() - t0) / 1e9;

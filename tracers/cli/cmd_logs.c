@@ -12,7 +12,9 @@
 #include "compileid.h"
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
 #include "spool.h"
 #include "xalloc.h"
 
@@ -35,7 +37,7 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 records shown, 1 none matched, 2 usage error or no such run.\n";
 
-static int parse(int argc, char **argv, struct logs_filter *f, struct pt_ctx *ctx)
+static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ctx)
 {
 	enum { O_LEVEL = 256, O_ARTIFACT, O_COMPILE, O_RANK, O_GREP, O_KIND, O_STREAM, O_LIMIT, O_JSON };
 	static const struct option longopts[] = {
@@ -61,7 +63,7 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_ctx *ct
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_LEVEL:
-			f->min_level = query_parse_level(optarg);
+			f->min_level = logs_parse_level(optarg);
 			if (f->min_level < 0) {
 				fprintf(stderr, "%s: unknown level '%s'\n", ctx->prog, optarg);
 				return -2;
@@ -175,7 +177,7 @@ static int print_raw(struct db *ix, int64_t run_id, json_t *rows, struct pt_diag
 	return 0;
 }
 
-int cmd_logs(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_logs(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct logs_filter f;
 	struct pt_diag diag;
@@ -187,9 +189,9 @@ int cmd_logs(int argc, char **argv, struct pt_ctx *ctx)
 	if (first < 0)
 		return first == -1 ? EXIT_FINE : EXIT_USAGE;
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[first], &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
-	if (query_resolve_run(ix, argv[first], &run_id) < 0 || !(rows = query_logs(ix, run_id, &f)))
+	if (!(rows = logs_query_records(ix, run_id, &f)))
 		goto out;
 	if (ctx->json)
 		pt_json_print(stdout, rows);

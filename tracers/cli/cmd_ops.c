@@ -11,7 +11,10 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
+#include "xalloc.h"
 
 static const char usage_text[] =
 	"usage: pttrace ops [--tree] [--json] RUN\n"
@@ -51,8 +54,8 @@ static void print_counts(json_t *rows)
 static void print_tree(json_t *rows)
 {
 	size_t n = json_array_size(rows), i;
-	int64_t *ids = calloc(n ? n : 1, sizeof(*ids));
-	int *level = calloc(n ? n : 1, sizeof(*level));
+	int64_t *ids = pt_xcalloc(n ? n : 1, sizeof(*ids));
+	int *level = pt_xcalloc(n ? n : 1, sizeof(*level));
 	json_t *v;
 
 	json_array_foreach(rows, i, v) {
@@ -77,7 +80,7 @@ static void print_tree(json_t *rows)
 	free(level);
 }
 
-int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "tree", no_argument, NULL, 't' },
@@ -109,11 +112,9 @@ int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[optind], &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
-	if (query_resolve_run(ix, argv[optind], &run_id) < 0)
-		goto out;
-	rows = tree ? query_calls(ix, run_id) : query_ops(ix, run_id);
+	rows = tree ? logs_query_calls(ix, run_id) : logs_query_ops(ix, run_id);
 	if (!rows)
 		goto out;
 	if (ctx->json) {
@@ -122,7 +123,7 @@ int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
 		/* Say why there is nothing, instead of printing nothing. */
 		struct run_row r;
 
-		if (query_run_load(ix, run_id, &r) == 0) {
+		if (runs_load(ix, run_id, &r) == 0) {
 			if (r.dispatch)
 				printf("no dispatcher calls in run %lld: TORCH_SHOW_DISPATCH_TRACE was set, but this"
 				       " torch printed no dispatcher trace (release builds compile it out;"
@@ -130,7 +131,7 @@ int cmd_ops(int argc, char **argv, struct pt_ctx *ctx)
 			else
 				printf("no dispatcher calls in run %lld: it was recorded without --dispatch"
 				       " (TORCH_SHOW_DISPATCH_TRACE)\n", (long long)run_id);
-			query_run_release(&r);
+			runs_row_release(&r);
 		}
 	} else if (tree)
 		print_tree(rows);

@@ -206,7 +206,7 @@ static void print_text(json_t *o, int color)
 	print_parity(json_object_get(checks, "collectives_parity"), color);
 }
 
-int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_ranks(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *spec = NULL;
 	struct pt_diag diag;
@@ -222,7 +222,8 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
 		} else if (argv[i][0] == '-' || spec) {
-			fprintf(stderr, "pttrace ranks: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else
 			spec = argv[i];
@@ -232,7 +233,7 @@ int cmd_ranks(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (tt_ranks_json(ix, run, &o, &diag) == 0) {
 		json_t *m;

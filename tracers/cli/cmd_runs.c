@@ -1,7 +1,8 @@
 /*
  * Run bookkeeping front ends: `pttrace ls`, `pttrace show RUN`,
- * `pttrace rm RUN...`. The data comes from query.c; this file only renders
- * it (text from the same JSON the --json output prints).
+ * `pttrace rm RUN...`, `pttrace reindex [RUN...]`. The data comes from
+ * runs_query.c, logs_query.c, tt_query.h and schema_stale_runs; this file
+ * renders it (text from the same JSON the --json output prints).
  */
 #include <getopt.h>
 #include <signal.h>
@@ -15,10 +16,11 @@
 #include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
-#include "runs.h"
 
 /*
  * Options every run subcommand takes, before or after the operands
@@ -26,7 +28,7 @@
  * Returns the index of the first operand (operands are permuted to the end)
  * or -1/-2.
  */
-static int common_opts(int argc, char **argv, struct pt_ctx *ctx, const char *usage)
+static int common_opts(int argc, char **argv, struct pt_cli *ctx, const char *usage)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -100,7 +102,7 @@ static const char ls_usage[] =
 	"\n"
 	"Exit status: 0 listed, 2 usage error or unreadable database.\n";
 
-int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
@@ -137,10 +139,9 @@ int cmd_ls(int argc, char **argv, struct pt_ctx *ctx)
 		}
 		free(path);
 	}
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	rows = query_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
-			      " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
+	rows = runs_list_json(ix);
 	if (!rows)
 		goto out;
 	if (ctx->json) {
@@ -190,48 +191,19 @@ static const char show_usage[] =
 /* What show prints, as one JSON object. NULL on error (diag). */
 static json_t *show_json(struct db *ix, int64_t id)
 {
-	json_t *runs, *run, *o;
+	json_t *run = runs_show_json(ix, id), *indexed;
+	int rc;
 
-	runs = query_json(ix, "SELECT * FROM runs WHERE id = ?1", "i", id);
-	if (!runs || json_array_size(runs) != 1) {
-		json_decref(runs);
+	if (!run)
 		return NULL;
-	}
-	run = json_incref(json_array_get(runs, 0));
-	json_decref(runs);
-	/* argv is stored as JSON text: give it back as an array. */
-	{
-		json_t *a = json_loads(json_string_value(json_object_get(run, "argv")), 0, NULL);
-
-		json_object_set_new(run, "argv", a ? a : json_array());
-	}
-	if (json_is_integer(json_object_get(run, "ended_us")))
-		json_object_set_new(run, "duration_s",
-				    json_real((double)(json_integer_value(json_object_get(run, "ended_us")) -
-						       json_integer_value(json_object_get(run, "started_us"))) / 1e6));
-	else
-		json_object_set_new(run, "duration_s", json_null());
-#define ADD(key, sql)                                              \
-	do {                                                       \
-		o = query_json(ix, sql, "i", id);                  \
-		if (!o)                                            \
-			goto fail;                                 \
-		json_object_set_new(run, key, o);                  \
-	} while (0)
-	ADD("env", "SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name");
-	ADD("warnings", "SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq");
-	ADD("files", "SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path");
-	ADD("lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
-			     " FROM records WHERE run_id = ?1 GROUP BY kind ORDER BY kind");
-	ADD("graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-			    " FROM records WHERE run_id = ?1 AND artifact = 'graph_breaks' ORDER BY seq");
-	ADD("recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-			  " FROM records WHERE run_id = ?1 AND artifact = 'recompiles' ORDER BY seq");
-	ADD("errors", "SELECT seq, kind, level, rank, text FROM records WHERE run_id = ?1"
-		      " AND (level >= 40 OR kind = 'traceback') ORDER BY seq");
-	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
-#undef ADD
-	/* TORCH_TRACE (issue 6): records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
+	/* The logs part: lines_by_kind, graph_breaks, recompiles, errors (before "indexed"). */
+	indexed = json_incref(json_object_get(run, "indexed"));
+	json_object_del(run, "indexed");
+	rc = logs_show_json(ix, id, run);
+	json_object_set_new(run, "indexed", indexed);
+	if (rc < 0)
+		goto fail;
+	/* TORCH_TRACE: records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
 	if (tt_show_json(ix, id, run, ix->diag) < 0)
 		goto fail;
 	/*
@@ -331,7 +303,7 @@ static void show_text(json_t *run)
 			       (long long)json_integer_value(json_object_get(v, "lines")));
 		putchar('\n');
 	}
-	/* TORCH_TRACE (issue 6) */
+	/* TORCH_TRACE */
 	v = json_object_get(run, "torch_trace");
 	if (json_integer_value(json_object_get(v, "files"))) {
 		printf("  torch_trace: %lld files, %lld records, %lld payload md5 mismatches, %lld damaged lines, ranks:",
@@ -365,7 +337,7 @@ static void show_text(json_t *run)
 	}
 }
 
-int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
@@ -380,9 +352,9 @@ int cmd_show(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[first], &ix, &id, &diag) < 0)
 		return EXIT_USAGE;
-	if (query_resolve_run(ix, argv[first], &id) < 0 || !(run = show_json(ix, id)))
+	if (!(run = show_json(ix, id)))
 		goto out;
 	if (ctx->json)
 		pt_json_print(stdout, run);
@@ -405,7 +377,7 @@ static const char rm_usage[] =
 	"Exit status: 0 all deleted, 2 usage error or a RUN that does not exist\n"
 	"(the others are still deleted).\n";
 
-int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
@@ -422,14 +394,14 @@ int cmd_rm(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
 	for (int i = first; i < argc; i++) {
 		int64_t id;
 
-		if (query_resolve_run(ix, argv[i], &id) < 0 || runs_delete(ix, id) < 0) {
+		if (runs_resolve(ix, argv[i], &id) < 0 || runs_delete(ix, id) < 0) {
 			rc = EXIT_USAGE;
 			continue;
 		}
@@ -463,7 +435,7 @@ static const char reindex_usage[] =
 	"\n"
 	"Exit status: 0 done, 1 a run could not be reindexed, 2 usage error.\n";
 
-int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
@@ -493,7 +465,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_NO_CREATE, &ix, &diag) < 0) {
+	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -503,7 +475,7 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		for (int k = optind; k < argc; k++) {
 			int64_t id;
 
-			if (query_resolve_run(ix, argv[k], &id) < 0) {
+			if (runs_resolve(ix, argv[k], &id) < 0) {
 				rc = EXIT_USAGE;
 				continue;
 			}
@@ -511,17 +483,14 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 		}
 	} else {
 		/* Runs still running are left alone: their pttrace is indexing them. */
-		runs = query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
-				      " AND p.part = 'lines' WHERE r.source = 'run' AND r.status <> 'running'"
-				      " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done')"
-				      " ORDER BY r.id", "ii", (int64_t)all, (int64_t)logs_part.version);
+		runs = schema_stale_runs(ix, &logs_part, all, "run");
 	}
 	json_array_foreach(runs, i, v) {
 		int64_t id = json_integer_value(json_object_get(v, "id"));
 		struct run_row r;
 		struct logs_ingest_stats st;
 
-		if (query_run_load(ix, id, &r) < 0) {
+		if (runs_load(ix, id, &r) < 0) {
 			rc = EXIT_PROBLEMS;
 			continue;
 		}
@@ -533,15 +502,12 @@ int cmd_reindex(int argc, char **argv, struct pt_ctx *ctx)
 				printf("reindexed run %lld: %llu bytes\n", (long long)id,
 				       (unsigned long long)st.bytes);
 		}
-		query_run_release(&r);
+		runs_row_release(&r);
 	}
-	/* TORCH_TRACE (issue 6): the same runs' trace part, and any run (imports too) whose trace part is stale. */
+	/* TORCH_TRACE: the same runs' trace part, and any run (imports too) whose trace part is stale. */
 	{
 		json_t *tr = optind < argc ? json_incref(runs)
-			: query_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
-					 " AND p.part = 'trace' WHERE r.status <> 'running'"
-					 " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
-				     "ii", (int64_t)all, (int64_t)tt_records_part.version);
+			: schema_stale_runs(ix, &tt_records_part, all, NULL);
 
 		json_array_foreach(tr, i, v) {
 			int64_t id = json_integer_value(json_object_get(v, "id"));

@@ -10,7 +10,9 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
+#include "runs.h"
 
 static const char usage_text[] =
 	"usage: pttrace sql [RUN] 'SELECT ...'\n"
@@ -55,7 +57,7 @@ static void print_text(json_t *rows)
 	}
 }
 
-int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -94,10 +96,8 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_index(ctx, DB_READONLY, &ix, &diag) < 0)
+	if (pt_cmd_open(ctx, run, &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
-	if (run && query_resolve_run(ix, run, &run_id) < 0)
-		goto out;
 	s = db_prepare(ix, sql);
 	if (!s)
 		goto out;
@@ -113,7 +113,7 @@ int cmd_sql(int argc, char **argv, struct pt_ctx *ctx)
 		if (k && db_bind_at(s, k, "i", run_id) < 0)
 			goto out;
 	}
-	rows = query_rows_json(s);
+	rows = db_rows_json(s);
 	if (!rows)
 		goto out;
 	if (ctx->json)

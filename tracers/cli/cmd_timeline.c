@@ -13,7 +13,7 @@ static const char usage_text[] =
 	"({\"traceEvents\": [...]}), one process (pid) per rank. FILE '-' is stdout.\n"
 	"Exit status: 0 fine, 1 some events were not JSON (skipped), 2 usage or no such run.\n";
 
-int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx)
+int cmd_timeline(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *spec = NULL, *out = NULL;
 	struct pt_diag diag;
@@ -30,7 +30,8 @@ int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx)
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
 		} else if (argv[i][0] == '-' || spec) {
-			fprintf(stderr, "pttrace timeline: unexpected '%s'\n%s", argv[i], usage_text);
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
 			return EXIT_USAGE;
 		} else
 			spec = argv[i];
@@ -40,7 +41,7 @@ int cmd_timeline(int argc, char **argv, struct pt_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_open_run(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!f) {

@@ -1,6 +1,7 @@
 /*
- * pttrace: global options, the sorted subcommand table, exact-match
- * dispatch. Each subcommand lives in its own cmd_<name>.c.
+ * pttrace: global options, the sorted subcommand table with what each needs
+ * set up (common/cli.h), exact-match dispatch. The subcommands are in
+ * cmd_<name>.c (families share one: cmd_runs.c, cmd_compiles.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,31 +9,31 @@
 
 #include "pttrace.h"
 
-struct subcommand {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct pt_ctx *ctx);
-	const char *summary;
-};
+#define RO PT_NEEDS_DB_RO
+#define RW PT_NEEDS_DB_RW
+#define EXISTING PT_NEEDS_DB_EXISTING
+#define RUN PT_NEEDS_RUN
 
 /* Sorted by name; matched whole (no prefixes). */
-static const struct subcommand subcommands[] = {
-	{ "artifact", cmd_artifact, "print a compile's payload, or write all as tlparse names them" },
-	{ "compiles", cmd_compiles, "one row per compile id: status, graphs, ops, guards, times" },
-	{ "diff", cmd_diff, "compare two runs: ops called, graph breaks, recompiles, errors" },
-	{ "graph-breaks", cmd_graph_breaks, "every graph break: compile id, where, why" },
-	{ "import", cmd_import, "index TORCH_TRACE files or directories as a run" },
-	{ "logs", cmd_logs, "a run's records, filtered by level, artifact, compile id, rank, text" },
-	{ "ls", cmd_ls, "list runs" },
-	{ "ops", cmd_ops, "dispatcher calls by operator and key (--tree: the call tree)" },
-	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge" },
-	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed" },
-	{ "reindex", cmd_reindex, "rebuild a run's records from its raw output" },
-	{ "rm", cmd_rm, "delete runs, their rows and their directories" },
-	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output" },
-	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors" },
-	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)" },
-	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace" },
+static const struct pt_cmd subcommands[] = {
+	{ "artifact", cmd_artifact, "print a compile's payload, or write all as tlparse names them", RO | RUN },
+	{ "compiles", cmd_compiles, "one row per compile id: status, graphs, ops, guards, times", RO | RUN },
+	{ "diff", cmd_diff, "compare two runs: ops called, graph breaks, recompiles, errors", RO },
+	{ "graph-breaks", cmd_graph_breaks, "every graph break: compile id, where, why", RO | RUN },
+	{ "import", cmd_import, "index TORCH_TRACE files or directories as a run", RW },
+	{ "logs", cmd_logs, "a run's records, filtered by level, artifact, compile id, rank, text", RO | RUN },
+	{ "ls", cmd_ls, "list runs", RO },
+	{ "ops", cmd_ops, "dispatcher calls by operator and key (--tree: the call tree)", RO | RUN },
+	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge", RO | RUN },
+	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed", RO | RUN },
+	{ "reindex", cmd_reindex, "rebuild a run's records from its raw output", RW | EXISTING },
+	{ "rm", cmd_rm, "delete runs, their rows and their directories", RW | EXISTING },
+	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output", RW },
+	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors", RO | RUN },
+	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)", RO | RUN },
+	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace", RO | RUN },
 };
+#define NCMDS (sizeof(subcommands) / sizeof(subcommands[0]))
 
 static void usage(FILE *f)
 {
@@ -42,8 +43,7 @@ static void usage(FILE *f)
 	      "print, indexed in SQLite, for questions afterwards.\n"
 	      "\n"
 	      "Subcommands:\n", f);
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(f, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
+	pt_cli_list(f, subcommands, NCMDS, 9);
 	fputs("\n"
 	      "Global options:\n"
 	      "  --db FILE       the database (default $PTTRACE_DB, else\n"
@@ -61,82 +61,26 @@ static void usage(FILE *f)
 	      "  2  usage error, unreadable database or no such run\n", f);
 }
 
-int pt_open_index(struct pt_ctx *ctx, unsigned flags, struct db **ix, struct pt_diag *diag)
-{
-	char *path = db_default_path(ctx->db);
-	const char *env = getenv("PTTRACE_DB");
-	int rc;
-
-	/* The default location is created whole; a named one only its last level. */
-	if (!(ctx->db && *ctx->db) && !(env && *env))
-		flags |= DB_MKDIRS;
-	rc = pttrace_db_open(ix, path, flags, diag);
-
-	free(path);
-	if (rc < 0) {
-		pt_print_diag(ctx, diag);
-		pt_diag_release(diag);
-	}
-	return rc;
-}
-
-void pt_print_diag(struct pt_ctx *ctx, struct pt_diag *diag)
-{
-	pt_diag_print(diag, stderr, ctx->prog, ctx->color_err);
-}
-
 int main(int argc, char **argv)
 {
-	struct pt_ctx ctx = { .prog = "pttrace", .color_mode = PT_COLOR_AUTO };
-	int i = 1;
+	struct pt_cli cli = { .prog = "pttrace", .color_mode = PT_COLOR_AUTO };
+	const struct pt_cmd *cmd;
+	int rc, i = pt_cli_globals(&cli, argc, argv, 1, usage, &rc);
 
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--json")) {
-			ctx.json = 1;
-		} else if (!strcmp(a, "--db") || !strncmp(a, "--db=", 5)) {
-			if (a[4] == '=') {
-				ctx.db = a + 5;
-			} else if (i + 1 < argc) {
-				ctx.db = argv[++i];
-			} else {
-				fprintf(stderr, "pttrace: --db needs a file\n");
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--no-color")) {
-			ctx.color_mode = PT_COLOR_NEVER;
-		} else if (!strncmp(a, "--color", 7) && (a[7] == '\0' || a[7] == '=')) {
-			int m = a[7] ? pt_color_mode_parse(a + 8) : PT_COLOR_ALWAYS;
-
-			if (m < 0) {
-				fprintf(stderr, "pttrace: unknown --color value '%s'\n", a + 8);
-				return EXIT_USAGE;
-			}
-			ctx.color_mode = m;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return EXIT_FINE;
-		} else if (!strcmp(a, "--version")) {
-			printf("pttrace " PTTRACE_VERSION "\n");
-			return EXIT_FINE;
-		} else if (a[0] == '-') {
-			fprintf(stderr, "pttrace: unknown option '%s'\n", a);
-			usage(stderr);
-			return EXIT_USAGE;
-		} else {
-			break;
-		}
-	}
-	ctx.color = pt_color_enabled(stdout, ctx.color_mode);
-	ctx.color_err = pt_color_enabled(stderr, ctx.color_mode);
+	if (i < 0)
+		return rc;
 	if (i >= argc) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
-		if (!strcmp(argv[i], subcommands[k].name))
-			return subcommands[k].fn(argc - i, argv + i, &ctx);
+	if (argv[i][0] == '-') {
+		pt_cli_bad_option(&cli, argv[i]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = pt_cli_find(subcommands, NCMDS, argv[i]);
+	if (cmd)
+		return pt_cli_run(&cli, cmd, argc - i, argv + i);
 	fprintf(stderr, "pttrace: '%s' is not a pttrace subcommand; see 'pttrace --help'\n", argv[i]);
 	return EXIT_USAGE;
 }

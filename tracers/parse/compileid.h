@@ -2,7 +2,7 @@
  * Compile ids as PyTorch prints them and as tlparse names directories:
  * "[0/0]", "[0/1_1]" (attempt 1), "[!0]" and "[!0/1/0]" (compiled autograd),
  * tlparse's "-" for a missing part ("[!0/-/-]", "-_0_0_0"). Shared by the
- * TORCH_LOGS parser (issue 5) and the TORCH_TRACE reader (issue 6).
+ * TORCH_LOGS parser and the TORCH_TRACE reader.
  * See docs/formats/torch-trace-formats.md, section 3.
  */
 #ifndef PT_COMPILEID_H

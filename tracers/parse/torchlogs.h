@@ -2,7 +2,7 @@
  * One line of a run's output → what it is: a TORCH_LOGS line (glog-style
  * prefix from a .py file, then optional " [compile id]" and " [__artifact]"),
  * a C++ log line (glog or c10 prefix from a C++ file), the pre-2.3 TORCH_LOGS
- * form, or none of these. Grouping lines into records is ingest.c's job; this
+ * form, or none of these. Grouping lines into records is logs_ingest.c's job; this
  * file only looks at one line. See docs/formats/torch-trace-formats.md, 6-7.
  */
 #ifndef PT_TORCHLOGS_H

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "term.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 static void sql_error(struct db *ix, const char *call, const char *sql)
@@ -39,28 +40,6 @@ char *db_default_path(const char *path)
 		return pt_xasprintf("%s/pttrace/pttrace.db", e);
 	e = getenv("HOME");
 	return pt_xasprintf("%s/.local/share/pttrace/pttrace.db", e && *e ? e : ".");
-}
-
-/* mkdir -p; 0 or -1 with errno. */
-static int mkdirs(const char *path, mode_t mode)
-{
-	char *p = pt_xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, mode) < 0 && errno != EEXIST)
-			rc = -1;
-		*s = '/';
-		if (rc)
-			break;
-	}
-	if (!rc && mkdir(p, mode) < 0 && errno != EEXIST)
-		rc = -1;
-	free(p);
-	return rc;
 }
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
@@ -97,7 +76,7 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 				    strerror(errno));
 			goto fail;
 		}
-	} else if (flags & DB_MKDIRS ? mkdirs(ix->dir, 0700) < 0
+	} else if (flags & DB_MKDIRS ? pt_mkdirs(ix->dir, 0700) < 0
 					 : mkdir(ix->dir, 0700) < 0 && errno != EEXIST) {
 		/* A database named on the command line creates no directory tree (a typo would). */
 		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s%s",
@@ -127,6 +106,11 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 fail:
 	db_close(ix);
 	return -1;
+}
+
+const char *db_path(const struct db *ix)
+{
+	return ix->path;
 }
 
 void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n)
@@ -259,6 +243,17 @@ static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void
 	return 0;
 }
 
+int db_vbind(struct db_stmt *s, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int rc;
+
+	va_copy(cp, ap);
+	rc = vbind(s, 1, fmt, cp, SQLITE_TRANSIENT);
+	va_end(cp);
+	return rc;
+}
+
 int db_bind(struct db_stmt *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -354,9 +349,9 @@ const char *db_col_name(struct db_stmt *s, int col)
 	return sqlite3_column_name(s->st, col);
 }
 
-int db_col_type(struct db_stmt *s, int col)
+enum db_col_type db_col_type(struct db_stmt *s, int col)
 {
-	return sqlite3_column_type(s->st, col);
+	return (enum db_col_type)sqlite3_column_type(s->st, col);
 }
 
 static void regex_free(void *p)
@@ -499,7 +494,7 @@ char *db_run_dir(const struct db *ix, int64_t run_id)
 int db_make_run_dir(struct db *ix, int64_t run_id)
 {
 	char *d = db_run_dir(ix, run_id);
-	int rc = mkdirs(d, 0700);
+	int rc = pt_mkdirs(d, 0700);
 
 	if (rc < 0)
 		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot create directory: %s",

@@ -2,7 +2,8 @@
  * The SQLite index: one connection, the statement wrapper every query and
  * insert goes through (values are always bound, never printed into SQL),
  * transactions in bounded batches, and where runs keep their files.
- * index.c and index_schema.c are the only files that include sqlite3.h.
+ * db.c is the only file that includes sqlite3.h; it knows nothing of the
+ * schema (schema.h creates it, tracers/parts.c lists its parts).
  *
  * Layout on disk (the database's directory is the "data dir"):
  *   <dir>/pttrace.db            the database (WAL mode: also -wal and -shm)
@@ -16,6 +17,7 @@
 #ifndef PT_DB_H
 #define PT_DB_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +73,9 @@ char *db_default_path(const char *path);
  */
 int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag);
 
+/* The database file of the connection. */
+const char *db_path(const struct db *ix);
+
 /* The schema parts of the connection (schema_open sets them; not owned). */
 void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n);
 const struct schema_part *const *db_parts(struct db *ix, size_t *n);
@@ -106,6 +111,9 @@ struct db_stmt *db_prepare(struct db *ix, const char *sql);
  */
 int db_bind(struct db_stmt *s, const char *fmt, ...);
 
+/* As db_bind, with the values in a va_list. */
+int db_vbind(struct db_stmt *s, const char *fmt, va_list ap);
+
 /* As db_bind, but the first value goes to parameter `first` (1-based). */
 int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...);
 
@@ -126,8 +134,9 @@ size_t db_col_bytes(struct db_stmt *s, int col);
 int db_col_is_null(struct db_stmt *s, int col);
 int db_col_count(struct db_stmt *s);
 const char *db_col_name(struct db_stmt *s, int col);
-/* The SQLite type of a column: 1 integer, 2 float, 3 text, 4 blob, 5 null. */
-int db_col_type(struct db_stmt *s, int col);
+/* The SQLite type of a column (the values are SQLite's). */
+enum db_col_type { DB_COL_INT = 1, DB_COL_FLOAT = 2, DB_COL_TEXT = 3, DB_COL_BLOB = 4, DB_COL_NULL = 5 };
+enum db_col_type db_col_type(struct db_stmt *s, int col);
 
 /*
  * Define SQL function REGEXP (so "x REGEXP 'pattern'" works): POSIX extended

@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "jsonout.h"
-#include "query.h"
+#include "version.h"
+#include "db_json.h"
 #include "xalloc.h"
 
-#define PTTRACE_VERSION_STR "0.1.0"
+
 
 const char *run_status_name(enum run_status st)
 {
@@ -35,7 +36,7 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 	char *argv_json = NULL;
 	int rc = -1;
 
-	if (ri->name && !query_name_ok(ri->name)) {
+	if (ri->name && !runs_name_ok(ri->name)) {
 		pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL,
 			    "run name '%s' would be ambiguous: use letters, not a number or 'last'",
 			    ri->name);
@@ -46,7 +47,7 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 		struct pt_diag quiet;
 
 		pt_diag_init(&quiet);
-		if (query_run_by_name(ix, ri->name, &other) == 1) {
+		if (runs_find_by_name(ix, ri->name, &other) == 1) {
 			pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL,
 				    "run name '%s' is taken by run %lld", ri->name, (long long)other);
 			pt_diag_release(&quiet);
@@ -61,7 +62,7 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 	if (!s || db_run(s, "ttttttttiiiiti", ri->name, ri->tag, ri->source ? ri->source : "run",
 			    argv_json, ri->cwd, ri->host, ri->python, ri->logs_spec,
 			    (int64_t)ri->dispatch, (int64_t)ri->trace, ri->started_us,
-			    (int64_t)ri->tz_offset_s, PTTRACE_VERSION_STR, (int64_t)getpid()) < 0)
+			    (int64_t)ri->tz_offset_s, PT_VERSION, (int64_t)getpid()) < 0)
 		goto out;
 	*run_id = db_last_rowid(ix);
 	/* Ids are never given twice: a deleted run's id stays taken. */
@@ -112,6 +113,13 @@ int runs_set_torch(struct db *ix, int64_t run_id, const char *version, int debug
 	return s ? db_run(s, "itIt", run_id, version, (int64_t)debug, build_type) : -1;
 }
 
+int runs_set_logs_spec(struct db *ix, int64_t run_id, const char *logs_spec)
+{
+	struct db_stmt *s = db_prepare(ix, "UPDATE runs SET logs_spec = ?2 WHERE id = ?1");
+
+	return s ? db_run(s, "it", run_id, logs_spec) : -1;
+}
+
 int runs_set_pid(struct db *ix, int64_t run_id, int64_t pid)
 {
 	struct db_stmt *s = db_prepare(ix, "UPDATE runs SET pid = ?2 WHERE id = ?1");
@@ -160,7 +168,7 @@ int runs_delete(struct db *ix, int64_t run_id)
 
 int runs_mark_lost(struct db *ix)
 {
-	json_t *rows = query_json(ix, "SELECT id, pttrace_pid, host FROM runs WHERE status = 'running'", "");
+	json_t *rows = db_json(ix, "SELECT id, pttrace_pid, host FROM runs WHERE status = 'running'", "");
 	struct db_stmt *s;
 	char host[256] = "";
 	size_t i;
@@ -187,4 +195,146 @@ int runs_mark_lost(struct db *ix)
 	}
 	json_decref(rows);
 	return n;
+}
+
+int runs_name_ok(const char *name)
+{
+	const char *p = name;
+
+	if (!*name || !strcmp(name, "last"))
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p != '\0';
+}
+
+int runs_find_by_name(struct db *ix, const char *name, int64_t *run_id)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT id FROM runs WHERE name = ?1");
+	int rc;
+
+	if (!s || db_bind(s, "t", name) < 0)
+		return -1;
+	rc = db_step(s);
+	if (rc == 1) {
+		*run_id = db_col_int(s, 0);
+		db_reset(s);
+	}
+	return rc;
+}
+
+int runs_resolve(struct db *ix, const char *spec, int64_t *run_id)
+{
+	struct db_stmt *s;
+	int rc;
+
+	if (!*spec)
+		goto none;
+	if (!runs_name_ok(spec)) {
+		if (!strcmp(spec, "last")) {
+			s = db_prepare(ix, "SELECT id FROM runs ORDER BY id DESC LIMIT 1");
+			if (!s)
+				return -1;
+		} else {
+			char *end;
+			long long v = strtoll(spec, &end, 10);
+
+			s = db_prepare(ix, "SELECT id FROM runs WHERE id = ?1");
+			if (*end || !s || db_bind(s, "i", (int64_t)v) < 0)
+				return -1;
+		}
+		rc = db_step(s);
+		if (rc == 1) {
+			*run_id = db_col_int(s, 0);
+			db_reset(s);
+			return 0;
+		}
+		if (rc < 0)
+			return -1;
+		goto none;
+	}
+	rc = runs_find_by_name(ix, spec, run_id);
+	if (rc == 1)
+		return 0;
+	if (rc < 0)
+		return -1;
+none:
+	pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run '%s' in '%s'", spec, ix->path);
+	return -1;
+}
+
+static char *dup_col(struct db_stmt *s, int col)
+{
+	const char *t = db_col_text(s, col);
+
+	return t ? pt_xstrdup(t) : NULL;
+}
+
+static int64_t int_col(struct db_stmt *s, int col)
+{
+	return db_col_is_null(s, col) ? -1 : db_col_int(s, col);
+}
+
+int runs_load(struct db *ix, int64_t run_id, struct run_row *r)
+{
+	struct db_stmt *s = db_prepare(
+		ix, "SELECT id, name, tag, source, argv, cwd, host, python, torch_version,"
+		    " torch_build_type, logs_spec, status, pttrace_version, torch_debug, dispatch,"
+		    " trace, started_us, ended_us, tz_offset_s, pid, exit_code, signal,"
+		    " bytes_stdout, bytes_stderr FROM runs WHERE id = ?1");
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	rc = db_step(s);
+	if (rc != 1) {
+		if (rc == 0)
+			pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run %lld",
+				    (long long)run_id);
+		return -1;
+	}
+	r->id = db_col_int(s, 0);
+	r->name = dup_col(s, 1);
+	r->tag = dup_col(s, 2);
+	r->source = dup_col(s, 3);
+	r->argv_json = dup_col(s, 4);
+	r->cwd = dup_col(s, 5);
+	r->host = dup_col(s, 6);
+	r->python = dup_col(s, 7);
+	r->torch_version = dup_col(s, 8);
+	r->torch_build_type = dup_col(s, 9);
+	r->logs_spec = dup_col(s, 10);
+	r->status = dup_col(s, 11);
+	r->pttrace_version = dup_col(s, 12);
+	r->torch_debug = int_col(s, 13);
+	r->dispatch = (int)db_col_int(s, 14);
+	r->trace = (int)db_col_int(s, 15);
+	r->started_us = db_col_int(s, 16);
+	r->ended_us = int_col(s, 17);
+	r->tz_offset_s = db_col_int(s, 18);
+	r->pid = int_col(s, 19);
+	r->exit_code = int_col(s, 20);
+	r->signal = int_col(s, 21);
+	r->bytes_stdout = db_col_int(s, 22);
+	r->bytes_stderr = db_col_int(s, 23);
+	db_reset(s);
+	return 0;
+}
+
+void runs_row_release(struct run_row *r)
+{
+	free(r->name);
+	free(r->tag);
+	free(r->source);
+	free(r->argv_json);
+	free(r->cwd);
+	free(r->host);
+	free(r->python);
+	free(r->torch_version);
+	free(r->torch_build_type);
+	free(r->logs_spec);
+	free(r->status);
+	free(r->pttrace_version);
+	memset(r, 0, sizeof(*r));
 }

@@ -1,12 +1,14 @@
 /*
  * Run bookkeeping, the write side: a run row is created before the child
  * starts (its id names runs/<id>/), gets its environment, warnings and files,
- * and is finished with the child's status. `pttrace import` (issue 6) creates
- * runs with source "import" the same way. Reading is query.h's job.
+ * and is finished with the child's status. `pttrace import` creates
+ * runs with source "import" the same way. Resolving RUN (runs_resolve) and
+ * reading rows back (runs_load, runs_query.c) are here too.
  */
 #ifndef PT_RUNS_H
 #define PT_RUNS_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "db.h"
@@ -59,6 +61,9 @@ int runs_add_file(struct db *ix, int64_t run_id, const char *path, const char *r
 int runs_set_torch(struct db *ix, int64_t run_id, const char *version, int debug,
 		   const char *build_type);
 
+/* TORCH_LOGS as the child got it (known once its environment is built). 0 or -1. */
+int runs_set_logs_spec(struct db *ix, int64_t run_id, const char *logs_spec);
+
 int runs_set_pid(struct db *ix, int64_t run_id, int64_t pid);
 
 /*
@@ -77,6 +82,45 @@ int runs_mark_lost(struct db *ix);
 
 /* Delete the run's rows (every table cascades from runs) and its directory. */
 int runs_delete(struct db *ix, int64_t run_id);
+
+/*
+ * Resolve RUN: all digits = an id; "last" = the run started last (highest
+ * id); otherwise a name. Returns 0 and *run_id, or -1 with "no run 'x'" (or
+ * an SQL error) in the index's diag.
+ */
+int runs_resolve(struct db *ix, const char *spec, int64_t *run_id);
+
+/* 1 when name can be a run name: not empty, not all digits, not "last". */
+int runs_name_ok(const char *name);
+
+/* 1 found (*run_id set), 0 no such name, -1 error. */
+int runs_find_by_name(struct db *ix, const char *name, int64_t *run_id);
+
+/* One runs row; strings are owned by the struct (runs_row_release). */
+struct run_row {
+	int64_t id;
+	char *name, *tag, *source, *argv_json, *cwd, *host, *python;
+	char *torch_version, *torch_build_type, *logs_spec, *status, *pttrace_version;
+	int64_t torch_debug;	/* -1 unknown */
+	int dispatch, trace;
+	int64_t started_us, ended_us;	/* ended_us -1 while running */
+	int64_t tz_offset_s, pid;	/* pid -1 unknown */
+	int64_t exit_code, signal;	/* -1 when not applicable */
+	int64_t bytes_stdout, bytes_stderr;
+};
+
+/* 0, or -1 (diag: "no run N"). */
+int runs_load(struct db *ix, int64_t run_id, struct run_row *r);
+void runs_row_release(struct run_row *r);
+
+/* `pttrace ls` rows: id, name, tag, source, status, exit_code, signal, started_us, ended_us, argv, cwd, torch_version. */
+json_t *runs_list_json(struct db *ix);
+
+/*
+ * One run as `pttrace show` starts it: the runs row (argv as an array,
+ * duration_s), env, warnings, files and indexed (run_parts). NULL on error.
+ */
+json_t *runs_show_json(struct db *ix, int64_t id);
 
 /* After deletions: VACUUM when free pages are more than a quarter of the file. 0 or -1. */
 int runs_compact(struct db *ix);

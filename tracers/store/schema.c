@@ -17,6 +17,8 @@
  */
 #include "schema.h"
 
+#include "db_json.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +28,7 @@
  */
 static const char meta_sql[] =
 	"CREATE TABLE IF NOT EXISTS schema_parts(\n"
-	"  name TEXT PRIMARY KEY,       -- index_part.name\n"
+	"  name TEXT PRIMARY KEY,       -- schema_part.name\n"
 	"  kind TEXT NOT NULL,          -- 'content' or 'derived'\n"
 	"  version INTEGER NOT NULL     -- the part's version this database holds\n"
 	") WITHOUT ROWID;\n";
@@ -107,12 +109,9 @@ static int upgrade_part(struct db *ix, const struct schema_part *p, int64_t have
 		if (db_exec(ix, p->create_sql) < 0)
 			return -1;
 	} else {
-		if (!p->migrate) {
-			pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL,
-				    "BUG: no migration for schema part '%s' from version %lld",
-				    p->name, (long long)have);
-			return -1;
-		}
+		if (!p->migrate)
+			PT_BUG("no migration for schema part '%s' from version %lld", p->name,
+			       (long long)have);
 		if (p->migrate(ix, (int)have) < 0 || db_exec(ix, p->create_sql) < 0)
 			return -1;
 	}
@@ -186,11 +185,8 @@ int schema_part_mark(struct db *ix, const char *part, int64_t run_id, const char
 	const struct schema_part *p = schema_part_find(ix, part);
 	struct db_stmt *s;
 
-	if (!p) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL, "BUG: unknown schema part '%s'",
-			    part);
-		return -1;
-	}
+	if (!p)
+		PT_BUG("unknown schema part '%s'", part);
 	s = db_prepare(ix, sql);
 	if (!s)
 		return -1;
@@ -229,4 +225,12 @@ int schema_open(struct db **out, const char *path, unsigned flags,
 		return -1;
 	}
 	return 0;
+}
+
+json_t *schema_stale_runs(struct db *ix, const struct schema_part *p, int all, const char *source)
+{
+	return db_json(ix, "SELECT r.id FROM runs r LEFT JOIN run_parts p ON p.run_id = r.id"
+			   " AND p.part = ?3 WHERE (?4 IS NULL OR r.source = ?4) AND r.status <> 'running'"
+			   " AND (?1 OR p.version IS NOT ?2 OR p.state IS NOT 'done') ORDER BY r.id",
+		       "iitt", (int64_t)all, (int64_t)p->version, p->name, source);
 }

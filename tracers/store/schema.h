@@ -19,6 +19,7 @@
 #ifndef PT_SCHEMA_H
 #define PT_SCHEMA_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "db.h"
@@ -67,5 +68,12 @@ const struct schema_part *schema_part_find(struct db *ix, const char *name);
  */
 int schema_part_mark(struct db *ix, const char *part, int64_t run_id, const char *state);
 int schema_part_current(struct db *ix, const char *part, int64_t run_id);
+
+/*
+ * Runs whose derived part p is not current (every run when all), that are
+ * not still running, of the given source ("run", "import"; NULL: any), as
+ * [{"id": N}...] in id order. NULL on error (diag).
+ */
+json_t *schema_stale_runs(struct db *ix, const struct schema_part *p, int all, const char *source);
 
 #endif

@@ -132,3 +132,49 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	*out = o;
 	return 0;
 }
+
+int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
+			struct pt_diag *diag)
+{
+	json_t *m[2], *out = json_array(), *v;
+	json_int_t total[2] = {0, 0};
+	const char *k;
+
+	for (int r = 0; r < 2; r++) {
+		struct tt_events ev;
+
+		if (tt_graph_breaks(ix, r ? run_b : run_a, &ev, diag) < 0) {
+			if (r)
+				json_decref(m[0]);
+			json_decref(out);
+			return -1;
+		}
+		m[r] = json_object();
+		for (size_t i = 0; i < ev.n; i++) {
+			/* Reason and place, as torch wrote them. */
+			char *key = pt_xasprintf("%s%s%s%s", ev.v[i].what ? ev.v[i].what : "?",
+						 ev.v[i].where ? "  (" : "", ev.v[i].where ? ev.v[i].where : "",
+						 ev.v[i].where ? ")" : "");
+			json_t *c = json_object_get(m[r], key);
+
+			json_object_set_new(m[r], key, json_integer(c ? json_integer_value(c) + 1 : 1));
+			free(key);
+		}
+		total[r] = (json_int_t)ev.n;
+		tt_events_release(&ev);
+	}
+	json_object_foreach(m[0], k, v)
+		if (json_integer_value(v) != json_integer_value(json_object_get(m[1], k)))
+			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", json_integer_value(v),
+							     "b", json_integer_value(json_object_get(m[1], k))));
+	json_object_foreach(m[1], k, v)
+		if (!json_object_get(m[0], k))
+			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", (json_int_t)0,
+							     "b", json_integer_value(v)));
+	*differ |= json_array_size(out) != 0;
+	json_object_set_new(doc, "trace_graph_breaks", json_pack("{s:I,s:I,s:o}", "a", total[0], "b", total[1],
+								 "differences", out));
+	json_decref(m[0]);
+	json_decref(m[1]);
+	return 0;
+}

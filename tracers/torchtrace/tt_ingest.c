@@ -531,7 +531,6 @@ int tt_import_file_ex(struct db *ix, int64_t run_id, const char *src, const char
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char *rel = NULL, *abs = NULL;
 	struct stat st;
-	struct timespec ts;
 	struct db_stmt *s;
 	int rc = -1;
 
@@ -547,10 +546,7 @@ int tt_import_file_ex(struct db *ix, int64_t run_id, const char *src, const char
 		pt_diag_add(diag, PT_SEV_ERROR, abs, NULL, "cannot read: %s", strerror(errno));
 		goto out;
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	if (tt_prep(ix, &s, sql) < 0 ||
-	    db_run(s, "ittit", run_id, rel, src, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000,
-		      rank_from) < 0 ||
+	if (tt_prep(ix, &s, sql) < 0 || db_run(s, "ittit", run_id, rel, src, pt_wall_us(), rank_from) < 0 ||
 	    runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size) < 0)
 		goto out;
 	rc = tt_ingest_file(ix, run_id, rel, progress, diag, tot);

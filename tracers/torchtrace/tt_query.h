@@ -1,7 +1,9 @@
 /*
  * The read side of the TORCH_TRACE index, for cmd_compiles.c, cmd_artifact.c,
- * cmd_ranks.c, cmd_timeline.c, show and diff. Results are plain structs the
- * front ends render; nothing here prints. All functions return 0 or -1 (diag).
+ * cmd_ranks.c, cmd_timeline.c, show and diff (tt_compiles.c, tt_records.c,
+ * tt_events.c, tt_ranks.c, tt_timeline.c, tt_diff.c). Results are plain structs
+ * or JSON documents the front ends render; only tt_timeline_write writes, to
+ * the FILE * it is given. Functions return 0 or -1 (diag) unless they say.
  */
 #ifndef PT_TT_QUERY_H
 #define PT_TT_QUERY_H
@@ -153,6 +155,8 @@ int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *d
 void tt_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
 			      long *offset, long *missing_waits);
 
+/* Distinct ranks of the run's records (0 when none is ranked), or -1 on error. */
+int64_t tt_rank_count(struct db *ix, int64_t run_id);
 
 /* The `show --json` additions: records_by_kind, payload_md5_mismatches, ranks. */
 int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag);
@@ -169,5 +173,13 @@ int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
 /* Compile-level differences between two runs as a JSON object (see docs/pttrace-trace.1). */
 int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 		    struct pt_diag *diag);
+
+/*
+ * TORCH_TRACE graph breaks of two runs compared by reason and place: adds
+ * doc["trace_graph_breaks"] = {"a", "b", "differences": [{key, a, b}]};
+ * *differ |= 1 when they differ. 0 or -1 (diag).
+ */
+int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
+			struct pt_diag *diag);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "db_json.h"
 #include "strbuf.h"
 #include "tt_internal.h"
 #include "tt_tlparse.h"
@@ -835,7 +835,7 @@ int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *d
 	    check_runtime(&x, checks) < 0 || check_exec_order(&x, checks, sched) < 0 ||
 	    check_parity(&x, checks) < 0)
 		goto out;
-	empty = query_json(ix, SQL_EMPTY, "i", run_id);
+	empty = db_json(ix, SQL_EMPTY, "i", run_id);
 	if (!empty)
 		goto out;
 	json_object_foreach(checks, k, c)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "db_json.h"
 #include "xalloc.h"
 
 static const char SQL_PAYLOAD[] = "SELECT data FROM trace_payloads WHERE md5 = ?";
@@ -214,7 +214,7 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 	}
 	{
 		/* One file = one process (docs/pttrace-trace.1, the rank rule). */
-		json_t *p = query_json(ix, SQL_PROCESSES, "i", run_id);
+		json_t *p = db_json(ix, SQL_PROCESSES, "i", run_id);
 
 		if (!p)
 			return -1;
@@ -226,4 +226,19 @@ fail:
 	json_decref(ranks);
 	json_decref(tr);
 	return -1;
+}
+
+int64_t tt_rank_count(struct db *ix, int64_t run_id)
+{
+	struct db_stmt *s = NULL;
+	int64_t n = -1;
+
+	if (tt_prep(ix, &s, "SELECT count(DISTINCT rank) FROM trace_records WHERE run_id = ?") < 0 ||
+	    db_bind(s, "i", run_id) < 0)
+		return -1;
+	if (db_step(s) == 1) {
+		n = db_col_int(s, 0);
+		db_reset(s);
+	}
+	return n;
 }

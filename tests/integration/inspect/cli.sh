@@ -39,6 +39,13 @@ check_contains "truncated ELF names the place" "'$T/trunc': program header at of
 check_eq "--json exit with an unreadable file" 2 $?
 check_eq "--json files" "2" "$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["files"]) + len(d["problems"]))' "$T/j.json")"
 
+# Colour on a terminal: `script` gives the program a pseudo-terminal as stdout,
+# so --color=auto really has colour to give, and NO_COLOR really takes it away.
+need script
+on_tty() { script -qec "$*" /dev/null </dev/null; }
+check_contains "a terminal gets colour" $'\033[' "$(on_tty "env -u NO_COLOR '$P' --color=auto /bin/true")"
+on_tty "env NO_COLOR=1 '$P' --color=auto /bin/true" | grep -q $'\033\\[' && fail "NO_COLOR still coloured on a terminal" || pass
+check_contains "NO_COLOR set but empty is ignored" $'\033[' "$(on_tty "env NO_COLOR= '$P' --color=auto /bin/true")"
 NO_COLOR=1 "$P" --color=auto /bin/true | grep -q $'\033' && fail "NO_COLOR still coloured" || pass
 "$P" --color=always /bin/true | grep -q $'\033' && pass || fail "--color=always not coloured"
 finish

@@ -46,7 +46,7 @@ check_eq "cuBLASLt: wrappers equal registered fat binaries" "True" \
 check_contains "NCCL: __nv_relfatbin is relocatable" "__nv_relfatbin:relocatable" \
 	"$(q "$T/nccl.json" '" ".join(s["name"] + ":" + s["kind"] for s in c["sections"])')"
 # cuDNN 9.19: compute_121 PTX with ISA 9.1 (a CUDA 13.1 driver; §10 item 5). No GPU of
-# capability 13.0 exists, so --gpu 13.0 is refused (issue 14) rather than judged.
+# capability 13.0 exists, so --gpu 13.0 is refused rather than judged.
 "$P" --json cuda --gpu 12.1 "$LIB/libcudnn_ops.so.9" >"$T/ops.json"
 check_eq "cuDNN ops: compute_121 PTX of ISA 9.1" "9.1" \
 	"$(q "$T/ops.json" '[t["max_ptx_isa"] for t in c["per_target"] if t["target"] == "compute_121"][0]')"

@@ -14,30 +14,8 @@ export PTTRACE_DB="$T/db/pttrace.db"
 P="$PTTRACE"
 sqlv() { "$P" sql "$1" "$2" | tail -n +2; }
 
-cat >"$T/disp.cpp" <<'CPPEOF'
-#include <ATen/core/dispatch/Dispatcher.h>
-#include <torch/torch.h>
-#include <iostream>
-#include <thread>
-#include <vector>
-// disp N T M: N adds and one mul on the main thread, then T threads of M adds.
-int main(int argc, char **argv) {
-  int n = atoi(argv[1]), t = atoi(argv[2]), m = atoi(argv[3]);
-  auto add = c10::Dispatcher::singleton().findSchemaOrThrow("aten::add", "Tensor")
-      .typed<at::Tensor(const at::Tensor&, const at::Tensor&, const c10::Scalar&)>();
-  auto mul = c10::Dispatcher::singleton().findSchemaOrThrow("aten::mul", "Tensor")
-      .typed<at::Tensor(const at::Tensor&, const at::Tensor&)>();
-  at::Tensor a = torch::ones({2}), b = torch::ones({2});
-  for (int i = 0; i < n; i++) a = add.call(a, b, 1);
-  at::Tensor c = mul.call(a, b);
-  std::vector<std::thread> th;
-  for (int k = 0; k < t; k++)
-    th.emplace_back([&] { at::Tensor x = torch::ones({2}); for (int i = 0; i < m; i++) x = add.call(x, b, 1); });
-  for (auto &x : th) x.join();
-  std::cout << "calls " << n + 1 + t * m << " value " << c[0].item<float>() << std::endl;
-  return 0;
-}
-CPPEOF
+# The program docs/guide-pttrace.md shows.
+cp "$PT_SRC/docs/examples/disp.cpp" "$T/disp.cpp"
 # No -DNDEBUG, no -O: the dispatcher's trace code stays in.
 g++ -std=c++17 -I/usr/include/torch/csrc/api/include "$T/disp.cpp" -o "$T/disp" \
 	-ltorch -ltorch_cpu -lc10 -pthread || { echo "FAIL: cannot build the dispatcher program"; exit 1; }

@@ -56,7 +56,7 @@ static void parse_gpu_spellings(void **state)
 	}
 }
 
-/* Numbers no GPU has: -2, with the capability they spell (issue 14: sm_999 and 9.9 were accepted). */
+/* Numbers no GPU has: -2, with the capability they spell (sm_999 and 9.9 were once accepted). */
 static void parse_gpu_nonexistent(void **state)
 {
 	static const struct {

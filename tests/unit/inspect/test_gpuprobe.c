@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpuprobe.h"
+#include "ptest.h"
 
 static char dir[] = "/tmp/pt_gpuprobe_XXXXXX";
 
@@ -46,11 +47,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[600];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return ptest_rmtree(dir);
 }
 
 /* Two GPUs, listed by bus; the proprietary driver's version line. */

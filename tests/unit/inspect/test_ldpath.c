@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ldpath.h"
+#include "ptest.h"
 
 static struct ldpath_env env = {
 	.root = "", .cwd = "/work", .lib = "lib/x86_64-linux-gnu", .platform = "x86_64",
@@ -143,8 +144,7 @@ static void in_root_follows_links(void **state)
 	snprintf(want, sizeof(want), "%s/", dir);
 	assert_string_equal(p, want);
 	free(p);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ptest_rmtree(dir), 0);
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pysyspath.h"
+#include "ptest.h"
 
 static void free_v(char **v, size_t n)
 {
@@ -187,8 +188,7 @@ static void locate(void **state)
 	assert_int_equal(t.how, PYSYSPATH_NONE);
 	pysyspath_torch_release(&t);
 	pt_diag_release(&d);
-	snprintf(buf, sizeof(buf), "rm -rf '%s'", tmp);
-	assert_int_equal(system(buf), 0);
+	assert_int_equal(ptest_rmtree(tmp), 0);
 }
 
 int main(void)

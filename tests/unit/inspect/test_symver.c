@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfobj.h"
 #include "symver.h"
 
 static const char strtab[] = "\0libstdc++.so.6\0GLIBCXX_3.4.30\0CXXABI_1.3\0libc.so.6\0GLIBC_2.34";
@@ -138,7 +139,8 @@ static void missing_versions(void **state)
 	prov.has_verdef = true;
 	prov.verdef = defs;
 	prov.n_verdef = 1;
-	miss = symver_missing(&user, "libstdc++.so.6", &prov, &nov);
+	miss = symver_missing(user.verneed, user.n_verneed, "libstdc++.so.6", prov.has_verdef, prov.verdef,
+			      prov.n_verdef, &nov);
 	assert_non_null(miss);
 	assert_string_equal(miss[0], "GLIBCXX_3.4.30");
 	assert_null(miss[1]);	/* CXXABI_1.3 is weak */
@@ -146,7 +148,8 @@ static void missing_versions(void **state)
 	free(miss[0]);
 	free(miss);
 	prov.has_verdef = false;
-	assert_null(symver_missing(&user, "libstdc++.so.6", &prov, &nov));
+	assert_null(symver_missing(user.verneed, user.n_verneed, "libstdc++.so.6", prov.has_verdef,
+				   prov.verdef, prov.n_verdef, &nov));
 	assert_true(nov);
 	symver_free_verneed(user.verneed, user.n_verneed);
 	pt_diag_release(&d);

@@ -13,10 +13,10 @@
 #include "diag.h"
 #include "elfobj.h"
 
-struct pt_ctx;
+struct pt_style;
 
 /* The ELF identity section ("elf" in JSON). */
-void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_ctx *ctx);
+void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_style *st);
 json_t *report_elf_json(const struct elfobj *o);
 
 /* Problems of one file as a JSON array of {severity, file, where, message}. */

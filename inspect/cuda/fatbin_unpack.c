@@ -1,11 +1,11 @@
 /* Payload decompression and a look inside; see unpack.h. */
-#include "unpack.h"
+#include "fatbin_unpack.h"
 
 #include <lz4.h>
 #include <string.h>
 #include <zstd.h>
 
-int unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint8_t *dst,
+int fatbin_unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint8_t *dst,
 		   size_t dstlen, const char **why)
 {
 	if (dstlen > UNPACK_MAX || n > UNPACK_MAX) {
@@ -71,7 +71,7 @@ static const char *digits(const char *p, const char *lim, unsigned *out)
 	return p;
 }
 
-int unpack_inspect(unsigned kind, const uint8_t *p, size_t n, struct unpack_info *info,
+int fatbin_unpack_inspect(unsigned kind, const uint8_t *p, size_t n, struct fatbin_unpack_info *info,
 		   const char **why)
 {
 	memset(info, 0, sizeof(*info));

@@ -1,11 +1,11 @@
-/* Text and JSON rendering of the ELF identity section; see report.h. */
-#include "report.h"
+/* Text and JSON rendering of the ELF identity section; see report_elf.h. */
+#include "report_elf.h"
 
 #include <elf.h>
 #include <string.h>
 
 #include "jsonout.h"
-#include "ptinspect.h"
+#include "term.h"
 
 const char *report_size(char *buf, size_t n, unsigned long long b)
 {
@@ -45,10 +45,10 @@ static const char *debug_summary(const struct elfobj *o)
 	return "no DWARF";
 }
 
-void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_ctx *ctx)
+void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_style *st)
 {
 	char sz[32], bid[129];
-	int c = ctx->color;
+	int c = st->color;
 
 	elfobj_build_id_hex(o, bid);
 	fprintf(f, "%s%s%s\n", pt_c(c, PT_C_BOLD), o->path, pt_c(c, PT_C_RESET));

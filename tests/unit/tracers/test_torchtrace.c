@@ -1,4 +1,4 @@
-/* tracers/parse/trace.c: TORCH_TRACE records, one test per format corner (doc §3-§5). */
+/* tracers/parse/torchtrace.c: TORCH_TRACE records, one test per format corner (doc §3-§5). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * tracers/index, index_schema, runs, query: a fresh database gets its
+ * tracers/store (db, schema, runs): a fresh database gets its
  * identity and every part; runs resolve by id, name and "last"; values are
  * bound, not printed; derived parts are rebuilt and content kept on a version
  * change; read-only connections cannot write; rm removes the run directory.
@@ -17,14 +17,16 @@
 
 #include "db.h"
 #include "parts.h"
+#include "ptest.h"
 #include "schema.h"
-#include "query.h"
-#include "logs_ingest.h"
+#include "db_json.h"
+#include "logs_query.h"
 #include "runs.h"
+#include "logs_ingest.h"
 #include "xalloc.h"
 
 struct fixture {
-	char dir[64];
+	char dir[PTEST_PATH_MAX];
 	char *db;
 	struct pt_diag diag;
 	struct db *ix;
@@ -34,8 +36,7 @@ static int setup(void **state)
 {
 	struct fixture *f = pt_xcalloc(1, sizeof(*f));
 
-	strcpy(f->dir, "/tmp/pttrace-test-index.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (!ptest_tmpdir(f->dir, "test-db"))
 		return -1;
 	/* A directory that does not exist yet: db_open creates it. */
 	f->db = pt_xasprintf("%s/data/pttrace.db", f->dir);
@@ -47,13 +48,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
 	db_close(f->ix);
 	pt_diag_release(&f->diag);
-	if (system(cmd) != 0)
+	if (ptest_rmtree(f->dir) < 0)
 		return -1;
-	free(cmd);
 	free(f->db);
 	free(f);
 	return 0;
@@ -129,19 +128,19 @@ static void run_resolution(void **state)
 	a = new_run(f->ix, "baseline");
 	b = new_run(f->ix, NULL);
 	assert_true(b > a);
-	assert_int_equal(query_resolve_run(f->ix, "baseline", &id), 0);
+	assert_int_equal(runs_resolve(f->ix, "baseline", &id), 0);
 	assert_int_equal(id, a);
-	assert_int_equal(query_resolve_run(f->ix, "last", &id), 0);
+	assert_int_equal(runs_resolve(f->ix, "last", &id), 0);
 	assert_int_equal(id, b);
 	{
 		char num[32];
 
 		snprintf(num, sizeof(num), "%lld", (long long)a);
-		assert_int_equal(query_resolve_run(f->ix, num, &id), 0);
+		assert_int_equal(runs_resolve(f->ix, num, &id), 0);
 		assert_int_equal(id, a);
 	}
-	assert_int_equal(query_resolve_run(f->ix, "999", &id), -1);
-	assert_int_equal(query_resolve_run(f->ix, "nosuch", &id), -1);
+	assert_int_equal(runs_resolve(f->ix, "999", &id), -1);
+	assert_int_equal(runs_resolve(f->ix, "nosuch", &id), -1);
 	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_ERROR), 2);
 	pt_diag_release(&f->diag);
 	/* Names that would be ambiguous, and taken names, are refused. */
@@ -157,12 +156,12 @@ static void run_resolution(void **state)
 		assert_int_equal(runs_create(f->ix, &ri, &id), -1);
 		pt_diag_release(&f->diag);
 	}
-	assert_int_equal(query_run_load(f->ix, a, &r), 0);
+	assert_int_equal(runs_load(f->ix, a, &r), 0);
 	assert_string_equal(r.argv_json, "[\"python3\",\"it's \\\"quoted\\\"; DROP TABLE runs; --\"]");
 	assert_string_equal(r.status, "running");
 	assert_int_equal(r.ended_us, -1);
 	assert_int_equal(r.exit_code, -1);
-	query_run_release(&r);
+	runs_row_release(&r);
 	/* The run directory exists beside the database. */
 	dir = db_run_dir(f->ix, a);
 	assert_int_equal(stat(dir, &st), 0);
@@ -186,11 +185,11 @@ static void finish_and_rm(void **state)
 	assert_int_equal(runs_add_warning(f->ix, a, "w2", "second"), 0);
 	assert_int_equal(runs_add_file(f->ix, a, "stdout.log", "stdout", 5), 0);
 	assert_int_equal(runs_finish(f->ix, a, RUN_SIGNALED, 9, 1795315639000000, 5, 0), 0);
-	assert_int_equal(query_run_load(f->ix, a, &r), 0);
+	assert_int_equal(runs_load(f->ix, a, &r), 0);
 	assert_string_equal(r.status, "signaled");
 	assert_int_equal(r.signal, 9);
 	assert_int_equal(r.exit_code, -1);
-	query_run_release(&r);
+	runs_row_release(&r);
 	assert_int_equal(one_int(f->ix, "SELECT MAX(seq) FROM run_warnings"), 1);
 	dir = db_run_dir(f->ix, a);
 	file = pt_xasprintf("%s/stdout.log", dir);

@@ -1,5 +1,5 @@
 /*
- * tracers/trace_ingest and trace_query over crafted TORCH_TRACE files in a
+ * tracers/torchtrace (tt_ingest, tt_query) over crafted TORCH_TRACE files in a
  * fresh database: ranks (JSON wins, file name otherwise, records before the
  * rank is known get it, conflicts reported), compile status rules (restarted,
  * failed, missing, runtime records folded into attempt 0), payload dedup,
@@ -18,6 +18,7 @@
 
 #include "db.h"
 #include "parts.h"
+#include "ptest.h"
 #include "runs.h"
 #include "strbuf.h"
 #include "torchtrace.h"
@@ -27,7 +28,7 @@
 #include "xalloc.h"
 
 struct fixture {
-	char dir[64];
+	char dir[PTEST_PATH_MAX];
 	struct pt_diag diag;
 	struct db *ix;
 };
@@ -37,8 +38,7 @@ static int setup(void **state)
 	struct fixture *f = pt_xcalloc(1, sizeof(*f));
 	char *db;
 
-	strcpy(f->dir, "/tmp/pttrace-test-trace.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (!ptest_tmpdir(f->dir, "test-tt-ingest"))
 		return -1;
 	db = pt_xasprintf("%s/pttrace.db", f->dir);
 	pt_diag_init(&f->diag);
@@ -52,13 +52,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
 	db_close(f->ix);
 	pt_diag_release(&f->diag);
-	if (system(cmd) != 0)
+	if (ptest_rmtree(f->dir) < 0)
 		return -1;
-	free(cmd);
 	free(f);
 	return 0;
 }
@@ -406,6 +404,36 @@ static void tlparse_dirs_and_keys(void **state)
 	json_decref(meta);
 }
 
+/*
+ * A file that cannot be indexed makes tt_index_run fail and leaves the run's
+ * "trace" part partial (so reindex retries it), while the other files are
+ * still indexed. The database error is injected with a trigger.
+ */
+static void failed_file_keeps_part_partial(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = new_run(f, "fails");
+
+	put(f, run, "a_good.log", P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n");
+	put(f, run, "b_bad.log", P "{\"dynamo_start\": {\"stack\": []}, " CID(1, 0, 0) "}\n");
+	assert_int_equal(db_exec(f->ix, "CREATE TEMP TRIGGER inject BEFORE INSERT ON trace_files"
+				 " WHEN NEW.path LIKE '%bad%' BEGIN SELECT RAISE(ABORT, 'injected'); END;"), 0);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), -1);
+	assert_true(pt_diag_count(&f->diag, PT_SEV_ERROR) >= 1);
+	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_files WHERE run_id = ?", run), 1);
+	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ?", run), 1);
+	assert_int_equal(q_int(f, "SELECT count(*) FROM run_parts WHERE run_id = ? AND part = 'trace'"
+			       " AND state = 'partial'", run), 1);
+	assert_int_equal(schema_part_current(f->ix, "trace", run), 0);
+	/* Without the fault the same run indexes whole and is marked done. */
+	assert_int_equal(db_exec(f->ix, "DROP TRIGGER inject;"), 0);
+	pt_diag_release(&f->diag);
+	pt_diag_init(&f->diag);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
+	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_files WHERE run_id = ?", run), 2);
+	assert_int_equal(schema_part_current(f->ix, "trace", run), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(compile_status_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_occurrences, setup, teardown),
 		cmocka_unit_test_setup_teardown(ranks_diff_timeline, setup, teardown),
+		cmocka_unit_test_setup_teardown(failed_file_keeps_part_partial, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

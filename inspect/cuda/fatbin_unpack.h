@@ -4,8 +4,8 @@
  * look inside the result (cubin ELF header, PTX .version/.target). Bytes in,
  * bytes out; LTO-IR is opaque and never handled here.
  */
-#ifndef PT_UNPACK_H
-#define PT_UNPACK_H
+#ifndef PT_FATBIN_UNPACK_H
+#define PT_FATBIN_UNPACK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,10 +19,10 @@
  * Decompress src[0..n) into dst[0..dstlen). Returns 0 only when the stream
  * is valid and yields exactly dstlen bytes; else -1 with *why set.
  */
-int unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint8_t *dst,
+int fatbin_unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint8_t *dst,
 		   size_t dstlen, const char **why);
 
-struct unpack_info {
+struct fatbin_unpack_info {
 	int elf_type;		/* cubin e_type (1 = ET_REL), -1 for PTX */
 	unsigned sm;		/* cubin SM from e_flags, or PTX .target number */
 	char variant;		/* PTX .target suffix 'a'/'f'; 'a' for a cubin whose e_flags
@@ -35,7 +35,7 @@ struct unpack_info {
  * Look at a (decompressed) payload of an entry of kind ELF or PTX: returns 0
  * and fills *info, or -1 with *why ("not an ELF file", "no .version line").
  */
-int unpack_inspect(unsigned kind, const uint8_t *p, size_t n, struct unpack_info *info,
+int fatbin_unpack_inspect(unsigned kind, const uint8_t *p, size_t n, struct fatbin_unpack_info *info,
 		   const char **why);
 
 #endif

@@ -16,15 +16,17 @@
 
 #include "db.h"
 #include "parts.h"
+#include "ptest.h"
 #include "logs_ingest.h"
-#include "query.h"
+#include "db_json.h"
+#include "logs_query.h"
 #include "runs.h"
 #include "spool.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
 struct fx {
-	char dir[64];
+	char dir[PTEST_PATH_MAX];
 	struct pt_diag diag;
 	struct db *ix;
 	int64_t run;
@@ -38,8 +40,7 @@ static int setup(void **state)
 	struct run_info ri = { .source = "run", .argv = argv, .argc = 1,
 			       .started_us = 1795315638000000 };
 
-	strcpy(f->dir, "/tmp/pttrace-test-ingest.XXXXXX");
-	if (!mkdtemp(f->dir))
+	if (!ptest_tmpdir(f->dir, "test-logs-ingest"))
 		return -1;
 	db = pt_xasprintf("%s/pttrace.db", f->dir);
 	pt_diag_init(&f->diag);
@@ -53,13 +54,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *f = *state;
-	char *cmd = pt_xasprintf("rm -rf '%s'", f->dir);
 
 	db_close(f->ix);
 	pt_diag_print(&f->diag, stderr, "test", 0);
 	pt_diag_release(&f->diag);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(ptest_rmtree(f->dir), 0);
 	free(f);
 	return 0;
 }
@@ -80,7 +79,7 @@ static int64_t one_int(struct db *ix, const char *sql, int64_t run)
 /* "kind nlines level rank cid artifact|text" per record, in seq order. */
 static char *dump(struct fx *f)
 {
-	json_t *rows = query_json(f->ix,
+	json_t *rows = db_json(f->ix,
 				  "SELECT stream || ':' || kind || ':' || nlines || ':' || IFNULL(level, '-')"
 				  " || ':' || IFNULL(rank, '-') || ':' || IFNULL(frame_id, '-') || '/' ||"
 				  " IFNULL(frame_compile_id, '-') || '_' || IFNULL(attempt, '-') || ':' ||"
@@ -213,7 +212,10 @@ static void two_streams(void **state)
 				 f->run), 3);
 }
 
-/* Spool: chunks written to the two files come back in arrival order, live and from files. */
+/*
+ * Spool: chunks written to the two files come back in arrival order once the
+ * writer is closed, and the rest of each file when order.bin lost its last record.
+ */
 static void spool_roundtrip(void **state)
 {
 	struct fx *f = *state;
@@ -258,7 +260,7 @@ static void spool_roundtrip(void **state)
 	spool_reader_close(&r);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
 	pt_strbuf_release(&got);
-	/* And logs_ingest_run_dir indexes the files: 0 lines here but 2 "other" records without newline. */
+	/* And logs_ingest_run_dir indexes the files: neither stream ends in a newline, so each is one "other" line. */
 	{
 		struct logs_ingest_stats st;
 

@@ -1,0 +1,119 @@
+/*
+ * The command-line skeleton both tools share (git's git.c + parse-options):
+ * the invocation context, the exit codes, the subcommand table with the set-up
+ * each subcommand needs, the global options, and one wording for option
+ * errors ("pttrace diff: unrecognized option '--frob'") in every subcommand.
+ */
+#ifndef PT_CLI_H
+#define PT_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "term.h"
+
+/* Exit codes of both tools (the same in every --help and man page). */
+enum pt_exit {
+	EXIT_FINE = 0,		/* everything fine */
+	EXIT_PROBLEMS = 1,	/* problems found (missing library, ops differ, run failed, ...) */
+	EXIT_USAGE = 2,		/* usage error, unreadable input or database, no such run */
+};
+
+/*
+ * What a subcommand needs before it can work; the tool's set-up (pttrace's
+ * pt_cmd_open) reads them from the table, so that no subcommand chooses
+ * its own way of opening the database or resolving RUN.
+ */
+enum pt_cmd_flags {
+	PT_NEEDS_DB_RO = 1 << 0,	/* the database, read-only; it must exist */
+	PT_NEEDS_DB_RW = 1 << 1,	/* the database, writable; created when missing */
+	PT_NEEDS_DB_EXISTING = 1 << 2,	/* with PT_NEEDS_DB_RW: it must exist */
+	PT_NEEDS_RUN = 1 << 3,		/* one RUN argument, resolved to a run id */
+};
+
+struct pt_cli;
+
+/* One row of a tool's subcommand table (sorted by name, matched whole). */
+struct pt_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct pt_cli *cli);
+	const char *summary;
+	unsigned flags;		/* enum pt_cmd_flags */
+};
+
+/* The invocation: global options and the subcommand being run. */
+struct pt_cli {
+	const char *prog;		/* "pttrace", "ptinspect" */
+	const struct pt_cmd *cmd;	/* the subcommand running, NULL before */
+	const char *db;			/* --db (pttrace), NULL: the default */
+	int json;			/* --json */
+	enum pt_color_mode color_mode;
+	int color;			/* stdout gets colour */
+	int color_err;			/* stderr gets colour */
+};
+
+/* The renderers' style (term.h) for stdout under the invocation's colour policy. */
+#define PT_CLI_STYLE(cli) (&(const struct pt_style){ .color = (cli)->color })
+
+/*
+ * The option entries every subcommand shares: --json (returns 'j'), --color
+ * [=WHEN] ('C'), --no-color ('N'), --help ('h'). Put PT_CLI_OPTIONS first in
+ * a struct option table; pt_cli_common_opt handles what they return.
+ */
+#define PT_CLI_OPTIONS                                            \
+	{ "json", no_argument, NULL, 'j' },                       \
+	{ "color", optional_argument, NULL, 'C' },                \
+	{ "no-color", no_argument, NULL, 'N' },                   \
+	{ "help", no_argument, NULL, 'h' }
+
+/*
+ * getopt_long with the shared wording: an unknown option, or one missing its
+ * value, prints "<prog> <cmd>: unrecognized option '--frob'" (getopt's own
+ * words, under the subcommand's full name) and returns '?'.
+ */
+int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstring,
+		  const struct option *longopts);
+
+/*
+ * Handle 'j', 'C' and 'N' from PT_CLI_OPTIONS: 1 handled, 0 not one of them,
+ * -1 a bad --color value (message printed; exit EXIT_USAGE).
+ */
+int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg);
+
+/* --color=WHEN (NULL: always): 0, or -1 after a message. Sets color/color_err. */
+int pt_cli_set_color(struct pt_cli *cli, const char *when);
+
+/* "<prog> <cmd>: unrecognized option 'arg'", for hand-written option loops. */
+void pt_cli_bad_option(const struct pt_cli *cli, const char *arg);
+
+/*
+ * For hand-written loops: an argument starting with '-' is an unrecognized
+ * option (as above), anything else "<prog> <cmd>: unexpected argument 'x'".
+ */
+void pt_cli_bad_arg(const struct pt_cli *cli, const char *arg);
+
+/* "<prog> <cmd>" (or "<prog>" before dispatch), for messages. */
+const char *pt_cli_name(const struct pt_cli *cli);
+
+/*
+ * Global options before the subcommand: --json, --color[=WHEN], --no-color,
+ * --version, -h/--help (usage(stdout), exit 0), and --db FILE when the tool
+ * takes it (with_db). Returns the index of the first other argument, or -1
+ * with *rc set (help, version, or a usage error already reported).
+ */
+int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, int with_db,
+		   void (*usage)(FILE *f), int *rc);
+
+/* The row of table[0..n) named name, or NULL. */
+const struct pt_cmd *pt_cli_find(const struct pt_cmd *table, size_t n, const char *name);
+
+/*
+ * Run cmd with argv[0] its full name ("pttrace diff", for getopt's
+ * messages) and getopt reset. Returns the subcommand's exit code.
+ */
+int pt_cli_run(struct pt_cli *cli, const struct pt_cmd *cmd, int argc, char **argv);
+
+/* The table's "  name   summary" lines for a usage text, names padded to width. */
+void pt_cli_list(FILE *f, const struct pt_cmd *table, size_t n, int width);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * The torch a Python environment imports, collected for `ptinspect env` and
+ * `doctor`: probe the interpreter (pyenv.h; falling back to another that can
+ * import torch), parse its build configuration (showconfig.h) and run the
+ * cross-checks (envcheck.h). Nothing here prints.
+ */
+#ifndef PT_ENVREPORT_H
+#define PT_ENVREPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "envcheck.h"
+#include "pyenv.h"
+#include "showconfig.h"
+
+/* The torch a Python sees, with the cross-checks (env, doctor). */
+struct env_result {
+	char *python;			/* the interpreter checked */
+	struct pyenv_report rep;
+	struct showconfig cfg;		/* parsed from rep.config_text */
+	bool have_cfg;
+	struct pt_diag findings;	/* envcheck_run */
+	struct envcheck_deps_summary deps;	/* envcheck_deps on torch's _C */
+	bool have_deps;
+	char **others;			/* when python cannot import torch: ones that can */
+	size_t n_others;
+};
+/*
+ * python NULL: the first python3 on PATH. fallback: when it cannot import
+ * torch, go on with the first interpreter that can (doctor; never when python
+ * was named: --python X means X). Returns 0, or
+ * -1 when no report came back (reason in d).
+ */
+int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
+		struct env_result *e, struct pt_diag *d);
+void env_result_release(struct env_result *e);
+
+#endif

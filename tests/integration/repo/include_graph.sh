@@ -1,0 +1,64 @@
+# The include graph of common/, inspect/ and tracers/ has no cycle between
+# modules (a module is x.c with its x.h), and no layer reaches up: common/
+# includes nothing of the tools, a tool's library nothing of its cli/ folder,
+# and one tool nothing of the other. docs/internals/architecture.md is the plan.
+. "$PT_TESTLIB/common.sh" || exit 2
+cd "$PT_SRC" || exit 2
+/usr/bin/python3 - >"$T/report" <<'PY'
+import os, re, sys
+roots = ["common", "inspect", "tracers"]
+files = [os.path.join(d, f) for r in roots for d, _, fs in os.walk(r) for f in fs if f.endswith((".c", ".h"))]
+headers = {}
+for f in files:
+    if f.endswith(".h"):
+        headers.setdefault(os.path.basename(f), []).append(f)
+for h, where in headers.items():
+    if len(where) > 1:
+        print("FAIL: header name %s is not unique: %s" % (h, " ".join(where)))
+mod = lambda f: f[:-2]
+edges = {}
+for f in files:
+    for inc in re.findall(r'^#include "([^"]+)"', open(f, errors="replace").read(), re.M):
+        if inc not in headers:
+            continue          # generated (version.h) or outside the tree
+        to = headers[inc][0]
+        a, b = mod(f), mod(to)
+        if a != b:
+            edges.setdefault(a, set()).add(b)
+        # Layers: common/ is below both tools; a library is below its cli/; the tools are apart.
+        top = lambda p: p.split("/")[0]
+        if top(f) == "common" and top(to) != "common":
+            print("FAIL: %s includes %s (common/ must not depend on a tool)" % (f, to))
+        if top(f) in ("inspect", "tracers") and top(to) in ("inspect", "tracers") and top(f) != top(to):
+            print("FAIL: %s includes %s (the tools are independent)" % (f, to))
+        if "/cli/" not in f and "/cli/" in to:
+            print("FAIL: %s includes %s (a library module depends on the CLI)" % (f, to))
+# Tarjan's strongly connected components: any with more than one module is a cycle.
+index, low, stack, on, out = {}, {}, [], set(), []
+sys.setrecursionlimit(10000)
+def visit(v):
+    index[v] = low[v] = len(index); stack.append(v); on.add(v)
+    for w in edges.get(v, ()):
+        if w not in index:
+            visit(w); low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop(); on.discard(w); comp.append(w)
+            if w == v:
+                break
+        if len(comp) > 1:
+            out.append(sorted(comp))
+for v in sorted({m for m in map(mod, files)}):
+    if v not in index:
+        visit(v)
+for c in out:
+    print("FAIL: include cycle between modules: " + " <-> ".join(c))
+print("modules: %d, edges: %d" % (len(set(map(mod, files))), sum(map(len, edges.values()))))
+PY
+cat "$T/report"
+grep -q '^FAIL' "$T/report" && fail "the include graph breaks the plan (above)"
+pass
+finish

@@ -1,0 +1,102 @@
+/* The read side of the logs part; see logs_query.h. */
+#include "logs_query.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "db_json.h"
+
+int logs_parse_level(const char *s)
+{
+	static const struct { const char *name; int no; } names[] = {
+		{ "V", 10 }, { "D", 10 }, { "DEBUG", 10 }, { "I", 20 }, { "INFO", 20 },
+		{ "W", 30 }, { "WARNING", 30 }, { "WARN", 30 }, { "E", 40 }, { "ERROR", 40 },
+		{ "C", 50 }, { "CRITICAL", 50 }, { "F", 50 }, { "FATAL", 50 },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(s, names[i].name))
+			return names[i].no;
+	return -1;
+}
+
+json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f)
+{
+	/*
+	 * One statement for every filter combination: a NULL parameter switches
+	 * its condition off, so the text stays constant and is prepared once.
+	 */
+	static const char sql[] =
+		"SELECT seq, stream, off, len, nlines, kind, level, ts_us, pid, src_file, src_line,"
+		" rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text FROM records"
+		" WHERE run_id = ?1"
+		" AND (?2 IS NULL OR level >= ?2)"
+		" AND (?3 IS NULL OR artifact = ?3)"
+		" AND (?12 IS NULL OR (ca_id IS ?4 AND (?5 IS NULL OR frame_id = ?5)"
+		"  AND (?6 IS NULL OR frame_compile_id = ?6) AND (?7 IS NULL OR IFNULL(attempt, 0) = ?7)))"
+		" AND (?8 IS NULL OR rank = ?8)"
+		" AND (?9 IS NULL OR text REGEXP ?9)"
+		" AND (?10 IS NULL OR kind = ?10)"
+		" AND (?11 IS NULL OR stream = ?11)"
+		" ORDER BY seq LIMIT ?13";
+	struct db_stmt *s = db_prepare(ix, sql);
+	int64_t none = -1;
+
+	if (!s)
+		return NULL;
+	/*
+	 * A compile id: ?12 switches the condition on; a missing ca part then
+	 * means "not compiled autograd" (ca_id IS NULL), other missing parts "any".
+	 */
+	if (db_bind(s, "iIt", run_id, f->min_level > 0 ? (int64_t)f->min_level : none,
+		       f->artifact) < 0)
+		return NULL;
+	if (f->has_cid) {
+		if (db_bind_at(s, 4, "IIII", f->cid.ca, f->cid.frame, f->cid.compile,
+				  f->cid.attempt) < 0)
+			return NULL;
+	}
+	if (db_bind_at(s, 8, "IttIIi", f->rank >= 0 ? (int64_t)f->rank : none, f->grep, f->kind,
+			  f->stream ? (int64_t)f->stream : none, f->has_cid ? (int64_t)1 : none,
+			  f->limit > 0 ? f->limit : (int64_t)-1) < 0)
+		return NULL;
+	return db_rows_json(s);
+}
+
+json_t *logs_query_ops(struct db *ix, int64_t run_id)
+{
+	return db_json(ix, "SELECT op, overload, dispatch_key, COUNT(*) AS calls, SUM(torn) AS torn"
+			      " FROM dispatch_calls WHERE run_id = ?1 GROUP BY op, overload, dispatch_key"
+			      " ORDER BY calls DESC, op, overload, dispatch_key", "i", run_id);
+}
+
+json_t *logs_query_calls(struct db *ix, int64_t run_id)
+{
+	return db_json(ix, "SELECT c.id, r.seq, c.label, c.op, c.overload, c.dispatch_key,"
+			      " c.depth, c.parent_id, c.torn FROM dispatch_calls c"
+			      " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1 ORDER BY c.id",
+			      "i", run_id);
+}
+
+int logs_show_json(struct db *ix, int64_t id, json_t *obj)
+{
+	static const char *const parts[][2] = {
+		{ "lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
+				   " FROM records WHERE run_id = ?1 GROUP BY kind ORDER BY kind" },
+		{ "graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
+				  " FROM records WHERE run_id = ?1 AND artifact = 'graph_breaks' ORDER BY seq" },
+		{ "recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
+				" FROM records WHERE run_id = ?1 AND artifact = 'recompiles' ORDER BY seq" },
+		{ "errors", "SELECT seq, kind, level, rank, text FROM records WHERE run_id = ?1"
+			    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
+	};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		json_t *o = db_json(ix, parts[i][1], "i", id);
+
+		if (!o)
+			return -1;
+		json_object_set_new(obj, parts[i][0], o);
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * The read side of the logs part (records, dispatch_calls): what `pttrace
+ * logs`, `ops` and `diff` show. Results are JSON arrays of rows (db_json.h);
+ * NULL on error (the connection's diag).
+ */
+#ifndef PT_LOGS_QUERY_H
+#define PT_LOGS_QUERY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "compileid.h"
+#include "db.h"
+
+/* Filters of `pttrace logs`; NULL / -1 / COMPILEID_NONE parts: no filter. */
+struct logs_filter {
+	int min_level;		/* records.level >= this; 0: any (records without a level too) */
+	const char *artifact;	/* records.artifact = this */
+	struct compileid cid;	/* each part that is not COMPILEID_NONE must match */
+	int has_cid;
+	int rank;		/* -1: any */
+	const char *grep;	/* POSIX ERE on the text */
+	const char *kind;	/* records.kind */
+	int stream;		/* 1, 2; 0: both */
+	int64_t limit;		/* 0: no limit */
+};
+
+/*
+ * The run's records matching f, in arrival order: seq, stream, off, len,
+ * nlines, kind, level, ts_us, pid, src_file, src_line, rank, ca_id, frame_id,
+ * frame_compile_id, attempt, artifact, text. NULL on error (diag).
+ */
+json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f);
+
+/* Level letter or name ("W", "warning", "DEBUG", "V") → Python level number; -1 unknown. */
+int logs_parse_level(const char *s);
+
+/* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls, torn. */
+json_t *logs_query_ops(struct db *ix, int64_t run_id);
+
+/* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
+json_t *logs_query_calls(struct db *ix, int64_t run_id);
+
+/* The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks, recompiles, errors. 0 or -1. */
+int logs_show_json(struct db *ix, int64_t id, json_t *obj);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * `pttrace run`'s pipeline; see record.h. The indexing thread has a
+ * connection of its own, reporting into its own pt_diag, so that no sink is
+ * shared between threads or re-pointed; the two meet after the join.
+ */
+#include "record.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parts.h"
+#include "runenv.h"
+#include "runs.h"
+#include "spool.h"
+#include "term.h"
+#include "tt_ingest.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+/* The indexing thread: follows the spool while the child runs. */
+struct indexer {
+	struct db *ix;		/* its own connection (reporting to diag below) */
+	int64_t run_id, ref_us;
+	long tz_off_s;
+	struct spool_state *st;
+	char *dir;
+	struct logs_ingest_stats stats;
+	struct pt_diag diag;
+	double seconds;		/* wall time */
+	double cpu_seconds;	/* this thread's CPU time: the rate on an idle machine */
+	int rc;
+};
+
+static void *indexer_main(void *arg)
+{
+	struct indexer *x = arg;
+	struct spool_reader r;
+	struct logs_ingest *ig = NULL;
+	const uint8_t *data;
+	size_t len;
+	int stream, rc;
+	uint64_t t0 = pt_now_ns();
+
+	/*
+	 * Indexing may lag, the child may not: on a busy machine the scheduler
+	 * favours the child (and the capture loop) over this thread. Linux
+	 * applies nice per thread.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+	x->rc = -1;
+	if (spool_reader_open(&r, x->dir, x->st, &x->diag) < 0)
+		return NULL;
+	ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
+	rc = ig ? 0 : -1;
+	while (rc == 0 && (rc = spool_read(&r, &stream, &data, &len)) == 1)
+		rc = logs_ingest_feed(ig, stream, data, len);
+	if (rc == 0)
+		rc = logs_ingest_finish(ig);
+	if (ig)
+		x->stats = *logs_ingest_get_stats(ig);
+	logs_ingest_free(ig);
+	spool_reader_close(&r);
+	x->seconds = (double)(pt_now_ns() - t0) / 1e9;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		x->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	}
+	x->rc = rc;
+	return NULL;
+}
+
+/* Register the files in runs/<id>/trace (what TORCH_TRACE wrote) as the run's files. */
+static void register_trace_files(struct db *ix, int64_t run_id)
+{
+	char *dir = db_run_dir(ix, run_id), *tdir = pt_xasprintf("%s/trace", dir);
+	DIR *d = opendir(tdir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *p = pt_xasprintf("%s/%s", tdir, e->d_name), *rel;
+		struct stat st;
+
+		if (e->d_name[0] != '.' && stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+			rel = pt_xasprintf("trace/%s", e->d_name);
+			runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size);
+			free(rel);
+		}
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(tdir);
+	free(dir);
+}
+
+/* A warning about the run: stored with it, and shown by the caller. */
+static void warn(const struct record_hooks *h, struct db *ix, int64_t run_id, const char *code,
+		 const char *msg)
+{
+	runs_add_warning(ix, run_id, code, msg);
+	if (h && h->warn)
+		h->warn(h->ctx, code, msg);
+}
+
+/* Hand the diagnostics so far to the caller to show now, and clear them. */
+static void flush(const struct record_hooks *h, struct pt_diag *d)
+{
+	if (h && h->flush)
+		h->flush(h->ctx, d);
+	pt_diag_release(d);
+	pt_diag_init(d);
+}
+
+/* Warnings about tracing that this torch cannot do. */
+static void check_torch(const struct record_hooks *h, struct db *ix, int64_t run_id,
+			const struct record_opts *o, const char *python, const struct torch_probe *p,
+			char *const *env)
+{
+	const char *logs = runenv_get(env, "TORCH_LOGS");
+	char *msg;
+
+	if (!p->ran)
+		return;
+	if (!p->found) {
+		msg = pt_xasprintf("'%s' cannot import torch (no torch package on its path);"
+				   " use --python to pick the interpreter that has it", python);
+		warn(h, ix, run_id, "no-torch", msg);
+		free(msg);
+		return;
+	}
+	runs_set_torch(ix, run_id, p->version, p->debug, p->debug ? "debug" : "release");
+	if (logs && *logs && p->major >= 0 && (p->major < 2 || (p->major == 2 && p->minor < 1))) {
+		msg = pt_xasprintf("TORCH_LOGS has no effect: torch %s is older than 2.1 (no"
+				   " torch._logging)", p->version);
+		warn(h, ix, run_id, "logs-old-torch", msg);
+		free(msg);
+	}
+	if (o->trace && p->major >= 0 && (p->major < 2 || (p->major == 2 && p->minor < 3))) {
+		msg = pt_xasprintf("TORCH_TRACE has no effect: torch %s is older than 2.3 (no"
+				   " structured trace)", p->version);
+		warn(h, ix, run_id, "trace-old-torch", msg);
+		free(msg);
+	}
+	if (o->dispatch && !p->debug) {
+		/* torch-trace-formats.md 8: release and distro builds print nothing. */
+		msg = pt_xasprintf("TORCH_SHOW_DISPATCH_TRACE has no effect on torch %s from Python:"
+				   " it is a release build (torch.version.debug is False), and only code"
+				   " compiled without NDEBUG%s prints the dispatcher trace",
+				   p->version ? p->version : "?",
+				   p->major > 2 || (p->major == 2 && p->minor >= 7)
+					   ? " (or with -DHAS_TORCH_SHOW_DISPATCH_TRACE)" : "");
+		warn(h, ix, run_id, "dispatch-release-build", msg);
+		free(msg);
+	}
+}
+
+int record_run(struct db *ix, const struct record_opts *o, const struct record_hooks *h,
+	       struct record_result *r, struct pt_diag *diag)
+{
+	struct run_info ri = { 0 };
+	struct torch_probe probe = { 0 };
+	struct spool_state st;
+	struct spool_writer w;
+	struct capture cap;
+	struct indexer x = { 0 };
+	pthread_t thread;
+	char **env = NULL, *dir = NULL, *trace_dir = NULL;
+	char cwd[4096], host[256] = "";
+	int rc = -1, thread_on = 0;
+	uint64_t child_done_ns;
+	struct tm tm;
+	time_t now;
+
+	memset(r, 0, sizeof(*r));
+	r->run_id = -1;
+	spool_state_init(&st);
+	pt_diag_init(&x.diag);
+	runs_mark_lost(ix);
+	/* The run row first: its id names the directory the child's trace goes to. */
+	now = time(NULL);
+	localtime_r(&now, &tm);
+	gethostname(host, sizeof(host) - 1);
+	ri.name = o->name;
+	ri.tag = o->tag;
+	ri.source = "run";
+	ri.argv = o->argv;
+	ri.argc = o->argc;
+	ri.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
+	ri.host = host;
+	ri.python = o->python;
+	ri.dispatch = o->dispatch;
+	ri.trace = o->trace;
+	ri.started_us = pt_wall_us();
+	ri.tz_offset_s = tm.tm_gmtoff;
+	if (runs_create(ix, &ri, &r->run_id) < 0)
+		goto out;
+	dir = db_run_dir(ix, r->run_id);
+	trace_dir = pt_xasprintf("%s/trace", dir);
+	env = runenv_build(&(struct runenv_opts){ .logs = o->logs, .dispatch = o->dispatch,
+						  .trace_dir = o->trace ? trace_dir : NULL },
+			   environ);
+	runs_set_logs_spec(ix, r->run_id, runenv_get(env, "TORCH_LOGS"));
+	for (char **e = env; *e; e++) {
+		size_t n;
+
+		if (runenv_is_recorded(*e, &n)) {
+			char *name = pt_xstrndup(*e, n);
+
+			runs_add_env(ix, r->run_id, name, *e + n + 1);
+			free(name);
+		}
+	}
+	if (o->python && runenv_probe_python(o->python, env, &probe, diag) == 0)
+		check_torch(h, ix, r->run_id, o, o->python, &probe, env);
+	flush(h, diag);
+	if (spool_writer_open(&w, dir, &st, diag) < 0)
+		goto fail_run;
+	if (capture_start(&cap, o->argv, env, o->echo, &r->exec_errno, diag) < 0) {
+		spool_writer_close(&w);
+		goto fail_run;
+	}
+	r->started = 1;
+	runs_set_pid(ix, r->run_id, cap.pid);
+	/* The indexing thread works on a connection of its own. */
+	x.run_id = r->run_id;
+	x.ref_us = ri.started_us;
+	x.tz_off_s = ri.tz_offset_s;
+	x.st = &st;
+	x.dir = dir;
+	if (pttrace_db_open(&x.ix, db_path(ix), DB_NO_CREATE, &x.diag) == 0 &&
+	    pthread_create(&thread, NULL, indexer_main, &x) == 0)
+		thread_on = 1;
+	else
+		pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL, "cannot start the indexing thread: indexing later");
+	if (capture_loop(&cap, &w, &r->res, diag) < 0)
+		flush(h, diag);
+	spool_writer_close(&w);
+	child_done_ns = pt_now_ns();
+	if (thread_on)
+		pthread_join(thread, NULL);
+	r->lag_seconds = (double)(pt_now_ns() - child_done_ns) / 1e9;
+	db_close(x.ix);
+	pt_diag_take(diag, &x.diag);
+	if (!thread_on)
+		x.rc = logs_ingest_run_dir(ix, r->run_id, ri.started_us, ri.tz_offset_s, &x.stats);
+	runs_add_file(ix, r->run_id, "stdout.log", "stdout", (int64_t)st.bytes[1]);
+	runs_add_file(ix, r->run_id, "stderr.log", "stderr", (int64_t)st.bytes[2]);
+	runs_add_file(ix, r->run_id, "order.bin", "order", -1);
+	register_trace_files(ix, r->run_id);
+	if (tt_index_run(ix, r->run_id, 0, diag, NULL) < 0)
+		x.rc = -1;
+	if (o->dispatch && x.rc == 0 && x.stats.records[LOGS_DISPATCH] == 0)
+		warn(h, ix, r->run_id, "dispatch-no-output",
+		     "TORCH_SHOW_DISPATCH_TRACE=1 produced no dispatcher trace lines: release builds"
+		     " compile it out; only code compiled without NDEBUG prints it");
+	runs_finish(ix, r->run_id, r->res.how == CAPTURE_EXITED ? RUN_EXITED : RUN_SIGNALED,
+		    r->res.code, r->res.ended_us, (int64_t)st.bytes[1], (int64_t)st.bytes[2]);
+	if (x.rc != 0)
+		pt_diag_add(diag, PT_SEV_WARNING, NULL, NULL,
+			    "run %lld was not fully indexed; its output is kept in '%s' and"
+			    " 'pttrace reindex %lld' indexes it again", (long long)r->run_id, dir,
+			    (long long)r->run_id);
+	r->stats = x.stats;
+	r->indexed = x.rc == 0;
+	r->child_seconds = (double)(r->res.ended_us - ri.started_us) / 1e6;
+	r->index_seconds = x.seconds;
+	r->index_cpu_seconds = x.cpu_seconds;
+	rc = 0;
+	goto out;
+fail_run:
+	runs_finish(ix, r->run_id, RUN_FAILED, 0, pt_wall_us(), 0, 0);
+out:
+	runenv_probe_release(&probe);
+	pt_diag_release(&x.diag);
+	spool_state_release(&st);
+	runenv_free(env);
+	free(dir);
+	free(trace_dir);
+	return rc;
+}
