@@ -170,7 +170,7 @@ static json_t *doctor_json(const struct doctor *dr)
 	for (size_t i = 0; i < dr->n_di; i++) {
 		json_t *f = json_object();
 
-		json_object_set_new(f, "file", json_string(dr->di_path[i]));
+		json_object_set_new(f, "file", pt_json_str(dr->di_path[i]));
 		json_object_set_new(f, "debug", report_debug_json(&dr->di[i]));
 		json_array_append_new(dbg, f);
 	}
@@ -227,12 +227,10 @@ static void issue_block(const struct doctor *dr)
 int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "issue", no_argument, NULL, 'i' },
 		{ "expect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;
@@ -244,16 +242,12 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'p': python = optarg; break;
 		case 'e': expect = optarg; break;
 		case 'i': issue = true; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind < argc) {

@@ -212,7 +212,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 	}
 	if (ctx->json) {
 		fj = json_object();
-		json_object_set_new(fj, "file", json_string(path));
+		json_object_set_new(fj, "file", pt_json_str(path));
 		if (fo->sections & SEC_ELF) {
 			json_t *elf = report_elf_json(&o);
 

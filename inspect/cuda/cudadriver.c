@@ -54,7 +54,7 @@ int cudadriver_parse_version(const char *s, int *maj, int *min, int *patch)
 
 static int vcmp(const char *a, const char *b)
 {
-	int x[3], y[3];
+	int x[3] = { -1, -1, -1 }, y[3] = { -1, -1, -1 };	/* as parse leaves them when it gives up */
 
 	cudadriver_parse_version(a, &x[0], &x[1], &x[2]);
 	cudadriver_parse_version(b, &y[0], &y[1], &y[2]);

@@ -163,7 +163,8 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir)
 		free(text);
 	}
 	closedir(d);
-	qsort(p->v + first, p->n - first, sizeof(p->v[0]), by_bus);
+	if (p->n - first > 1)
+		qsort(p->v + first, p->n - first, sizeof(p->v[0]), by_bus);
 	if (p->n == first)
 		p->proc_why = pt_xasprintf("no GPU in %s/gpus", dir);
 }

@@ -360,7 +360,7 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 
 	elfobj_zero(o, path);
 	elf_version(EV_CURRENT);
-	o->fd = open(path, O_RDONLY | O_CLOEXEC);
+	o->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (o->fd < 0 || fstat(o->fd, &st) != 0) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
 		return -1;
@@ -477,7 +477,7 @@ int elfobj_loadable(const char *path, int cls, int machine)
 {
 	unsigned char h[64];
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
 	ssize_t n;
 
 	if (fd < 0)

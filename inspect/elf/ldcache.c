@@ -162,13 +162,18 @@ int ldcache_load(struct ldcache *c, const char *path, struct pt_diag *diag)
 	uint8_t *buf;
 	ssize_t n;
 	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	memset(c, 0, sizeof(*c));
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		pt_diag_add(diag, PT_SEV_WARNING, path, NULL, "cannot open: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pt_diag_add(diag, PT_SEV_WARNING, path, NULL, "not a regular file: not a cache");
+		close(fd);
 		return -1;
 	}
 	if ((uint64_t)st.st_size > CACHE_MAX) {

@@ -165,18 +165,18 @@ json_t *report_deps_json(const struct resolve_result *r)
 		const struct resolve_obj *o = d->obj == NONE ? NULL : &r->objs[d->obj];
 		json_t *j = json_object(), *mv = json_array();
 
-		json_object_set_new(j, "name", json_string(d->name));
+		json_object_set_new(j, "name", pt_json_str(d->name));
 		json_object_set_new(j, "path", pt_json_str(o ? o->path : NULL));
 		json_object_set_new(j, "realpath", pt_json_str(o ? o->realpath : NULL));
-		json_object_set_new(j, "found_by", json_string(resolve_found_by_name(d->found_by)));
+		json_object_set_new(j, "found_by", pt_json_str(resolve_found_by_name(d->found_by)));
 		json_object_set_new(j, "dir", pt_json_str(d->dir));
-		json_object_set_new(j, "needed_by", json_string(r->objs[d->needed_by].path));
+		json_object_set_new(j, "needed_by", pt_json_str(r->objs[d->needed_by].path));
 		json_object_set_new(j, "depth", json_integer(r->objs[d->needed_by].depth + 1));
 		json_object_set_new(j, "loaded_here", json_boolean(o && o->first_dep == i));
 		json_object_set_new(j, "fragile", json_boolean(d->fragile));
 		json_object_set_new(j, "via_dlopen", json_boolean(d->via_dlopen));
 		for (size_t k = 0; k < d->n_missing_versions; k++)
-			json_array_append_new(mv, json_string(d->missing_versions[k]));
+			json_array_append_new(mv, pt_json_str(d->missing_versions[k]));
 		json_object_set_new(j, "missing_versions", mv);
 		json_object_set_new(j, "no_version_info", json_boolean(d->no_version_info));
 		if (!o) {
@@ -184,8 +184,8 @@ json_t *report_deps_json(const struct resolve_result *r)
 
 			for (size_t k = 0; k < d->n_tried; k++) {
 				json_t *e = json_object();
-				json_object_set_new(e, "path", json_string(d->tried[k].path));
-				json_object_set_new(e, "from", json_string(resolve_found_by_name(d->tried[k].from)));
+				json_object_set_new(e, "path", pt_json_str(d->tried[k].path));
+				json_object_set_new(e, "from", pt_json_str(resolve_found_by_name(d->tried[k].from)));
 				json_object_set_new(e, "skipped", pt_json_str(d->tried[k].why_skipped));
 				json_array_append_new(t, e);
 			}

@@ -55,7 +55,7 @@ json_t *report_bindcheck_json(char *const *paths, size_t n_paths, const struct b
 	json_t *j = json_object(), *objs = json_array(), *scope = json_array();
 
 	for (size_t i = 0; i < n_paths; i++)
-		json_array_append_new(scope, json_string(paths[i]));
+		json_array_append_new(scope, pt_json_str(paths[i]));
 	for (size_t i = 0; i < b->n;) {
 		size_t k = i;
 		json_t *o = json_object(), *syms = json_array();
@@ -66,15 +66,15 @@ json_t *report_bindcheck_json(char *const *paths, size_t n_paths, const struct b
 			json_t *s = json_object();
 			char *dm = report_demangle(b->v[x].name);
 
-			json_object_set_new(s, "symbol", json_string(b->v[x].name));
-			json_object_set_new(s, "demangled", json_string(dm));
-			json_object_set_new(s, "version", b->v[x].version ? json_string(b->v[x].version) : json_null());
-			json_object_set_new(s, "version_from", b->v[x].version_file ? json_string(b->v[x].version_file)
+			json_object_set_new(s, "symbol", pt_json_str(b->v[x].name));
+			json_object_set_new(s, "demangled", pt_json_str(dm));
+			json_object_set_new(s, "version", b->v[x].version ? pt_json_str(b->v[x].version) : json_null());
+			json_object_set_new(s, "version_from", b->v[x].version_file ? pt_json_str(b->v[x].version_file)
 										  : json_null());
 			json_array_append_new(syms, s);
 			free(dm);
 		}
-		json_object_set_new(o, "file", json_string(paths[b->v[i].obj]));
+		json_object_set_new(o, "file", pt_json_str(paths[b->v[i].obj]));
 		json_object_set_new(o, "undefined", syms);
 		json_array_append_new(objs, o);
 		i = k;
@@ -144,44 +144,44 @@ json_t *report_importdiag_json(const struct importdiag *g)
 {
 	json_t *j = json_object(), *a;
 
-	json_object_set_new(j, "cause", json_string(importdiag_cause_key(g->cause)));
-	json_object_set_new(j, "headline", g->headline ? json_string(g->headline) : json_null());
+	json_object_set_new(j, "cause", pt_json_str(importdiag_cause_key(g->cause)));
+	json_object_set_new(j, "headline", g->headline ? pt_json_str(g->headline) : json_null());
 	if (g->located) {
 		json_t *l = json_object();
 
-		json_object_set_new(l, "package", json_string(g->loc.pkg_dir));
-		json_object_set_new(l, "how", json_string(how_text(&g->loc)));
-		json_object_set_new(l, "sys_path_entry", g->loc.entry ? json_string(g->loc.entry) : json_null());
+		json_object_set_new(l, "package", pt_json_str(g->loc.pkg_dir));
+		json_object_set_new(l, "how", pt_json_str(how_text(&g->loc)));
+		json_object_set_new(l, "sys_path_entry", g->loc.entry ? pt_json_str(g->loc.entry) : json_null());
 		json_object_set_new(l, "sys_path_index", g->loc.entry ? json_integer((json_int_t)g->loc.index)
 								     : json_null());
-		json_object_set_new(l, "evidence", g->loc.evidence ? json_string(g->loc.evidence) : json_null());
+		json_object_set_new(l, "evidence", g->loc.evidence ? pt_json_str(g->loc.evidence) : json_null());
 		json_object_set_new(l, "source_checkout", json_boolean(g->loc.source_checkout));
-		json_object_set_new(l, "find_spec_disagrees", g->spec_disagrees ? json_string(g->spec_disagrees)
+		json_object_set_new(l, "find_spec_disagrees", g->spec_disagrees ? pt_json_str(g->spec_disagrees)
 										  : json_null());
 		json_object_set_new(j, "location", l);
 	} else {
 		json_object_set_new(j, "location", json_null());
 	}
-	json_object_set_new(j, "extension", g->ext ? json_string(g->ext) : json_null());
+	json_object_set_new(j, "extension", g->ext ? pt_json_str(g->ext) : json_null());
 	json_object_set_new(j, "objects", json_integer((json_int_t)g->n_objs));
 	a = json_array();
 	for (size_t i = 0; i < g->n_missing; i++) {
 		const struct importdiag_missing *m = &g->missing[i];
 		json_t *o = json_object(), *ow = json_array();
 
-		json_object_set_new(o, "name", json_string(m->name));
-		json_object_set_new(o, "needed_by", json_string(m->needed_by));
+		json_object_set_new(o, "name", pt_json_str(m->name));
+		json_object_set_new(o, "needed_by", pt_json_str(m->needed_by));
 		json_object_set_new(o, "also_needed_by", pt_json_strv(m->also, m->n_also));
 		json_object_set_new(o, "tried", pt_json_strv(m->tried, m->n_tried));
 		for (size_t k = 0; k < m->n_owners; k++) {
 			json_t *x = json_object();
 
-			json_object_set_new(x, "package", json_string(m->owners[k].package));
-			json_object_set_new(x, "path", json_string(m->owners[k].path));
+			json_object_set_new(x, "package", pt_json_str(m->owners[k].package));
+			json_object_set_new(x, "path", pt_json_str(m->owners[k].path));
 			json_array_append_new(ow, x);
 		}
 		json_object_set_new(o, "debian_packages", ow);
-		json_object_set_new(o, "hint", m->hint ? json_string(m->hint) : json_null());
+		json_object_set_new(o, "hint", m->hint ? pt_json_str(m->hint) : json_null());
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "missing", a);
@@ -190,10 +190,10 @@ json_t *report_importdiag_json(const struct importdiag *g)
 	for (size_t i = 0; i < g->n_mixed; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "library", json_string(g->mixed[i].lib));
-		json_object_set_new(o, "found_by", json_string(g->mixed[i].how));
-		json_object_set_new(o, "dir", json_string(g->mixed[i].dir));
-		json_object_set_new(o, "neighbours_dir", json_string(g->mixed[i].neighbours));
+		json_object_set_new(o, "library", pt_json_str(g->mixed[i].lib));
+		json_object_set_new(o, "found_by", pt_json_str(g->mixed[i].how));
+		json_object_set_new(o, "dir", pt_json_str(g->mixed[i].dir));
+		json_object_set_new(o, "neighbours_dir", pt_json_str(g->mixed[i].neighbours));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(j, "mixed", a);
@@ -204,11 +204,11 @@ json_t *report_importdiag_json(const struct importdiag *g)
 		json_t *c = json_object();
 		static const char *const v[] = { "ok", "too-old", "minor-version-compatibility", "unknown" };
 
-		json_object_set_new(c, "cudart", json_string(g->cuda.cudart));
-		json_object_set_new(c, "libcuda", g->cuda.libcuda ? json_string(g->cuda.libcuda) : json_null());
-		json_object_set_new(c, "driver", g->cuda.driver[0] ? json_string(g->cuda.driver) : json_null());
-		json_object_set_new(c, "verdict", json_string(v[g->cuda.verdict]));
-		json_object_set_new(c, "why", json_string(g->cuda.why));
+		json_object_set_new(c, "cudart", pt_json_str(g->cuda.cudart));
+		json_object_set_new(c, "libcuda", g->cuda.libcuda ? pt_json_str(g->cuda.libcuda) : json_null());
+		json_object_set_new(c, "driver", g->cuda.driver[0] ? pt_json_str(g->cuda.driver) : json_null());
+		json_object_set_new(c, "verdict", pt_json_str(v[g->cuda.verdict]));
+		json_object_set_new(c, "why", pt_json_str(g->cuda.why));
 		json_object_set_new(j, "cuda_driver", c);
 	} else {
 		json_object_set_new(j, "cuda_driver", json_null());
@@ -241,7 +241,7 @@ json_t *report_bugreport_json(const struct bugreport *b)
 	json_t *j = json_object();
 
 	for (size_t i = 0; i < BR_N_FIELDS; i++)
-		json_object_set_new(j, bugreport_key(i), json_string(b->v[i]));
+		json_object_set_new(j, bugreport_key(i), pt_json_str(b->v[i]));
 	json_object_set_new(j, "pip_packages", pt_json_strv(b->pip, b->n_pip));
 	json_object_set_new(j, "conda_packages", pt_json_strv(b->conda, b->n_conda));
 	return j;

@@ -330,7 +330,7 @@ int debuginfo_read_obj(const struct elfobj *o, const char *root, struct debuginf
 	if (di->debug_file && !di->has_dwarf) {
 		di->debug_file_has_dwarf = has_dwarf_file(di->debug_file);
 		if (di->debug_file_has_dwarf) {
-			int fd = open(di->debug_file, O_RDONLY | O_CLOEXEC);
+			int fd = open(di->debug_file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 			Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 
 			if (e)

@@ -184,7 +184,7 @@ static char *slurp(const char *path, size_t *len, struct pt_diag *diag)
 {
 	struct pt_strbuf sb;
 	char buf[8192], *out;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	ssize_t n;
 
 	if (fd < 0)

@@ -527,8 +527,11 @@ int showconfig_read_stream(FILE *f, char **out, size_t *len)
 	/* One byte past the parser's limit, so that "too large" is still seen. */
 	pt_strbuf_init(&sb, SHOWCONFIG_MAX_LEN + 1);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (pt_strbuf_add(&sb, buf, n) < 0)
+		if (pt_strbuf_add(&sb, buf, n) < 0) {
+			/* Keep what fits, up to the limit + 1: the parser then says "too large". */
+			pt_strbuf_add(&sb, buf, sb.max - sb.len);
 			break;
+		}
 	if (ferror(f)) {
 		pt_strbuf_release(&sb);
 		return -1;

@@ -53,6 +53,28 @@ static void configure(void)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/*
+ * WAL mode. Switching a new database to WAL takes an exclusive lock, and a
+ * second process doing the same at that moment gets SQLITE_BUSY at once (the
+ * busy handler is not called for it): two `pttrace run` started together on
+ * a new database. Retry for the busy timeout's 10 s, then report.
+ */
+static int set_wal(struct db *ix)
+{
+	static const char sql[] = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;";
+	int rc = SQLITE_OK;
+
+	for (int i = 0; i < 400; i++) {
+		rc = sqlite3_exec(ix->db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		usleep(25000);
+	}
+	if (rc == SQLITE_OK)
+		return 0;
+	return db_exec(ix, sql);	/* the error, reported the usual way */
+}
+
 int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag)
 {
 	struct db *ix = pt_xcalloc(1, sizeof(*ix));
@@ -69,6 +91,15 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 	if (slash && slash == ix->path) {
 		free(ix->dir);
 		ix->dir = pt_xstrdup("/");
+	}
+	{
+		struct stat st;
+
+		/* A FIFO or device would block SQLite's open (or fail it obscurely). */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "not a regular file: not a pttrace database");
+			goto fail;
+		}
 	}
 	if (flags & (DB_READONLY | DB_NO_CREATE)) {
 		if (access(path, F_OK) < 0) {
@@ -96,8 +127,7 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 	 * is durable across application crashes in WAL mode, which is what matters
 	 * here (the raw output is on disk in the run directory anyway).
 	 */
-	if (!ix->readonly &&
-	    db_exec(ix, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0)
+	if (!ix->readonly && set_wal(ix) < 0)
 		goto fail;
 	if (db_exec(ix, "PRAGMA foreign_keys=ON;") < 0 || db_add_regexp(ix) < 0)
 		goto fail;

@@ -21,6 +21,8 @@ extern const struct schema_part tt_records_part;
 
 struct tt_ingest_totals {
 	uint64_t files, bytes, records, payloads, md5_mismatches, damaged;
+	/* CPU seconds: reading (and copying), parsing on the workers, writing the index */
+	double cpu_read, cpu_parse, cpu_write;
 };
 
 /* rank_<R> in a TORCH_TRACE file name (dedicated_log_torch_trace_rank_3_ab.log), or -1. */
@@ -43,8 +45,9 @@ int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progr
 int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot);
 /* The same with the rank rule: rank_from "file" (NULL) or "record", kept in trace_sources. */
-int tt_import_file_ex(struct db *ix, int64_t run_id, const char *src, const char *rank_from,
-			 int progress, struct pt_diag *diag, struct tt_ingest_totals *tot);
+int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		       const char *rank_from, int progress, struct pt_diag *diag,
+		       struct tt_ingest_totals *tot);
 
 /*
  * After the files of a run are indexed: number its files as processes (1, 2
@@ -57,7 +60,15 @@ int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag);
 /* After runs were deleted: drop the payloads no record refers to any more. 0 or -1. */
 int tt_forget_orphans(struct db *ix);
 
-/* Mark the run's "trace" part as built by this version (index_schema.h). */
+/*
+ * The same for several files: parsed on all cores (tt_parallel.h), written
+ * one after another in the order given, on this thread. Stops at the first
+ * file that cannot be read or indexed (-1); those before it stay indexed.
+ */
+int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		    int progress, struct pt_diag *diag, struct tt_ingest_totals *tot);
+
+/* Mark the run's "trace" part as built by this version (schema.h). */
 int tt_mark_indexed(struct db *ix, int64_t run_id);
 
 /*
