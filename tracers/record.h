@@ -24,7 +24,7 @@ struct record_opts {
 	const char *name, *tag;	/* --name, --tag (may be NULL) */
 	int dispatch;		/* TORCH_SHOW_DISPATCH_TRACE=1 */
 	int trace;		/* TORCH_TRACE=<run dir>/trace */
-	int echo;		/* copy the child's output to ours as it comes */
+	int echo;		/* copy the child's output to ours as it comes; 2: both streams to our stderr */
 };
 
 /*

@@ -150,6 +150,8 @@ int capture_start(struct capture *c, char *const *argv, char *const *envp, int p
 
 static void passthrough(struct capture *c, int fd, const char *buf, size_t len)
 {
+	if (c->passthrough == 2)
+		fd = 2;
 	while (c->passthrough && len) {
 		ssize_t n = write(fd, buf, len);
 

@@ -19,7 +19,7 @@
 struct capture {
 	pid_t pid;		/* the child; also its process group id */
 	int out_fd, err_fd;	/* read ends; -1 once closed */
-	int passthrough;	/* copy to our stdout/stderr */
+	int passthrough;	/* copy to our stdout/stderr; 2: both to our stderr (stdout is JSON) */
 };
 
 enum capture_how {

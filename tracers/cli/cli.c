@@ -23,6 +23,9 @@ int pt_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_
 		mode = DB_NO_CREATE;
 	else
 		mode = 0;
+	/* The default location is created whole; a named one (--db, PTTRACE_DB) only its last level. */
+	if (!(cli->db && *cli->db) && !(getenv("PTTRACE_DB") && *getenv("PTTRACE_DB")))
+		mode |= DB_MKDIRS;
 	path = db_default_path(cli->db);
 	rc = pttrace_db_open(ix, path, mode, diag);
 	free(path);

@@ -1,9 +1,7 @@
 /*
- * `pttrace artifact RUN COMPILE KIND` prints payloads; `--out DIR` writes
- * every payload of the run (or of COMPILE / KIND) as files laid out and
- * named as tlparse names them: DIR/[rank_<R>/]<ca>_<frame>_<compile>_<attempt>/
- * <name>_<N>.<txt|json>, records without compile id in unknown_<line>/, and
- * compile_directory.json.
+ * `pttrace artifact RUN COMPILE KIND` prints payloads byte for byte;
+ * `--out DIR` writes tlparse's output tree (tt_tlparse.h: paths, numbers
+ * and compile_directory.json as tlparse writes them, per file/rank).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,28 +13,32 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "tt_query.h"
-#include "fsutil.h"
+#include "tt_tlparse.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: pttrace artifact RUN COMPILE KIND [--rank N]\n"
-	"       pttrace artifact RUN [COMPILE [KIND]] --out DIR [--rank N]\n"
+	"usage: pttrace artifact RUN COMPILE KIND [--rank N] [--nth N]\n"
+	"       pttrace artifact RUN [COMPILE [KIND]] --out DIR [--rank N] [--export]\n"
 	"\n"
-	"COMPILE is a compile id as PyTorch writes it: 0/0, [0/0_1], !0/1/0.\n"
+	"COMPILE is a compile id as PyTorch writes it: 0/0, [0/0_1], !0/1/0, -/- (none).\n"
 	"KIND is a record kind (dynamo_output_graph, aot_forward_graph,\n"
 	"inductor_output_code, dynamo_guards, dynamo_cpp_guards_str ...) or an\n"
 	"artifact name (fx_graph_runnable, recompile_reasons ...).\n"
-	"Without --out the payloads are written to stdout byte for byte.\n"
+	"Without --out the payloads are written to stdout byte for byte; when\n"
+	"several match, each ends with a newline and stderr says where each came\n"
+	"from (--nth N prints only the Nth).\n"
+	"--out DIR writes tlparse's output tree: the same paths, numbers and\n"
+	"compile_directory.json, one tree per file (rank_<R>/ in a multi-rank run);\n"
+	"--export as tlparse -e (torch.export traces).\n"
 	"Exit status: 0 fine, 1 nothing matched, 2 usage or no such run.\n";
 
 struct art_ctx {
 	struct db *ix;
 	struct pt_diag *diag;
-	const char *out;	/* NULL: stdout */
-	int multi_rank;
-	long counter;
-	long n;
-	json_t *dir;		/* compile_directory.json */
+	long nth;		/* 0: all */
+	long n;			/* matches */
+	int need_nl;		/* what was printed does not end in a newline */
+	json_t *where;		/* ["file:line", ...] of every match */
 	int failed;
 };
 
@@ -45,73 +47,34 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 	struct art_ctx *a = vctx;
 	char *data;
 	size_t len;
-	char base[512], sub[COMPILEID_MAX + 32], key[COMPILEID_MAX + 32];
-	const char *ext;
 
 	if (!row->md5)
 		return 0;
-	if (a->out && tt_tlparse_name(row->kind, row->name, row->envelope, base, sizeof(base), &ext) < 0)
+	a->n++;
+	json_array_append_new(a->where, json_sprintf("%s:%lld", row->file ? row->file : "?",
+						      (long long)row->lineno));
+	if (a->nth && a->n != a->nth)
 		return 0;
 	if (tt_payload_get(a->ix, row->md5, &data, &len, a->diag) != 0) {
 		a->failed = 1;
 		return -1;
 	}
-	a->n++;
-	if (!a->out) {
-		fwrite(data, 1, len, stdout);
-		/* Payloads have no final newline of their own (split on \n). */
-		if (len && data[len - 1] != '\n' && isatty(1))
-			putchar('\n');
-	} else {
-		char *dir, *file, *rel;
-		FILE *f;
-		json_t *ent, *arts;
-
-		if (row->cid.frame < 0 && row->cid.ca < 0) {
-			snprintf(sub, sizeof(sub), "unknown_%lld", (long long)row->lineno);
-			snprintf(key, sizeof(key), "unknown");
-		} else {
-			char id[COMPILEID_MAX];
-
-			compileid_format_dir(&row->cid, sub, sizeof(sub));
-			compileid_format(&row->cid, id, sizeof(id));
-			snprintf(key, sizeof(key), "[%s]", id);
-		}
-		if (a->multi_rank && row->rank >= 0) {
-			dir = pt_xasprintf("%s/rank_%lld/%s", a->out, (long long)row->rank, sub);
-			rel = pt_xasprintf("rank_%lld/%s/%s_%ld.%s", (long long)row->rank, sub, base, a->counter, ext);
-		} else {
-			dir = pt_xasprintf("%s/%s", a->out, sub);
-			rel = pt_xasprintf("%s/%s_%ld.%s", sub, base, a->counter, ext);
-		}
-		file = pt_xasprintf("%s/%s", a->out, rel);
-		if (pt_mkdirs(dir, 0777) < 0 || !(f = fopen(file, "wb")) ||
-		    (fwrite(data, 1, len, f) != len) + fclose(f) != 0) {
-			pt_diag_add(a->diag, PT_SEV_ERROR, file, NULL, "cannot write: %s", strerror(errno));
-			a->failed = 1;
-		}
-		ent = json_object_get(a->dir, key);
-		if (!ent) {
-			ent = json_pack("{s:[]}", "artifacts");
-			json_object_set_new(a->dir, key, ent);
-		}
-		arts = json_object_get(ent, "artifacts");
-		json_array_append_new(arts, json_pack("{s:s, s:s, s:I, s:s}", "url", rel, "name",
-						      base, "number", (json_int_t)a->counter, "suffix", ext));
-		a->counter++;
-		free(dir);
-		free(file);
-		free(rel);
-	}
+	/* A second payload must not run into the first (`][` between JSON arrays). */
+	if (a->need_nl)
+		putchar('\n');
+	fwrite(data, 1, len, stdout);
+	/* Payloads have no final newline of their own (split on \n). */
+	a->need_nl = len && data[len - 1] != '\n';
 	free(data);
-	return a->failed ? -1 : 0;
+	return 0;
 }
 
 int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *pos[3] = {0}, *out = NULL;
-	int npos = 0, rc = EXIT_USAGE;
+	int npos = 0, rc = EXIT_USAGE, export_mode = 0;
 	long long rank = -1;
+	long nth = 0;
 	struct compileid cid;
 	struct pt_diag diag;
 	struct db *ix;
@@ -121,12 +84,26 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
 			out = argv[++i];
-		} else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
-			rank = strtoll(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "--export")) {
+			export_mode = 1;
+		} else if ((!strcmp(argv[i], "--rank") || !strcmp(argv[i], "--nth")) && i + 1 < argc) {
+			char *end;
+			long long v = strtoll(argv[i + 1], &end, 10);
+
+			if (*end || v < (argv[i][2] == 'n' ? 1 : 0)) {
+				fprintf(stderr, "pttrace artifact: %s wants a number, not '%s'\n", argv[i], argv[i + 1]);
+				return EXIT_USAGE;
+			}
+			if (argv[i][2] == 'n')
+				nth = (long)v;
+			else
+				rank = v;
+			i++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
-		} else if (argv[i][0] == '-' || npos == 3) {
+		} else if ((argv[i][0] == '-' && !(npos == 1 && argv[i][1] == '/')) || npos == 3) {
+			/* "-/-" is the compile id of records without one (tlparse's [-/-]). */
 			pt_cli_bad_arg(ctx, argv[i]);
 			fputs(usage_text, stderr);
 			return EXIT_USAGE;
@@ -139,38 +116,46 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	if (pos[1] && compileid_parse((const uint8_t *)pos[1], strlen(pos[1]), &cid) < 0) {
-		fprintf(stderr, "pttrace artifact: '%s' is not a compile id (0/0, 0/0_1, !0/1/0)\n", pos[1]);
+		fprintf(stderr, "pttrace artifact: '%s' is not a compile id (0/0, 0/0_1, !0/1/0, -/-)\n", pos[1]);
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, pos[0], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
-	a.ix = ix;
-	a.diag = &diag;
-	a.out = out;
-	a.dir = json_object();
-	a.multi_rank = tt_rank_count(ix, run) > 1;
-	if (out && pt_mkdirs(out, 0777) < 0) {
-		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
-	} else if (tt_records_for(ix, run, pos[1] ? &cid : NULL, rank, pos[2], on_rec, &a, &diag) == 0 &&
-		   !a.failed) {
-		rc = a.n ? EXIT_FINE : EXIT_PROBLEMS;
-		if (out) {
-			char *p = pt_xasprintf("%s/compile_directory.json", out);
-			FILE *f = fopen(p, "w");
+	if (out) {
+		struct tt_tlparse_opts o = {pos[1] ? &cid : NULL, pos[2], rank, export_mode};
+		struct tt_tlparse_stats st;
 
-			if (!f || pt_json_print(f, a.dir) < 0 || fclose(f) != 0) {
-				pt_diag_add(&diag, PT_SEV_ERROR, p, NULL, "cannot write");
-				rc = EXIT_USAGE;
-			}
-			free(p);
-			if (rc != EXIT_USAGE)
-				fprintf(stderr, "pttrace artifact: %ld files in %s\n", a.n, out);
-		} else if (!a.n) {
-			fprintf(stderr, "pttrace artifact: no %s payload for [%s] in run %s\n", pos[2], pos[1], pos[0]);
+		if (tt_tlparse_write(ix, run, out, &o, &st, &diag) == 0) {
+			fprintf(stderr, "pttrace artifact: %llu files%s in %s\n", (unsigned long long)st.files,
+				st.trees > 1 ? " (one tree per rank)" : "", out);
+			rc = st.files || st.links ? EXIT_FINE : EXIT_PROBLEMS;
 		}
+	} else {
+		a.ix = ix;
+		a.diag = &diag;
+		a.nth = nth;
+		a.where = json_array();
+		if (tt_records_for(ix, run, &cid, rank, pos[2], on_rec, &a, &diag) == 0 && !a.failed) {
+			rc = a.n && (!nth || nth <= a.n) ? EXIT_FINE : EXIT_PROBLEMS;
+			if (a.need_nl && (isatty(1) || (a.n > 1 && !nth)))
+				putchar('\n');
+			if (!a.n)
+				fprintf(stderr, "pttrace artifact: no %s payload for [%s] in run %s\n", pos[2], pos[1], pos[0]);
+			else if (nth > a.n)
+				fprintf(stderr, "pttrace artifact: --nth %ld, but %ld payloads matched\n", nth, a.n);
+			else if (a.n > 1 && !nth) {
+				size_t i;
+				json_t *w;
+
+				fprintf(stderr, "pttrace artifact: %ld payloads matched, each printed with a newline after it"
+					" (--nth N prints one):\n", a.n);
+				json_array_foreach(a.where, i, w)
+					fprintf(stderr, "  %zu: %s\n", i + 1, json_string_value(w));
+			}
+		}
+		json_decref(a.where);
 	}
-	json_decref(a.dir);
 	db_close(ix);
 	pt_print_diag(ctx, &diag);
 	pt_diag_release(&diag);

@@ -9,6 +9,7 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "tt_query.h"
+#include "xalloc.h"
 
 static const char compiles_usage[] =
 	"usage: pttrace compiles RUN [--rank N] [--json]\n"
@@ -20,10 +21,11 @@ static const char compiles_usage[] =
 	"Exit status: 0 fine, 1 some compile failed, 2 usage or no such run.\n";
 
 static const char breaks_usage[] =
-	"usage: pttrace graph-breaks RUN [--json]\n"
+	"usage: pttrace graph-breaks RUN [--unique] [--json]\n"
 	"\n"
 	"Every graph break: the compile id, where in user code, and why\n"
 	"(dynamo_graph_break_reason records; restart reasons in older traces).\n"
+	"--unique: each reason and place once, with how often and in which compiles.\n"
 	"Exit status: 0 fine, 2 usage error or no such run.\n";
 
 static const char recompiles_usage[] =
@@ -32,6 +34,8 @@ static const char recompiles_usage[] =
 	"Every recompile: the new compile id, the compile whose guard failed, the\n"
 	"guard, and where it came from (recompile_reasons records).\n"
 	"Exit status: 0 fine, 2 usage error or no such run.\n";
+
+static int unique;	/* graph-breaks --unique */
 
 /* RUN and the common options; returns the RUN argument or NULL (usage printed). */
 static const char *parse(int argc, char **argv, struct pt_cli *ctx, const char *usage,
@@ -43,6 +47,8 @@ static const char *parse(int argc, char **argv, struct pt_cli *ctx, const char *
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			ctx->json = 1;
+		} else if (usage == breaks_usage && !strcmp(argv[i], "--unique")) {
+			unique = 1;
 		} else if (rank && !strcmp(argv[i], "--rank") && i + 1 < argc) {
 			char *end;
 
@@ -87,13 +93,17 @@ static void fmt_int(char *buf, size_t n, int64_t v)
 static void print_compile(const struct tt_compile *c, int color)
 {
 	char id[COMPILEID_MAX], t[32], rank[40] = "", ops[24], guards[24];
-	const char *col = !strcmp(c->status, "ok") ? PT_C_GREEN
+	const char *col = !strcmp(c->status, "ok") || !strcmp(c->status, "empty") ? PT_C_GREEN
 			  : !strcmp(c->status, "failed") ? PT_C_RED : PT_C_YELLOW;
 
 	compileid_format(&c->cid, id, sizeof(id));
 	fmt_time(t, sizeof(t), c->t_entire);
-	if (c->rank >= 0)
+	if (c->label[0])
+		snprintf(rank, sizeof(rank), "%s ", c->label);
+	else if (c->rank >= 0)
 		snprintf(rank, sizeof(rank), "rank %lld ", (long long)c->rank);
+	if (c->occurrence > 1)
+		snprintf(id + strlen(id), sizeof(id) - strlen(id), " #%d", c->occurrence);
 	printf("%s[%s] %s%-9s%s", rank, id, pt_c(color, col), c->status, pt_c(color, PT_C_RESET));
 	printf(" %s", c->co_name ? c->co_name : "?");
 	if (c->co_filename)
@@ -108,8 +118,13 @@ static void print_compile(const struct tt_compile *c, int color)
 	printf("\n");
 	if (c->fail_type)
 		printf("    failed: %s: %s\n", c->fail_type, c->fail_reason ? c->fail_reason : "");
-	if (c->restart_reasons)
-		printf("    restart: %s\n", c->restart_reasons);
+	{
+		size_t k;
+		json_t *r;
+
+		json_array_foreach(c->restart_reasons, k, r)
+			printf("    restart: %s\n", json_is_string(r) ? json_string_value(r) : "?");
+	}
 	if (c->narts) {
 		printf("    artifacts:");
 		for (size_t i = 0; i < c->narts; i++)
@@ -162,6 +177,83 @@ int cmd_compiles(int argc, char **argv, struct pt_cli *ctx)
 	return rc;
 }
 
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* graph-breaks --unique: one entry per reason and place, with count, compile ids and ranks. */
+static json_t *unique_breaks(const struct tt_events *ev)
+{
+	json_t *out = json_array();
+	char *done = pt_xcalloc(ev->n + 1, 1);
+
+	for (size_t i = 0; i < ev->n; i++) {
+		json_t *ids, *ranks;
+		long n = 0;
+
+		if (done[i])
+			continue;
+		ids = json_array();
+		ranks = json_array();
+		for (size_t j = i; j < ev->n; j++) {
+			char id[COMPILEID_MAX];
+
+			if (done[j] || !same(ev->v[i].what, ev->v[j].what) || !same(ev->v[i].where, ev->v[j].where))
+				continue;
+			done[j] = 1;
+			n++;
+			compileid_format(&ev->v[j].cid, id, sizeof(id));
+			json_array_append_new(ids, json_string(id));
+			if (ev->v[j].rank >= 0) {
+				size_t k;
+				json_t *r;
+				int seen = 0;
+
+				json_array_foreach(ranks, k, r)
+					seen |= json_integer_value(r) == ev->v[j].rank;
+				if (!seen)
+					json_array_append_new(ranks, json_integer(ev->v[j].rank));
+			}
+		}
+		json_array_append_new(out, json_pack("{s:o, s:o, s:I, s:o, s:o}", "reason", pt_json_str(ev->v[i].what),
+						     "where", pt_json_str(ev->v[i].where), "count", (json_int_t)n,
+						     "compile_ids", ids, "ranks", ranks));
+	}
+	free(done);
+	return out;
+}
+
+static void print_unique(json_t *u, int color)
+{
+	size_t i, k;
+	json_t *v, *id;
+
+	json_array_foreach(u, i, v) {
+		const char *where = json_string_value(json_object_get(v, "where"));
+
+		printf("%s%lldx%s %s\n", pt_c(color, PT_C_BOLD), (long long)json_integer_value(json_object_get(v, "count")),
+		       pt_c(color, PT_C_RESET), json_string_value(json_object_get(v, "reason")) ?: "?");
+		if (where)
+			printf("    at %s\n", where);
+		printf("    in");
+		json_array_foreach(json_object_get(v, "compile_ids"), k, id) {
+			if (k == 12) {
+				printf(" ... %zu more", json_array_size(json_object_get(v, "compile_ids")) - 12);
+				break;
+			}
+			printf("%s [%s]", k ? "," : "", json_string_value(id));
+		}
+		if (json_array_size(json_object_get(v, "ranks"))) {
+			printf(" (rank%s", json_array_size(json_object_get(v, "ranks")) > 1 ? "s" : "");
+			json_array_foreach(json_object_get(v, "ranks"), k, id)
+				printf("%s %lld", k ? "," : "", (long long)json_integer_value(id));
+			printf(")");
+		}
+		putchar('\n');
+	}
+}
+
 static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usage, int recompiles)
 {
 	int rc;
@@ -179,7 +271,19 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usa
 		return EXIT_USAGE;
 	r = recompiles ? tt_recompiles(ix, run, &ev, &diag) : tt_graph_breaks(ix, run, &ev, &diag);
 	rc = EXIT_USAGE;
-	if (r == 0) {
+	if (r == 0 && unique && !recompiles) {
+		json_t *u = unique_breaks(&ev);
+
+		if (ctx->json)
+			pt_json_print(stdout, u);
+		else if (!ev.n)
+			printf("no graph breaks\n");
+		else
+			print_unique(u, ctx->color);
+		json_decref(u);
+		tt_events_release(&ev);
+		rc = EXIT_FINE;
+	} else if (r == 0) {
 		json_t *arr = json_array();
 
 		for (size_t i = 0; i < ev.n; i++) {
@@ -191,6 +295,7 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usa
 				json_t *o = json_object();
 
 				json_object_set_new(o, "rank", e->rank >= 0 ? json_integer(e->rank) : json_null());
+				json_object_set_new(o, "who", e->who[0] ? json_string(e->who) : json_null());
 				json_object_set_new(o, "compile_id", json_string(id));
 				if (recompiles)
 					json_object_set_new(o, "guard_of", pt_json_str(e->prev));
@@ -199,7 +304,9 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usa
 				json_array_append_new(arr, o);
 				continue;
 			}
-			if (e->rank >= 0)
+			if (e->who[0])
+				printf("%s ", e->who);
+			else if (e->rank >= 0)
 				printf("rank %lld ", (long long)e->rank);
 			printf("%s[%s]%s", pt_c(ctx->color, PT_C_BOLD), id, pt_c(ctx->color, PT_C_RESET));
 			if (recompiles)

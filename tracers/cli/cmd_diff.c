@@ -1,8 +1,9 @@
 /*
  * `pttrace diff RUN1 RUN2`: what changed between two runs: dispatcher calls
- * per operator and key, graph breaks (by reason), recompiles, errors (by
- * exception line) and the exit status. Exit 1 when anything differs, as
- * diff(1) does.
+ * per operator and key, graph breaks (by reason), recompiles, warnings and
+ * errors (by normalised text and place; tracebacks by exception line and
+ * innermost frame), TORCH_TRACE graph breaks and compiles, and the exit
+ * status. Exit 1 when anything differs, as diff(1) does.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -22,7 +23,10 @@ static const char usage_text[] =
 	"usage: pttrace diff [--json] RUN1 RUN2\n"
 	"\n"
 	"Compares two runs: exit status, dispatcher calls by operator and key, graph\n"
-	"breaks (by their Reason: line), recompiles, errors (by exception line).\n"
+	"breaks (by their Reason: line), recompiles, warnings and errors (by their text\n"
+	"with addresses, temporary paths and timings normalised, and where they come\n"
+	"from; tracebacks by exception line and innermost frame), and from TORCH_TRACE\n"
+	"the compiles, their recompile reasons and the graph breaks (reason and place).\n"
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 usage error or no such run.\n";
 
@@ -61,6 +65,8 @@ static void print_compiles_diff(json_t *tc)
 			json_t *r = json_object_get(v, "rank");
 
 			printf("    %s [%s]", k ? "+" : "-", json_string_value(json_object_get(v, "compile_id")));
+			if (json_integer_value(json_object_get(v, "occurrence")) > 1)
+				printf(" #%lld", (long long)json_integer_value(json_object_get(v, "occurrence")));
 			if (!json_is_null(r))
 				printf(" rank %lld", (long long)json_integer_value(r));
 			printf(" %s\n", json_string_value(json_object_get(v, "name")) ?: "");
@@ -71,7 +77,10 @@ static void print_compiles_diff(json_t *tc)
 		tb += json_number_value(json_array_get(t, 1));
 		if (!json_is_true(json_object_get(v, "changed")))
 			continue;
-		printf("    ~ [%s] %s:", json_string_value(json_object_get(v, "compile_id")),
+		printf("    ~ [%s]%s%.0lld %s:", json_string_value(json_object_get(v, "compile_id")),
+		       json_integer_value(json_object_get(v, "occurrence")) > 1 ? " #" : "",
+		       json_integer_value(json_object_get(v, "occurrence")) > 1
+			       ? (long long)json_integer_value(json_object_get(v, "occurrence")) : 0LL,
 		       json_string_value(json_object_get(v, "name")) ?: "");
 		if (json_is_true(json_object_get(v, "graph_changed")))
 			printf(" graph changed;");
@@ -151,7 +160,7 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 	json_object_set_new(doc, "b", json_integer(b));
 	json_object_set_new(doc, "status", json_pack("{s:s,s:s}", "a", sa, "b", sb));
 	differ |= strcmp(sa, sb) != 0;
-	if (logs_diff_json(ix, a, b, doc, &differ) < 0)
+	if (logs_diff_json(ix, a, b, doc, &differ) < 0 || tt_breaks_diff_json(ix, a, b, doc, &differ, &diag) < 0)
 		goto out;
 	/* TORCH_TRACE: compile ids added/removed, changed graphs, recompile reasons, times. */
 	{

@@ -23,11 +23,16 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-	"usage: pttrace import [--name NAME] [--into RUN] [--json] PATH...\n"
+	"usage: pttrace import [--name NAME] [--into RUN] [--rank-from=file|record] [--json] PATH...\n"
 	"\n"
 	"Index TORCH_TRACE files (dedicated_log_torch_trace_*.log) as one run, or\n"
 	"add them to RUN. A directory stands for every *.log file below it.\n"
 	"The files are copied into the run's directory (trace/).\n"
+	"\n"
+	"Each file is one process; its records get the file's rank: rank_<R>_ in\n"
+	"the file name, else the first \"rank\" its records carry\n"
+	"(--rank-from=record: the records' first, else the name's). Conflicts are\n"
+	"reported; files are never merged, not even when they say the same rank.\n"
 	"\n"
 	"Exit status: 0 fine; 1 damaged lines, md5 mismatches or rank conflicts\n"
 	"(all else indexed); 2 usage error or unreadable input.\n";
@@ -81,7 +86,7 @@ static void collect(const char *path, struct srcfile **v, size_t *n, size_t *all
 
 int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
-	const char *name = NULL, *into = NULL;
+	const char *name = NULL, *into = NULL, *rank_from = NULL;
 	struct srcfile *files = NULL;
 	size_t nfiles = 0, alloc = 0;
 	struct pt_diag diag;
@@ -98,6 +103,15 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 			into = argv[++i];
 		else if (!strcmp(argv[i], "--json"))
 			ctx->json = 1;
+		else if (!strncmp(argv[i], "--rank-from", 11) &&
+			 (argv[i][11] == '=' || (!argv[i][11] && i + 1 < argc))) {
+			rank_from = argv[i][11] == '=' ? argv[i] + 12 : argv[++i];
+			if (strcmp(rank_from, "file") && strcmp(rank_from, "record")) {
+				fprintf(stderr, "pttrace import: --rank-from wants 'file' or 'record', not '%s'\n",
+					rank_from);
+				return EXIT_USAGE;
+			}
+		}
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
 			return EXIT_FINE;
@@ -152,12 +166,12 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 
 		for (size_t k = 0; k < nfiles; k++)
 			srcs[k] = files[k].src;
-		irc = tt_import_files(ix, run_id, srcs, nfiles, isatty(2), &diag, &tot);
+		irc = tt_import_files_ex(ix, run_id, srcs, nfiles, rank_from, isatty(2), &diag, &tot);
 		free(srcs);
 		if (irc < 0)
 			goto out;
 	}
-	if (tt_mark_indexed(ix, run_id) < 0)
+	if (tt_processes_check(ix, run_id, &diag) < 0 || tt_mark_indexed(ix, run_id) < 0)
 		goto out;
 	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, pt_wall_us(), 0, 0) < 0)
 		goto out;

@@ -4,6 +4,7 @@
  * parsed fields with --json.
  */
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,23 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ct
 				return -2;
 			}
 			break;
-		case O_GREP: f->grep = optarg; break;
+		case O_GREP: {
+			/* Checked here, so that a bad pattern is a usage error, not a failed query. */
+			regex_t re;
+			int rc = regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB);
+
+			if (rc) {
+				char msg[256];
+
+				regerror(rc, &re, msg, sizeof(msg));
+				fprintf(stderr, "%s logs: --grep '%s': not a POSIX extended regular expression: %s\n",
+					ctx->prog, optarg, msg);
+				return -2;
+			}
+			regfree(&re);
+			f->grep = optarg;
+			break;
+		}
 		case O_KIND: f->kind = optarg; break;
 		case O_STREAM:
 			if (!strcmp(optarg, "stdout") || !strcmp(optarg, "out")) {

@@ -112,9 +112,23 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 	rows = tree ? logs_query_calls(ix, run_id) : logs_query_ops(ix, run_id);
 	if (!rows)
 		goto out;
-	if (ctx->json)
+	if (ctx->json) {
 		pt_json_print(stdout, rows);
-	else if (tree)
+	} else if (!json_array_size(rows)) {
+		/* Say why there is nothing, instead of printing nothing. */
+		struct run_row r;
+
+		if (runs_load(ix, run_id, &r) == 0) {
+			if (r.dispatch)
+				printf("no dispatcher calls in run %lld: TORCH_SHOW_DISPATCH_TRACE was set, but this"
+				       " torch printed no dispatcher trace (release builds compile it out;"
+				       " see 'pttrace show %lld')\n", (long long)run_id, (long long)run_id);
+			else
+				printf("no dispatcher calls in run %lld: it was recorded without --dispatch"
+				       " (TORCH_SHOW_DISPATCH_TRACE)\n", (long long)run_id);
+			runs_row_release(&r);
+		}
+	} else if (tree)
 		print_tree(rows);
 	else
 		print_counts(rows);

@@ -38,7 +38,7 @@ static const char usage_text[] =
 	"  --name NAME      name the run (RUN can then be NAME)\n"
 	"  --tag TAG        free text kept with the run\n"
 	"  -q, --quiet      no live copy of the child's output\n"
-	"  --json           at the end, a JSON summary on stdout\n"
+	"  --json           at the end, a JSON summary on stdout (the child's live output goes to stderr)\n"
 	"  --report[=DIR]   at the end, write the run's HTML report (pttrace report) to\n"
 	"                   DIR (default ./pttrace-report-<run id>)\n"
 	"\n"
@@ -234,7 +234,8 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 	if (record_run(ix, &(struct record_opts){ .argv = child_argv, .argc = nargs, .python = python,
 						  .logs = o.logs, .name = o.name, .tag = o.tag,
 						  .dispatch = o.dispatch, .trace = o.trace,
-						  .echo = !o.quiet },
+						  /* With --json stdout is the summary alone: the live copy goes to stderr. */
+						  .echo = o.quiet ? 0 : ctx->json ? 2 : 1 },
 		       &(struct record_hooks){ .warn = show_warning, .flush = show_diag, .ctx = ctx },
 		       &r, &diag) < 0) {
 		if (r.run_id >= 0 && !r.started)

@@ -110,16 +110,27 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 	}
 	pt_diag_init(&diag);
 	{
-		/* No database yet is no runs yet, not an error. */
+		/*
+		 * No database at the configured place (PTTRACE_DB, the default) is no
+		 * runs yet, said on stderr; one named with --db that is not there is a
+		 * mistake, as for every other subcommand.
+		 */
 		char *path = db_default_path(ctx->db);
 		int none = access(path, F_OK) != 0;
 
-		free(path);
+		if (none && ctx->db && *ctx->db) {
+			fprintf(stderr, "%s: '%s': no pttrace database (--db)\n", ctx->prog, path);
+			free(path);
+			return EXIT_USAGE;
+		}
 		if (none) {
 			if (ctx->json)
 				puts("[]");
+			fprintf(stderr, "%s: no runs yet (no database at '%s')\n", ctx->prog, path);
+			free(path);
 			return EXIT_FINE;
 		}
+		free(path);
 	}
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
@@ -188,6 +199,28 @@ static json_t *show_json(struct db *ix, int64_t id)
 	/* TORCH_TRACE: records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
 	if (tt_show_json(ix, id, run, ix->diag) < 0)
 		goto fail;
+	/*
+	 * counts: from all indexed data. A break or recompile is seen by both
+	 * TORCH_LOGS and TORCH_TRACE when both are on: the larger count, not the
+	 * sum. Errors are TORCH_LOGS' error lines and tracebacks plus the
+	 * compiles TORCH_TRACE says failed.
+	 */
+	{
+		json_t *tr = json_object_get(run, "torch_trace"), *counts = json_object();
+		static const char *const keys[][2] = {
+			{ "graph_breaks", "graph_breaks" }, { "recompiles", "recompiles" }, { "errors", "failed_compiles" },
+		};
+
+		for (size_t k = 0; k < 3; k++) {
+			json_int_t l = (json_int_t)json_array_size(json_object_get(run, keys[k][0]));
+			json_int_t t = json_integer_value(json_object_get(tr, keys[k][1]));
+
+			json_object_set_new(counts, keys[k][0],
+					    json_pack("{s:I, s:I, s:I}", "total", k == 2 ? l + t : l > t ? l : t,
+						      "torch_logs", l, "torch_trace", t));
+		}
+		json_object_set_new(run, "counts", counts);
+	}
 	return run;
 fail:
 	json_decref(run);
@@ -277,8 +310,16 @@ static void show_text(json_t *run)
 	}
 	static const char *const lists[] = { "graph_breaks", "recompiles", "errors" };
 	for (size_t k = 0; k < 3; k++) {
+		json_t *cnt = json_object_get(json_object_get(run, "counts"), lists[k]);
+
 		arr = json_object_get(run, lists[k]);
-		printf("  %s: %zu\n", lists[k], json_array_size(arr));
+		/* The count from everything indexed; the lines below are TORCH_LOGS'. */
+		printf("  %s: %lld", lists[k], (long long)json_integer_value(json_object_get(cnt, "total")));
+		if (json_integer_value(json_object_get(cnt, "torch_trace")))
+			printf(" (TORCH_TRACE %lld%s, TORCH_LOGS %zu)",
+			       (long long)json_integer_value(json_object_get(cnt, "torch_trace")),
+			       k == 2 ? " failed compiles" : "", json_array_size(arr));
+		putchar('\n');
 		json_array_foreach(arr, i, v) {
 			if (i == 10) {
 				printf("    ... %zu more\n", json_array_size(arr) - 10);
@@ -361,6 +402,8 @@ int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 		if (!ctx->json)
 			printf("deleted run %lld\n", (long long)id);
 	}
+	if (json_array_size(done) && (tt_forget_orphans(ix) < 0 || runs_compact(ix) < 0))
+		rc = EXIT_USAGE;
 	if (ctx->json) {
 		json_t *o = json_object();
 

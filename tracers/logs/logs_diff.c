@@ -1,10 +1,11 @@
 /*
  * The logs part of `pttrace diff`: dispatcher calls by operator and key, and
- * graph breaks, recompiles and errors keyed by the line that identifies them
- * across runs; see logs_diff.h.
+ * graph breaks, recompiles, warnings and errors keyed by the line that
+ * identifies them across runs (normalised, with their place); see logs_diff.h.
  */
 #include "logs_diff.h"
 
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,11 +13,58 @@
 #include "logs_query.h"
 #include "xalloc.h"
 
-/* The line of text that identifies a record across runs. */
-static char *record_key(const char *kind, const char *artifact, const char *text)
+/*
+ * Text that differs from run to run without meaning anything: object
+ * addresses, temporary paths, timings. Replaced so that the same warning in
+ * two runs has the same key.
+ */
+static char *normalise(const char *in)
 {
-	const char *p = text ? text : "", *best = NULL, *line;
+	static const char *const pat[][2] = {
+		{ "0x[0-9a-fA-F]+", "0x?" },
+		{ "/tmp/[^ :,'\")]+", "/tmp/?" },
+		{ "[0-9]+(\\.[0-9]+)? ?(s|ms|us|sec|seconds)\\b", "? s" },
+	};
+	char *s = pt_xstrdup(in);
+
+	for (size_t k = 0; k < sizeof(pat) / sizeof(*pat); k++) {
+		regex_t re;
+		regmatch_t m;
+		char *out, *p;
+		size_t cap, o = 0;
+
+		if (regcomp(&re, pat[k][0], REG_EXTENDED) != 0)
+			continue;
+		cap = strlen(s) + 1;
+		out = pt_xmalloc(cap);
+		for (p = s; regexec(&re, p, 1, &m, p == s ? 0 : REG_NOTBOL) == 0 && m.rm_eo > 0;) {
+			size_t need = o + (size_t)m.rm_so + strlen(pat[k][1]) + strlen(p) + 1;
+
+			if (need > cap)
+				out = pt_xrealloc(out, cap = need);
+			memcpy(out + o, p, (size_t)m.rm_so);
+			o += (size_t)m.rm_so;
+			memcpy(out + o, pat[k][1], strlen(pat[k][1]));
+			o += strlen(pat[k][1]);
+			p += m.rm_eo;
+		}
+		if (o + strlen(p) + 1 > cap)
+			out = pt_xrealloc(out, o + strlen(p) + 1);
+		strcpy(out + o, p);
+		regfree(&re);
+		free(s);
+		s = out;
+	}
+	return s;
+}
+
+/* The line of text that identifies a record across runs, and where it came from. */
+static char *record_key(const char *kind, const char *artifact, const char *text, const char *src_file,
+			int64_t src_line)
+{
+	const char *p = text ? text : "", *best = NULL, *line, *frame = NULL;
 	size_t n;
+	char *raw, *key;
 
 	if (artifact && !strcmp(artifact, "graph_breaks")) {
 		/* "Reason: Unsupported: ..." is stable; the first line names the file and line. */
@@ -26,15 +74,29 @@ static char *record_key(const char *kind, const char *artifact, const char *text
 				break;
 			}
 	} else if (kind && !strcmp(kind, "traceback")) {
-		/* The exception line: the last non-empty line. */
-		for (line = p; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		/* The exception line (the last non-empty one) and the innermost frame ("File ..., line N"). */
+		for (line = p; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			const char *t = line + strspn(line, " ");
+
 			if (*line && *line != '\n')
 				best = line;
+			if (!strncmp(t, "File \"", 6))
+				frame = t;
+		}
 	}
 	if (!best)
 		best = p;
 	n = strcspn(best, "\n");
-	return pt_xstrndup(best, n);
+	if (frame)
+		raw = pt_xasprintf("%.*s  (%.*s)", (int)n, best, (int)strcspn(frame, "\n"), frame);
+	else if (src_file && src_line > 0 && !(kind && !strcmp(kind, "warning")))
+		/* A log line's place (a Python warning names its own in its text). */
+		raw = pt_xasprintf("%.*s  (%s:%lld)", (int)n, best, src_file, (long long)src_line);
+	else
+		raw = pt_xstrndup(best, n);
+	key = normalise(raw);
+	free(raw);
+	return key;
 }
 
 /* {key: count} of the records a query returns. */
@@ -46,7 +108,9 @@ static json_t *keyed_counts(json_t *rows)
 	json_array_foreach(rows, i, v) {
 		char *k = record_key(json_string_value(json_object_get(v, "kind")),
 				     json_string_value(json_object_get(v, "artifact")),
-				     json_string_value(json_object_get(v, "text")));
+				     json_string_value(json_object_get(v, "text")),
+				     json_string_value(json_object_get(v, "src_file")),
+				     json_integer_value(json_object_get(v, "src_line")));
 		json_t *c = json_object_get(m, k);
 
 		json_object_set_new(m, k, json_integer(c ? json_integer_value(c) + 1 : 1));
@@ -83,9 +147,12 @@ static const char *const sections[][2] = {
 			  " AND artifact = 'graph_breaks' ORDER BY seq" },
 	{ "recompiles", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
 			" AND artifact = 'recompiles' ORDER BY seq" },
-	{ "errors", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
+	{ "warnings", "SELECT kind, artifact, text, src_file, src_line FROM records WHERE run_id = ?1"
+		      " AND (kind = 'warning' OR level = 30) ORDER BY seq" },
+	{ "errors", "SELECT kind, artifact, text, src_file, src_line FROM records WHERE run_id = ?1"
 		    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
 };
+#define NSECTIONS (int)(sizeof(sections) / sizeof(*sections))
 
 /* ops as {"aten::add.Tensor [AutogradCPU]": calls}. */
 static json_t *ops_counts(struct db *ix, int64_t run)
@@ -111,7 +178,7 @@ static json_t *ops_counts(struct db *ix, int64_t run)
 
 int logs_diff_json(struct db *ix, int64_t a, int64_t b, json_t *doc, int *differ)
 {
-	for (int s = -1; s < 3; s++) {
+	for (int s = -1; s < NSECTIONS; s++) {
 		json_t *ma, *mb, *d;
 		json_int_t ta, tb;
 		const char *name = s < 0 ? "ops" : sections[s][0];

@@ -11,7 +11,8 @@
 
 /*
  * Add to doc one object per section ("ops", "graph_breaks", "recompiles",
- * "errors"): {"a": total, "b": total, "differences": [{key, a, b}...]} for
+ * "warnings", "errors"; keys normalised: addresses, /tmp paths and timings
+ * masked, with the place a line comes from and a traceback's innermost frame): {"a": total, "b": total, "differences": [{key, a, b}...]} for
  * runs a and b; *differ |= 1 when a section differs. 0, or -1 (the
  * connection's diag).
  */

@@ -7,6 +7,9 @@
 
 /* Part "core": what a run is; the raw output itself is in runs/<id>/. */
 static const char core_sql[] =
+	"CREATE TABLE IF NOT EXISTS run_id_seq(\n"
+	"  last INTEGER NOT NULL        -- the highest run id ever given (one row); ids are never reused\n"
+	");\n"
 	"CREATE TABLE IF NOT EXISTS runs(\n"
 	"  id INTEGER PRIMARY KEY,      -- run id; its files are in runs/<id>/ beside the database\n"
 	"  name TEXT UNIQUE,            -- --name, NULL when not given\n"
@@ -63,9 +66,20 @@ static const char core_sql[] =
 	") WITHOUT ROWID;\n"
 	"CREATE INDEX IF NOT EXISTS runs_started ON runs(started_us);\n";
 
+/* core 1 -> 2: run_id_seq, seeded with the highest id there is (idempotent). */
+static int migrate_core(struct db *ix, int from)
+{
+	if (from >= 2)
+		return 0;
+	return db_exec(ix, "CREATE TABLE IF NOT EXISTS run_id_seq(last INTEGER NOT NULL);"
+			   " INSERT INTO run_id_seq(last) SELECT coalesce(max(id), 0) FROM runs"
+			   " WHERE NOT EXISTS (SELECT 1 FROM run_id_seq);");
+}
+
 const struct schema_part core_part = {
 	.name = "core",
 	.kind = SCHEMA_PART_CONTENT,
-	.version = 1,
+	.version = 2,
 	.create_sql = core_sql,
+	.migrate = migrate_core,
 };

@@ -107,9 +107,11 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 				    strerror(errno));
 			goto fail;
 		}
-	} else if (pt_mkdirs(ix->dir, 0700) < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s",
-			    strerror(errno));
+	} else if (flags & DB_MKDIRS ? pt_mkdirs(ix->dir, 0700) < 0
+					 : mkdir(ix->dir, 0700) < 0 && errno != EEXIST) {
+		/* A database named on the command line creates no directory tree (a typo would). */
+		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot create directory: %s%s",
+			    strerror(errno), errno == ENOENT ? " (only the database's own directory is created)" : "");
 		goto fail;
 	}
 	oflags = ix->readonly ? SQLITE_OPEN_READONLY

@@ -30,6 +30,9 @@ struct sqlite3_stmt;
 enum db_open_flags {
 	DB_READONLY = 1 << 0,	/* SQLITE_OPEN_READONLY; schema is checked, not created */
 	DB_NO_CREATE = 1 << 1,	/* fail when the database does not exist */
+	DB_MKDIRS = 1 << 2,	/* create every missing directory of the path (the default
+				 * location); else only the database's own directory, and
+				 * only when its parent exists */
 };
 
 struct db {

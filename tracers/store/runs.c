@@ -25,9 +25,12 @@ const char *run_status_name(enum run_status st)
 int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 {
 	static const char sql[] =
-		"INSERT INTO runs(name, tag, source, argv, cwd, host, python, logs_spec, dispatch,"
+		"INSERT INTO runs(id, name, tag, source, argv, cwd, host, python, logs_spec, dispatch,"
 		" trace, started_us, tz_offset_s, status, pttrace_version, pttrace_pid)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13, ?14)";
+		" VALUES (max(coalesce((SELECT max(last) FROM run_id_seq), 0), coalesce((SELECT max(id) FROM runs), 0)) + 1,"
+		" ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'running', ?13, ?14)";
+	static const char seq_sql[] =
+		"DELETE FROM run_id_seq; INSERT INTO run_id_seq(last) SELECT max(id) FROM runs;";
 	struct db_stmt *s;
 	json_t *a = json_array();
 	char *argv_json = NULL;
@@ -62,6 +65,9 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 			    (int64_t)ri->tz_offset_s, PT_VERSION, (int64_t)getpid()) < 0)
 		goto out;
 	*run_id = db_last_rowid(ix);
+	/* Ids are never given twice: a deleted run's id stays taken. */
+	if (db_exec(ix, seq_sql) < 0)
+		goto out;
 	if (db_make_run_dir(ix, *run_id) < 0)
 		goto out;
 	rc = 0;
@@ -134,6 +140,21 @@ int runs_finish(struct db *ix, int64_t run_id, enum run_status st, int code,
 			 st == RUN_EXITED ? (int64_t)code : (int64_t)-1,
 			 st == RUN_SIGNALED ? (int64_t)code : (int64_t)-1, ended_us, bytes_stdout,
 			 bytes_stderr);
+}
+
+int runs_compact(struct db *ix)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT freelist_count, page_count FROM pragma_freelist_count,"
+					      " pragma_page_count");
+	int64_t free_pages, pages;
+
+	if (!s || db_step(s) != 1)
+		return -1;
+	free_pages = db_col_int(s, 0);
+	pages = db_col_int(s, 1);
+	db_reset(s);
+	/* Deleted runs leave free pages: give them back when they are a quarter of the file. */
+	return free_pages * 4 > pages ? db_exec(ix, "VACUUM") : 0;
 }
 
 int runs_delete(struct db *ix, int64_t run_id)

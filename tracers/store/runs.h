@@ -122,4 +122,7 @@ json_t *runs_list_json(struct db *ix);
  */
 json_t *runs_show_json(struct db *ix, int64_t id);
 
+/* After deletions: VACUUM when free pages are more than a quarter of the file. 0 or -1. */
+int runs_compact(struct db *ix);
+
 #endif

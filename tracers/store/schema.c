@@ -5,6 +5,10 @@
  * any change to its text, and the change is logged below with its date.
  *
  * Schema changes (newest first):
+ *   2026-11-24  core 2: run_id_seq, the highest run id ever given, so that a
+ *               deleted run's id is never given again. trace_sources 2
+ *               (rank_from) and trace 2 (trace_files: rank_source,
+ *               other_rank, pid, process; the rank rule), see tt_schema.c.
  *   2026-11-22  user_version 1. Parts: core 1 (content: runs, run_env,
  *               run_warnings, run_files), lines 1 (derived: records,
  *               dispatch_calls).

@@ -13,9 +13,12 @@
 #include "xalloc.h"
 
 static const char SQL_COMPILE_RECS[] =
-	"SELECT id, rank, ca, frame, compile, attempt, kind, name, envelope, payload_md5, file_id"
-	" FROM trace_records WHERE run_id = ?1 AND (frame IS NOT NULL OR ca IS NOT NULL)"
-	" AND kind <> 'chromium_event' AND (?2 < 0 OR rank = ?2) ORDER BY id";
+	"SELECT r.id, r.rank, r.ca, r.frame, r.compile, r.attempt, r.kind, r.name, r.envelope, r.payload_md5,"
+	" r.file_id, f.process, (SELECT count(*) FROM trace_files o WHERE o.run_id = f.run_id AND o.records > 0"
+	" AND o.rank IS f.rank), (SELECT count(*) FROM trace_files o WHERE o.run_id = f.run_id AND o.records > 0)"
+	" FROM trace_records r JOIN trace_files f ON f.id = r.file_id WHERE r.run_id = ?1"
+	" AND (r.frame IS NOT NULL OR r.ca IS NOT NULL OR r.kind = 'compilation_metrics')"
+	" AND r.kind <> 'chromium_event' AND (?2 < 0 OR r.rank = ?2) ORDER BY r.id";
 static const char SQL_STR[] = "SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
 
 static void add_art(struct tt_compile *c, const char *label)
@@ -76,21 +79,10 @@ static void take_metrics(struct tt_compile *c, const char *envelope)
 	c->fail_type = jstr(m, "fail_type");
 	c->fail_reason = jstr(m, "fail_reason");
 	rr = json_object_get(m, "restart_reasons");
-	if (json_is_array(rr) && json_array_size(rr)) {
-		struct pt_strbuf sb;
-		size_t i;
-		json_t *v;
-
-		pt_strbuf_init(&sb, 1 << 20);
-		json_array_foreach(rr, i, v) {
-			if (i)
-				pt_strbuf_adds(&sb, "; ");
-			pt_strbuf_adds(&sb, json_is_string(v) ? json_string_value(v) : "?");
-		}
-		free(c->restart_reasons);
-		c->restart_reasons = pt_strbuf_detach(&sb);
-	}
-	c->status = "ok";	/* refined in finish_status */
+	json_decref(c->restart_reasons);
+	c->restart_reasons = json_is_array(rr) && json_array_size(rr) ? json_deep_copy(rr) : NULL;
+	c->has_metrics = 1;
+	c->status = "ok";	/* refined after the scan */
 	json_decref(env);
 }
 
@@ -167,6 +159,13 @@ static void take_cache(struct tt_compile *c, const char *name)
 	}
 }
 
+/* Same process and compile id (attempt included). */
+static int same_key(const struct tt_compile *c, int64_t file_id, const struct compileid *id)
+{
+	return c->file_id == file_id && c->cid.ca == id->ca && c->cid.frame == id->frame &&
+	       c->cid.compile == id->compile && c->cid.attempt == id->attempt;
+}
+
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			struct tt_compiles *out, struct pt_diag *diag)
 {
@@ -180,7 +179,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		return -1;
 	while ((rc = db_step(s)) == 1) {
 		struct compileid id;
-		int64_t r = col_nullable(s, 1);
+		int64_t r = col_nullable(s, 1), fid = db_col_int(s, 10);
 		const char *kind = db_col_text(s, 6), *name = db_col_text(s, 7);
 		struct tt_compile *c = NULL;
 
@@ -191,18 +190,40 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		/* tlparse folds records without attempt (runtime metrics) into attempt 0. */
 		if (id.attempt == COMPILEID_NONE && id.compile != COMPILEID_NONE)
 			id.attempt = 0;
-		if (out->n && cid_same(&out->v[last], r, &id))
+		/* The latest occurrence of this id in this file. */
+		if (out->n && same_key(&out->v[last], fid, &id))
 			c = &out->v[last];
-		for (size_t i = 0; !c && i < out->n; i++)
-			if (cid_same(&out->v[i], r, &id)) {
+		for (size_t i = out->n; !c && i-- > 0;)
+			if (same_key(&out->v[i], fid, &id)) {
 				c = &out->v[i];
 				last = i;
 			}
+		/*
+		 * A compilation already closed by its compilation_metrics is compiled
+		 * again when a new dynamo_start or another compilation_metrics comes
+		 * (a reset, a cache hit after a miss): a new occurrence. Records
+		 * without compile id have no dynamo_start: each metrics is one.
+		 */
+		if (c && c->has_metrics && kind &&
+		    (!strcmp(kind, "dynamo_start") || !strcmp(kind, "compilation_metrics")))
+			c = NULL;
 		if (!c) {
+			int occ = 1;
+
+			for (size_t i = 0; i < out->n; i++)
+				if (same_key(&out->v[i], fid, &id))
+					occ = out->v[i].occurrence + 1;
 			PT_GROW(out->v, out->n, alloc);
 			c = &out->v[out->n];
 			memset(c, 0, sizeof(*c));
 			c->rank = r;
+			c->file_id = fid;
+			c->process = db_col_int(s, 11);
+			/* Who compiled it, when the run has several processes: the rank, else the process. */
+			if (db_col_int(s, 13) > 1)
+				snprintf(c->label, sizeof(c->label), r >= 0 && db_col_int(s, 12) == 1 ? "rank %lld" : "p%lld",
+					 (long long)(r >= 0 && db_col_int(s, 12) == 1 ? r : c->process));
+			c->occurrence = occ;
 			c->cid = id;
 			c->first_id = db_col_int(s, 0);
 			c->co_firstlineno = c->op_count = c->guard_count = -1;
@@ -216,8 +237,14 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			take_metrics(c, db_col_text(s, 8));
 		else if (!strcmp(kind, "dynamo_start"))
 			take_start(ix, c, db_col_text(s, 8), db_col_int(s, 10));
-		else if (!strcmp(kind, "dynamo_output_graph"))
+		else if (!strcmp(kind, "dynamo_output_graph")) {
+			char *g = pt_xasprintf("%s%s%s", c->graph_md5 ? c->graph_md5 : "", c->graph_md5 ? "," : "",
+					       db_col_text(s, 9) ? db_col_text(s, 9) : "-");
+
+			free(c->graph_md5);
+			c->graph_md5 = g;
 			c->graphs++;
+		}
 		if (!strcmp(kind, "artifact") && name)
 			take_cache(c, name);
 		if (!db_col_is_null(s, 9))
@@ -227,7 +254,12 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		tt_compiles_release(out);
 		return -1;
 	}
-	/* A compile that a later attempt of the same id replaced was restarted. */
+	/*
+	 * Status: failed (fail_type), restarted (a later attempt of the same id
+	 * in the same process), empty (graph_op_count 0, tlparse's "empty"; it
+	 * also counts an absent one, which AOTInductor's metrics without compile
+	 * id have: those stay ok), ok; missing without compilation_metrics.
+	 */
 	for (size_t i = 0; i < out->n; i++) {
 		struct tt_compile *c = &out->v[i];
 
@@ -238,12 +270,14 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		for (size_t j = 0; j < out->n; j++) {
 			struct tt_compile *d = &out->v[j];
 
-			if (d->rank == c->rank && d->cid.ca == c->cid.ca && d->cid.frame == c->cid.frame &&
+			if (d->file_id == c->file_id && d->cid.ca == c->cid.ca && d->cid.frame == c->cid.frame &&
 			    d->cid.compile == c->cid.compile && d->cid.attempt > c->cid.attempt) {
 				c->status = "restarted";
 				break;
 			}
 		}
+		if (!strcmp(c->status, "ok") && c->op_count == 0)
+			c->status = "empty";
 	}
 	return 0;
 }
@@ -257,7 +291,8 @@ void tt_compiles_release(struct tt_compiles *c)
 		free(x->co_filename);
 		free(x->fail_type);
 		free(x->fail_reason);
-		free(x->restart_reasons);
+		json_decref(x->restart_reasons);
+		free(x->graph_md5);
 		json_decref(x->stack);
 		for (size_t j = 0; j < x->narts; j++)
 			free(x->arts[j].kind);
@@ -275,7 +310,10 @@ json_t *tt_compile_json(const struct tt_compile *c)
 	compileid_format(&c->cid, id, sizeof(id));
 	compileid_format_dir(&c->cid, dir, sizeof(dir));
 	json_object_set_new(o, "rank", int_or_null(c->rank));
+	json_object_set_new(o, "process", json_integer(c->process));
+	json_object_set_new(o, "who", c->label[0] ? json_string(c->label) : json_null());
 	json_object_set_new(o, "compile_id", json_string(id));
+	json_object_set_new(o, "occurrence", json_integer(c->occurrence));
 	json_object_set_new(o, "tlparse_dir", json_string(dir));
 	json_object_set_new(o, "name", pt_json_str(c->co_name));
 	json_object_set_new(o, "file", pt_json_str(c->co_filename));
@@ -290,7 +328,7 @@ json_t *tt_compile_json(const struct tt_compile *c)
 	json_object_set_new(o, "inductor_compile_time_s", num_or_null(c->t_inductor));
 	json_object_set_new(o, "fail_type", pt_json_str(c->fail_type));
 	json_object_set_new(o, "fail_reason", pt_json_str(c->fail_reason));
-	json_object_set_new(o, "restart_reasons", pt_json_str(c->restart_reasons));
+	json_object_set_new(o, "restart_reasons", c->restart_reasons ? json_incref(c->restart_reasons) : json_array());
 	for (size_t i = 0; i < c->narts; i++)
 		json_object_set_new(arts, c->arts[i].kind, json_integer(c->arts[i].n));
 	json_object_set_new(o, "artifacts", arts);

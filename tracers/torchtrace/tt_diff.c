@@ -7,34 +7,17 @@
 #include "jsonout.h"
 #include "xalloc.h"
 
+/* The same compile in the other run: same rank (or process, unranked), id and occurrence. */
 static const struct tt_compile *find_cid(const struct tt_compiles *cs, const struct tt_compile *c)
 {
-	for (size_t i = 0; i < cs->n; i++)
-		if (cid_same(&cs->v[i], c->rank, &c->cid))
-			return &cs->v[i];
-	return NULL;
-}
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct tt_compile *d = &cs->v[i];
 
-static const char SQL_GRAPH_MD5[] =
-	"SELECT group_concat(payload_md5, ',') FROM (SELECT payload_md5 FROM trace_records WHERE run_id = ?1"
-	" AND kind = 'dynamo_output_graph' AND coalesce(rank, -1) = ?2 AND coalesce(ca, -1) = ?3"
-	" AND coalesce(frame, -1) = ?4 AND coalesce(compile, -1) = ?5 AND coalesce(attempt, 0) = ?6 ORDER BY id)";
-
-static char *graph_md5s(struct db *ix, int64_t run, const struct tt_compile *c)
-{
-	struct db_stmt *s = NULL;
-	char *r = NULL;
-
-	if (tt_prep(ix, &s, SQL_GRAPH_MD5) < 0 ||
-	    db_bind(s, "iiiiii", run, c->rank, c->cid.ca, c->cid.frame, c->cid.compile,
-		       c->cid.attempt < 0 ? 0 : c->cid.attempt) < 0)
-		return NULL;
-	if (db_step(s) == 1) {
-		r = dup_or_null(db_col_text(s, 0));
-		while (db_step(s) == 1)
-			;
+		if (d->rank == c->rank && (c->rank >= 0 || d->process == c->process) &&
+		    d->occurrence == c->occurrence && cid_same(d, c->rank, &c->cid))
+			return d;
 	}
-	return r;
+	return NULL;
 }
 
 static json_t *cid_json(const struct tt_compile *c)
@@ -45,6 +28,8 @@ static json_t *cid_json(const struct tt_compile *c)
 	compileid_format(&c->cid, id, sizeof(id));
 	json_object_set_new(o, "rank", int_or_null(c->rank));
 	json_object_set_new(o, "compile_id", json_string(id));
+	json_object_set_new(o, "occurrence", json_integer(c->occurrence));
+	json_object_set_new(o, "who", c->label[0] ? json_string(c->label) : json_null());
 	json_object_set_new(o, "name", pt_json_str(c->co_name));
 	return o;
 }
@@ -79,16 +64,15 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	for (size_t i = 0; i < a.n; i++) {
 		const struct tt_compile *x = &a.v[i], *y = find_cid(&b, x);
 		json_t *ch;
-		char *ga, *gb;
+		size_t base;
 
 		if (!y) {
 			json_array_append_new(removed, cid_json(x));
 			continue;
 		}
 		ch = cid_json(x);
-		ga = graph_md5s(ix, run_a, x);
-		gb = graph_md5s(ix, run_b, y);
-		if (str_differ(ga, gb))
+		base = json_object_size(ch);
+		if (str_differ(x->graph_md5, y->graph_md5))
 			json_object_set_new(ch, "graph_changed", json_true());
 		if (strcmp(x->status, y->status))
 			json_object_set_new(ch, "status", json_pack("[ss]", x->status, y->status));
@@ -98,14 +82,15 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 			json_object_set_new(ch, "ops", json_pack("[oo]", int_or_null(x->op_count), int_or_null(y->op_count)));
 		if (x->guard_count != y->guard_count)
 			json_object_set_new(ch, "guards", json_pack("[oo]", int_or_null(x->guard_count), int_or_null(y->guard_count)));
-		if (str_differ(x->restart_reasons, y->restart_reasons))
-			json_object_set_new(ch, "restart_reasons", json_pack("[oo]", pt_json_str(x->restart_reasons), pt_json_str(y->restart_reasons)));
+		if ((x->restart_reasons == NULL) != (y->restart_reasons == NULL) ||
+		    (x->restart_reasons && !json_equal(x->restart_reasons, y->restart_reasons)))
+			json_object_set_new(ch, "restart_reasons",
+					    json_pack("[OO]", x->restart_reasons ? x->restart_reasons : json_null(),
+						      y->restart_reasons ? y->restart_reasons : json_null()));
 		/* Time always reported for matched compiles: it is what users compare. */
-		json_object_set_new(ch, "changed", json_boolean(json_object_size(ch) > 3));
+		json_object_set_new(ch, "changed", json_boolean(json_object_size(ch) > base));
 		json_object_set_new(ch, "entire_frame_compile_time_s", json_pack("[oo]", num_or_null(x->t_entire), num_or_null(y->t_entire)));
 		json_array_append_new(changed, ch);
-		free(ga);
-		free(gb);
 	}
 	recompiles = json_object();
 	if (tt_recompiles(ix, run_a, &ra, diag) == 0 && tt_recompiles(ix, run_b, &rb, diag) == 0) {
@@ -145,5 +130,51 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	tt_compiles_release(&a);
 	tt_compiles_release(&b);
 	*out = o;
+	return 0;
+}
+
+int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
+			struct pt_diag *diag)
+{
+	json_t *m[2], *out = json_array(), *v;
+	json_int_t total[2] = {0, 0};
+	const char *k;
+
+	for (int r = 0; r < 2; r++) {
+		struct tt_events ev;
+
+		if (tt_graph_breaks(ix, r ? run_b : run_a, &ev, diag) < 0) {
+			if (r)
+				json_decref(m[0]);
+			json_decref(out);
+			return -1;
+		}
+		m[r] = json_object();
+		for (size_t i = 0; i < ev.n; i++) {
+			/* Reason and place, as torch wrote them. */
+			char *key = pt_xasprintf("%s%s%s%s", ev.v[i].what ? ev.v[i].what : "?",
+						 ev.v[i].where ? "  (" : "", ev.v[i].where ? ev.v[i].where : "",
+						 ev.v[i].where ? ")" : "");
+			json_t *c = json_object_get(m[r], key);
+
+			json_object_set_new(m[r], key, json_integer(c ? json_integer_value(c) + 1 : 1));
+			free(key);
+		}
+		total[r] = (json_int_t)ev.n;
+		tt_events_release(&ev);
+	}
+	json_object_foreach(m[0], k, v)
+		if (json_integer_value(v) != json_integer_value(json_object_get(m[1], k)))
+			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", json_integer_value(v),
+							     "b", json_integer_value(json_object_get(m[1], k))));
+	json_object_foreach(m[1], k, v)
+		if (!json_object_get(m[0], k))
+			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", (json_int_t)0,
+							     "b", json_integer_value(v)));
+	*differ |= json_array_size(out) != 0;
+	json_object_set_new(doc, "trace_graph_breaks", json_pack("{s:I,s:I,s:o}", "a", total[0], "b", total[1],
+								 "differences", out));
+	json_decref(m[0]);
+	json_decref(m[1]);
 	return 0;
 }

@@ -1,15 +1,17 @@
 /* Graph breaks and recompiles, from their records' payloads. See tt_query.h. */
 #include "tt_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xalloc.h"
 
-static void ev_add(struct tt_events *e, size_t *alloc, int64_t rank, const struct compileid *cid,
-		   char *where, char *what, char *prev)
+static void ev_add(struct tt_events *e, size_t *alloc, int64_t rank, const char *who,
+		   const struct compileid *cid, char *where, char *what, char *prev)
 {
 	PT_GROW(e->v, e->n, *alloc);
+	snprintf(e->v[e->n].who, sizeof(e->v[e->n].who), "%s", who ? who : "");
 	e->v[e->n].rank = rank;
 	e->v[e->n].cid = *cid;
 	e->v[e->n].where = where;
@@ -70,7 +72,7 @@ static int on_break(void *ctx, const struct tt_rec_row *row)
 
 		if (!where)
 			where = line_after(data, "Graph break ");
-		ev_add(b->out, &b->alloc, row->rank, &row->cid, where, what ? what : pt_xstrdup(data), NULL);
+		ev_add(b->out, &b->alloc, row->rank, row->who, &row->cid, where, what ? what : pt_xstrdup(data), NULL);
 	} else {
 		/* A JSON list of "<cid>: <guard>  # <comment>  # <file:line in fn>". */
 		json_t *arr = json_loads(data, 0, NULL);
@@ -100,7 +102,7 @@ static int on_break(void *ctx, const struct tt_rec_row *row)
 			what = hash ? pt_xstrndup(s, (size_t)(hash - s)) : pt_xstrdup(s);
 			for (size_t k = strlen(what); k && what[k - 1] == ' '; k--)
 				what[k - 1] = '\0';
-			ev_add(b->out, &b->alloc, row->rank, &row->cid, where, what, prev);
+			ev_add(b->out, &b->alloc, row->rank, row->who, &row->cid, where, what, prev);
 		}
 		json_decref(arr);
 	}
@@ -122,12 +124,17 @@ int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct
 	 * breaks are the restart reasons in compilation_metrics. */
 	if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
 		return -1;
-	for (size_t i = 0; i < cs.n; i++)
-		if (cs.v[i].restart_reasons)
-			ev_add(out, &b.alloc, cs.v[i].rank, &cs.v[i].cid,
+	for (size_t i = 0; i < cs.n; i++) {
+		size_t k;
+		json_t *r;
+
+		/* One break per reason torch logged. */
+		json_array_foreach(cs.v[i].restart_reasons, k, r)
+			ev_add(out, &b.alloc, cs.v[i].rank, cs.v[i].label, &cs.v[i].cid,
 			       cs.v[i].co_filename ? pt_xasprintf("%s:%lld", cs.v[i].co_filename,
 								  (long long)cs.v[i].co_firstlineno) : NULL,
-			       pt_xstrdup(cs.v[i].restart_reasons), NULL);
+			       pt_xstrdup(json_is_string(r) ? json_string_value(r) : "?"), NULL);
+	}
 	tt_compiles_release(&cs);
 	return 0;
 }

@@ -36,7 +36,11 @@ struct tt_file_ingest {
 	int64_t run_id, file_id;
 	long name_rank;
 	long long json_rank;		/* the first "rank" seen, -1 none */
-	int json_rank_conflict;
+	long long json_rank2;		/* the first other "rank" seen, -1 none */
+	int rank_from_record;		/* --rank-from=record */
+	long long rank;			/* the file's rank as far as known, -1 not yet */
+	uint64_t other_rank;		/* records whose "rank" is not the file's */
+	int64_t pid;			/* the first record's */
 	int64_t first_id, last_id;
 	int64_t ref_us;			/* glog times: the previous record's, first the mtime */
 	long tz_off;
@@ -96,9 +100,11 @@ static int on_record(void *ctx, const struct tt_record *rec)
 	const char *emit = NULL;
 	size_t emit_len = 0;
 	char emitbuf[512];
-	long long rank = rec->rank;
+	long long rank;
 
 	pid = gp->pid;
+	if (g->pid < 0)
+		g->pid = pid;
 	/* The previous record's time is the reference: a trace that runs over New Year keeps counting. */
 	time_us = glog_time_us(gp, g->ref_us, g->tz_off);
 	g->ref_us = time_us;
@@ -106,21 +112,24 @@ static int on_record(void *ctx, const struct tt_record *rec)
 		 rec->prefix + gp->file_off, (long long)gp->lineno);
 	emit = emitbuf;
 	emit_len = strlen(emitbuf);
+	/*
+	 * The rank rule (docs/pttrace-trace.1): every record of a file gets the
+	 * file's rank. It is the file name's unless --rank-from=record; without
+	 * one the first "rank" of the records decides. Records that say another
+	 * rank are kept under the file's and counted.
+	 */
 	if (rec->rank >= 0) {
 		if (g->json_rank < 0)
 			g->json_rank = rec->rank;
-		else if (g->json_rank != rec->rank && !g->json_rank_conflict) {
-			char where[48];
-
-			g->json_rank_conflict = 1;
-			snprintf(where, sizeof(where), "line %llu", (unsigned long long)rec->lineno);
-			pt_diag_add(g->diag, PT_SEV_WARNING, g->relpath, where,
-				    "rank %lld after rank %lld in the same file", rec->rank, g->json_rank);
-		}
-	} else if (g->json_rank >= 0) {
-		rank = g->json_rank;
+		else if (rec->rank != g->json_rank && g->json_rank2 < 0)
+			g->json_rank2 = rec->rank;
+		if (g->rank < 0)
+			g->rank = rec->rank;
+		if (rec->rank != g->rank)
+			g->other_rank++;
 	}
-	/* Else NULL for now: the file's rank (JSON before name) is filled in at the end. */
+	rank = g->rank;
+	/* Else NULL for now: records logged before the rank was known get it at the end. */
 	if (rec->has_payload && !payload_known(g, rec->md5)) {
 		if (db_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
 			      (const void *)rec->payload, rec->payload_len) < 0)
@@ -166,12 +175,15 @@ static const char SQL_FILE_OLD[] =
 static const char SQL_DEL_RECS[] = "DELETE FROM trace_records WHERE id BETWEEN ? AND ?";
 static const char SQL_DEL_STRS[] = "DELETE FROM trace_strings WHERE file_id = ?";
 static const char SQL_DEL_FILE[] = "DELETE FROM trace_files WHERE id = ?";
+static const char SQL_RANK_FROM[] =
+	"SELECT rank_from FROM trace_sources WHERE run_id = ? AND path = ?";
 static const char SQL_INS_FILE[] =
 	"INSERT INTO trace_files(run_id, path, size, name_rank) VALUES(?,?,?,?)";
 static const char SQL_FILL_RANK[] =
 	"UPDATE trace_records SET rank = ? WHERE id BETWEEN ? AND ? AND rank IS NULL";
 static const char SQL_FILE_DONE[] =
-	"UPDATE trace_files SET json_rank = ?, rank = ?, rank_conflict = ?, lines = ?, records = ?,"
+	"UPDATE trace_files SET json_rank = ?, rank = ?, rank_conflict = ?, rank_source = ?, other_rank = ?,"
+	" pid = ?, lines = ?, records = ?,"
 	" payloads = ?, blank_lines = ?, damaged = ?, md5_mismatches = ?, first_record = ?,"
 	" last_record = ?, size = ? WHERE id = ?";
 
@@ -218,6 +230,7 @@ struct ingest_many {
 	struct tt_par_file *files;
 	const char **stat_paths;	/* what to stat for size and mtime (the source when copying) */
 	const char **sources;		/* import: the source path for trace_sources, else NULL */
+	const char *rank_from;		/* import: --rank-from ("record"), NULL: the file name first */
 	struct tt_file_ingest g;
 	struct pt_progress pg;
 	int open;			/* g is set up (begin succeeded) */
@@ -244,9 +257,9 @@ static int many_begin(void *ctx, size_t i)
 	}
 	if (m->sources) {
 		static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source,"
-					  " imported_us) VALUES(?,?,?,?)";
+					  " imported_us, rank_from) VALUES(?,?,?,?,?)";
 		if (tt_prep(m->ix, &s, sql) < 0 ||
-		    db_run(s, "itti", m->run_id, relpath, m->sources[i], pt_wall_us()) < 0 ||
+		    db_run(s, "ittit", m->run_id, relpath, m->sources[i], pt_wall_us(), m->rank_from) < 0 ||
 		    runs_add_file(m->ix, m->run_id, relpath, "trace", (int64_t)st.st_size) < 0) {
 			m->failed_any = 1;
 			return m->stop_on_error;
@@ -257,7 +270,17 @@ static int many_begin(void *ctx, size_t i)
 	g->relpath = relpath;
 	g->run_id = m->run_id;
 	g->name_rank = tt_name_rank(relpath);
-	g->json_rank = -1;
+	g->json_rank = g->json_rank2 = g->rank = g->pid = -1;
+	/* import --rank-from=record is remembered per file, so that reindex keeps it. */
+	if (tt_prep(m->ix, &s, SQL_RANK_FROM) == 0 && db_bind(s, "it", m->run_id, relpath) == 0 &&
+	    db_step(s) == 1) {
+		const char *rf = db_col_text(s, 0);
+
+		g->rank_from_record = rf && !strcmp(rf, "record");
+		db_reset(s);
+	}
+	if (!g->rank_from_record && g->name_rank >= 0)
+		g->rank = g->name_rank;
 	g->ref_us = (int64_t)st.st_mtim.tv_sec * 1000000;
 	mt = st.st_mtim.tv_sec;
 	g->tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
@@ -306,25 +329,35 @@ static int finish_file(struct tt_file_ingest *g, const struct tt_reader_stats *s
 	struct db *ix = g->ix;
 	struct db_stmt *s = NULL;
 	long long frank;
-	const char *conflict = NULL;
-	char conflict_buf[128];
+	const char *conflict = NULL, *rank_source;
+	char conflict_buf[256];
 
 	/* The file's rank; records logged before it was known get it too. */
-	frank = g->json_rank >= 0 ? g->json_rank : g->name_rank;
+	frank = g->rank >= 0 ? g->rank : g->name_rank;
+	rank_source = frank < 0 ? NULL : frank == g->name_rank && (!g->rank_from_record || g->json_rank < 0)
+		? "file" : "record";
 	if (g->json_rank >= 0 && g->name_rank >= 0 && g->json_rank != g->name_rank) {
-		snprintf(conflict_buf, sizeof(conflict_buf), "records say rank %lld, the file name rank %ld",
-			 g->json_rank, g->name_rank);
+		snprintf(conflict_buf, sizeof(conflict_buf),
+			 "the file name says rank %ld, its records rank %lld; rank %lld used (%s)",
+			 g->name_rank, g->json_rank, frank,
+			 g->rank_from_record ? "--rank-from=record" : "--rank-from=record uses the records'");
 		conflict = conflict_buf;
-		pt_diag_add(g->diag, PT_SEV_WARNING, g->relpath, NULL, "%s", conflict);
-	} else if (g->json_rank_conflict) {
-		conflict = "records of several ranks in one file";
+	} else if (g->json_rank2 >= 0) {
+		snprintf(conflict_buf, sizeof(conflict_buf),
+			 "records of ranks %lld and %lld in one file; %llu record%s kept under rank %lld",
+			 g->json_rank, g->json_rank2, (unsigned long long)g->other_rank,
+			 g->other_rank == 1 ? "" : "s", frank);
+		conflict = conflict_buf;
 	}
+	if (conflict)
+		pt_diag_add(g->diag, PT_SEV_WARNING, g->relpath, NULL, "%s", conflict);
 	if (frank >= 0 && g->first_id &&
 	    (tt_prep(ix, &s, SQL_FILL_RANK) < 0 ||
 	     db_run(s, "iii", (int64_t)frank, g->first_id, g->last_id) < 0))
 		return -1;
 	if (tt_prep(ix, &s, SQL_FILE_DONE) < 0 ||
-	    db_run(s, "IItiiiiiiIIii", (int64_t)g->json_rank, (int64_t)frank, conflict,
+	    db_run(s, "IIttiIiiiiiiIIii", (int64_t)g->json_rank, (int64_t)frank, conflict, rank_source,
+		      (int64_t)g->other_rank, g->pid,
 		      (int64_t)st->lines, (int64_t)st->records, (int64_t)st->payloads,
 		      (int64_t)st->blank_lines, (int64_t)(st->damaged + st->orphan_payload_lines),
 		      (int64_t)st->md5_mismatches, g->first_id ? g->first_id : -1,
@@ -452,6 +485,43 @@ static void list_files(const char *dir, const char *prefix, char ***v, size_t *n
 	closedir(d);
 }
 
+static const char SQL_PROCESS_NO[] =
+	"UPDATE trace_files SET process = (SELECT count(*) FROM trace_files f"
+	" WHERE f.run_id = trace_files.run_id AND f.path <= trace_files.path) WHERE run_id = ?";
+static const char SQL_SAME_RANK[] =
+	"SELECT rank, group_concat(path, ', '), group_concat(process, ', '), count(*) FROM"
+	" (SELECT rank, path, process FROM trace_files WHERE run_id = ?1 AND rank IS NOT NULL"
+	" AND records > 0 ORDER BY path) GROUP BY rank HAVING count(*) > 1 ORDER BY rank";
+static const char SQL_UNRANKED[] =
+	"SELECT count(*), group_concat(process || ' (pid ' || coalesce(pid, '?') || ')', ', ') FROM"
+	" (SELECT process, pid FROM trace_files WHERE run_id = ?1 AND rank IS NULL AND records > 0"
+	" ORDER BY path)";
+
+int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	int rc;
+
+	if (tt_prep(ix, &s, SQL_PROCESS_NO) < 0 || db_run(s, "i", run_id) < 0 ||
+	    tt_prep(ix, &s, SQL_SAME_RANK) < 0 || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1)
+		pt_diag_add(diag, PT_SEV_WARNING, NULL, NULL,
+			    "%lld files say rank %lld (%s): kept apart as processes %s, not merged;"
+			    " 'pttrace ranks' lists each", (long long)db_col_int(s, 3),
+			    (long long)db_col_int(s, 0), db_col_text(s, 1), db_col_text(s, 2));
+	if (rc < 0 || tt_prep(ix, &s, SQL_UNRANKED) < 0 || db_bind(s, "i", run_id) < 0 ||
+	    db_step(s) != 1)
+		return -1;
+	if (db_col_int(s, 0) > 1)
+		pt_diag_add(diag, PT_SEV_NOTE, NULL, NULL,
+			    "%lld processes without a rank (processes %s): kept apart, their compile ids"
+			    " are per process (p1, p2 ... in compiles, graph-breaks, recompiles)",
+			    (long long)db_col_int(s, 0), db_col_text(s, 1));
+	db_reset(s);
+	return 0;
+}
+
 int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *diag,
 		 struct tt_ingest_totals *tot)
 {
@@ -486,7 +556,8 @@ int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *di
 		free(f);
 		free(sp);
 	}
-	if (rc == 0 && schema_part_mark(ix, "trace", run_id, "done") < 0)
+	if (rc == 0 && (tt_processes_check(ix, run_id, diag) < 0 ||
+			schema_part_mark(ix, "trace", run_id, "done") < 0))
 		rc = -1;
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -514,6 +585,13 @@ static char *dest_name(const char *rundir, const char *base)
 
 int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
 		       int progress, struct pt_diag *diag, struct tt_ingest_totals *tot)
+{
+	return tt_import_files_ex(ix, run_id, srcs, n, NULL, progress, diag, tot);
+}
+
+int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		       const char *rank_from, int progress, struct pt_diag *diag,
+		       struct tt_ingest_totals *tot)
 {
 	char *rundir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
@@ -563,6 +641,7 @@ int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size
 		struct ingest_many m = {
 			.ix = ix, .run_id = run_id, .progress = progress, .stop_on_error = 1,
 			.diag = diag, .tot = tot, .files = f, .stat_paths = sp, .sources = sp,
+			.rank_from = rank_from,
 		};
 
 		rc = k ? ingest_many(&m, k) : 0;
@@ -589,6 +668,13 @@ int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
 	return tt_import_files(ix, run_id, &src, 1, progress, diag, tot);
+}
+
+int tt_forget_orphans(struct db *ix)
+{
+	/* Payloads are shared by md5 across runs: only those no record names go. */
+	return db_exec(ix, "DELETE FROM trace_payloads WHERE md5 NOT IN"
+			   " (SELECT payload_md5 FROM trace_records WHERE payload_md5 IS NOT NULL)");
 }
 
 int tt_mark_indexed(struct db *ix, int64_t run_id)

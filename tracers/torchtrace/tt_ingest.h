@@ -1,8 +1,10 @@
 /*
  * TORCH_TRACE files into the index (tables: trace_schema.c). One streaming
  * pass per file with a fixed-size read buffer: memory does not grow with the
- * file. Ranks: a record's "rank", else its file's (the first "rank" in the
- * file, else rank_<R>_ in the file name); disagreements are warnings.
+ * file. Ranks: every record gets its file's rank: rank_<R>_ in the file name,
+ * else the first "rank" of its records (import --rank-from=record: the
+ * records' first, else the name's); disagreements are warnings, and records
+ * of other ranks are kept under the file's rank and counted.
  */
 #ifndef PT_TT_INGEST_H
 #define PT_TT_INGEST_H
@@ -42,8 +44,22 @@ int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progr
  */
 int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot);
+/* The same with the rank rule: rank_from "file" (NULL) or "record", kept in trace_sources. */
+int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		       const char *rank_from, int progress, struct pt_diag *diag,
+		       struct tt_ingest_totals *tot);
 
-/* Mark the run's "trace" part as built by this version (index_schema.h). */
+/*
+ * After the files of a run are indexed: number its files as processes (1, 2
+ * ... by path; TORCH_TRACE writes one file per process) and report what the
+ * rank rule cannot settle: several files of one rank (a warning: kept apart,
+ * never merged) and several processes without a rank (a note). 0 or -1.
+ */
+int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag);
+
+/* After runs were deleted: drop the payloads no record refers to any more. 0 or -1. */
+int tt_forget_orphans(struct db *ix);
+
 /*
  * The same for several files: parsed on all cores (tt_parallel.h), written
  * one after another in the order given, on this thread. Stops at the first
@@ -52,6 +68,7 @@ int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
 		    int progress, struct pt_diag *diag, struct tt_ingest_totals *tot);
 
+/* Mark the run's "trace" part as built by this version (schema.h). */
 int tt_mark_indexed(struct db *ix, int64_t run_id);
 
 /*

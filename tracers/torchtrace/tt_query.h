@@ -22,20 +22,32 @@ struct tt_artifact_count {
 	long n;
 };
 
-/* One compile id of one rank (attempts are separate rows: [0/0] and [0/0_1]). */
+/*
+ * One compile occurrence: one compile id of one process (file), compiled once.
+ * A frame compiled again under the same id (miss/hit/miss after a reset,
+ * three compilation_metrics records) gives one entry per compilation:
+ * occurrence 1, 2, 3. compilation_metrics without a compile id (AOTInductor)
+ * are occurrences of [-/-].
+ */
 struct tt_compile {
-	int64_t rank;		/* -1 unranked */
+	int64_t rank;		/* the file's rank, -1 unranked */
+	int64_t file_id;	/* trace_files.id: the process */
+	int64_t process;	/* its number in the run (trace_files.process) */
+	char label[32];		/* who compiled it: "rank 1", "p2", "" (one process) */
+	int occurrence;		/* 1, 2 ...: the how-manieth compilation of this id in this process */
 	struct compileid cid;	/* a missing attempt with a frame is folded into 0 */
 	int64_t first_id;	/* first record (file order) */
 	char *co_name, *co_filename;
 	int64_t co_firstlineno;	/* -1 unknown */
-	const char *status;	/* "ok", "restarted", "failed", "missing" (no compilation_metrics) */
+	int has_metrics;	/* a compilation_metrics record closed it */
+	const char *status;	/* "ok", "empty" (graph_op_count 0), "restarted", "failed", "missing" (no compilation_metrics) */
 	const char *cache;	/* "hit", "miss", "bypass" or NULL (fx graph / aot autograd cache artifacts) */
 	long graphs;		/* dynamo_output_graph records */
+	char *graph_md5;	/* their payloads' md5s, comma-separated, or NULL */
 	int64_t op_count, guard_count;	/* from compilation_metrics, -1 unknown */
 	double t_entire, t_backend, t_inductor; /* seconds, -1 unknown */
 	char *fail_type, *fail_reason;
-	char *restart_reasons;	/* "; "-joined, NULL when none */
+	json_t *restart_reasons;	/* the list torch logged, NULL when none */
 	struct tt_artifact_count *arts;
 	size_t narts;
 	json_t *stack;		/* dynamo_start's frames as "file:line in name" strings, or NULL */
@@ -46,7 +58,7 @@ struct tt_compiles {
 	size_t n;
 };
 
-/* Compiles of a run in first-seen order, all ranks or only rank (>= 0). */
+/* Compile occurrences of a run in first-seen order, all ranks or only rank (>= 0). */
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			struct tt_compiles *out, struct pt_diag *diag);
 void tt_compiles_release(struct tt_compiles *c);
@@ -77,6 +89,7 @@ struct tt_rec_row {
 	int64_t id, rank, lineno;
 	struct compileid cid;
 	const char *kind, *name, *md5, *envelope, *file;
+	const char *who;	/* "rank 1", "p2" when the run has several processes, else NULL */
 };
 typedef int (*tt_rec_cb)(void *ctx, const struct tt_rec_row *row);
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
@@ -85,6 +98,7 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 /* Graph breaks and recompiles: one row each. */
 struct tt_event {
 	int64_t rank;
+	char who[32];	/* "rank 1", "p2" when the run has several processes, else "" */
 	struct compileid cid;
 	char *where;	/* "file.py:4" (graph break) / the failed guard's location */
 	char *what;	/* the reason / the failed guard */
@@ -99,11 +113,47 @@ int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out, struct p
 void tt_events_release(struct tt_events *e);
 
 /*
- * Ranks of a run and where they diverge: a JSON object
- * {"ranks": [{"rank", "files", "records", "compiles", "graphs", "failed"}...],
- *  "divergences": ["rank 1 compiled 5 graphs, rank 0 3", ...]}.
+ * Cross-rank checks of a run (`pttrace ranks`), tlparse's multi-rank
+ * diagnostics (lib.rs generate_multi_rank_landing, parsers.rs) computed from
+ * the index instead of an output directory. The result is data: one JSON
+ * object that `ranks --json` prints and the report builds on:
+ *
+ * {"members": [{"label": "rank 0", "rank": 0, "process": 1, "path", "pid",
+ *               "records", "compiles", "graphs", "failed", "rank_conflict"}...],
+ *  "empty_files": [...paths without records...],
+ *  "reference": "rank 0",
+ *  "checks": {
+ *   "compile_ids":   {"diverge", "details": ["rank 1 compiled [0/1], rank 0 did not", ...]},
+ *   "cache":         {"diverge", "groups": [{"sequence": "miss hit", "ranks": ["rank 0", ...]}]},
+ *   "collective_schedule": {"diverge", "groups": [...]},
+ *   "tensor_meta":   {"diverge", "groups": [...]},
+ *   "runtime":       {"diverge", "mismatched_graph_counts", "graphs": [{"graph",
+ *                     "delta_ms", "fastest": {"rank", "runtime_ms"}, "slowest": {...}}]},
+ *   "execution_order": {"diverge", "order_differs", "schedule_mismatch": [ranks],
+ *                     "cache_mismatch": [ranks], "rows": [{"index", "by_rank": {label: "[0/1]"},
+ *                     "issues": ["schedule", "cache"]}]},
+ *   "collectives_parity": {"diverge", "graphs": [{"rank", "graph", "compile_id",
+ *                     "offset", "missing_waits"}]}},
+ *  "divergences": ["rank 1 compiled [0/1], rank 0 did not", "tensor meta: 2 groups of ranks", ...],
+ *  "ranks": (the members again, the key the first version used),
+ *  "diverge": true}
+ *
+ * Members are the files with records (one file = one process); a member's
+ * label is "rank R", or "p<N>" (its process number) when it has no rank or
+ * shares it with another file. A check with fewer than two members that have
+ * its data says nothing ("diverge": false, and "members_with_data" says how many).
  */
+/* 0 and *out (a new reference), or -1 (diag). */
 int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag);
+
+/*
+ * tlparse's collectives parity for one graph (exposed for tests): the
+ * collective ops of an inductor_collective_schedule payload against the
+ * c10d_functional calls in the graph's output code. *offset: the summed
+ * difference of per-op counts, *missing_waits: calls without a wait_tensor.
+ */
+void tt_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
+			      long *offset, long *missing_waits);
 
 /* Distinct ranks of the run's records (0 when none is ranked), or -1 on error. */
 int64_t tt_rank_count(struct db *ix, int64_t run_id);
@@ -123,5 +173,13 @@ int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
 /* Compile-level differences between two runs as a JSON object (see docs/pttrace-trace.1). */
 int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 		    struct pt_diag *diag);
+
+/*
+ * TORCH_TRACE graph breaks of two runs compared by reason and place: adds
+ * doc["trace_graph_breaks"] = {"a", "b", "differences": [{key, a, b}]};
+ * *differ |= 1 when they differ. 0 or -1 (diag).
+ */
+int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
+			struct pt_diag *diag);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_json.h"
 #include "xalloc.h"
 
 static const char SQL_PAYLOAD[] = "SELECT data FROM trace_payloads WHERE md5 = ?";
@@ -100,7 +101,12 @@ int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
 
 static const char SQL_RECS_FOR[] =
 	"SELECT r.id, r.rank, r.lineno, r.ca, r.frame, r.compile, r.attempt, r.kind, r.name,"
-	" r.payload_md5, r.envelope, f.path FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+	" r.payload_md5, r.envelope, f.path, f.who FROM trace_records r JOIN"
+	/* Who wrote the file, when the run has several: its rank, or p<process> (no rank, or shared). */
+	" (SELECT t.id, t.path, CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = t.run_id"
+	"   AND o.records > 0) < 2 THEN NULL WHEN t.rank IS NOT NULL AND (SELECT count(*) FROM trace_files o"
+	"   WHERE o.run_id = t.run_id AND o.records > 0 AND o.rank = t.rank) = 1 THEN 'rank ' || t.rank"
+	"   ELSE 'p' || t.process END AS who FROM trace_files t WHERE t.run_id = ?1) f ON f.id = r.file_id"
 	" WHERE r.run_id = ?1 AND (?2 < 0 OR r.rank = ?2) ORDER BY r.id";
 
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
@@ -127,6 +133,7 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 		row.md5 = db_col_text(s, 9);
 		row.envelope = db_col_text(s, 10);
 		row.file = db_col_text(s, 11);
+		row.who = db_col_text(s, 12);
 		if (cid && !compileid_equal(cid, &row.cid))
 			continue;
 		if (what ? (strcmp(what, row.kind) && strcmp(what, tt_artifact_label(row.kind, row.name)))
@@ -148,6 +155,10 @@ static const char SQL_MISMATCH[] =
 	" coalesce(sum(records), 0), coalesce(sum(size), 0) FROM trace_files WHERE run_id = ?";
 static const char SQL_RANKS[] =
 	"SELECT DISTINCT rank FROM trace_records WHERE run_id = ? AND rank IS NOT NULL ORDER BY rank";
+
+static const char SQL_PROCESSES[] =
+	"SELECT process, path, pid, rank, rank_source, name_rank, json_rank, rank_conflict, other_rank,"
+	" records FROM trace_files WHERE run_id = ?1 ORDER BY process";
 
 int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag)
 {
@@ -179,6 +190,36 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 	json_object_set_new(obj, "records_by_kind", by);
 	json_object_set_new(obj, "ranks", ranks);
 	json_object_set_new(obj, "torch_trace", tr);
+	{
+		/* What the compile-level commands count, so that show agrees with them. */
+		struct tt_compiles cs;
+		struct tt_events ev;
+		long failed = 0;
+
+		if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
+			return -1;
+		for (size_t i = 0; i < cs.n; i++)
+			failed += !strcmp(cs.v[i].status, "failed");
+		json_object_set_new(tr, "compiles", json_integer((json_int_t)cs.n));
+		json_object_set_new(tr, "failed_compiles", json_integer(failed));
+		tt_compiles_release(&cs);
+		if (tt_graph_breaks(ix, run_id, &ev, diag) < 0)
+			return -1;
+		json_object_set_new(tr, "graph_breaks", json_integer((json_int_t)ev.n));
+		tt_events_release(&ev);
+		if (tt_recompiles(ix, run_id, &ev, diag) < 0)
+			return -1;
+		json_object_set_new(tr, "recompiles", json_integer((json_int_t)ev.n));
+		tt_events_release(&ev);
+	}
+	{
+		/* One file = one process (docs/pttrace-trace.1, the rank rule). */
+		json_t *p = db_json(ix, SQL_PROCESSES, "i", run_id);
+
+		if (!p)
+			return -1;
+		json_object_set_new(obj, "processes", p);
+	}
 	return 0;
 fail:
 	json_decref(by);

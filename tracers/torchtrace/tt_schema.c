@@ -7,20 +7,43 @@
  *    rebuilt from them by `pttrace reindex` when its version changes.
  *
  * Change log:
+ *  2026-11-24 trace_sources 2: rank_from (import --rank-from). trace 2:
+ *             trace_files gains rank_source, other_rank, pid, process; a
+ *             record's rank is its file's (the rank rule, docs/pttrace-trace.1).
  *  2026-11-22 trace_sources 1, trace 1: first version.
  */
 #include "tt_ingest.h"
 
+#include "db.h"
+
+/* 1 -> 2: the rank_from column (idempotent: only when it is missing). */
+static int migrate_sources(struct db *ix, int from)
+{
+	struct db_stmt *s;
+	int have = 0;
+
+	if (from >= 2)
+		return 0;
+	s = db_prepare(ix, "SELECT count(*) FROM pragma_table_info('trace_sources') WHERE name = 'rank_from'");
+	if (!s || db_step(s) != 1)
+		return -1;
+	have = (int)db_col_int(s, 0);
+	db_reset(s);
+	return have ? 0 : db_exec(ix, "ALTER TABLE trace_sources ADD COLUMN rank_from TEXT");
+}
+
 const struct schema_part tt_sources_part = {
 	.name = "trace_sources",
 	.kind = SCHEMA_PART_CONTENT,
-	.version = 1,
+	.version = 2,
+	.migrate = migrate_sources,
 	.create_sql =
 	"CREATE TABLE IF NOT EXISTS trace_sources (\n"
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"  path TEXT NOT NULL,      -- relative to the run directory: trace/<name>\n"
 	"  source TEXT NOT NULL,    -- the path given to `pttrace import`, absolute\n"
 	"  imported_us INTEGER NOT NULL, -- UTC microseconds\n"
+	"  rank_from TEXT,          -- 'file' or 'record': import --rank-from; NULL = 'file'\n"
 	"  PRIMARY KEY (run_id, path)\n"
 	");\n",
 };
@@ -28,7 +51,7 @@ const struct schema_part tt_sources_part = {
 const struct schema_part tt_records_part = {
 	.name = "trace",
 	.kind = SCHEMA_PART_DERIVED,
-	.version = 1,
+	.version = 2,
 	.create_sql =
 	/* One row per TORCH_TRACE file of a run. */
 	"CREATE TABLE IF NOT EXISTS trace_files (\n"
@@ -38,8 +61,13 @@ const struct schema_part tt_records_part = {
 	"  size INTEGER NOT NULL,   -- bytes read\n"
 	"  name_rank INTEGER,       -- rank_<R>_ in the file name, NULL if none\n"
 	"  json_rank INTEGER,       -- the first \"rank\" of its records, NULL if none\n"
-	"  rank INTEGER,            -- the file's rank: json_rank, else name_rank\n"
+	"  rank INTEGER,            -- the file's rank by the rank rule: name_rank, else json_rank\n"
+	"                           -- (--rank-from=record: json_rank, else name_rank); NULL: unranked\n"
+	"  rank_source TEXT,        -- 'file' or 'record': where rank came from; NULL when unranked\n"
 	"  rank_conflict TEXT,      -- why the ranks disagree, NULL if they do not\n"
+	"  other_rank INTEGER,      -- records whose \"rank\" differs from the file's rank (kept, under rank)\n"
+	"  pid INTEGER,             -- the first record's glog pid: the process that wrote the file\n"
+	"  process INTEGER,         -- 1, 2 ...: the file's place in the run by path; one file = one process\n"
 	"  lines INTEGER, records INTEGER, payloads INTEGER, blank_lines INTEGER,\n"
 	"  damaged INTEGER,         -- lines reported and skipped\n"
 	"  md5_mismatches INTEGER,\n"
@@ -60,7 +88,7 @@ const struct schema_part tt_records_part = {
 	"  lineno INTEGER NOT NULL, -- line of the envelope, from 1\n"
 	"  kind TEXT NOT NULL,      -- the envelope's kind key (str included)\n"
 	"  name TEXT,               -- metadata name/filename (artifact, graph_dump, link, dump_file, inductor_output_code ...)\n"
-	"  rank INTEGER,            -- \"rank\" of the record, else the file's rank\n"
+	"  rank INTEGER,            -- the file's rank (trace_files.rank), NULL when unranked\n"
 	"  json_rank INTEGER,       -- \"rank\" as written, NULL when absent\n"
 	"  ca INTEGER, frame INTEGER, compile INTEGER, attempt INTEGER, -- compile id parts, NULL when absent\n"
 	"  pid INTEGER,             -- glog prefix pid (or early-2024 thread id)\n"

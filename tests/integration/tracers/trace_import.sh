@@ -71,8 +71,8 @@ print("mismatches=%d" % d["payload_md5_mismatches"])')
 		"$({ plain_counts "$f"; echo "mismatches=$bad"; })" "$got"
 	check_eq "payload count of $f" "$(grep -a '^V' "$f" | grep -c '"has_payload"')" \
 		"$("$P" sql "fx$n" 'SELECT count(*) FROM trace_records WHERE run_id = :run AND payload_md5 IS NOT NULL' 2>/dev/null | tail -1 | tr -dc 0-9)"
-done < <(find "$F" -name '*.log' | sort)
-[ "$n" -ge 17 ] || fail "only $n fixture logs found"
+done < <(find "$F" -name '*.log' -o -name 'inductor_provenance_*.txt' | sort)
+[ "$n" -ge 40 ] || fail "only $n fixture logs found"
 
 # Stored payloads are byte-exact: their md5 is what the file declares.
 bad=$("$P" sql fx1 "SELECT count(*) FROM trace_records r JOIN trace_payloads p ON p.md5 = r.payload_md5 WHERE r.run_id = :run AND length(p.data) <> p.size" 2>/dev/null | tail -1 | tr -dc 0-9)
@@ -115,6 +115,17 @@ check_contains "comp_metrics: restart reason" "skip function graph_break" "$out"
 out=$("$P" graph-breaks restarts)
 check_contains "graph-breaks from restart reasons (2024 format)" "[0/0_1] 'skip function graph_break" "$out"
 
+# Every compile occurrence: cache_hit_miss.log compiles [0/0] and [1/0] three
+# times each (a reset between); [1/0] misses, hits, misses the fx graph cache.
+"$P" import --name chm "$F/tlparse-tests/inputs/cache_hit_miss.log" >/dev/null
+check_eq "three occurrences each, cache miss/hit/miss" \
+	"0/0 1 ok None|1/0 1 ok fx miss|0/0 2 ok None|1/0 2 ok fx hit|0/0 3 ok None|1/0 3 ok fx miss" \
+	"$("$P" --json compiles chm | $PY -c 'import json,sys; print("|".join("%s %d %s %s" % (c["compile_id"], c["occurrence"], c["status"], c["cache"]) for c in json.load(sys.stdin)))')"
+check_contains "the hit is shown" "[1/0 #2] ok" "$("$P" compiles chm)"
+# compilation_metrics without compile id (AOTInductor) are compiles of [-/-].
+"$P" import --name aot "$F/tlparse-tests/inputs/inductor_provenance_aot_log.txt" >/dev/null
+check_eq "AOT metrics without compile id" "-/-" "$("$P" --json compiles aot | $PY -c 'import json,sys; print(" ".join(c["compile_id"] for c in json.load(sys.stdin)))')"
+
 # 2.6.0 graph breaks and recompiles, with the failed guard.
 "$P" import --name br "$F/generated/torch-2.6.0/breaks_recompile/trace" >/dev/null
 out=$("$P" graph-breaks br)
@@ -122,6 +133,9 @@ check_contains "graph break reason" "[0/0] Unsupported: builtin: print" "$out"
 check_contains "graph break place" "at /root/gen/breaks_recompile.py:4" "$out"
 out=$("$P" recompiles br)
 check_contains "recompile guard" "[3/1] guard of [3/0] failed: L['n'] == 1" "$out"
+# graph_op_count 0: empty; restart reasons as the list torch logged.
+check_contains "empty graph" "[0/0_1] empty" "$("$P" compiles br)"
+check_eq "restart_reasons a list" "list 1" "$("$P" --json compiles br | $PY -c 'import json,sys; c=[x for x in json.load(sys.stdin) if x["compile_id"]=="0/0_1"][0]; print(type(c["restart_reasons"]).__name__, len(c["restart_reasons"]))')"
 
 # diff: the same trace twice differs in nothing; a trace cut before its last
 # compiles lost those compile ids (and their recompile reasons).
@@ -155,13 +169,32 @@ check_eq "timeline: one event per chromium_event, pid per rank" \
 check_eq "timeline: a named process per rank" "rank 0,rank 1,rank 2,rank 3" \
 	"$($PY -c 'import json,sys; print(",".join(sorted(x["args"]["name"] for x in json.load(open(sys.argv[1]))["traceEvents"] if x["ph"] == "M")))' "$T/tl.json")"
 
-# The JSON rank wins over the file name, and the conflict is reported.
+# The rank rule: the file name's rank wins, the conflict is reported, nothing
+# is merged (tlparse goes by the file name too); --rank-from=record takes the
+# records' rank, and files that then say the same rank are kept apart.
 mkdir "$T/conf"
 cp "$F/generated/torch-2.6.0/multirank/trace/dedicated_log_torch_trace_rank_0_vxekux_v.log" \
 	"$T/conf/dedicated_log_torch_trace_rank_5_xxxxxxxx.log"
+cp "$F/generated/torch-2.6.0/multirank/trace/dedicated_log_torch_trace_rank_0_vxekux_v.log" "$T/conf/"
 check_rc "rank conflict is a problem" 1 "$P" import --name conf "$T/conf"
-check_contains "conflict named" "records say rank 0, the file name rank 5" "$(cat "$T/.err")"
-check_eq "JSON rank used" "[0]" "$(jget conf 'd["ranks"]')"
+check_contains "conflict named" "the file name says rank 5, its records rank 0; rank 5 used (--rank-from=record uses the records')" "$(cat "$T/.err")"
+check_eq "file name's rank used" "[0, 5]" "$(jget conf 'd["ranks"]')"
+check_rc "--rank-from=record" 1 "$P" import --rank-from=record --name confrec "$T/conf"
+check_contains "records' rank used" "rank 0 used (--rank-from=record)" "$(cat "$T/.err")"
+check_contains "same rank, not merged" "2 files say rank 0 (trace/dedicated_log_torch_trace_rank_0_vxekux_v.log, trace/dedicated_log_torch_trace_rank_5_xxxxxxxx.log): kept apart as processes 1, 2, not merged" "$(cat "$T/.err")"
+check_eq "records' rank, two processes" "[0] 2" "$(jget confrec 'd["ranks"], len(d["processes"])')"
+check_rc "--rank-from=bad" 2 "$P" import --rank-from=bad "$T/conf"
+# tlparse's own inputs: rank 5's records say rank 1, the schedule files all say rank 0.
+"$P" import --name rt "$F/tlparse-tests/inputs/multi_rank_runtime" >/dev/null 2>&1
+check_eq "multi_rank_runtime: ranks by file name" "[0, 1, 2, 3, 4, 5, 6]" "$(jget rt 'd["ranks"]')"
+"$P" import --name sch "$F/tlparse-tests/inputs/multi_rank_schedule" >/dev/null 2>&1
+check_eq "multi_rank_schedule: ranks by file name" "[0, 1, 2]" "$(jget sch 'd["ranks"]')"
+# Two single-process traces in one directory (a script run twice): two processes, not one.
+mkdir "$T/two"
+cp "$F/generated/torch-2.6.0/simple/trace/"*.log "$F/generated/torch-2.6.0/failure/trace/"*.log "$T/two/"
+check_rc "two unranked processes: fine" 0 "$P" import --name two "$T/two"
+check_contains "two processes noted" "2 processes without a rank" "$(cat "$T/.err")"
+check_eq "two processes in show" 2 "$(jget two 'len(d["processes"])')"
 
 # A damaged line and a hand-edited payload: reported with file and line; the rest indexed.
 C=$F/tlparse-tests/inputs/comp_metrics.log

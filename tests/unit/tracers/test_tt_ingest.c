@@ -24,6 +24,7 @@
 #include "torchtrace.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
+#include "tt_tlparse.h"
 #include "xalloc.h"
 
 struct fixture {
@@ -120,13 +121,19 @@ static int64_t q_int(struct fixture *f, const char *sql, int64_t run)
 	return v;
 }
 
-/* Records before the first ranked one get the file's JSON rank; a name that disagrees is reported. */
-static void ranks_json_then_name(void **state)
+/*
+ * The rank rule: the file name's rank, else the records' first; every record
+ * of a file gets the file's rank; a name that disagrees is reported, records
+ * of another rank are kept and counted. --rank-from=record (trace_sources)
+ * takes the records' rank.
+ */
+static void ranks_name_then_json(void **state)
 {
 	struct fixture *f = *state;
 	int64_t run = new_run(f, "ranks");
 	json_t *o = json_object();
 	char *g = payload_line("dynamo_output_graph", CID(0, 0, 0) ", \"rank\": 1", "graph");
+	struct db_stmt *s;
 
 	put(f, run, "dedicated_log_torch_trace_rank_7_abc.log",
 	    P "{\"artifact\": {\"name\": \"torch_version\", \"encoding\": \"json\"}}\n"
@@ -134,22 +141,41 @@ static void ranks_json_then_name(void **state)
 	put(f, run, "dedicated_log_torch_trace_rank_2_x_y.log",
 	    P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n");
 	put(f, run, "zz_unranked.log", g);
+	put(f, run, "zz_empty.log", "");
 	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
-	/* rank_7 file: JSON says 1: conflict; its torch_version record gets rank 1. */
+	/* rank_7 file: the records say 1: a conflict; every record of the file is rank 7. */
 	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_WARNING), 1);
-	assert_non_null(strstr(f->diag.v[0].what, "records say rank 1, the file name rank 7"));
-	assert_int_equal(q_int(f, "SELECT rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), 1);
+	assert_non_null(strstr(f->diag.v[0].what, "the file name says rank 7, its records rank 1; rank 7 used"));
+	assert_int_equal(q_int(f, "SELECT rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), 7);
 	assert_int_equal(q_int(f, "SELECT json_rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), -99);
+	assert_int_equal(q_int(f, "SELECT other_rank FROM trace_files WHERE run_id = ? AND name_rank = 7", run), 1);
 	/* rank_2_x_y: no JSON rank: the name's (the random part may hold '_'). */
 	assert_int_equal(q_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ? AND rank = 2", run), 1);
+	/* No name rank: the records'. One process per file, numbered by path. */
+	assert_int_equal(q_int(f, "SELECT rank FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 1);
+	assert_int_equal(q_int(f, "SELECT process FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 4);
 	assert_int_equal(tt_show_json(f->ix, run, o, &f->diag), 0);
 	{
 		char *r = json_dumps(json_object_get(o, "ranks"), JSON_COMPACT);
 
-		assert_string_equal(r, "[1,2]");
+		assert_string_equal(r, "[1,2,7]");
 		free(r);
+		assert_int_equal(json_array_size(json_object_get(o, "processes")), 4);
 	}
 	json_decref(o);
+	/* --rank-from=record for the rank_7 file: its records' rank 1. */
+	s = db_prepare(f->ix, "INSERT INTO trace_sources(run_id, path, source, imported_us, rank_from)"
+				 " VALUES(?, 'trace/dedicated_log_torch_trace_rank_7_abc.log', 'x', 0, 'record')");
+	assert_int_equal(db_run(s, "i", run), 0);
+	pt_diag_release(&f->diag);
+	pt_diag_init(&f->diag);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
+	assert_non_null(strstr(f->diag.v[0].what, "rank 1 used (--rank-from=record)"));
+	assert_int_equal(q_int(f, "SELECT rank FROM trace_records WHERE run_id = ? AND name = 'torch_version'", run), 1);
+	/* rank 1 twice now (rank_7 and zz_unranked): a warning, kept apart. */
+	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_WARNING), 2);
+	assert_non_null(strstr(f->diag.v[1].what, "2 files say rank 1"));
+	assert_int_equal(q_int(f, "SELECT count(DISTINCT file_id) FROM trace_records WHERE run_id = ? AND rank = 1", run), 2);
 	free(g);
 }
 
@@ -196,7 +222,9 @@ static void compile_status_rules(void **state)
 	assert_int_equal(cs.v[1].graphs, 1);
 	assert_int_equal(cs.v[1].guard_count, 5);
 	assert_string_equal(cs.v[1].co_filename, "m.py");
-	assert_string_equal(cs.v[1].restart_reasons, "graph break");
+	/* The list torch logged, not a joined string. */
+	assert_int_equal(json_array_size(cs.v[1].restart_reasons), 1);
+	assert_string_equal(json_string_value(json_array_get(cs.v[1].restart_reasons, 0)), "graph break");
 	assert_string_equal(cs.v[2].status, "failed");
 	assert_string_equal(cs.v[2].fail_reason, "boom");
 	assert_int_equal(cs.v[2].narts, 1);	/* payload kinds only: dynamo_output_graph */
@@ -211,6 +239,47 @@ static void compile_status_rules(void **state)
 	free(text);
 	free(g1);
 	free(g2);
+}
+
+/*
+ * Compile occurrences: a frame compiled again under the same id (a reset, a
+ * cache hit after a miss) is one entry per compilation; a runtime record
+ * after it joins the last; compilation_metrics without compile id count;
+ * graph_op_count 0 is "empty".
+ */
+static void compile_occurrences(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = new_run(f, "occ");
+	struct tt_compiles cs;
+	const char *text =
+		P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"
+		P "{\"artifact\": {\"name\": \"fx_graph_cache_miss\", \"encoding\": \"json\"}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": 2}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics_runtime\": {}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
+		P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"
+		P "{\"artifact\": {\"name\": \"fx_graph_cache_hit\", \"encoding\": \"json\"}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": 2}, " CID(0, 0, 0) "}\n"
+		P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": \"f\", \"graph_op_count\": 0}, " CID(0, 0, 0) "}\n"
+		P "{\"compilation_metrics\": {\"co_name\": null, \"graph_op_count\": null}}\n";
+
+	put(f, run, "occ.log", text);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
+	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
+	assert_int_equal(cs.n, 4);
+	assert_int_equal(cs.v[0].occurrence, 1);
+	assert_string_equal(cs.v[0].cache, "fx miss");
+	assert_int_equal(cs.v[1].occurrence, 2);
+	assert_string_equal(cs.v[1].cache, "fx hit");
+	assert_string_equal(cs.v[1].status, "ok");
+	assert_int_equal(cs.v[2].occurrence, 3);
+	assert_string_equal(cs.v[2].status, "empty");
+	/* AOTInductor-style metrics without compile id: [-/-], op count unknown: ok. */
+	assert_int_equal(cs.v[3].cid.frame, COMPILEID_NONE);
+	assert_string_equal(cs.v[3].status, "ok");
+	assert_string_equal(cs.v[0].label, "");	/* one process: nobody to name */
+	tt_compiles_release(&cs);
 }
 
 static void tlparse_names(void **state)
@@ -257,8 +326,8 @@ static void ranks_diff_timeline(void **state)
 	assert_int_equal(tt_index_run(f->ix, b, 0, &f->diag, NULL), 0);
 	assert_int_equal(tt_ranks_json(f->ix, a, &o, &f->diag), 0);
 	s = json_dumps(json_object_get(o, "divergences"), JSON_COMPACT);
+	/* "another order" only when both compiled the same ids: a different set is listed id by id. */
 	assert_string_equal(s, "[\"rank 1 compiled [0/1], rank 0 did not\",\"rank 0 compiled [0/0], rank 1 did not\","
-			       "\"rank 1 compiled in another order than rank 0\","
 			       "\"rank 3 compiled 0 graphs, rank 0 1\",\"rank 0 compiled [0/0], rank 3 did not\"]");
 	free(s);
 	json_decref(o);
@@ -276,6 +345,63 @@ static void ranks_diff_timeline(void **state)
 	free(r1);
 	free(bb);
 	free(ev);
+}
+
+/* tlparse's collectives parity: calls in comments and strings do not count, a wait missing does. */
+static void collectives_parity_rules(void **state)
+{
+	static const char sched[] = "[\"torch.ops._c10d_functional.all_reduce_.default\", "
+				    "\"torch.ops._c10d_functional.wait_tensor.default\", "
+				    "\"torch.ops._c10d_functional.all_gather_into_tensor.default\"]";
+	static const char code[] =
+		"# torch.ops._c10d_functional.broadcast.default(x)\n"
+		"buf = torch.ops._c10d_functional.all_reduce_.default(a, 'sum', '0')\n"
+		"torch . ops . _c10d_functional . wait_tensor . default (buf)\n"
+		"assert_size_stride(b, (1,), 'torch.ops._c10d_functional.all_gather_into_tensor.default')\n"
+		"if n < 2: b = torch.ops._c10d_functional.all_gather_into_tensor.default(a, 2, '0')\n"
+		"/* torch.ops._c10d_functional.reduce_scatter_tensor.default(x) */\n"
+		"c = torch.ops._c10d_functional.reduce_scatter_tensor.default(a, 'sum', 2, '0')  // one more\n";
+	long off, miss;
+
+	(void)state;
+	tt_collectives_parity(sched, strlen(sched), code, strlen(code), &off, &miss);
+	/* all_reduce 1 = 1, all_gather 1 = 1, reduce_scatter 0 vs 1: offset 1; 3 calls, 1 wait. */
+	assert_int_equal(off, 1);
+	assert_int_equal(miss, 2);
+}
+
+/* tlparse's names and numbers: directory of the id as written, key with the attempt folded. */
+static void tlparse_dirs_and_keys(void **state)
+{
+	struct compileid rt = {COMPILEID_NONE, 0, 0, COMPILEID_NONE}, ca = {0, 1, 0, 2}, none;
+	char b[64];
+	json_t *meta = json_pack("{s:s}", "filename", "/tmp/x/c2abc.def.py");
+
+	(void)state;
+	compileid_clear(&none);
+	tt_tlparse_dir(&rt, b, sizeof(b));
+	assert_string_equal(b, "-_0_0_-");
+	tt_tlparse_dir(&none, b, sizeof(b));
+	assert_string_equal(b, "-_-_-_-");
+	tt_tlparse_key(&none, b, sizeof(b));
+	assert_string_equal(b, "[-/-]");
+	tt_tlparse_key(&ca, b, sizeof(b));
+	assert_string_equal(b, "[!0/1/0_2]");
+	assert_int_equal(tt_tlparse_output("inductor_output_code", meta, "", 0, b, sizeof(b)), 'p');
+	assert_string_equal(b, "inductor_output_code_c2abc.def.txt");
+	json_decref(meta);
+	meta = json_pack("{s:s, s:s}", "name", "../x", "encoding", "json");
+	assert_int_equal(tt_tlparse_output("artifact", meta, "", 0, b, sizeof(b)), 'p');
+	assert_string_equal(b, ".._x.json");
+	json_decref(meta);
+	meta = json_pack("{s:s, s:s}", "name", "n", "url", "http://x");
+	assert_int_equal(tt_tlparse_output("link", meta, "", 0, b, sizeof(b)), 'l');
+	json_decref(meta);
+	meta = json_object();
+	assert_int_equal(tt_tlparse_output("dynamo_guards", meta, "[{\"code\": \"x\"}]", 15, b, sizeof(b)), 'p');
+	assert_int_equal(tt_tlparse_output("dynamo_guards", meta, "[1]", 3, b, sizeof(b)), 0);
+	assert_int_equal(tt_tlparse_output("chromium_event", meta, "{}", 2, b, sizeof(b)), 0);
+	json_decref(meta);
 }
 
 /*
@@ -312,9 +438,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rank_rules),
+		cmocka_unit_test(collectives_parity_rules),
+		cmocka_unit_test(tlparse_dirs_and_keys),
 		cmocka_unit_test(tlparse_names),
-		cmocka_unit_test_setup_teardown(ranks_json_then_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(ranks_name_then_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_status_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(compile_occurrences, setup, teardown),
 		cmocka_unit_test_setup_teardown(ranks_diff_timeline, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_file_keeps_part_partial, setup, teardown),
 	};

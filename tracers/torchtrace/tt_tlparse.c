@@ -1,0 +1,502 @@
+/*
+ * tlparse's output tree; see trace_tlparse.h. One ordered scan of each
+ * file's records replays tlparse's output counter (lib.rs run_parser,
+ * add_file_output: every output it produces takes the next number) and
+ * writes the payload files among those outputs.
+ */
+#include "tt_tlparse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "strbuf.h"
+#include "tt_internal.h"
+#include "xalloc.h"
+
+/* The graph kinds tlparse's SentinelFileParser writes as <kind>.txt (parsers.rs default_parsers). */
+static const char *const sentinel_kinds[] = {
+	"optimize_ddp_split_graph", "compiled_autograd_graph", "aot_forward_graph",
+	"aot_backward_graph", "aot_inference_graph", "aot_joint_graph",
+	"inductor_post_grad_graph", "inductor_pre_grad_graph", "dynamo_cpp_guards_str",
+};
+
+static const char *mstr(json_t *meta, const char *key)
+{
+	json_t *v = json_object_get(meta, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* A name inside one directory: '/' cannot lead out of DIR. */
+static void put_name(char *out, size_t n, const char *a, const char *b, const char *ext)
+{
+	snprintf(out, n, "%s%s.%s", a, b ? b : "", ext);
+	for (char *p = out; *p; p++)
+		if (*p == '/')
+			*p = '_';
+}
+
+/* tlparse's dynamo_guards parser: a JSON list of {code: str, stack?, user_stack?}. */
+static int guards_parse(const char *payload, size_t len)
+{
+	json_t *a = json_loadb(payload, len, 0, NULL), *g;
+	size_t i;
+	int ok = json_is_array(a);
+
+	json_array_foreach(a, i, g)
+		ok &= json_is_object(g) && json_is_string(json_object_get(g, "code"));
+	json_decref(a);
+	return ok;
+}
+
+int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_t len,
+			 char *name, size_t n)
+{
+	const char *s;
+
+	name[0] = '\0';
+	for (size_t i = 0; i < sizeof(sentinel_kinds) / sizeof(*sentinel_kinds); i++)
+		if (!strcmp(kind, sentinel_kinds[i])) {
+			put_name(name, n, kind, NULL, "txt");
+			return 'p';
+		}
+	if (!strcmp(kind, "graph_dump") && (s = mstr(meta, "name"))) {
+		put_name(name, n, s, NULL, "txt");
+		return 'p';
+	}
+	if (!strcmp(kind, "dynamo_output_graph")) {
+		put_name(name, n, kind, NULL, "txt");
+		return 'p';
+	}
+	if (!strcmp(kind, "dynamo_guards")) {
+		/* tlparse renders dynamo_guards_N.html; written here as its JSON payload. */
+		if (!guards_parse(payload, len))
+			return 0;
+		put_name(name, n, kind, NULL, "json");
+		return 'p';
+	}
+	if (!strcmp(kind, "inductor_output_code")) {
+		/* -p: inductor_output_code_<stem of filename>.txt (Rust's Path::file_stem). */
+		const char *f = mstr(meta, "filename"), *b, *dot;
+		char stem[400];
+
+		if (!f || !*f) {
+			put_name(name, n, kind, NULL, "txt");
+			return 'p';
+		}
+		b = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+		dot = strrchr(b, '.');
+		if (!dot || dot == b)
+			dot = b + strlen(b);
+		snprintf(stem, sizeof(stem), "_%.*s", (int)(dot - b), b);
+		put_name(name, n, kind, stem, "txt");
+		return 'p';
+	}
+	if (!strcmp(kind, "optimize_ddp_split_child") && (s = mstr(meta, "name"))) {
+		char part[400];
+
+		snprintf(part, sizeof(part), "_%s", s);
+		put_name(name, n, kind, part, "txt");
+		return 'p';
+	}
+	if (!strcmp(kind, "aot_autograd_backward_compilation_metrics") || !strcmp(kind, "bwd_compilation_metrics")) {
+		put_name(name, n, kind, NULL, "json");
+		return 'h';
+	}
+	if (!strcmp(kind, "link") && mstr(meta, "name") && mstr(meta, "url")) {
+		snprintf(name, n, "%s", mstr(meta, "name"));
+		return 'l';
+	}
+	if (!strcmp(kind, "artifact") && (s = mstr(meta, "name")) && mstr(meta, "encoding")) {
+		const char *enc = mstr(meta, "encoding");
+
+		if (strcmp(enc, "string") && strcmp(enc, "json"))
+			return 0;	/* tlparse: "Unsupported encoding", no output */
+		put_name(name, n, s, NULL, strcmp(enc, "string") ? "json" : "txt");
+		return 'p';
+	}
+	if (!strcmp(kind, "dump_file") && (s = mstr(meta, "name"))) {
+		const char *k = strstr(s, "<eval_with_key>.");
+
+		if (k && k[16] >= '0' && k[16] <= '9')
+			snprintf(name, n, "eval_with_key_%lld.txt", strtoll(k + 16, NULL, 10));
+		else
+			put_name(name, n, s, NULL, "txt");
+		return 'g';
+	}
+	return 0;
+}
+
+int tt_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t n)
+{
+	const char *pre = mstr(meta, "prefix");
+
+	name[0] = '\0';
+	if (!strcmp(kind, "exported_program")) {
+		put_name(name, n, kind, NULL, "txt");
+		return 'p';
+	}
+	/* lib.rs handle_guard: symbolic_guard_information_N.html for evaluated guards. */
+	if (!strcmp(kind, "propagate_real_tensors_provenance") ||
+	    (!strcmp(kind, "guard_added") && pre && !strcmp(pre, "eval"))) {
+		put_name(name, n, "symbolic_guard_information", NULL, "json");
+		return 'h';
+	}
+	return !strcmp(kind, "guard_added") ? -1 : 0;
+}
+
+/* tlparse reads no record whose stack has a frame with file -1 (FrameSummary.filename is u32). */
+static int bad_stack(json_t *st)
+{
+	size_t i;
+	json_t *fr;
+
+	json_array_foreach(st, i, fr) {
+		json_t *f = json_object_get(fr, "filename");
+
+		if (json_is_integer(f) && json_integer_value(f) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int mkdirs(const char *path)
+{
+	char *p = pt_xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; *s && rc == 0; s++)
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(p, 0777) < 0 && errno != EEXIST)
+				rc = -1;
+			*s = '/';
+		}
+	if (rc == 0 && mkdir(p, 0777) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+static int write_file(const char *root, const char *rel, const void *data, size_t len,
+		      struct pt_diag *diag)
+{
+	char *path = pt_xasprintf("%s/%s", root, rel), *slash = strrchr(path, '/');
+	FILE *f;
+	int rc = -1;
+
+	*slash = '\0';
+	if (mkdirs(path) == 0) {
+		*slash = '/';
+		f = fopen(path, "wb");
+		if (f && (fwrite(data, 1, len, f) == len) + (fclose(f) == 0) == 2)
+			rc = 0;
+	}
+	*slash = '/';
+	if (rc < 0)
+		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot write: %s", strerror(errno));
+	free(path);
+	return rc;
+}
+
+void tt_tlparse_key(const struct compileid *c, char *out, size_t n)
+{
+	char f[24] = "-", k[24] = "-", ca[24] = "", at[24] = "";
+
+	if (c->ca >= 0)
+		snprintf(ca, sizeof(ca), "!%lld/", (long long)c->ca);
+	if (c->frame >= 0)
+		snprintf(f, sizeof(f), "%lld", (long long)c->frame);
+	if (c->compile >= 0)
+		snprintf(k, sizeof(k), "%lld", (long long)c->compile);
+	if (c->attempt > 0)
+		snprintf(at, sizeof(at), "_%lld", (long long)c->attempt);
+	snprintf(out, n, "[%s%s/%s%s]", ca, f, k, at);
+}
+
+void tt_tlparse_dir(const struct compileid *c, char *out, size_t n)
+{
+	int64_t v[4] = {c->ca, c->frame, c->compile, c->attempt};
+	size_t pos = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < 4 && pos < n; i++) {
+		int w = v[i] >= 0 ? snprintf(out + pos, n - pos, "%s%lld", i ? "_" : "", (long long)v[i])
+				  : snprintf(out + pos, n - pos, "%s-", i ? "_" : "");
+
+		pos += w > 0 ? (size_t)w : 0;
+	}
+}
+
+static const char *cache_suffix(const char *path)
+{
+	/* tlparse's markers, tested on the whole path (lib.rs add_file_output). */
+	if (strstr(path, "cache_miss"))
+		return "\xe2\x9d\x8c";		/* U+274C */
+	if (strstr(path, "cache_hit"))
+		return "\xe2\x9c\x85";		/* U+2705 */
+	if (strstr(path, "cache_bypass"))
+		return "\xe2\x9d\x93";		/* U+2753 */
+	return "";
+}
+
+static int write_json(const char *root, const char *rel, json_t *j, struct pt_diag *diag)
+{
+	char *text = json_dumps(j, JSON_INDENT(2));
+	int rc = write_file(root, rel, text ? text : "null", text ? strlen(text) : 4, diag);
+
+	free(text);
+	return rc;
+}
+
+struct tree {
+	const char *root;		/* where this file's tree goes */
+	json_t *dir;			/* compile_directory.json */
+	json_t *chromium;		/* chromium_events.json */
+	long counter;
+	int have_rank;
+	long long expected_rank;
+};
+
+static void list_entry(struct tree *t, const char *key, const char *url, const char *name, long number,
+		       const char *suffix)
+{
+	json_t *ent = json_object_get(t->dir, key);
+	const char *last = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+
+	if (!ent) {
+		ent = json_pack("{s:[]}", "artifacts");
+		json_object_set_new(t->dir, key, ent);
+	}
+	json_array_append_new(json_object_get(ent, "artifacts"),
+			      json_pack("{s:s, s:s, s:I, s:s, s:n}", "url", url, "name", last, "number",
+					(json_int_t)number, "suffix", suffix, "readable_url"));
+}
+
+static const char SQL_FILES[] =
+	"SELECT id, path, rank, first_record, last_record,"
+	" (SELECT count(*) FROM trace_files f WHERE f.run_id = t.run_id AND f.rank = t.rank AND f.records > 0)"
+	" FROM trace_files t WHERE run_id = ?1 AND records > 0 ORDER BY path";
+static const char SQL_RECS[] =
+	"SELECT r.kind, r.json_rank, r.ca, r.frame, r.compile, r.attempt, r.payload_md5,"
+	" coalesce(r.md5_declared, r.payload_md5), r.envelope, p.data"
+	" FROM trace_records r LEFT JOIN trace_payloads p ON p.md5 = r.payload_md5"
+	" WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id";
+
+static int matches(const struct tt_tlparse_opts *o, const struct compileid *cid, const char *kind,
+		   json_t *meta)
+{
+	const char *name = mstr(meta, "name");
+
+	if (o->cid && !compileid_equal(o->cid, cid))
+		return 0;
+	if (o->what && strcmp(o->what, kind) && !(name && !strcmp(o->what, tt_artifact_label(kind, name))))
+		return 0;
+	return 1;
+}
+
+/* One file's records into its tree. */
+static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
+		    const struct tt_tlparse_opts *o, struct tt_tlparse_stats *st, struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	int rc, failed = 0;
+	int filtered = o->cid || o->what;
+
+	if (tt_prep(ix, &s, SQL_RECS) < 0 || db_bind(s, "ii", first, last) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		const char *kind = db_col_text(s, 0), *md5 = db_col_text(s, 6);
+		const char *declared = db_col_text(s, 7), *payload = db_col_text(s, 9);
+		size_t plen = payload ? db_col_bytes(s, 9) : 0;
+		long long jr = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+		struct compileid cid = {col_nullable(s, 2), col_nullable(s, 3), col_nullable(s, 4), col_nullable(s, 5)}, kcid = cid;
+		json_t *env, *meta;
+		char key[COMPILEID_MAX + 8], dir[COMPILEID_MAX + 8], name[600];
+		int out, wrote_payload = 0;
+
+		if (!strcmp(kind, "str"))
+			continue;
+		env = json_loads(db_col_text(s, 8), 0, NULL);
+		meta = json_object_get(env, kind);
+		if (!json_is_object(env) || bad_stack(json_object_get(env, "stack")) ||
+		    bad_stack(json_object_get(meta, "stack")) || bad_stack(json_object_get(meta, "user_stack"))) {
+			json_decref(env);
+			continue;
+		}
+		/* One rank per file: the first ranked record's; others are skipped (other_rank). */
+		if (t->have_rank ? jr != t->expected_rank : 0) {
+			json_decref(env);
+			continue;
+		}
+		if (!t->have_rank && jr >= 0) {
+			t->have_rank = 1;
+			t->expected_rank = jr;
+		}
+		if (kcid.compile >= 0 && kcid.attempt < 0)
+			kcid.attempt = 0;	/* runtime records join attempt 0 */
+		tt_tlparse_key(&kcid, key, sizeof(key));
+		tt_tlparse_dir(&cid, dir, sizeof(dir));
+		if (!json_object_get(t->dir, key) && (!filtered || matches(o, &cid, kind, meta)))
+			json_object_set_new(t->dir, key, json_pack("{s:[]}", "artifacts"));
+		out = o->export_mode ? tt_tlparse_output_export(kind, meta, name, sizeof(name))
+				     : tt_tlparse_output(kind, meta, payload, plen, name, sizeof(name));
+		if (out == 'p' || out == 'h') {
+			/* add_unique_suffix: <stem>_<N>.<ext>; an 'h' page is written as the JSON it renders. */
+			char *dot = strrchr(name, '.');
+			char *rel = pt_xasprintf("%s/%.*s_%ld%s", dir, (int)(dot - name), name, t->counter, dot);
+
+			if (matches(o, &cid, kind, meta)) {
+				if (out == 'p' ? write_file(t->root, rel, payload ? payload : "", plen, diag) < 0
+					       : write_json(t->root, rel, meta, diag) < 0)
+					failed = 1;
+				list_entry(t, key, rel, rel, t->counter, cache_suffix(rel));
+				st->files++;
+			}
+			wrote_payload = out == 'p';
+			/* A provenance stack-trace JSON also gets a *_readable.html page. */
+			if (out == 'p' && !strncmp(name, "inductor_provenance_tracking_kernel_stack_traces", 48) &&
+			    !strcmp(dot, ".json")) {
+				json_t *j = json_loadb(payload ? payload : "", plen, 0, NULL);
+
+				t->counter += j != NULL;
+				json_decref(j);
+			}
+			free(rel);
+			t->counter++;
+		} else if (out == 'l') {
+			if (matches(o, &cid, kind, meta)) {
+				list_entry(t, key, mstr(meta, "url"), name, t->counter, "");
+				st->links++;
+			}
+			t->counter++;
+		} else if (out == 'g') {
+			/* dump_file/<name>: tlparse's page has no number in its name, only in the listing. */
+			char *rel = pt_xasprintf("dump_file/%s", name);
+
+			if (matches(o, &cid, kind, meta)) {
+				if (write_file(t->root, rel, payload ? payload : "", plen, diag) < 0)
+					failed = 1;
+				list_entry(t, key, rel, rel, t->counter, "");
+				st->files++;
+			}
+			wrote_payload = 1;
+			free(rel);
+			t->counter++;
+		}
+		if (!strcmp(kind, "compilation_metrics")) {
+			/* compilation_metrics_N.html after the other parsers: its metrics as JSON here. */
+			char *rel = pt_xasprintf("%s/compilation_metrics_%ld.json", dir, t->counter);
+
+			if (matches(o, &cid, kind, meta)) {
+				if (write_json(t->root, rel, meta, diag) < 0)
+					failed = 1;
+				list_entry(t, key, rel, rel, t->counter, "");
+				st->files++;
+			}
+			free(rel);
+			t->counter++;
+		}
+		if (out < 0) {
+			/* export: a guard not evaluated ends the record there */
+			json_decref(env);
+			continue;
+		}
+		if (!strcmp(kind, "chromium_event") && !filtered) {
+			json_t *ev = json_loadb(payload ? payload : "", plen, 0, NULL);
+
+			if (ev)
+				json_array_append_new(t->chromium, ev);
+		} else if (!wrote_payload && md5 && plen && !filtered) {
+			/* Payloads no parser took: payloads/<declared md5>.txt. */
+			char *rel = pt_xasprintf("payloads/%s.txt", declared);
+
+			if (write_file(t->root, rel, payload, plen, diag) < 0)
+				failed = 1;
+			free(rel);
+		}
+		json_decref(env);
+	}
+	return rc < 0 || failed ? -1 : 0;
+}
+
+static int dump_json(const char *root, const char *name, json_t *j, struct pt_diag *diag)
+{
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int rc = write_file(root, name, text ? text : "", text ? strlen(text) : 0, diag);
+
+	free(text);
+	return rc;
+}
+
+int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
+			const struct tt_tlparse_opts *o, struct tt_tlparse_stats *st,
+			struct pt_diag *diag)
+{
+	struct db_stmt *s = NULL;
+	struct {
+		int64_t first, last, rank;
+		char *path;
+		long same_rank;
+	} *f = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0, step;
+
+	memset(st, 0, sizeof(*st));
+	if (tt_prep(ix, &s, SQL_FILES) < 0 || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((step = db_step(s)) == 1) {
+		PT_GROW(f, n, alloc);
+		f[n].first = db_col_int(s, 3);
+		f[n].last = db_col_int(s, 4);
+		f[n].rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
+		f[n].path = pt_xstrdup(db_col_text(s, 1));
+		f[n].same_rank = (long)db_col_int(s, 5);
+		n++;
+	}
+	if (step < 0)
+		rc = -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct tree t = {0};
+		char *root;
+
+		if (o->rank >= 0 && f[i].rank != o->rank)
+			continue;
+		if (n == 1) {
+			root = pt_xstrdup(out);
+		} else if (f[i].rank >= 0 && f[i].same_rank == 1) {
+			root = pt_xasprintf("%s/rank_%lld", out, (long long)f[i].rank);
+		} else {
+			/* No rank, or a rank another file has too: the file's own name. */
+			const char *b = strrchr(f[i].path, '/') ? strrchr(f[i].path, '/') + 1 : f[i].path;
+			size_t bl = strlen(b);
+
+			if (bl > 4 && !strcmp(b + bl - 4, ".log"))
+				bl -= 4;
+			root = pt_xasprintf("%s/%.*s", out, (int)bl, b);
+		}
+		t.root = root;
+		t.dir = json_object();
+		t.chromium = json_array();
+		if (mkdirs(root) < 0) {
+			pt_diag_add(diag, PT_SEV_ERROR, root, NULL, "cannot create: %s", strerror(errno));
+			rc = -1;
+		} else if (one_file(ix, f[i].first, f[i].last, &t, o, st, diag) < 0 ||
+			   (!o->export_mode && dump_json(root, "compile_directory.json", t.dir, diag) < 0) ||
+			   (!(o->cid || o->what || o->export_mode) &&
+			    dump_json(root, "chromium_events.json", t.chromium, diag) < 0)) {
+			rc = -1;
+		}
+		st->trees++;
+		json_decref(t.dir);
+		json_decref(t.chromium);
+		free(root);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(f[i].path);
+	free(f);
+	return rc;
+}
