@@ -548,30 +548,109 @@ static void write_matrix(struct rctx *c, struct html *h)
 	free(ranks);
 }
 
+static const char *check_title(const char *k)
+{
+	static const char *const t[][2] = {
+		{"compile_ids", "compile ids"}, {"cache", "cache hit/miss pattern"},
+		{"collective_schedule", "collective schedules"}, {"tensor_meta", "tensor metadata"},
+		{"runtime", "runtime estimates"}, {"execution_order", "graph execution order"},
+		{"collectives_parity", "collectives parity (code vs schedule)"},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++)
+		if (!strcmp(t[i][0], k))
+			return t[i][1];
+	return k;
+}
+
+static void json_text(struct html *h, json_t *v)
+{
+	char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	html_text(h, s ? s : json_string_value(v));
+	free(s);
+}
+
+/* One cross-rank check (pttrace ranks' "checks" object): its groups of ranks, its
+ * details, or its data as JSON. */
+static void write_check(struct html *h, const char *name, json_t *chk)
+{
+	json_t *groups = json_object_get(chk, "groups"), *details = json_object_get(chk, "details");
+	json_t *nd = json_object_get(chk, "members_with_data");
+	int diverge = json_is_true(json_object_get(chk, "diverge"));
+	char *all;
+
+	html_rawf(h, "<tr><td>");
+	html_text(h, check_title(name));
+	if (json_is_integer(nd) && json_integer_value(nd) < 2)
+		html_raw(h, "</td><td>no data to compare</td><td>");
+	else
+		html_rawf(h, "</td><td class=\"%s\">%s</td><td>", diverge ? "bad" : "good",
+			  diverge ? "ranks diverge" : "ranks agree");
+	if (json_array_size(groups) > 1) {
+		html_raw(h, "<ol>");
+		for (size_t i = 0; i < json_array_size(groups); i++) {
+			json_t *g = json_array_get(groups, i), *r = json_object_get(g, "ranks");
+
+			html_raw(h, "<li>");
+			for (size_t k = 0; k < json_array_size(r); k++) {
+				if (k)
+					html_raw(h, ", ");
+				json_text(h, json_array_get(r, k));
+			}
+			if (json_is_string(json_object_get(g, "sequence")) &&
+			    *json_string_value(json_object_get(g, "sequence"))) {
+				html_raw(h, ": <code>");
+				json_text(h, json_object_get(g, "sequence"));
+				html_raw(h, "</code>");
+			}
+			html_raw(h, "</li>");
+		}
+		html_raw(h, "</ol>");
+	}
+	for (size_t i = 0; i < json_array_size(details); i++) {
+		html_raw(h, i ? "<br>" : "");
+		json_text(h, json_array_get(details, i));
+	}
+	if (diverge && !json_array_size(details) && json_array_size(groups) < 2) {
+		all = json_dumps(chk, JSON_INDENT(1));
+		html_raw(h, "<details><summary>data</summary><pre>");
+		html_text(h, all);
+		html_raw(h, "</pre></details>");
+		free(all);
+	}
+	html_raw(h, "</td></tr>\n");
+}
+
 static void write_divergences(struct rctx *c, struct html *h)
 {
-	json_t *j = NULL, *d;
+	json_t *j = NULL, *d, *checks, *v;
 	struct pt_diag tmp;
+	const char *k;
 
 	pt_diag_init(&tmp);
 	if (c->nranks > 1 && tt_ranks_json(c->ix, c->o->run_id, &j, &tmp) == 0) {
 		d = json_object_get(j, "divergences");
-		html_raw(h, "<h3>Cross-rank checks</h3>\n");
+		checks = json_object_get(j, "checks");
+		html_raw(h, "<h3 id=\"checks\">Cross-rank checks</h3>\n");
 		if (!json_array_size(d))
 			html_raw(h, "<p class=\"good\">No divergence between ranks.</p>\n");
 		else
 			html_raw(h, "<ul>\n");
 		for (size_t i = 0; i < json_array_size(d); i++) {
-			json_t *x = json_array_get(d, i);
-			char *s = json_is_string(x) ? NULL : json_dumps(x, JSON_COMPACT);
-
 			html_raw(h, "<li class=\"bad\">");
-			html_text(h, s ? s : json_string_value(x));
+			json_text(h, json_array_get(d, i));
 			html_raw(h, "</li>\n");
-			free(s);
 		}
 		if (json_array_size(d))
 			html_raw(h, "</ul>\n");
+		if (json_object_size(checks)) {
+			html_raw(h, "<table><thead><tr><th>check</th><th>verdict</th><th>groups and "
+				    "details</th></tr></thead><tbody>\n");
+			json_object_foreach(checks, k, v)
+				write_check(h, k, v);
+			html_raw(h, "</tbody></table>\n");
+		}
 	}
 	json_decref(j);
 	pt_diag_release(&tmp);

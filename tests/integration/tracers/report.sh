@@ -33,6 +33,14 @@ check_contains "no highlight.js said" "without highlighting" "$idx"
 check_contains "timeline svg" '<svg xmlns="http://www.w3.org/2000/svg"' "$idx"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["traceEvents"]' "$T/mr/chromium_events.json" || fail "chromium_events.json is not a Chrome trace"
 
+# 1b. tlparse's cross-rank checks on its collective-schedule job: ranks 0 and 2 agree, 1 differs.
+import "$F/tlparse-tests/inputs/multi_rank_schedule"
+"$PTTRACE" report last --out "$T/sched" >/dev/null 2>&1 || fail "report multi_rank_schedule"
+sc=$(cat "$T/sched/index.html")
+check_contains "schedule check diverges" '<tr><td>collective schedules</td><td class="bad">ranks diverge</td><td><ol><li>rank 0, rank 2: <code>' "$sc"
+check_contains "second schedule group" '<li>rank 1: <code>' "$sc"
+check_contains "checks without data said so" '<tr><td>tensor metadata</td><td>no data to compare</td>' "$sc"
+
 # 2. miss / hit / miss of one compile id: three rows, the hit kept.
 import "$F/tlparse-tests/inputs/cache_hit_miss.log"
 "$PTTRACE" report last --out "$T/chm" >/dev/null 2>&1 || fail "report cache_hit_miss"
