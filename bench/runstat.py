@@ -39,34 +39,29 @@ def evict(files):
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         os.close(fd)
 
-def run(cmd):
-    t0 = time.perf_counter()
+def spawn(argv):
+    """Fork and exec argv with its output discarded; the child's pid."""
     pid = os.fork()
     if pid == 0:
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, 1)
         os.dup2(fd, 2)
         try:
-            os.execvp(cmd[0], cmd)
+            os.execvp(argv[0], argv)
         finally:
             os._exit(127)
-    _, status, ru = os.wait4(pid, 0)
+    return pid
+
+def run(cmd):
+    t0 = time.perf_counter()
+    _, status, ru = os.wait4(spawn(cmd), 0)
     wall = time.perf_counter() - t0
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
 
 def peak_rss_mb(cmd, tmp):
     """Peak RSS through GNU time (its own small process forks the command;
     wait4's figure for a child of this Python would include Python's pages)."""
-    pid = os.fork()
-    if pid == 0:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        try:
-            os.execv("/usr/bin/time", ["/usr/bin/time", "-f", "%M", "-o", tmp] + cmd)
-        finally:
-            os._exit(127)
-    os.waitpid(pid, 0)
+    os.waitpid(spawn(["/usr/bin/time", "-f", "%M", "-o", tmp] + cmd), 0)
     with open(tmp) as f:
         return int(f.read().split()[-1]) / 1024
 

@@ -54,6 +54,22 @@ int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg)
 	}
 }
 
+int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage)
+{
+	int r = pt_cli_common_opt(cli, c, arg);
+
+	if (r > 0)
+		return -1;
+	if (r < 0)
+		return EXIT_USAGE;	/* the bad --color value is already reported */
+	if (c == 'h') {
+		fputs(usage, stdout);
+		return EXIT_FINE;
+	}
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
 void pt_cli_bad_option(const struct pt_cli *cli, const char *arg)
 {
 	fprintf(stderr, "%s: unrecognized option '%s'\n", pt_cli_name(cli), arg);

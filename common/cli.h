@@ -75,6 +75,15 @@ int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstri
 		  const struct option *longopts);
 
 /*
+ * The end of a subcommand's option switch (its "default:"): 'j', 'C', 'N'
+ * from PT_CLI_OPTIONS are applied (returns -1: go on); 'h' prints usage on
+ * stdout (returns EXIT_FINE); anything else is a usage error already worded
+ * by getopt: usage on stderr, EXIT_USAGE (a bad --color value: its message only).
+ * Use: default: if ((rc = pt_cli_option(ctx, c, optarg, usage)) >= 0) return rc;
+ */
+int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage);
+
+/*
  * Handle 'j', 'C' and 'N' from PT_CLI_OPTIONS: 1 handled, 0 not one of them,
  * -1 a bad --color value (message printed; exit EXIT_USAGE).
  */

@@ -53,11 +53,9 @@ static int text_from_file(const char *path, char **text, size_t *len, struct pt_
 int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "library", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *library = NULL, *src;
@@ -70,15 +68,11 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'p': python = optarg; break;
 		case 'l': library = optarg; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if ((python != NULL) + (library != NULL) + (optind < argc) != 1 || optind + 1 < argc) {

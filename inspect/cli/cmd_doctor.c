@@ -95,8 +95,16 @@ static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
 		       : r->import_error ? r->import_error : "unknown error");
 	else if (dr->have_g && dr->g.headline)
 		printf("%s%s%s\n", pt_c(c, PT_C_RED), dr->g.headline, pt_c(c, PT_C_RESET));
-	else if (warn)
-		printf("%sproblems found%s\n", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+	else if (warn) {
+		const char *first = "problems found";
+
+		for (size_t i = 0; i < dr->e.findings.n; i++)
+			if (dr->e.findings.v[i].sev >= PT_SEV_WARNING) {
+				first = dr->e.findings.v[i].what;
+				break;
+			}
+		printf("%s%s%s\n", pt_c(c, PT_C_RED), first, pt_c(c, PT_C_RESET));
+	}
 	else
 		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
 	if (!r->torch_ok && dr->have_g) {
@@ -227,12 +235,10 @@ static void issue_block(const struct doctor *dr)
 int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "issue", no_argument, NULL, 'i' },
 		{ "expect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;
@@ -244,16 +250,12 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'p': python = optarg; break;
 		case 'e': expect = optarg; break;
 		case 'i': issue = true; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind < argc) {

@@ -31,12 +31,10 @@ static const char usage_text[] =
 int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;
@@ -47,16 +45,12 @@ int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'p': python = optarg; break;
 		case 'e': expect = optarg; break;
 		case 'v': verbose = 1; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind < argc) {

@@ -73,6 +73,7 @@ struct files_opts {
 #define CUDA_OPTIONS                                                                          \
 	"CUDA options:\n"                                                                     \
 	"  --gpu=CC            can a GPU run it: 8.6, sm_86, 120, h100, rtx5090 ... (repeatable)\n" \
+	"  --gpu=auto          this machine's GPUs (/proc/driver/nvidia, libcuda.so.1)\n"    \
 	"  --registered-only   only .nv_fatbin and __nv_relfatbin (skip the data-section scan)\n" \
 	"  --verify            decompress every SASS/PTX entry and check it\n"               \
 	"  --entries           list every fat binary entry (text)\n"                          \

@@ -79,11 +79,9 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 int cmd_undefined(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "ld-library-path", required_argument, NULL, 'L' },
 		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *llp = getenv("LD_LIBRARY_PATH");
@@ -95,15 +93,11 @@ int cmd_undefined(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'L': llp = optarg; break;
 		case 'a': all = true; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind >= argc) {

@@ -16,6 +16,8 @@
 #include "term.h"
 
 /* Each returns the process exit code. argv[0] is the full name ("ptinspect deps"). */
+int cmd_build(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect build [DIR] */
+int cmd_diff(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect diff A B */
 int cmd_files(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect FILE... */
 int cmd_deps(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect deps FILE... */
 int cmd_cuda(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect cuda FILE... */

@@ -8,12 +8,11 @@
 
 #include <elf.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "jobs.h"
 #include "fatbin_unpack.h"
 #include "xalloc.h"
 
@@ -536,19 +535,9 @@ static void *verify_worker(void *arg)
 /* Threads for --verify: PT_JOBS if set (1 = none), else the CPUs this process may use. */
 static size_t verify_threads(size_t entries)
 {
-	const char *e = getenv("PT_JOBS");
-	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t cs;
+	size_t n = pt_jobs(64);
 
-	if (!(e && *e) && sched_getaffinity(0, sizeof(cs), &cs) == 0 && CPU_COUNT(&cs) < n)
-		n = CPU_COUNT(&cs);
-	if (n < 1)
-		n = 1;
-	if (n > 64)
-		n = 64;
-	if ((size_t)n > entries)
-		n = entries ? (long)entries : 1;
-	return (size_t)n;
+	return n > entries ? (entries ? entries : 1) : n;
 }
 
 int cuda_scan_verify(const struct elfobj *o, const struct cuda_scan *s, struct cuda_verify *v,

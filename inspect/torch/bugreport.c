@@ -390,9 +390,11 @@ void bugreport_collect(const struct pyenv_report *r, const struct importdiag *g,
 		b->pip = pt_xreallocarray(b->pip, b->n_pip + 1, sizeof(*b->pip));
 		b->pip[b->n_pip++] = pt_xasprintf("[pip3] %s==%s", r->dist_name[i], r->dist_version[i]);
 	}
-	qsort(b->pip, b->n_pip, sizeof(*b->pip), by_str);
+	if (b->n_pip > 1)
+		qsort(b->pip, b->n_pip, sizeof(*b->pip), by_str);
 	conda(b);
-	qsort(b->conda, b->n_conda, sizeof(*b->conda), by_str);
+	if (b->n_conda > 1)
+		qsort(b->conda, b->n_conda, sizeof(*b->conda), by_str);
 }
 
 void bugreport_release(struct bugreport *b)

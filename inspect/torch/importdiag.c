@@ -436,10 +436,10 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 		if (!g->loc.ext) {
 			if (g->loc.source_checkout) {
 				g->cause = IMPORTDIAG_SOURCE_CHECKOUT;
-				headline(g, "a PyTorch source checkout wins: %s/torch (%s) has no built _C "
-					 "extension; leave the directory (cd ..) or finish the in-place build "
-					 "(python setup.py develop)", g->loc.entry ? g->loc.entry : g->loc.pkg_dir,
-					 pysyspath_how_text(g->loc.how));
+				headline(g, "a PyTorch source checkout wins: %s (%s, sys.path[%zu]) has no "
+					 "built _C extension; leave the directory (cd ..) or finish the in-place "
+					 "build (python setup.py develop)", g->loc.pkg_dir,
+					 pysyspath_how_text(g->loc.how), g->loc.index);
 			} else {
 				g->cause = IMPORTDIAG_NO_EXTENSION;
 				headline(g, "the torch package at %s (%s) has no _C extension (_C%s)",

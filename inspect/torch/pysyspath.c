@@ -17,7 +17,7 @@
 const char *pysyspath_how_text(enum pysyspath_how h)
 {
 	switch (h) {
-	case PYSYSPATH_CWD: return "the current directory (sys.path[0])";
+	case PYSYSPATH_CWD: return "the current directory";
 	case PYSYSPATH_PTH: return "a directory a .pth file puts on sys.path";
 	case PYSYSPATH_SITE: return "site-packages";
 	case PYSYSPATH_PATH: return "a sys.path entry";

@@ -2,7 +2,7 @@
 """Run the examples of a guide (docs/guide-*.md) and compare them with the
 output it shows. The convention is in docs/internals/guides.md:
 
-  ```console [needs=torch2,nvcc,gdb,cuda]
+  ```console [needs=torch2,cudabed,nvcc,gdb,cuda]
   $ command            (run with bash from the repository root)
   > continuation       (more lines of the same command, as the shell's PS2)
   output lines         (stdout and stderr as a terminal shows them)
@@ -163,6 +163,13 @@ def have(need, src, env):
             return None
         why = [l for l in r.stdout.splitlines() if "cannot run here" in l]
         return "the torch 2.x test bed: " + (why[-1] if why else "exit %d" % r.returncode)
+    if need == "cudabed":
+        r = subprocess.run([os.path.join(src, "tests/torch2/testbed"), "--flavour", "cuda", "create"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode == 0:
+            return None
+        why = [l for l in r.stdout.splitlines() if "cannot run here" in l]
+        return "the CUDA test bed: " + (why[-1] if why else "exit %d" % r.returncode)
     return "unknown need '%s'" % need
 
 
@@ -210,7 +217,7 @@ def main():
         env.update(HOME=home, TMPDIR=tmp, XDG_DATA_HOME=os.path.join(home, ".local/share"),
                    XDG_CACHE_HOME=os.path.join(home, ".cache"), LC_ALL="C.UTF-8", TZ="UTC",
                    PYTHONUNBUFFERED="1", COLUMNS="100", TERM="dumb")
-        for k in ("PT_TORCH2_CACHE", "PT_TORCH2_MIRROR", "PT_STRICT"):
+        for k in ("PT_TORCH2_CACHE", "PT_TORCH2_CUDA_CACHE", "PT_TORCH2_MIRROR", "PT_STRICT"):
             if k in os.environ:
                 env[k] = os.environ[k]
         norm = Norm(root, tmp, home)

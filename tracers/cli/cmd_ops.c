@@ -84,8 +84,7 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "tree", no_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		PT_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
@@ -98,13 +97,9 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't': tree = 1; break;
-		case 'j': ctx->json = 1; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (argc - optind != 1) {

@@ -14,6 +14,7 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "record.h"
+#include "report.h"
 #include "runenv.h"
 #include "xalloc.h"
 
@@ -38,18 +39,20 @@ static const char usage_text[] =
 	"  --tag TAG        free text kept with the run\n"
 	"  -q, --quiet      no live copy of the child's output\n"
 	"  --json           at the end, a JSON summary on stdout\n"
+	"  --report[=DIR]   at the end, write the run's HTML report (pttrace report) to\n"
+	"                   DIR (default ./pttrace-report-<run id>)\n"
 	"\n"
 	"Exit status: the child's (its exit code, or 128+N when signal N killed it);\n"
 	"125 pttrace failed, 126 command not executable, 127 command not found.\n";
 
 struct run_opts {
-	const char *logs, *python, *name, *tag;
-	int dispatch, trace, quiet, cmd_mode;
+	const char *logs, *python, *name, *tag, *report_dir;
+	int dispatch, trace, quiet, cmd_mode, report;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *ctx)
 {
-	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_JSON };
+	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_JSON, O_REPORT };
 	static const struct option longopts[] = {
 		{ "logs", required_argument, NULL, O_LOGS },
 		{ "dispatch", no_argument, NULL, O_DISPATCH },
@@ -60,6 +63,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 		{ "tag", required_argument, NULL, O_TAG },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "report", optional_argument, NULL, O_REPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,6 +83,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 		case O_TAG: o->tag = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case O_JSON: ctx->json = 1; break;
+		case O_REPORT: o->report = 1; o->report_dir = optarg; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return -1;
@@ -169,6 +174,28 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 		indexed ? "" : ", NOT fully indexed", (long long)run_id);
 }
 
+/* --report: the run's HTML report once it is indexed. A failure is reported and
+ * leaves the exit status the child's. */
+static void write_report(struct pt_cli *ctx, struct db *ix, int64_t run_id, const char *dir)
+{
+	char *out = dir ? pt_xstrdup(dir) : report_default_dir(run_id);
+	struct report_stats st;
+	struct pt_diag d;
+
+	pt_diag_init(&d);
+	if (report_dir_usable(out) < 0)
+		pt_diag_add(&d, PT_SEV_ERROR, out, NULL, "exists and is not empty nor an earlier "
+			    "pttrace report; no report written ('pttrace report %lld --out DIR')",
+			    (long long)run_id);
+	else if (report_write(ix, &(struct report_opts){ .outdir = out, .run_id = run_id,
+							 .hljs = getenv("PTTRACE_HLJS") },
+			      &st, &d) == 0)
+		fprintf(stderr, "%s: report: %s/index.html (%zu pages)\n", ctx->prog, out, st.pages);
+	pt_print_diag(ctx, &d);
+	pt_diag_release(&d);
+	free(out);
+}
+
 int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct run_opts o;
@@ -219,6 +246,8 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 	pt_print_diag(ctx, &diag);
 	summary(ctx, &r);
 	rc = capture_exit_code(&r.res);
+	if (o.report)
+		write_report(ctx, ix, r.run_id, o.report_dir);
 out:
 	db_close(ix);
 	pt_diag_release(&diag);

@@ -31,8 +31,7 @@
 static int common_opts(int argc, char **argv, struct pt_cli *ctx, const char *usage)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		PT_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -40,15 +39,9 @@ static int common_opts(int argc, char **argv, struct pt_cli *ctx, const char *us
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-			ctx->json = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
 		default:
-			fputs(usage, stderr);
-			return -2;
+			if ((c = pt_cli_option(ctx, c, optarg, usage)) >= 0)
+				return c == EXIT_FINE ? -1 : -2;
 		}
 	}
 	return optind;
@@ -396,8 +389,7 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		PT_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
@@ -410,15 +402,11 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = 1; break;
-		case 'j': ctx->json = 1; break;
-		case 'h':
-			fputs(reindex_usage, stdout);
-			json_decref(done);
-			return EXIT_FINE;
 		default:
-			fputs(reindex_usage, stderr);
-			json_decref(done);
-			return EXIT_USAGE;
+			if ((c = pt_cli_option(ctx, c, optarg, reindex_usage)) >= 0) {
+				json_decref(done);
+				return c;
+			}
 		}
 	}
 	pt_diag_init(&diag);

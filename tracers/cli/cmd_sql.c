@@ -60,8 +60,7 @@ static void print_text(json_t *rows)
 int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		PT_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;
@@ -75,15 +74,9 @@ int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j':
-			ctx->json = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (argc - optind == 2) {

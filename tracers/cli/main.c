@@ -27,6 +27,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge", RO | RUN },
 	{ "recompiles", cmd_recompiles, "every recompile with the guard that failed", RO | RUN },
 	{ "reindex", cmd_reindex, "rebuild a run's records from its raw output", RW | EXISTING },
+	{ "report", cmd_report, "write a static HTML report of a run (file://, no server)", RO | RUN },
 	{ "rm", cmd_rm, "delete runs, their rows and their directories", RW | EXISTING },
 	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output", RW },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors", RO | RUN },

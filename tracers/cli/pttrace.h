@@ -45,6 +45,7 @@ int cmd_logs(int argc, char **argv, struct pt_cli *ctx);	/* cmd_logs.c */
 int cmd_ls(int argc, char **argv, struct pt_cli *ctx);		/* cmd_runs.c */
 int cmd_ops(int argc, char **argv, struct pt_cli *ctx);		/* cmd_ops.c */
 int cmd_reindex(int argc, char **argv, struct pt_cli *ctx);	/* cmd_runs.c */
+int cmd_report(int argc, char **argv, struct pt_cli *ctx);	/* cmd_report.c */
 int cmd_rm(int argc, char **argv, struct pt_cli *ctx);		/* cmd_runs.c */
 int cmd_run(int argc, char **argv, struct pt_cli *ctx);		/* cmd_run.c */
 int cmd_show(int argc, char **argv, struct pt_cli *ctx);	/* cmd_runs.c */

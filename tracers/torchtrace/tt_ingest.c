@@ -7,6 +7,7 @@
  */
 #include "tt_ingest.h"
 #include "tt_internal.h"
+#include "tt_parallel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "glog.h"
 #include "runs.h"
 #include "schema.h"
@@ -201,117 +203,215 @@ static int forget_file(struct db *ix, int64_t run_id, const char *relpath)
 	return 0;
 }
 
-int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
-		      struct pt_diag *diag, struct tt_ingest_totals *tot)
-{
-	char *dir = db_run_dir(ix, run_id);
-	char *path = pt_xasprintf("%s/%s", dir, relpath);
-	struct tt_file_ingest g = {0};
-	struct tt_reader rd;
+/*
+ * Files parsed by tt_parallel.c on all cores and written here, on this
+ * thread, one after another: one SQLite writer, each file in its own batch
+ * of transactions, its records with consecutive ids.
+ */
+struct ingest_many {
+	struct db *ix;
+	int64_t run_id;
+	int progress;
+	int stop_on_error;		/* import: the first file that fails stops the rest */
+	struct pt_diag *diag;
+	struct tt_ingest_totals *tot;
+	struct tt_par_file *files;
+	const char **stat_paths;	/* what to stat for size and mtime (the source when copying) */
+	const char **sources;		/* import: the source path for trace_sources, else NULL */
+	struct tt_file_ingest g;
 	struct pt_progress pg;
+	int open;			/* g is set up (begin succeeded) */
+	int failed_any;
+};
+
+static int many_begin(void *ctx, size_t i)
+{
+	struct ingest_many *m = ctx;
+	struct tt_file_ingest *g = &m->g;
+	const char *relpath = m->files[i].name;
+	struct db_stmt *s = NULL;
 	struct stat st;
 	struct tm tm;
 	time_t mt;
-	uint8_t *buf = NULL;
-	int fd, rc = -1;
-	ssize_t n;
-	uint64_t done = 0;
+
+	memset(g, 0, sizeof(*g));
+	m->open = 0;
+	if (stat(m->stat_paths[i], &st) < 0) {
+		pt_diag_add(m->diag, PT_SEV_ERROR, m->stat_paths[i], NULL, "cannot read: %s",
+			    strerror(errno));
+		m->failed_any = 1;
+		return m->stop_on_error;
+	}
+	if (m->sources) {
+		static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source,"
+					  " imported_us) VALUES(?,?,?,?)";
+		if (tt_prep(m->ix, &s, sql) < 0 ||
+		    db_run(s, "itti", m->run_id, relpath, m->sources[i], pt_wall_us()) < 0 ||
+		    runs_add_file(m->ix, m->run_id, relpath, "trace", (int64_t)st.st_size) < 0) {
+			m->failed_any = 1;
+			return m->stop_on_error;
+		}
+	}
+	g->ix = m->ix;
+	g->diag = m->diag;
+	g->relpath = relpath;
+	g->run_id = m->run_id;
+	g->name_rank = tt_name_rank(relpath);
+	g->json_rank = -1;
+	g->ref_us = (int64_t)st.st_mtim.tv_sec * 1000000;
+	mt = st.st_mtim.tv_sec;
+	g->tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
+	g->cache = pt_xcalloc(MD5_CACHE, sizeof(*g->cache));
+	m->open = 1;
+	pt_progress_init(&m->pg, relpath, m->progress ? (uint64_t)st.st_size : 0);
+	if (!m->progress)
+		m->pg.on = 0;
+	if (db_batch_begin(m->ix, 20000, 1000) < 0 || forget_file(m->ix, m->run_id, relpath) < 0 ||
+	    tt_prep(m->ix, &s, SQL_INS_FILE) < 0 ||
+	    db_run(s, "itiI", m->run_id, relpath, (int64_t)st.st_size, (int64_t)g->name_rank) < 0)
+		goto fail;
+	g->file_id = db_last_rowid(m->ix);
+	if (tt_prep(m->ix, &g->ins_rec, SQL_INS_REC) < 0 ||
+	    tt_prep(m->ix, &g->ins_pay, SQL_INS_PAY) < 0 ||
+	    tt_prep(m->ix, &g->ins_str, SQL_INS_STR) < 0)
+		goto fail;
+	return 0;
+fail:
+	g->failed = 1;
+	return 0;	/* the records are skipped and end() rolls back */
+}
+
+static int many_record(void *ctx, const struct tt_record *rec)
+{
+	struct ingest_many *m = ctx;
+
+	if (!m->open || m->g.failed)
+		return 0;
+	on_record(&m->g, rec);
+	return 0;
+}
+
+static void many_progress(void *ctx, size_t i, uint64_t done)
+{
+	struct ingest_many *m = ctx;
+
+	(void)i;
+	if (m->open)
+		pt_progress_update(&m->pg, done);
+}
+
+/* The file's rank and totals; the batch committed. 0 or -1. */
+static int finish_file(struct tt_file_ingest *g, const struct tt_reader_stats *st)
+{
+	struct db *ix = g->ix;
 	struct db_stmt *s = NULL;
 	long long frank;
 	const char *conflict = NULL;
 	char conflict_buf[128];
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	g.ix = ix;
-	g.diag = diag;
-	g.relpath = relpath;
-	g.run_id = run_id;
-	g.name_rank = tt_name_rank(relpath);
-	g.json_rank = -1;
-	g.ref_us = (int64_t)st.st_mtim.tv_sec * 1000000;
-	mt = st.st_mtim.tv_sec;
-	g.tz_off = localtime_r(&mt, &tm) ? tm.tm_gmtoff : 0;
-	g.cache = pt_xcalloc(MD5_CACHE, sizeof(*g.cache));
-	if (db_batch_begin(ix, 20000, 1000) < 0 || forget_file(ix, run_id, relpath) < 0 ||
-	    tt_prep(ix, &s, SQL_INS_FILE) < 0 ||
-	    db_run(s, "itiI", run_id, relpath, (int64_t)st.st_size, (int64_t)g.name_rank) < 0)
-		goto out;
-	g.file_id = db_last_rowid(ix);
-	if (tt_prep(ix, &g.ins_rec, SQL_INS_REC) < 0 ||
-	    tt_prep(ix, &g.ins_pay, SQL_INS_PAY) < 0 ||
-	    tt_prep(ix, &g.ins_str, SQL_INS_STR) < 0)
-		goto out;
-	tt_reader_init(&rd, relpath, diag, on_record, &g);
-	g.rd = &rd;
-	pt_progress_init(&pg, relpath, progress ? (uint64_t)st.st_size : 0);
-	if (!progress)
-		pg.on = 0;
-	buf = pt_xmalloc(READ_CHUNK);
-	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
-			break;
-		}
-		if (tt_reader_feed(&rd, buf, (size_t)n) < 0)
-			break;
-		done += (uint64_t)n;
-		pt_progress_update(&pg, done);
-	}
-	if (n == 0)
-		tt_reader_finish(&rd);
-	pt_progress_done(&pg);
-	if (g.failed || n != 0) {
-		tt_reader_release(&rd);
-		goto out;
-	}
 	/* The file's rank; records logged before it was known get it too. */
-	frank = g.json_rank >= 0 ? g.json_rank : g.name_rank;
-	if (g.json_rank >= 0 && g.name_rank >= 0 && g.json_rank != g.name_rank) {
+	frank = g->json_rank >= 0 ? g->json_rank : g->name_rank;
+	if (g->json_rank >= 0 && g->name_rank >= 0 && g->json_rank != g->name_rank) {
 		snprintf(conflict_buf, sizeof(conflict_buf), "records say rank %lld, the file name rank %ld",
-			 g.json_rank, g.name_rank);
+			 g->json_rank, g->name_rank);
 		conflict = conflict_buf;
-		pt_diag_add(diag, PT_SEV_WARNING, relpath, NULL, "%s", conflict);
-	} else if (g.json_rank_conflict) {
+		pt_diag_add(g->diag, PT_SEV_WARNING, g->relpath, NULL, "%s", conflict);
+	} else if (g->json_rank_conflict) {
 		conflict = "records of several ranks in one file";
 	}
-	if (frank >= 0 && g.first_id &&
+	if (frank >= 0 && g->first_id &&
 	    (tt_prep(ix, &s, SQL_FILL_RANK) < 0 ||
-	     db_run(s, "iii", (int64_t)frank, g.first_id, g.last_id) < 0)) {
-		tt_reader_release(&rd);
-		goto out;
-	}
+	     db_run(s, "iii", (int64_t)frank, g->first_id, g->last_id) < 0))
+		return -1;
 	if (tt_prep(ix, &s, SQL_FILE_DONE) < 0 ||
-	    db_run(s, "IItiiiiiiIIii", (int64_t)g.json_rank, (int64_t)frank, conflict,
-		      (int64_t)rd.st.lines, (int64_t)rd.st.records, (int64_t)rd.st.payloads,
-		      (int64_t)rd.st.blank_lines, (int64_t)(rd.st.damaged + rd.st.orphan_payload_lines),
-		      (int64_t)rd.st.md5_mismatches, g.first_id ? g.first_id : -1,
-		      g.first_id ? g.last_id : -1, (int64_t)done, g.file_id) < 0) {
-		tt_reader_release(&rd);
-		goto out;
+	    db_run(s, "IItiiiiiiIIii", (int64_t)g->json_rank, (int64_t)frank, conflict,
+		      (int64_t)st->lines, (int64_t)st->records, (int64_t)st->payloads,
+		      (int64_t)st->blank_lines, (int64_t)(st->damaged + st->orphan_payload_lines),
+		      (int64_t)st->md5_mismatches, g->first_id ? g->first_id : -1,
+		      g->first_id ? g->last_id : -1, (int64_t)st->bytes, g->file_id) < 0)
+		return -1;
+	return db_batch_end(ix);
+}
+
+static int many_end(void *ctx, size_t i, const struct tt_reader_stats *st, int io_rc)
+{
+	struct ingest_many *m = ctx;
+	struct tt_file_ingest *g = &m->g;
+	int rc = -1;
+
+	(void)i;
+	if (!m->open) {
+		m->failed_any = 1;
+		return m->stop_on_error;
 	}
-	if (tot) {
-		tot->files++;
-		tot->bytes += done;
-		tot->records += rd.st.records;
-		tot->payloads += rd.st.payloads;
-		tot->md5_mismatches += rd.st.md5_mismatches;
-		tot->damaged += rd.st.damaged;
+	pt_progress_done(&m->pg);
+	if (io_rc == 0 && !g->failed && finish_file(g, st) == 0) {
+		rc = 0;
+		if (m->tot) {
+			m->tot->files++;
+			m->tot->bytes += st->bytes;
+			m->tot->records += st->records;
+			m->tot->payloads += st->payloads;
+			m->tot->md5_mismatches += st->md5_mismatches;
+			m->tot->damaged += st->damaged;
+		}
 	}
-	tt_reader_release(&rd);
-	rc = db_batch_end(ix);
-out:
-	if (rc < 0 && ix->in_batch)
-		db_rollback(ix), ix->in_batch = 0;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	free(g.cache);
+	if (rc < 0 && m->ix->in_batch)
+		db_rollback(m->ix), m->ix->in_batch = 0;
+	free(g->cache);
+	g->cache = NULL;
+	m->open = 0;
+	if (rc < 0) {
+		m->failed_any = 1;
+		return m->stop_on_error;
+	}
+	return 0;
+}
+
+/* Index files[0..n) (relpaths in the run directory, or copies being made); 0 or -1. */
+static int ingest_many(struct ingest_many *m, size_t n)
+{
+	struct tt_par_cbs cbs = {
+		.begin = many_begin,
+		.record = many_record,
+		.end = many_end,
+		.progress = many_progress,
+		.ctx = m,
+	};
+	struct tt_par_cpu cpu = {0};
+	int rc;
+
+	cbs.cpu = &cpu;
+	rc = tt_par_read(m->files, n, 0, &cbs, m->diag);
+	if (m->tot) {
+		m->tot->cpu_read += cpu.read;
+		m->tot->cpu_parse += cpu.parse;
+		m->tot->cpu_write += cpu.deliver;
+	}
+
+	if (m->open) {
+		/* Stopped inside a file. */
+		if (m->ix->in_batch)
+			db_rollback(m->ix), m->ix->in_batch = 0;
+		free(m->g.cache);
+		m->open = 0;
+	}
+	return rc < 0 || m->failed_any ? -1 : 0;
+}
+
+int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
+{
+	char *dir = db_run_dir(ix, run_id);
+	char *path = pt_xasprintf("%s/%s", dir, relpath);
+	struct tt_par_file f = {.path = path, .name = relpath};
+	const char *sp = path;
+	struct ingest_many m = {
+		.ix = ix, .run_id = run_id, .progress = progress, .stop_on_error = 1,
+		.diag = diag, .tot = tot, .files = &f, .stat_paths = &sp,
+	};
+	int rc = ingest_many(&m, 1);
+
 	free(path);
 	free(dir);
 	return rc;
@@ -359,18 +459,33 @@ int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *di
 	char *tdir = pt_xasprintf("%s/trace", dir);
 	char **v = NULL;
 	size_t n = 0, alloc = 0;
-	int rc = 0, failed = 0;
+	int rc = 0;
 
 	list_files(tdir, "trace", &v, &n, &alloc);
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_str);
 	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
 		rc = -1;
-	for (size_t i = 0; i < n && rc == 0; i++)
-		if (tt_ingest_file(ix, run_id, v[i], progress, diag, tot) < 0)
-			failed = 1;
-	if (rc == 0 && failed)
-		rc = -1;
+	if (rc == 0 && n) {
+		struct tt_par_file *f = pt_xcalloc(n, sizeof(*f));
+		const char **sp = pt_xcalloc(n, sizeof(*sp));
+		struct ingest_many m = {
+			.ix = ix, .run_id = run_id, .progress = progress, .diag = diag, .tot = tot,
+			.files = f, .stat_paths = sp,
+		};
+
+		for (size_t i = 0; i < n; i++) {
+			f[i].path = sp[i] = pt_xasprintf("%s/%s", dir, v[i]);
+			f[i].name = v[i];
+		}
+		/* A file that cannot be indexed is reported, the others go on; the run is not done. */
+		if (ingest_many(&m, n) < 0)
+			rc = -1;
+		for (size_t i = 0; i < n; i++)
+			free((char *)f[i].path);
+		free(f);
+		free(sp);
+	}
 	if (rc == 0 && schema_part_mark(ix, "trace", run_id, "done") < 0)
 		rc = -1;
 	for (size_t i = 0; i < n; i++)
@@ -381,55 +496,6 @@ int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *di
 	return rc;
 }
 
-
-/* Copy src to dst (which must not exist); 0 or -1 (diag). */
-static int copy_file(const char *src, const char *dst, struct pt_diag *diag)
-{
-	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
-	char buf[1 << 16];
-	ssize_t n;
-
-	if (in < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, src, NULL, "cannot read: %s", strerror(errno));
-		return -1;
-	}
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, dst, NULL, "cannot create: %s", strerror(errno));
-		goto out;
-	}
-	/* The kernel copies without a trip through user space where it can. */
-	while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
-		;
-	if (n < 0) {
-		if (lseek(in, 0, SEEK_SET) < 0 || ftruncate(out, 0) < 0 || lseek(out, 0, SEEK_SET) < 0)
-			goto werr;
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				goto werr;
-		if (n < 0)
-			goto werr;
-	}
-	/* Keep the source's mtime: it dates the year-less glog times (tt_ingest_file). */
-	{
-		struct stat st;
-
-		if (fstat(in, &st) == 0) {
-			struct timespec t[2] = {st.st_atim, st.st_mtim};
-
-			futimens(out, t);
-		}
-	}
-	rc = 0;
-	goto out;
-werr:
-	pt_diag_add(diag, PT_SEV_ERROR, dst, NULL, "copy from '%s' failed: %s", src, strerror(errno));
-out:
-	close(in);
-	if (out >= 0)
-		close(out);
-	return rc;
-}
 
 /* "trace/<base>", or "trace/<base>.2" ... when a file of that name is there. */
 static char *dest_name(const char *rundir, const char *base)
@@ -446,44 +512,87 @@ static char *dest_name(const char *rundir, const char *base)
 	}
 }
 
-int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
-		      struct pt_diag *diag, struct tt_ingest_totals *tot)
+int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		       int progress, struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
-	static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us)"
-				  " VALUES(?,?,?,?)";
 	char *rundir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
-	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
-	char *rel = NULL, *abs = NULL;
-	struct stat st;
-	struct db_stmt *s;
-	int rc = -1;
+	struct tt_par_file *f = pt_xcalloc(n + 1, sizeof(*f));
+	const char **sp = pt_xcalloc(n + 1, sizeof(*sp));
+	size_t k = 0;
+	int rc = -1, bad_errno = 0;
 
 	if (mkdir(tdir, 0700) < 0 && errno != EEXIST) {
 		pt_diag_add(diag, PT_SEV_ERROR, tdir, NULL, "cannot create: %s", strerror(errno));
 		goto out;
 	}
-	rel = dest_name(rundir, base);
-	abs = pt_xasprintf("%s/%s", rundir, rel);
-	if (copy_file(src, abs, diag) < 0)
-		goto out;
-	if (stat(abs, &st) < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, abs, NULL, "cannot read: %s", strerror(errno));
-		goto out;
+	/*
+	 * Each copy's name is taken (the file created) here, in order, so that two
+	 * sources of the same base name get base and base.2 as one after another
+	 * would; the reader thread fills them while it parses.
+	 */
+	for (; k < n; k++) {
+		int in = open(srcs[k], O_RDONLY | O_CLOEXEC), out;
+		struct stat st;
+		char *rel;
+
+		if (in < 0 || fstat(in, &st) < 0) {
+			bad_errno = errno;	/* reported after the files before it, as one by one */
+			if (in >= 0)
+				close(in);
+			break;
+		}
+		close(in);
+		const char *base = strrchr(srcs[k], '/') ? strrchr(srcs[k], '/') + 1 : srcs[k];
+
+		rel = dest_name(rundir, base);
+		f[k].name = rel;
+		f[k].copy_to = pt_xasprintf("%s/%s", rundir, rel);
+		f[k].path = srcs[k];
+		sp[k] = srcs[k];
+		out = open(f[k].copy_to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (out < 0) {
+			pt_diag_add(diag, PT_SEV_ERROR, f[k].copy_to, NULL, "cannot create: %s",
+				    strerror(errno));
+			k++;
+			goto out;
+		}
+		close(out);
 	}
-	if (tt_prep(ix, &s, sql) < 0 || db_run(s, "itti", run_id, rel, src, pt_wall_us()) < 0 ||
-	    runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size) < 0)
-		goto out;
-	rc = tt_ingest_file(ix, run_id, rel, progress, diag, tot);
+	{
+		struct ingest_many m = {
+			.ix = ix, .run_id = run_id, .progress = progress, .stop_on_error = 1,
+			.diag = diag, .tot = tot, .files = f, .stat_paths = sp, .sources = sp,
+		};
+
+		rc = k ? ingest_many(&m, k) : 0;
+		if (k < n) {
+			if (rc == 0)
+				pt_diag_add(diag, PT_SEV_ERROR, srcs[k], NULL, "cannot read: %s",
+					    strerror(bad_errno));
+			rc = -1;
+		}
+	}
 out:
-	free(abs);
-	free(rel);
+	for (size_t i = 0; i < k; i++) {
+		free((char *)f[i].name);
+		free((char *)f[i].copy_to);
+	}
+	free(f);
+	free(sp);
 	free(tdir);
 	free(rundir);
 	return rc;
+}
+
+int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
+		      struct pt_diag *diag, struct tt_ingest_totals *tot)
+{
+	return tt_import_files(ix, run_id, &src, 1, progress, diag, tot);
 }
 
 int tt_mark_indexed(struct db *ix, int64_t run_id)
 {
 	return schema_part_mark(ix, "trace", run_id, "done");
 }
+

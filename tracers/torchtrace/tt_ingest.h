@@ -19,6 +19,8 @@ extern const struct schema_part tt_records_part;
 
 struct tt_ingest_totals {
 	uint64_t files, bytes, records, payloads, md5_mismatches, damaged;
+	/* CPU seconds: reading (and copying), parsing on the workers, writing the index */
+	double cpu_read, cpu_parse, cpu_write;
 };
 
 /* rank_<R> in a TORCH_TRACE file name (dedicated_log_torch_trace_rank_3_ab.log), or -1. */
@@ -42,6 +44,14 @@ int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot);
 
 /* Mark the run's "trace" part as built by this version (index_schema.h). */
+/*
+ * The same for several files: parsed on all cores (tt_parallel.h), written
+ * one after another in the order given, on this thread. Stops at the first
+ * file that cannot be read or indexed (-1); those before it stay indexed.
+ */
+int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		    int progress, struct pt_diag *diag, struct tt_ingest_totals *tot);
+
 int tt_mark_indexed(struct db *ix, int64_t run_id);
 
 /*

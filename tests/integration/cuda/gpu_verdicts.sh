@@ -134,7 +134,7 @@ WANT
 	check_eq "--gpu=auto, faked: json" \
 		'"NVIDIA GeForce RTX 5090" 12.0 none 12.2 true|"NVIDIA H100 80GB HBM3" 9.0 sass_exact 12.2 false' \
 		"$(jq -r '[.files[0].cuda.gpu_verdict[] | "\(.gpu | tojson) \(.cc) \(.verdict) \(.driver_cuda) \(.ptx_jit_blocked)"] | join("|")' "$T/auto.json")"
-	# Without libcuda the /proc files alone: capabilities from the model names, CUDA 12.2 from the 535 branch.
+	# Without libcuda the /proc files alone: capabilities from the model names, CUDA 12.2 for driver 535.104.05.
 	faked env LD_LIBRARY_PATH="$T/nowhere" "$P" --json cuda --gpu=auto "$lib" >"$T/proc.json" 2>"$T/proc.err"
 	check_eq "--gpu=auto, /proc only: same verdicts" \
 		'"NVIDIA GeForce RTX 5090" 12.0 none 12.2 true|"NVIDIA H100 80GB HBM3" 9.0 sass_exact 12.2 false' \

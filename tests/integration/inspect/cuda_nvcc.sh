@@ -249,4 +249,11 @@ patch "$T/badz.so" 'o,s,h = sec(".nv_fatbin"); hs = struct.unpack_from("<I", b, 
 "$P" cuda --verify "$T/badz.so" >"$T/badz.out" 2>"$T/badz.err"
 check_eq "--verify: corrupt zstd exits 1" 1 $?
 check_contains "--verify: corrupt zstd warning" "zstd decompression failed" "$(cat "$T/badz.err")"
+# --verify checks entries on several threads: the report and the warnings, in
+# entry order, are the same as on one (PT_JOBS=1), also with a failing entry.
+for f in badz libzstd; do
+	PT_JOBS=1 "$P" cuda --verify "$T/$f.so" >"$T/$f.one" 2>&1
+	PT_JOBS=3 "$P" cuda --verify "$T/$f.so" >"$T/$f.three" 2>&1
+	check_eq "--verify $f: 3 threads report as 1" "$(cat "$T/$f.one")" "$(cat "$T/$f.three")"
+done
 finish

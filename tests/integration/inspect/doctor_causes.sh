@@ -53,6 +53,35 @@ check_contains "missing: RUNPATH tried" "tried $T/m1/site/torch/lib/libmissingde
 check_contains "missing: system dirs tried" "/usr/lib/x86_64-linux-gnu/libmissingdep.so.1 (default)" "$(cat "$T/m1.txt")"
 check_contains "missing: no Debian package" "no installed Debian package has a file of that name (dpkg -S); apt-file search libmissingdep.so.1" "$(cat "$T/m1.txt")"
 
+# 1a. The same package as a PEP 660 editable install (a venv; setuptools' finder layout:
+#     __editable__.*.pth imports a finder module whose MAPPING names the package).
+if $PY -m venv --without-pip "$T/venv" 2>/dev/null; then
+	SP=$("$T/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+	cat >"$SP/__editable___torch_2_6_0_finder.py" <<EOF
+import sys
+from importlib.util import spec_from_file_location
+MAPPING: dict[str, str] = {'torch': '$T/m1/site/torch'}
+class _EditableFinder:
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname in MAPPING:
+            return spec_from_file_location(fullname, MAPPING[fullname] + '/__init__.py',
+                                           submodule_search_locations=[MAPPING[fullname]])
+        return None
+def install():
+    sys.meta_path.append(_EditableFinder)
+EOF
+	echo 'import __editable___torch_2_6_0_finder; __editable___torch_2_6_0_finder.install()' >"$SP/__editable__.torch-2.6.0.pth"
+	"$T/venv/bin/python" -c 'import torch' 2>"$T/ed.py" && fail "editable: python imported torch"
+	check_contains "editable: python's own error" "libmissingdep.so.1: cannot open shared object file" "$(cat "$T/ed.py")"
+	"$P" doctor --python "$T/venv/bin/python" >"$T/ed.txt" 2>&1
+	check_contains "editable: first line" "ptinspect doctor: $T/venv/bin/python: import torch fails: missing library: libmissingdep.so.1, needed by $T/m1/site/torch/_C$EXT" "$(head -1 "$T/ed.txt")"
+	check_contains "editable: located through the finder" \
+		"torch package  $T/m1/site/torch (an editable install (PEP 660 finder), from $SP/__editable___torch_2_6_0_finder.py)" "$(cat "$T/ed.txt")"
+else
+	echo "note: python3 -m venv unavailable, the editable case is not run"
+fi
+
 # 1b. A library a Debian package installed outside the loader's directories.
 fake_torch "$T/m2/site" "$MODINIT" -Wl,--no-as-needed -L/usr/lib/gcc/x86_64-linux-gnu/12 -l:liblto_plugin.so
 if [ -f /usr/lib/gcc/x86_64-linux-gnu/12/liblto_plugin.so ]; then
@@ -176,7 +205,7 @@ printf 'from torch._C import *\n' >"$T/pytorch/torch/__init__.py"
 check_contains "checkout: python's own error" "No module named 'torch._C'" "$(cat "$T/co.py")"
 (cd "$T/pytorch" && "$P" doctor --python $PY >"$T/co.txt" 2>&1)
 check_eq "checkout: first line" \
-	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory (sys.path[0])) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory, sys.path[0]) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
 	"$(first "$T/co.txt")"
 
 # 6. The CUDA runtime newer than the driver: libcudart 12.4 (made here) and a libcuda.so.1 of driver 450.80.02.

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ptest.h"
 #include "pysyspath.h"
 #include "ptest.h"
 
@@ -93,11 +94,11 @@ static void egg_link(void **state)
 	assert_null(pysyspath_egg_link("\n", 1));
 }
 
-static char tmp[256];
+static char tmp[PTEST_PATH_MAX];
 
 static void mk(const char *rel, const char *text)
 {
-	char p[512], *s;
+	char p[2 * PTEST_PATH_MAX], *s;
 
 	snprintf(p, sizeof(p), "%s/%s", tmp, rel);
 	for (s = strchr(p + strlen(tmp) + 1, '/'); s; s = strchr(s + 1, '/')) {
@@ -118,7 +119,7 @@ static void mk(const char *rel, const char *text)
 
 static char *at(const char *rel)
 {
-	static char b[4][512];
+	static char b[4][2 * PTEST_PATH_MAX];
 	static int k;
 
 	k = (k + 1) % 4;
@@ -133,11 +134,10 @@ static void locate(void **state)
 	const char *sfx[] = { ".cpython-311-x86_64-linux-gnu.so", ".abi3.so", ".so" };
 	const char *site[1];
 	const char *path[3];
-	char buf[600];
+	char buf[3 * PTEST_PATH_MAX];
 
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/pt-pysyspath.XXXXXX");
-	assert_non_null(mkdtemp(tmp));
+	assert_non_null(ptest_tmpdir(tmp, "pysyspath"));
 	pt_diag_init(&d);
 	/* A legacy develop install: easy-install.pth names the checkout, torch.egg-link too. */
 	mk("src/pytorch/setup.py", "");

@@ -1,0 +1,374 @@
+/*
+ * A PyTorch build tree: loading its files and the analyses over them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buildtree.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#define FILE_MAX (1u << 30)	/* 1 GiB: more than any real build file */
+#define TOP_N 25
+
+/* The whole file into a new buffer: 0, 1 when absent, -1 on error (in d). */
+static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_diag *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t got = 0, cap;
+	uint8_t *b;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "not a regular file");
+		close(fd);
+		return -1;
+	}
+	cap = st.st_size > 0 && (uint64_t)st.st_size < FILE_MAX ? (size_t)st.st_size + 1 : 4096;
+	b = pt_xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (got == cap) {
+			if (cap >= FILE_MAX) {
+				pt_diag_add(d, PT_SEV_ERROR, path, NULL, "larger than %u MiB", FILE_MAX >> 20);
+				free(b);
+				close(fd);
+				return -1;
+			}
+			cap *= 2;
+			b = pt_xrealloc(b, cap);
+		}
+		r = read(fd, b + got, cap - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			pt_diag_add(d, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
+			free(b);
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	*buf = b;
+	*len = got;
+	return 0;
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* set(CMAKE_CXX_COMPILER_VERSION "14.2.0") in CMakeFiles/<cmake ver>/<file>. */
+static char *compiler_version(const char *dir, const char *file, const char *var)
+{
+	char *pat = pt_xasprintf("%s/CMakeFiles/*/%s", dir, file), *out = NULL;
+	glob_t g;
+
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc) {
+		uint8_t *buf;
+		size_t len;
+		struct pt_diag tmp;
+
+		pt_diag_init(&tmp);
+		if (read_file(g.gl_pathv[g.gl_pathc - 1], &buf, &len, &tmp) == 0) {
+			char *key = pt_xasprintf("set(%s \"", var);
+			const char *p = memmem(buf, len, key, strlen(key));
+
+			if (p) {
+				const char *v = p + strlen(key), *e = memchr(v, '"', len - (size_t)(v - (const char *)buf));
+
+				if (e)
+					out = pt_xstrndup(v, (size_t)(e - v));
+			}
+			free(key);
+			free(buf);
+		}
+		pt_diag_release(&tmp);
+	}
+	if (g.gl_pathc || 1)
+		globfree(&g);
+	free(pat);
+	return out;
+}
+
+int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struct pt_diag *d)
+{
+	uint8_t *buf;
+	size_t len;
+	char *p;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	{
+		char *a = pt_xasprintf("%s/CMakeCache.txt", dir), *b = pt_xasprintf("%s/build/CMakeCache.txt", dir);
+
+		if (is_file(a))
+			t->dir = pt_xstrdup(dir);
+		else if (is_file(b))
+			t->dir = pt_xasprintf("%s/build", dir);
+		free(a);
+		free(b);
+	}
+	if (!t->dir) {
+		pt_diag_add(d, PT_SEV_ERROR, dir, NULL,
+			    "not a CMake build tree: no CMakeCache.txt in it or in its build/");
+		return -1;
+	}
+	p = pt_xasprintf("%s/CMakeCache.txt", t->dir);
+	rc = read_file(p, &buf, &len, d);
+	if (rc == 0 && cmakecache_parse(buf, len, &t->cache, p, d) == 0)
+		t->have_cache = true;
+	free(buf);
+	free(p);
+	if (!t->have_cache)
+		return -1;
+	{
+		const char *s = cmakecache_value(&t->cache, "CMAKE_HOME_DIRECTORY");
+
+		if (!s)
+			s = cmakecache_value(&t->cache, "Torch_SOURCE_DIR");
+		t->source_dir = s ? pt_xstrdup(s) : NULL;
+	}
+	p = pt_xasprintf("%s/build.ninja", t->dir);
+	rc = read_file(p, &buf, &len, d);
+	if (rc == 0 && buildninja_parse(buf, len, &t->ninja, p, d) == 0)
+		t->have_ninja = true;
+	free(buf);
+	free(p);
+	/* CMake puts the rules in an included file; edges may be there too. */
+	for (size_t i = 0; t->have_ninja && i < t->ninja.n_includes && i < 16; i++) {
+		struct buildninja inc;
+		const char *name = t->ninja.includes[i];
+
+		p = name[0] == '/' ? pt_xstrdup(name) : pt_xasprintf("%s/%s", t->dir, name);
+		if (read_file(p, &buf, &len, d) == 0 && buildninja_parse(buf, len, &inc, p, d) == 0) {
+			for (size_t k = 0; k < inc.n_edges; k++) {
+				PT_GROW(t->ninja.edges, t->ninja.n_edges, t->ninja.alloc_edges);
+				t->ninja.edges[t->ninja.n_edges++] = inc.edges[k];
+			}
+			for (size_t k = 0; k < inc.n_rules; k++) {
+				PT_GROW(t->ninja.rules, t->ninja.n_rules, t->ninja.alloc_rules);
+				t->ninja.rules[t->ninja.n_rules++] = inc.rules[k];
+			}
+			inc.n_edges = inc.n_rules = 0;
+			buildninja_release(&inc);
+		}
+		free(buf);
+		free(p);
+	}
+	if (t->have_ninja)
+		buildninja_index(&t->ninja);
+	p = pt_xasprintf("%s/.ninja_log", t->dir);
+	rc = read_file(p, &buf, &len, d);
+	if (rc == 0 && ninjalog_parse(buf, len, &t->log, p, d) == 0)
+		t->have_log = true;
+	free(buf);
+	free(p);
+	if (want_compdb) {
+		p = pt_xasprintf("%s/compile_commands.json", t->dir);
+		rc = read_file(p, &buf, &len, d);
+		if (rc == 0 && compdb_parse(buf, len, &t->compdb, p, d) == 0)
+			t->have_compdb = true;
+		free(buf);
+		free(p);
+	}
+	t->cxx_version = compiler_version(t->dir, "CMakeCXXCompiler.cmake", "CMAKE_CXX_COMPILER_VERSION");
+	t->c_version = compiler_version(t->dir, "CMakeCCompiler.cmake", "CMAKE_C_COMPILER_VERSION");
+	t->cuda_version = compiler_version(t->dir, "CMakeCUDACompiler.cmake", "CMAKE_CUDA_COMPILER_VERSION");
+	return 0;
+}
+
+void buildtree_release(struct buildtree *t)
+{
+	free(t->dir);
+	free(t->source_dir);
+	cmakecache_release(&t->cache);
+	buildninja_release(&t->ninja);
+	ninjalog_release(&t->log);
+	compdb_release(&t->compdb);
+	free(t->cxx_version);
+	free(t->c_version);
+	free(t->cuda_version);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * setup.py (tools/setup_helpers/cmake.py and env.py of torch 2.6): which
+ * environment variable ends up where.
+ */
+const struct setup_env setup_env_map[] = {
+	{ "DEBUG", "CMAKE_BUILD_TYPE", "DEBUG=1 gives Debug" },
+	{ "REL_WITH_DEB_INFO", "CMAKE_BUILD_TYPE", "REL_WITH_DEB_INFO=1 gives RelWithDebInfo" },
+	{ "CMAKE_BUILD_TYPE", "CMAKE_BUILD_TYPE", "used as is when neither DEBUG nor REL_WITH_DEB_INFO is set" },
+	{ "MAX_JOBS", NULL, "ninja -j MAX_JOBS (not in the cache; default: the CPU count)" },
+	{ "USE_NINJA", "CMAKE_GENERATOR", "USE_NINJA=0 gives Unix Makefiles" },
+	{ "CMAKE_FRESH", NULL, "CMAKE_FRESH=1 runs cmake --fresh (the cache is rebuilt)" },
+	{ "CUDA_HOME", "CUDA_TOOLKIT_ROOT_DIR", "passed as CUDA_TOOLKIT_ROOT_DIR; its bin/nvcc is CMAKE_CUDA_COMPILER" },
+	{ "TORCH_CUDA_ARCH_LIST", "TORCH_CUDA_ARCH_LIST", "passed as is; the gencode flags follow from it" },
+	{ "CFLAGS", "CMAKE_C_FLAGS", "read by CMake at the first configure (and CXXFLAGS for C++)" },
+	{ "CXXFLAGS", "CMAKE_CXX_FLAGS", "read by CMake at the first configure" },
+	{ "USE_*", "USE_*", "every USE_, BUILD_ and CMAKE_ variable is passed as -D (USE_CUDA=0 -> USE_CUDA:BOOL=0)" },
+	{ NULL, NULL, NULL },
+};
+
+static void add_field(struct build_config *c, const char *group, const char *name, const char *value,
+		      const char *key, const char *env)
+{
+	PT_GROW(c->v, c->n, c->alloc);
+	c->v[c->n++] = (struct build_field){ group, name, value ? pt_xstrdup(value) : NULL, key, env };
+}
+
+static void add_key(struct build_config *c, const struct buildtree *t, const char *group,
+		    const char *name, const char *key, const char *env)
+{
+	add_field(c, group, name, cmakecache_value(&t->cache, key), key, env);
+}
+
+/* The first of keys present in the cache. */
+static const char *first_key(const struct buildtree *t, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (cmakecache_get(&t->cache, *keys))
+			return *keys;
+	return NULL;
+}
+
+void buildtree_config(const struct buildtree *t, struct build_config *c)
+{
+	const char *type = cmakecache_value(&t->cache, "CMAKE_BUILD_TYPE");
+	char *s;
+
+	memset(c, 0, sizeof(*c));
+	add_key(c, t, "build", "build type", "CMAKE_BUILD_TYPE", "DEBUG / REL_WITH_DEB_INFO");
+	add_key(c, t, "build", "generator", "CMAKE_GENERATOR", "USE_NINJA");
+	add_field(c, "build", "source", t->source_dir, "CMAKE_HOME_DIRECTORY", NULL);
+	add_key(c, t, "build", "install prefix", "CMAKE_INSTALL_PREFIX", NULL);
+	add_key(c, t, "compiler", "C compiler", "CMAKE_C_COMPILER", "CC");
+	add_field(c, "compiler", "C compiler version", t->c_version, NULL, NULL);
+	add_key(c, t, "compiler", "C++ compiler", "CMAKE_CXX_COMPILER", "CXX");
+	add_field(c, "compiler", "C++ compiler version", t->cxx_version, NULL, NULL);
+	add_key(c, t, "compiler", "C flags", "CMAKE_C_FLAGS", "CFLAGS");
+	add_key(c, t, "compiler", "C++ flags", "CMAKE_CXX_FLAGS", "CXXFLAGS");
+	if (type && *type) {
+		char *k = pt_xasprintf("CMAKE_CXX_FLAGS_%s", type);
+
+		for (char *q = k; *q; q++)
+			if (*q >= 'a' && *q <= 'z')
+				*q = (char)(*q - 'a' + 'A');
+		s = pt_xasprintf("C++ flags (%s)", type);
+		/* name and key must outlive c: keep them in the cache's own strings. */
+		{
+			const struct cmakecache_entry *e = cmakecache_get(&t->cache, k);
+
+			add_field(c, "compiler", e ? "C++ flags (build type)" : "C++ flags (build type)",
+				  e ? e->value : NULL, e ? e->key : NULL, "DEBUG / REL_WITH_DEB_INFO");
+		}
+		free(s);
+		free(k);
+	}
+	add_key(c, t, "compiler", "linker flags", "CMAKE_SHARED_LINKER_FLAGS", "LDFLAGS");
+	/* Every USE_* option, as the cache holds it. */
+	for (size_t i = 0; i < t->cache.n; i++) {
+		const struct cmakecache_entry *e = &t->cache.v[i];
+
+		if (strncmp(e->key, "USE_", 4) || !strcmp(e->type, "INTERNAL") || !strcmp(e->type, "STATIC"))
+			continue;
+		add_field(c, "options", e->key, e->value, e->key, e->key);
+	}
+	add_key(c, t, "options", "BUILD_TEST", "BUILD_TEST", "BUILD_TEST");
+	add_key(c, t, "options", "BUILD_PYTHON", "BUILD_PYTHON", "BUILD_PYTHON");
+	add_key(c, t, "cuda", "TORCH_CUDA_ARCH_LIST", "TORCH_CUDA_ARCH_LIST", "TORCH_CUDA_ARCH_LIST");
+	add_key(c, t, "cuda", "CUDA toolkit", "CUDA_TOOLKIT_ROOT_DIR", "CUDA_HOME");
+	add_key(c, t, "cuda", "nvcc", "CMAKE_CUDA_COMPILER", "CUDA_HOME");
+	add_field(c, "cuda", "nvcc version", t->cuda_version, NULL, NULL);
+	add_key(c, t, "cuda", "CUDA flags", "CMAKE_CUDA_FLAGS", "TORCH_CUDA_ARCH_LIST");
+	/* The gencode flags CMake derived from the list: a .cu unit's command (compile_commands.json). */
+	for (size_t i = 0; t->have_compdb && i < t->compdb.n; i++) {
+		const struct compdb_entry *e = &t->compdb.v[i];
+		size_t fl = strlen(e->file);
+		struct pt_strbuf sb;
+
+		if (fl < 3 || strcmp(e->file + fl - 3, ".cu"))
+			continue;
+		pt_strbuf_init(&sb, 1u << 16);
+		for (const char *p = e->command; (p = strstr(p, "-gencode")) != NULL;) {
+			const char *q = p + 8;
+			size_t n;
+
+			while (*q == ' ' || *q == '=')
+				q++;
+			n = strcspn(q, " ");
+			if (sb.len)
+				pt_strbuf_adds(&sb, " ");
+			pt_strbuf_addf(&sb, "-gencode %.*s", (int)n, q);
+			p = q + n;
+		}
+		if (sb.len) {
+			add_field(c, "cuda", "nvcc gencode", pt_strbuf_str(&sb), NULL, "TORCH_CUDA_ARCH_LIST");
+			pt_strbuf_release(&sb);
+			break;
+		}
+		pt_strbuf_release(&sb);
+	}
+	{
+		static const char *const cudnn[] = { "CUDNN_LIBRARY_PATH", "CUDNN_LIBRARY", "CUDNN_INCLUDE_PATH", NULL };
+		const char *k = first_key(t, cudnn);
+
+		add_field(c, "cuda", "cuDNN", k ? cmakecache_value(&t->cache, k) : NULL, k, "CUDNN_LIB_DIR");
+	}
+	{
+		static const char *const nccl[] = { "NCCL_LIBRARIES", "NCCL_LIBRARY", "NCCL_INCLUDE_DIR", NULL };
+		const char *k = first_key(t, nccl);
+
+		add_field(c, "cuda", "NCCL", k ? cmakecache_value(&t->cache, k) : NULL, k, "USE_SYSTEM_NCCL");
+	}
+	add_key(c, t, "libraries", "BLAS", "BLAS", "BLAS");
+	{
+		static const char *const blas[] = { "BLAS_LIBRARIES", "GENERIC_BLAS_LIBRARIES", "BLAS_blas_LIBRARY", NULL };
+		const char *k = first_key(t, blas);
+
+		add_field(c, "libraries", "BLAS libraries", k ? cmakecache_value(&t->cache, k) : NULL, k,
+			  "GENERIC_BLAS_LIBRARIES");
+	}
+	{
+		static const char *const lapack[] = { "LAPACK_LIBRARIES", "LAPACK_lapack_LIBRARY", NULL };
+		const char *k = first_key(t, lapack);
+
+		add_field(c, "libraries", "LAPACK", k ? cmakecache_value(&t->cache, k) : NULL, k, NULL);
+	}
+	{
+		static const char *const py[] = { "Python_EXECUTABLE", "PYTHON_EXECUTABLE", "Python3_EXECUTABLE", NULL };
+		const char *k = first_key(t, py);
+
+		add_field(c, "libraries", "Python", k ? cmakecache_value(&t->cache, k) : NULL, k, NULL);
+	}
+}
+
+void build_config_release(struct build_config *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].value);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}

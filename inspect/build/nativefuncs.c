@@ -1,0 +1,180 @@
+/*
+ * native_functions.yaml through libyaml's document loader: a sequence of
+ * mappings; "func" a scalar, "dispatch" a mapping of "KEY[, KEY...]" to a
+ * kernel name, "structured" a boolean scalar, "structured_delegate" a
+ * scalar. Other members are ignored; entries without "func" are reported.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "nativefuncs.h"
+#include "xalloc.h"
+
+#define MAX_WARN 20
+
+static const char *scalar(yaml_document_t *doc, yaml_node_t *n)
+{
+	(void)doc;
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* "add_.Tensor(...)" -> name "add_.Tensor", unambiguous "add__Tensor". */
+static void names(const char *func, char **name, char **unamb)
+{
+	size_t n = strcspn(func, "(");
+	char *dot;
+
+	while (n && func[n - 1] == ' ')
+		n--;
+	*name = pt_xstrndup(func, n);
+	*unamb = pt_xstrdup(*name);
+	dot = strchr(*unamb, '.');
+	if (dot)
+		*dot = '_';
+}
+
+int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, const char *src,
+		      struct pt_diag *d)
+{
+	yaml_parser_t p;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	size_t bad = 0;
+
+	memset(nf, 0, sizeof(*nf));
+	if (!yaml_parser_initialize(&p)) {
+		pt_diag_add(d, PT_SEV_ERROR, src, NULL, "out of memory");
+		return -1;
+	}
+	yaml_parser_set_input_string(&p, buf, len);
+	if (!yaml_parser_load(&p, &doc)) {
+		char where[48];
+
+		snprintf(where, sizeof(where), "line %zu column %zu", p.problem_mark.line + 1,
+			 p.problem_mark.column + 1);
+		pt_diag_add(d, PT_SEV_ERROR, src, where, "not YAML: %s", p.problem ? p.problem : "parse error");
+		yaml_parser_delete(&p);
+		return -1;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root || root->type != YAML_SEQUENCE_NODE) {
+		pt_diag_add(d, PT_SEV_ERROR, src, NULL, "not native_functions.yaml: the top level is not a list");
+		yaml_document_delete(&doc);
+		yaml_parser_delete(&p);
+		return -1;
+	}
+	nf->v = pt_xcalloc((size_t)(root->data.sequence.items.top - root->data.sequence.items.start) + 1,
+			   sizeof(*nf->v));
+	for (yaml_node_item_t *it = root->data.sequence.items.start; it < root->data.sequence.items.top; it++) {
+		yaml_node_t *m = yaml_document_get_node(&doc, *it);
+		struct nf_entry e = { 0 };
+
+		if (!m || m->type != YAML_MAPPING_NODE)
+			goto bad_entry;
+		e.line = m->start_mark.line + 1;
+		for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++) {
+			const char *k = scalar(&doc, yaml_document_get_node(&doc, pr->key));
+			yaml_node_t *v = yaml_document_get_node(&doc, pr->value);
+			const char *vs = scalar(&doc, v);
+
+			if (!k)
+				continue;
+			if (!strcmp(k, "func") && vs && !e.func) {
+				e.func = pt_xstrdup(vs);
+			} else if (!strcmp(k, "structured_delegate") && vs && !e.structured_delegate) {
+				e.structured_delegate = pt_xstrdup(vs);
+			} else if (!strcmp(k, "ufunc_inner_loop")) {
+				e.ufunc = true;
+			} else if (!strcmp(k, "structured") && vs) {
+				e.structured = !strcmp(vs, "True") || !strcmp(vs, "true");
+			} else if (!strcmp(k, "dispatch") && v && v->type == YAML_MAPPING_NODE && !e.dispatch) {
+				size_t n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+
+				e.dispatch = pt_xcalloc(n ? n : 1, sizeof(*e.dispatch));
+				for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+					const char *dk = scalar(&doc, yaml_document_get_node(&doc, q->key));
+					const char *dv = scalar(&doc, yaml_document_get_node(&doc, q->value));
+
+					if (!dk || !dv)
+						continue;
+					e.dispatch[e.n_dispatch].keys = pt_xstrdup(dk);
+					e.dispatch[e.n_dispatch].kernel = pt_xstrdup(dv);
+					e.n_dispatch++;
+				}
+			}
+		}
+		if (!e.func)
+			goto bad_entry;
+		names(e.func, &e.name, &e.unambiguous);
+		nf->v[nf->n++] = e;
+		continue;
+bad_entry:
+		if (++bad <= MAX_WARN) {
+			char where[32];
+
+			snprintf(where, sizeof(where), "line %zu", m ? m->start_mark.line + 1 : 0);
+			pt_diag_add(d, PT_SEV_WARNING, src, where, "entry without a 'func:' schema");
+		}
+		free(e.func);
+		free(e.structured_delegate);
+		for (size_t i = 0; i < e.n_dispatch; i++) {
+			free(e.dispatch[i].keys);
+			free(e.dispatch[i].kernel);
+		}
+		free(e.dispatch);
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&p);
+	return 0;
+}
+
+void nativefuncs_release(struct nativefuncs *nf)
+{
+	for (size_t i = 0; i < nf->n; i++) {
+		struct nf_entry *e = &nf->v[i];
+
+		free(e->func);
+		free(e->name);
+		free(e->unambiguous);
+		free(e->structured_delegate);
+		for (size_t k = 0; k < e->n_dispatch; k++) {
+			free(e->dispatch[k].keys);
+			free(e->dispatch[k].kernel);
+		}
+		free(e->dispatch);
+	}
+	free(nf->v);
+	memset(nf, 0, sizeof(*nf));
+}
+
+const struct nf_entry *nativefuncs_find(const struct nativefuncs *nf, const char *name)
+{
+	for (size_t i = 0; i < nf->n; i++)
+		if (!strcmp(nf->v[i].name, name))
+			return &nf->v[i];
+	return NULL;
+}
+
+const struct nf_entry *nativefuncs_find_cpp(const struct nativefuncs *nf, const char *s)
+{
+	for (size_t i = 0; i < nf->n; i++)
+		if (!strcmp(nf->v[i].unambiguous, s))
+			return &nf->v[i];
+	return NULL;
+}
+
+const struct nf_entry *nativefuncs_find_kernel(const struct nativefuncs *nf, const char *kernel,
+					       const char **keys)
+{
+	for (size_t i = 0; i < nf->n; i++)
+		for (size_t k = 0; k < nf->v[i].n_dispatch; k++)
+			if (!strcmp(nf->v[i].dispatch[k].kernel, kernel)) {
+				if (keys)
+					*keys = nf->v[i].dispatch[k].keys;
+				return &nf->v[i];
+			}
+	return NULL;
+}

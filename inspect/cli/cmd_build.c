@@ -1,0 +1,177 @@
+/*
+ * `ptinspect build [DIR]`: the build tree a torch came from. Options here;
+ * reading and analyses in build/, rendering in report_build.c.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buildtree.h"
+#include "jsonout.h"
+#include "ptinspect.h"
+#include "report_elf.h"
+#include "report_build.h"
+
+static const char usage_text[] =
+	"usage: ptinspect build [OPTIONS] [DIR]\n"
+	"The build tree a torch came from: configuration, the libraries it produced,\n"
+	"the build-time profile and memory risk.\n"
+	"  DIR                 a CMake build dir, or a source checkout with build/\n"
+	"                      (default: ./build, else .)\n"
+	"  --since-last        what the last ninja run rebuilt, and why; and what ninja\n"
+	"                      would run now (ninja -n -d explain, when ninja is on PATH)\n"
+	"  --source PATH[:LINE]|SYMBOL\n"
+	"                      is that file generated (torchgen), from which\n"
+	"                      native_functions.yaml entry, forwarding to which kernel\n"
+	"  --details           full lists (every option, 25 edges, the whole critical path)\n"
+	"  --compdb            also read compile_commands.json (tens of MB on a full\n"
+	"                      build; --details implies it)\n"
+	"  --json              one JSON document\n"
+	"  --color=WHEN        auto, always, never\n"
+	"Exit status: 0 fine, 1 mismatches found (stale library, DWARF missing, damaged\n"
+	"files), 2 usage or not a build tree.\n";
+
+/* --source: the generated-code question, answered alone. */
+static int run_source(const struct buildtree *t, const char *q, struct pt_cli *ctx, struct pt_diag *d)
+{
+	struct nativefuncs nf = { 0 };
+	struct build_source s;
+	int rc;
+
+	if (buildtree_source(t, q, &nf, &s, d) < 0) {
+		rc = EXIT_USAGE;
+	} else {
+		if (ctx->json) {
+			json_t *doc = report_source_json(&s);
+
+			json_object_set_new(doc, "problems", report_problems_json(d));
+			pt_json_print(stdout, doc);
+			json_decref(doc);
+		} else {
+			report_source_text(stdout, &s, PT_CLI_STYLE(ctx));
+		}
+		rc = pt_diag_count(d, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
+	}
+	if (!ctx->json || rc == EXIT_USAGE)
+		pt_diag_print(d, stderr, ctx->prog, ctx->color_err);
+	build_source_release(&s);
+	nativefuncs_release(&nf);
+	return rc;
+}
+
+int cmd_build(int argc, char **argv, struct pt_cli *ctx)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'C' },
+		{ "since-last", no_argument, NULL, 's' },
+		{ "details", no_argument, NULL, 'd' },
+		{ "compdb", no_argument, NULL, 'c' },
+		{ "no-compdb", no_argument, NULL, 'n' },
+		{ "source", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct buildtree t;
+	struct build_config cfg;
+	struct build_profile prof;
+	struct build_memory mem;
+	struct build_check chk;
+	struct build_report rep = { 0 };
+	struct build_rebuilt *rebuilt = NULL;
+	struct ninja_explain explain = { 0 };
+	size_t n_rebuilt = 0;
+	struct pt_diag d;
+	const char *dir, *source = NULL;
+	int c, since_last = 0, details = 0, compdb = 0, rc = EXIT_FINE;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': ctx->json = 1; break;
+		case 'C':
+			if (pt_cli_set_color(ctx, optarg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 's': since_last = 1; break;
+		case 'd': details = 1; compdb = 1; break;
+		case 'c': compdb = 1; break;
+		case 'n': compdb = 0; break;
+		case 'S': source = optarg; compdb = 0; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 < argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		dir = argv[optind];
+	} else {
+		struct stat st;
+
+		dir = stat("build/CMakeCache.txt", &st) == 0 ? "build" : ".";
+	}
+	pt_diag_init(&d);
+	if (buildtree_load(dir, compdb, &t, &d) < 0) {
+		if (ctx->json) {
+			json_t *doc = json_object();
+
+			json_object_set_new(doc, "dir", json_string(dir));
+			json_object_set_new(doc, "problems", report_problems_json(&d));
+			pt_json_print(stdout, doc);
+			json_decref(doc);
+		}
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+		pt_diag_release(&d);
+		buildtree_release(&t);
+		return EXIT_USAGE;
+	}
+	if (source) {
+		rc = run_source(&t, source, ctx, &d);
+		buildtree_release(&t);
+		pt_diag_release(&d);
+		return rc;
+	}
+	buildtree_config(&t, &cfg);
+	buildtree_profile(&t, &prof);
+	buildtree_memory(&t, &prof, &mem);
+	buildtree_check(&t, &chk);
+	if (since_last) {
+		buildtree_since_last(&t, &rebuilt, &n_rebuilt);
+		/* ninja's own view of what is dirty now; nothing is built (-n). */
+		if (t.have_ninja && t.source_dir && access(t.source_dir, F_OK) != 0)
+			pt_diag_add(&d, PT_SEV_NOTE, t.dir, NULL,
+				    "not asking ninja what it would run: the tree was configured from %s, "
+				    "which is not there on this machine (a moved tree, or one built in a container)",
+				    t.source_dir);
+		else if (t.have_ninja)
+			ninja_explain_run(t.dir, 30, &explain, &d);
+	}
+	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, &explain, details };
+	if (ctx->json) {
+		json_t *doc = report_build_json(&rep);
+
+		json_object_set_new(doc, "problems", report_problems_json(&d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	} else {
+		report_build_text(stdout, &rep, PT_CLI_STYLE(ctx));
+		pt_diag_print(&d, stderr, ctx->prog, ctx->color_err);
+	}
+	if (pt_diag_count(&d, PT_SEV_WARNING) || pt_diag_count(&chk.findings, PT_SEV_WARNING))
+		rc = EXIT_PROBLEMS;
+	free(rebuilt);
+	ninja_explain_release(&explain);
+	build_check_release(&chk);
+	build_memory_release(&mem);
+	build_profile_release(&prof);
+	build_config_release(&cfg);
+	buildtree_release(&t);
+	pt_diag_release(&d);
+	return rc;
+}

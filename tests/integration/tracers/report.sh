@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# pttrace report without a browser: the files it writes for real traces (tlparse's
+# multi-rank job, a miss/hit/miss cache log, torch 2.6 graph breaks and recompiles, an
+# export), what the pages say, and that text from a trace never reaches the HTML
+# unescaped. The browser checks are report_browser.sh.
+. "$PT_TESTLIB/common.sh"
+F=$PT_SRC/tests/fixtures/traces
+export PTTRACE_DB=$T/db/pttrace.db
+export PTTRACE_HLJS=/nonexistent	# the pages must read without highlight.js too
+
+import() { "$PTTRACE" import "$@" >/dev/null 2>"$T/import.err" || [ $? = 1 ] || fail "import $*: $(cat "$T/import.err")"; }
+
+# 1. tlparse's four-rank job: a page per compile id and rank, the rank matrix.
+import "$F/tlparse-tests/inputs/multi_rank_logs"
+out=$("$PTTRACE" --json report last --out "$T/mr" 2>"$T/err")
+check_eq "report exit" 0 $?
+check_eq "stderr of --json" "" "$(cat "$T/err")"
+check_eq "pages in the JSON" "$(find "$T/mr" -name '*.html' | wc -l)" "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pages"])')"
+check_eq "compile pages = distinct (rank, compile id) with records" \
+	"$("$PTTRACE" sql last "SELECT count(*) FROM (SELECT DISTINCT rank, ca, frame, compile, coalesce(attempt,0) FROM trace_records WHERE run_id=:run AND kind IN ('compilation_metrics','dynamo_start'))" | tail -1)" \
+	"$(ls "$T/mr/c" | wc -l)"
+check_eq "payload pages = distinct payloads (chromium events aside)" \
+	"$("$PTTRACE" sql last "SELECT count(DISTINCT payload_md5) FROM trace_records WHERE run_id=:run AND kind<>'chromium_event'" | tail -1)" \
+	"$(ls "$T/mr/p" | grep -c '\.html$')"
+for f in $(ls "$T/mr/p" | grep '\.txt$' | head -50); do
+	check_eq "raw payload $f is the md5 it is named after" "${f%.txt}" "$(md5sum <"$T/mr/p/$f" | cut -d' ' -f1)"
+done
+idx=$(cat "$T/mr/index.html")
+check_contains "rank matrix" '<h2 id="ranks">Ranks</h2>' "$idx"
+check_contains "failed compiles counted" '<tr><th>failed</th><td class="n bad">2</td></tr>' "$idx"
+check_contains "recompiles counted" '<a href="frames.html">recompiles</a></th><td class="n">126</td>' "$idx"
+check_contains "no highlight.js said" "without highlighting" "$idx"
+check_contains "timeline svg" '<svg xmlns="http://www.w3.org/2000/svg"' "$idx"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["traceEvents"]' "$T/mr/chromium_events.json" || fail "chromium_events.json is not a Chrome trace"
+
+# 2. miss / hit / miss of one compile id: three rows, the hit kept.
+import "$F/tlparse-tests/inputs/cache_hit_miss.log"
+"$PTTRACE" report last --out "$T/chm" >/dev/null 2>&1 || fail "report cache_hit_miss"
+rows=$(grep -o '<tr class="s-[a-z]*"><td class="n">-</td><td><a class="cid s-ok" href="c/-_-_1_0_0.html">\[1/0\]</a></td><td class="n">[0-9]</td><td>[^<]*<code>[^<]*</code></td><td>ok</td><td>[a-z-]*</td>' "$T/chm/compiles.html" | sed 's/.*<td>ok<\/td><td>//; s/<\/td>$//' | tr '\n' ' ')
+check_eq "[1/0] fx cache per occurrence" "miss hit miss " "$rows"
+
+# 3. torch 2.6 graph breaks and recompiles: de-duplicated breaks, the recompile chain.
+import "$F/generated/torch-2.6.0/breaks_recompile/trace"
+"$PTTRACE" report last --out "$T/br" >/dev/null 2>&1 || fail "report breaks_recompile"
+nb=$("$PTTRACE" --json graph-breaks last | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+check_contains "graph breaks total and distinct" "<p>$nb graph breaks," "$(cat "$T/br/breaks.html")"
+check_contains "recompile reason on the frames page" "&rarr; <em>" "$(cat "$T/br/frames.html")"
+
+# 4. export records get their page only when there are some.
+import "$F/tlparse-tests/inputs/export.log"
+"$PTTRACE" report last --out "$T/ex" >/dev/null 2>&1 || fail "report export"
+[ -f "$T/ex/export.html" ] || fail "export.html missing for an export trace"
+[ -f "$T/br/export.html" ] && fail "export.html written for a trace without export records"
+
+# 5. Provenance: the three panes line-linked from the node mappings.
+import "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
+"$PTTRACE" report last --out "$T/prov" >/dev/null 2>&1 || fail "report provenance"
+pv=$(cat "$T/prov/c/-_-_0_0_0.provenance.html" 2>/dev/null)
+check_contains "post-grad relu links to pre-grad x_1" '<span class="l" id="post-L8"><span class="t">        relu: &quot;f32[8, 16][16, 1]cpu&quot; = torch.ops.aten.relu.default(addmm);  addmm = None</span><span class="links"> <a class="prov" href="#pre-L14">&rarr; x_1</a> <a class="prov" href="#code-L' "$pv"
+check_contains "the compile page links the pane" 'href="-_-_0_0_0.provenance.html"' "$(cat "$T/prov/c/-_-_0_0_0.html")"
+
+# 6. Hostile text: every HTML file escapes it; the raw bytes stay as they were.
+needle=$(python3 "$PT_TESTLIB/mktrace.py" "$T/xss.log" xss)
+import "$T/xss.log"
+"$PTTRACE" report last --out "$T/xss" >/dev/null 2>&1 || fail "report xss"
+if grep -rl --include='*.html' -e '<img src=' -e '<script>alert' -e 'onerror="window' "$T/xss" >"$T/hits"; then
+	fail "unescaped trace text in: $(cat "$T/hits")"
+fi
+check_contains "escaped on the payload page" '&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=1;alert(1)&quot;&gt;' "$(cat "$T"/xss/p/*.html)"
+grep -qF "$needle" "$T"/xss/p/*.txt || fail "raw payload bytes changed"
+
+# 7. A `pttrace run` run: its command and status, errors and tracebacks, the call tree.
+F26=$F/generated/torch-2.6.0/inductor_cpp_compile_failure
+printf ' [call] op=[aten::add.Tensor], key=[AutogradCPU]\n  [redispatch] op=[aten::add.Tensor], key=[CPU]\n   [call] op=[aten::empty.memory_format], key=[BackendSelect]\n [call] op=[aten::mul.Tensor], key=[CPU]\n' >"$T/disp.txt"
+"$PTTRACE" run -q --no-trace -- sh -c "cat '$T/disp.txt'; cat '$F26/stderr.txt' >&2; exit 3" >/dev/null 2>&1
+check_eq "run exit passed through" 3 $?
+"$PTTRACE" report last --out "$T/run" >/dev/null 2>&1 || fail "report of a run"
+ri=$(cat "$T/run/index.html")
+check_contains "run status" '<tr><th>status</th><td>exited, exit code 3</td></tr>' "$ri"
+check_contains "the traceback listed" '<li><b>traceback ERROR</b><pre>Traceback (most recent call last):' "$ri"
+check_contains "call tree nested" '<ul class="trie"><li><code>aten::add.Tensor</code> <small>AutogradCPU</small>
+<ul class="trie"><li><code>aten::add.Tensor</code> <small>CPU</small>
+<ul class="trie"><li><code>aten::empty.memory_format</code> <small>BackendSelect</small>
+</li></ul></li></ul></li><li><code>aten::mul.Tensor</code> <small>CPU</small>
+</li></ul>' "$ri"
+
+# 8. Frames in generated code (compiled autograd's <eval_with_key>.N) link to the line
+# of their dump_file page.
+import "$F/generated/torch-2.6.0/autograd_ca/trace"
+"$PTTRACE" report last --out "$T/ca" >/dev/null 2>&1 || fail "report autograd_ca"
+md5=$("$PTTRACE" sql last "SELECT payload_md5 FROM trace_records WHERE run_id=:run AND kind='dump_file' AND envelope LIKE '%<eval_with_key>.4%'" | tail -1)
+check_contains "trie frame linked to its dump_file line" "<a href=\"p/$md5.html#L4\">&lt;eval_with_key&gt;.4:4 in forward</a>" "$(cat "$T/ca/index.html")"
+grep -q 'id="L4"' "$T/ca/p/$md5.html" || fail "line 4 anchor missing on the dump_file page"
+
+# 9. pttrace run --report: the report written at the end, the child's status kept.
+(cd "$T" && "$PTTRACE" run -q --no-trace --report -- sh -c "cat '$F26/stderr.txt' >&2; exit 4" >/dev/null 2>"$T/err")
+check_eq "run --report passes the child's status" 4 $?
+rid=$("$PTTRACE" --json ls | python3 -c 'import json,sys; print(max(r["id"] for r in json.load(sys.stdin)))')
+check_contains "run --report says where" "report: pttrace-report-$rid/index.html" "$(cat "$T/err")"
+check_contains "run --report wrote the run's report" '<li><b>traceback ERROR</b>' "$(cat "$T/pttrace-report-$rid/index.html" 2>/dev/null)"
+mkdir -p "$T/full"; echo x >"$T/full/x"
+"$PTTRACE" run -q --no-trace --report="$T/full" -- true >/dev/null 2>"$T/err"
+check_eq "a busy --report dir leaves the exit status the child's" 0 $?
+check_contains "busy --report dir said" "no report written" "$(cat "$T/err")"
+
+# 10. --out refuses a directory that holds something else; an earlier report is replaced.
+mkdir -p "$T/busy"; echo x >"$T/busy/notes.txt"
+"$PTTRACE" report last --out "$T/busy" >/dev/null 2>"$T/err"
+check_eq "busy --out exit" 2 $?
+check_contains "busy --out message" "exists and is not empty nor an earlier pttrace report" "$(cat "$T/err")"
+"$PTTRACE" report last --out "$T/xss" >/dev/null 2>&1
+check_eq "rewrite an earlier report" 0 $?
+"$PTTRACE" report 999 --out "$T/none" >/dev/null 2>&1
+check_eq "no such run" 2 $?
+
+finish

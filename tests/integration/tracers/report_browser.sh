@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# pttrace report in a real browser: Debian's chromium, headless, driven by
+# playwright-core (npm, pinned in tests/browser/package-lock.json; no browser
+# download). Reports of tlparse's multi-rank job, torch 2.6 graph breaks and a hostile
+# trace: every page loads from file:// with no console error and no request leaving
+# file://, every link resolves, the trie folds, a table sorts, payload text never runs.
+# Screenshots: $PT_BUILD/report-screenshots/<name>/.
+# ctest-timeout: 600
+. "$PT_TESTLIB/common.sh"
+F=$PT_SRC/tests/fixtures/traces
+export PTTRACE_DB=$T/db/pttrace.db
+
+[ -x /usr/bin/chromium ] || skip "Debian's chromium is not installed (tests/deps installs it)"
+command -v node >/dev/null || skip "node is not installed"
+major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$major" -ge 20 ] || skip "node $major: playwright-core needs node >= 20"
+W=$PT_BUILD/browser-tests
+mkdir -p "$W"
+cp "$PT_SRC/tests/browser/package.json" "$PT_SRC/tests/browser/package-lock.json" \
+	"$PT_SRC/tests/browser/check_report.mjs" "$W/"
+if ! cmp -s "$W/package-lock.json" "$W/node_modules/.package-lock.json" 2>/dev/null &&
+   ! [ -d "$W/node_modules/playwright-core" ]; then
+	(cd "$W" && npm ci --no-audit --no-fund >"$T/npm.log" 2>&1) ||
+		skip "npm ci of playwright-core failed (no npm registry?): $(tail -3 "$T/npm.log")"
+fi
+# Debian's highlight.js when installed (tests/deps): the pages then highlight code.
+[ -f /usr/share/javascript/highlight.js/highlight.min.js ] || echo "note: libjs-highlight.js missing: code shown plain"
+
+report() {	# report NAME INPUT... : import, report, browse
+	local name=$1; shift
+	"$PTTRACE" import "$@" >/dev/null 2>&1 || [ $? = 1 ] || { fail "import $*"; return; }
+	"$PTTRACE" report last --out "$T/$name" >/dev/null 2>"$T/err" || { fail "report $name: $(cat "$T/err")"; return; }
+	mkdir -p "$PT_BUILD/report-screenshots/$name"
+	if node "$W/check_report.mjs" "$T/$name" "$PT_BUILD/report-screenshots/$name" "${XSS[@]}" >"$T/out" 2>&1; then
+		pass
+	else
+		fail "browser checks of $name:"
+		sed 's/^/  | /' "$T/out"
+	fi
+	tail -1 "$T/out"
+}
+
+XSS=()
+report multi_rank "$F/tlparse-tests/inputs/multi_rank_logs"
+report breaks "$F/generated/torch-2.6.0/breaks_recompile/trace"
+report autograd_ca "$F/generated/torch-2.6.0/autograd_ca/trace"
+report provenance "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
+needle=$(python3 "$PT_TESTLIB/mktrace.py" "$T/xss.log" xss)
+XSS=(--xss "$needle")
+report xss "$T/xss.log"
+finish

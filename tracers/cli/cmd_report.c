@@ -1,0 +1,122 @@
+/* `pttrace report RUN [--out DIR] [--diff RUN2] [--open]`: a static HTML report. */
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "jsonout.h"
+#include "pttrace.h"
+#include "runs.h"
+#include "report.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+static const char usage_text[] =
+	"usage: pttrace report RUN [--out DIR] [--diff RUN2] [--open] [--json]\n"
+	"\n"
+	"Write a static HTML report of RUN (a `pttrace run` or an imported TORCH_TRACE\n"
+	"job): data health, totals, every compile, frames and recompiles, graph breaks,\n"
+	"the stack trie, ranks, a timeline, one page per compile and per payload.\n"
+	"Opens from file:// with no server and no network.\n"
+	"\n"
+	"  --out DIR    where to write (default ./pttrace-report-<run id>); it must be\n"
+	"               missing, empty, or an earlier report (whose files are replaced)\n"
+	"  --diff RUN2  also write diff.html: RUN against RUN2\n"
+	"  --open       open index.html with xdg-open (or $BROWSER)\n"
+	"\n"
+	"Exit status: 0 written, 2 usage error, no such run, or the report could not be written.\n";
+
+static void open_browser(const char *index)
+{
+	const char *b = getenv("BROWSER");
+	char *argv[] = {(char *)(b && *b ? b : "xdg-open"), (char *)index, NULL};
+	pid_t pid;
+	int st;
+
+	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0) {
+		fprintf(stderr, "pttrace report: cannot start %s; open %s yourself\n", argv[0], index);
+		return;
+	}
+	waitpid(pid, &st, 0);
+}
+
+int cmd_report(int argc, char **argv, struct pt_cli *ctx)
+{
+	const char *spec = NULL, *out = NULL, *diff = NULL;
+	int open = 0, rc = EXIT_USAGE;
+	struct report_opts o = {0};
+	struct report_stats st;
+	struct pt_diag diag;
+	struct db *ix;
+	char *outdir = NULL, *index = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strncmp(argv[i], "--out=", 6))
+			out = argv[i] + 6;
+		else if (!strcmp(argv[i], "--diff") && i + 1 < argc)
+			diff = argv[++i];
+		else if (!strcmp(argv[i], "--open"))
+			open = 1;
+		else if (!strcmp(argv[i], "--json"))
+			ctx->json = 1;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return EXIT_FINE;
+		} else if (argv[i][0] == '-' || spec) {
+			pt_cli_bad_arg(ctx, argv[i]);
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		} else
+			spec = argv[i];
+	}
+	if (!spec) {
+		fprintf(stderr, "pttrace report: no RUN given\n%s", usage_text);
+		return EXIT_USAGE;
+	}
+	pt_diag_init(&diag);
+	if (pt_cmd_open(ctx, spec, &ix, &o.run_id, &diag) < 0)
+		return EXIT_USAGE;
+	if (diff && runs_resolve(ix, diff, &o.diff_run) < 0)
+		goto done;
+	outdir = out ? pt_xstrdup(out) : report_default_dir(o.run_id);
+	if (report_dir_usable(outdir) < 0) {
+		pt_diag_add(&diag, PT_SEV_ERROR, outdir, NULL,
+			    "exists and is not empty nor an earlier pttrace report; choose another --out");
+		goto done;
+	}
+	o.outdir = outdir;
+	o.hljs = getenv("PTTRACE_HLJS");	/* tests: another copy of highlight.js, or none */
+	if (report_write(ix, &o, &st, &diag) < 0)
+		goto done;
+	index = pt_xasprintf("%s/index.html", outdir);
+	if (ctx->json) {
+		json_t *j = json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:b}", "run", (json_int_t)o.run_id,
+				      "dir", outdir, "index", index, "pages", (json_int_t)st.pages,
+				      "payloads", (json_int_t)st.payloads, "compiles",
+				      (json_int_t)st.compiles, "bytes", (json_int_t)st.bytes,
+				      "highlight", st.highlight);
+
+		pt_json_print(stdout, j);
+		json_decref(j);
+	} else {
+		printf("%s\n", index);
+		fprintf(stderr, "pttrace report: run %lld: %zu pages, %zu payloads, %.1f MB\n",
+			(long long)o.run_id, st.pages, st.payloads, (double)st.bytes / 1e6);
+	}
+	rc = EXIT_FINE;
+	if (open)
+		open_browser(index);
+done:
+	db_close(ix);
+	pt_print_diag(ctx, &diag);
+	pt_diag_release(&diag);
+	free(outdir);
+	free(index);
+	return rc;
+}

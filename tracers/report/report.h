@@ -1,0 +1,55 @@
+/*
+ * pttrace report: a static HTML report of one run (imported TORCH_TRACE
+ * job or `pttrace run`), written from the index with bounded memory:
+ * records are streamed from SQLite, payload pages are written one payload
+ * at a time, and only per-compile summaries are held. No printing; errors
+ * go to diag.
+ *
+ * Files under the output directory:
+ *   index.html        data health, totals, links, ranks, stack trie, run output
+ *   compiles.html     one row per compilation_metrics occurrence (sortable)
+ *   frames.html       compiles grouped by frame with the recompile chain
+ *   breaks.html       graph breaks de-duplicated by reason and location
+ *   c/<key>.html      one page per compile id and rank (metrics, guards, artifacts)
+ *   p/<md5>.html      one page per distinct payload (highlighted, line anchors)
+ *   p/<md5>.txt       the payload's raw bytes (md5 as indexed)
+ *   export.html       export records (only when there are some)
+ *   chromium_events.json  every chromium_event (Perfetto / chrome://tracing)
+ *   report.css, report.js, highlight.min.js (when Debian's libjs-highlight.js is installed)
+ */
+#ifndef PT_REPORT_H
+#define PT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "db.h"
+
+struct report_opts {
+	const char *outdir;	/* created if missing; must be empty or a previous report */
+	const char *hljs;	/* highlight.min.js to copy; NULL: Debian's path */
+	int64_t run_id;
+	int64_t diff_run;	/* > 0: also write diff.html against this run */
+};
+
+struct report_stats {
+	size_t pages;		/* HTML pages written */
+	size_t payloads;	/* distinct payloads written */
+	size_t compiles;	/* compilation_metrics occurrences */
+	uint64_t bytes;		/* bytes written in all */
+	int highlight;		/* 1 when highlight.js was copied */
+};
+
+/* 0 when dir may receive a report: missing, empty, or an earlier report (it has
+ * report.css); -1 otherwise (errno set when it could not be read). */
+int report_dir_usable(const char *dir);
+
+/* The default output directory of a run's report, "pttrace-report-<id>"; caller frees. */
+char *report_default_dir(int64_t run_id);
+
+/* Write the report; 0, or -1 (diag). Partial output stays on failure. */
+int report_write(struct db *ix, const struct report_opts *o, struct report_stats *st,
+		 struct pt_diag *diag);
+
+#endif

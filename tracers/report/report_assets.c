@@ -1,0 +1,47 @@
+/* The report's style sheet and script (report_assets.h): small, local, no network. */
+#include "report_assets.h"
+
+const char report_css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222}\n"
+	"nav a{margin-right:1em}nav{border-bottom:1px solid #ccc;padding-bottom:.3em}\n"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+	"text-align:left;vertical-align:top}th{background:#f3f3f3}\n"
+	"table.sortable th{cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	".s-ok{background:#d9f2d9}.s-restarted{background:#fff0c2}.s-failed{background:#f7c6c6}"
+	".s-empty{background:#e6e6e6}.s-missing{background:#e0d4f5}\n"
+	".bad{color:#a00;font-weight:bold}.good{color:#070}\n"
+	"pre.code{background:#fafafa;border:1px solid #ddd;padding:.5em;overflow-x:auto;counter-reset:ln}\n"
+	"pre.code .l{display:block;white-space:pre}pre.code .l:target{background:#ffef9f}\n"
+	"pre.code .l::before{counter-increment:ln;content:counter(ln);display:inline-block;width:4em;"
+	"margin-right:1em;color:#999;text-align:right}\n"
+	"ul.trie{list-style:none;padding-left:1em}ul.trie summary{cursor:pointer}\n"
+	"span.cid{padding:0 3px;margin-left:4px;border-radius:3px;font-family:monospace}\n"
+	".add{color:#070}.del{color:#a00}code{font-size:95%}h1{overflow-wrap:anywhere}\n"
+	".panes{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:1em}a.prov{font-size:85%}span.links{display:block;margin-left:5em;background:#eef;white-space:normal}\n"
+	/* highlight.js classes (its own themes are not copied: these few are enough). */
+	".hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#0033b3;font-weight:bold}"
+	".hljs-string,.hljs-attr{color:#067d17}.hljs-comment,.hljs-quote{color:#8c8c8c;font-style:italic}"
+	".hljs-number,.hljs-literal{color:#1750eb}.hljs-title,.hljs-function{color:#00627a}"
+	".hljs-meta{color:#9e880d}.hljs-params{color:#333}\n";
+
+const char report_js[] =
+	"'use strict';\n"
+	"// Sorting and filtering of tables, highlighting of code: everything also reads with JS off.\n"
+	"function cellValue(td){const t=td.textContent.trim();const n=parseFloat(t);"
+	"return (t!=='' && !isNaN(n) && /^-?[0-9.]+( s)?$/.test(t))?n:t.toLowerCase();}\n"
+	"function sortBy(table,col,th){const tb=table.tBodies[0];const rows=Array.from(tb.rows);"
+	"const dir=th.dataset.dir==='asc'?-1:1;th.dataset.dir=dir===1?'asc':'desc';"
+	"rows.sort((a,b)=>{const x=cellValue(a.cells[col]),y=cellValue(b.cells[col]);"
+	"if(typeof x===typeof y)return (x<y?-1:x>y?1:0)*dir;return (typeof x==='number'?-1:1)*dir;});"
+	"rows.forEach(r=>tb.appendChild(r));}\n"
+	"document.addEventListener('DOMContentLoaded',()=>{\n"
+	" document.querySelectorAll('table.sortable').forEach(t=>{"
+	"t.querySelectorAll('thead th').forEach((th,i)=>th.addEventListener('click',()=>sortBy(t,i,th)));});\n"
+	" document.querySelectorAll('input[data-filter]').forEach(inp=>{const t=document.getElementById(inp.dataset.filter);"
+	"inp.addEventListener('input',()=>{const q=inp.value.toLowerCase();"
+	"Array.from(t.tBodies[0].rows).forEach(r=>{r.style.display=r.textContent.toLowerCase().includes(q)?'':'none';});});});\n"
+	" if(window.hljs){document.querySelectorAll('pre.code[data-lang]').forEach(pre=>{const lang=pre.dataset.lang;"
+	"if(!hljs.getLanguage(lang))return;let state;pre.querySelectorAll('span.l').forEach(l=>{"
+	"const t=l.querySelector('span.t')||l;"
+	"try{const r=hljs.highlight(lang,t.textContent,true,state);state=r.top;t.innerHTML=r.value;}catch(e){}});});}\n"
+	"});\n";

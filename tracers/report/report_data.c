@@ -1,0 +1,591 @@
+/* The report's reads from the index (report_data.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_data.h"
+#include "xalloc.h"
+
+/* Columns every record query selects, in this order (rec_from_row). */
+#define REC_COLS "r.id, r.rank, r.lineno, r.file_id, r.ca, r.frame, r.compile, r.attempt," \
+	" r.kind, r.name, r.payload_md5, r.md5_declared, r.envelope, f.path"
+#define REC_FROM " FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+
+static int64_t col_id(struct db_stmt *s, int col)
+{
+	return db_col_is_null(s, col) ? COMPILEID_NONE : db_col_int(s, col);
+}
+
+static void rec_from_row(struct db_stmt *s, struct rp_rec *r)
+{
+	r->id = db_col_int(s, 0);
+	r->rank = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+	r->lineno = db_col_int(s, 2);
+	r->file_id = db_col_int(s, 3);
+	r->cid.ca = col_id(s, 4);
+	r->cid.frame = col_id(s, 5);
+	r->cid.compile = col_id(s, 6);
+	r->cid.attempt = col_id(s, 7);
+	r->kind = db_col_text(s, 8);
+	r->name = db_col_text(s, 9);
+	r->md5 = db_col_text(s, 10);
+	r->md5_declared = db_col_text(s, 11);
+	r->envelope = db_col_text(s, 12);
+	r->file = db_col_text(s, 13);
+}
+
+/* Step s to the end, calling cb per row; 0 or -1. */
+static int rec_loop(struct db_stmt *s, rp_rec_cb cb, void *ctx)
+{
+	int rc;
+
+	while ((rc = db_step(s)) == 1) {
+		struct rp_rec r;
+
+		rec_from_row(s, &r);
+		if (cb(ctx, &r) < 0) {
+			db_reset(s);
+			return -1;
+		}
+	}
+	return rc;
+}
+
+void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n)
+{
+	char dir[COMPILEID_MAX];
+
+	compileid_format_dir(cid, dir, sizeof(dir));
+	if (rank >= 0)
+		snprintf(out, n, "r%lld_%s", (long long)rank, dir);
+	else
+		snprintf(out, n, "-_%s", dir);
+}
+
+/* ---- compile occurrences ---- */
+
+static double num_or(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static double secs_or(json_t *o, const char *s_key, const char *us_key)
+{
+	double v = num_or(o, s_key);
+
+	if (v < 0 && (v = num_or(o, us_key)) >= 0)
+		v /= 1e6;
+	return v;
+}
+
+static int64_t int_or(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+static char *str_or(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_string(v))
+		return pt_xstrdup(json_string_value(v));
+	if (v && !json_is_null(v))
+		return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	return NULL;
+}
+
+static const char SQL_METRICS[] =
+	"SELECT " REC_COLS REC_FROM
+	" WHERE r.run_id = ? AND r.kind = 'compilation_metrics' ORDER BY r.id";
+/* The cache artifacts of a compile id between two records (exclusive). */
+static const char SQL_CACHE[] =
+	"SELECT name FROM trace_records WHERE run_id = ?1 AND kind = 'artifact'"
+	" AND frame IS ?2 AND compile IS ?3 AND ca IS ?4 AND rank IS ?5"
+	" AND coalesce(attempt, 0) = ?6 AND id > ?7 AND id < ?8"
+	" AND (name LIKE 'fx_graph_cache_%' OR name LIKE 'aotautograd_cache_%') ORDER BY id";
+/* Compile ids that started (dynamo_start) and never logged compilation_metrics. */
+static const char SQL_MISSING[] =
+	"SELECT min(r.id), r.rank, r.ca, r.frame, r.compile, coalesce(r.attempt, 0)"
+	" FROM trace_records r WHERE r.run_id = ?1 AND r.kind = 'dynamo_start'"
+	" AND NOT EXISTS (SELECT 1 FROM trace_records m WHERE m.run_id = ?1"
+	"  AND m.kind = 'compilation_metrics' AND m.frame IS r.frame AND m.compile IS r.compile"
+	"  AND m.ca IS r.ca AND m.rank IS r.rank AND coalesce(m.attempt, 0) = coalesce(r.attempt, 0))"
+	" GROUP BY r.rank, r.ca, r.frame, r.compile, coalesce(r.attempt, 0) ORDER BY min(r.id)";
+
+static void occ_set_cache(struct rp_occ *o, const char *name)
+{
+	const char *u = strrchr(name, '_');
+	char **slot = !strncmp(name, "fx_graph_cache_", 15) ? &o->fx_cache : &o->aot_cache;
+
+	if (!u || !strcmp(u, "_hash"))
+		return;
+	free(*slot);
+	*slot = pt_xstrdup(u + 1);
+}
+
+static void occ_from_metrics(struct rp_occ *o, json_t *m)
+{
+	json_t *rr = json_object_get(m, "restart_reasons");
+
+	o->co_name = str_or(m, "co_name");
+	o->co_filename = str_or(m, "co_filename");
+	o->co_firstlineno = int_or(m, "co_firstlineno");
+	/* Seconds in 2.x until late 2024; later builds log microseconds (*_us) instead. */
+	o->t_entire = secs_or(m, "entire_frame_compile_time_s", "dynamo_cumulative_compile_time_us");
+	o->t_backend = secs_or(m, "backend_compile_time_s", "aot_autograd_cumulative_compile_time_us");
+	o->t_inductor = secs_or(m, "inductor_compile_time_s", "inductor_cumulative_compile_time_us");
+	o->start_time = num_or(m, "start_time");
+	if (o->start_time < 0 && num_or(m, "start_time_us") >= 0)
+		o->start_time = num_or(m, "start_time_us") / 1e6;
+	o->ops = int_or(m, "graph_op_count");
+	o->nodes = int_or(m, "graph_node_count");
+	o->inputs = int_or(m, "graph_input_count");
+	o->guards = int_or(m, "guard_count");
+	o->shape_guards = int_or(m, "shape_env_guard_count");
+	o->fail_type = str_or(m, "fail_type");
+	o->fail_reason = str_or(m, "fail_reason");
+	if (json_is_array(rr) && json_array_size(rr))
+		o->restart_reasons = json_incref(rr);
+	else if (json_is_string(rr) && *json_string_value(rr))	/* some builds log one string */
+		o->restart_reasons = json_pack("[O]", rr);
+	/* restart_reasons on a later attempt ([0/0_1]) say why the attempt before it
+	 * restarted (early-2024 traces): that one is "restarted", this one is judged by
+	 * its own fields. */
+	o->status = o->fail_type ? "failed"
+		    : o->restart_reasons && o->cid.attempt <= 0 ? "restarted"
+		    : o->ops == 0 ? "empty" : "ok";
+}
+
+static struct rp_occ *occ_add(struct rp_occs *out, size_t *alloc)
+{
+	struct rp_occ *o;
+
+	if (out->n == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 64;
+		out->v = pt_xreallocarray(out->v, *alloc, sizeof(*out->v));
+	}
+	o = &out->v[out->n++];
+	memset(o, 0, sizeof(*o));
+	o->t_entire = o->t_backend = o->t_inductor = o->start_time = -1;
+	o->ops = o->nodes = o->inputs = o->guards = o->shape_guards = o->co_firstlineno = -1;
+	return o;
+}
+
+static int same_compile(const struct rp_occ *a, int64_t rank, const struct compileid *cid)
+{
+	return a->rank == rank && compileid_equal(&a->cid, cid);
+}
+
+static int occ_cmp(const void *pa, const void *pb)
+{
+	const struct rp_occ *a = pa, *b = pb;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag)
+{
+	struct db_stmt *s, *c;
+	size_t alloc = 0;
+	int rc;
+
+	(void)diag;	/* errors reach the index's diag */
+	memset(out, 0, sizeof(*out));
+	if (!(s = db_prepare(ix, SQL_METRICS)) || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct rp_rec r;
+		struct rp_occ *o = occ_add(out, &alloc);
+		json_t *env, *m;
+		int64_t prev = 0;
+
+		rec_from_row(s, &r);
+		o->id = r.id;
+		o->rank = r.rank;
+		o->cid = r.cid;
+		env = json_loads(r.envelope, 0, NULL);
+		m = json_object_get(env, "compilation_metrics");
+		if (json_is_object(m)) {
+			occ_from_metrics(o, m);
+			o->metrics = json_incref(m);
+		} else {
+			o->status = "ok";
+		}
+		json_decref(env);
+		/* The previous occurrence of the same compile: its id bounds the cache search. */
+		o->nth = 1;
+		for (size_t i = out->n - 1; i-- > 0;)
+			if (same_compile(&out->v[i], o->rank, &o->cid)) {
+				prev = out->v[i].id;
+				o->nth = out->v[i].nth + 1;
+				break;
+			}
+		if (o->cid.frame == COMPILEID_NONE)
+			continue;
+		if (!(c = db_prepare(ix, SQL_CACHE)) ||
+		    db_bind(c, "iIIIIiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca,
+			       o->rank, o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, prev, o->id) < 0) {
+			db_reset(s);
+			return -1;
+		}
+		while ((rc = db_step(c)) == 1)
+			occ_set_cache(o, db_col_text(c, 0));
+		if (rc < 0) {
+			db_reset(s);
+			return -1;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	if (!(s = db_prepare(ix, SQL_MISSING)) || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct rp_occ *o = occ_add(out, &alloc);
+
+		o->id = db_col_int(s, 0);
+		o->rank = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+		o->cid.ca = col_id(s, 2);
+		o->cid.frame = col_id(s, 3);
+		o->cid.compile = col_id(s, 4);
+		o->cid.attempt = db_col_int(s, 5);
+		o->nth = 1;
+		o->status = "missing";
+	}
+	if (rc < 0)
+		return -1;
+	/* A started attempt followed by a later attempt of the same compile was restarted. */
+	for (size_t i = 0; i < out->n; i++) {
+		struct rp_occ *m = &out->v[i];
+
+		if (strcmp(m->status, "missing"))
+			continue;
+		for (size_t j = 0; j < out->n; j++) {
+			const struct rp_occ *q = &out->v[j];
+
+			if (q->rank == m->rank && q->cid.ca == m->cid.ca && q->cid.frame == m->cid.frame &&
+			    q->cid.compile == m->cid.compile && q->cid.attempt > m->cid.attempt) {
+				m->status = "restarted";
+				break;
+			}
+		}
+	}
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), occ_cmp);
+	return 0;
+}
+
+void rp_occs_release(struct rp_occs *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		struct rp_occ *x = &o->v[i];
+
+		free(x->co_name);
+		free(x->co_filename);
+		free(x->fx_cache);
+		free(x->aot_cache);
+		free(x->fail_type);
+		free(x->fail_reason);
+		json_decref(x->restart_reasons);
+		json_decref(x->metrics);
+	}
+	free(o->v);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- stacks ---- */
+
+static const char SQL_STACKS[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.kind = 'dynamo_start' ORDER BY r.id";
+static const char SQL_UNKNOWN_STACKS[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.frame IS NULL AND r.ca IS NULL"
+	" AND r.kind <> 'str' AND r.kind <> 'chromium_event'"
+	" AND instr(r.envelope, '\"stack\": [') > 0 ORDER BY r.id";
+static const char SQL_STRING[] =
+	"SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
+
+/* "file:line in name" of one frame; the file name from the file's intern table. */
+static char *frame_text(struct db *ix, int64_t file_id, json_t *fr)
+{
+	json_t *fn = json_object_get(fr, "filename");
+	const char *name = json_string_value(json_object_get(fr, "name"));
+	long long line = json_integer_value(json_object_get(fr, "line"));
+	char *file = NULL, *out;
+
+	if (json_is_integer(fn)) {
+		struct db_stmt *s = db_prepare(ix, SQL_STRING);
+
+		if (s && db_bind(s, "ii", file_id, (int64_t)json_integer_value(fn)) == 0 &&
+		    db_step(s) == 1) {
+			file = pt_xstrdup(db_col_text(s, 0) ? db_col_text(s, 0) : "?");
+			db_reset(s);
+		}
+	} else if (json_is_string(fn)) {
+		file = pt_xstrdup(json_string_value(fn));
+	}
+	out = pt_xasprintf("%s:%lld in %s", file ? file : "?", line, name ? name : "?");
+	free(file);
+	return out;
+}
+
+int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
+	      struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, unknown ? SQL_UNKNOWN_STACKS : SQL_STACKS);
+	int rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct rp_rec r;
+		json_t *env, *st;
+		char **frames = NULL;
+		size_t n = 0;
+		int cbrc;
+
+		rec_from_row(s, &r);
+		env = json_loads(r.envelope, 0, NULL);
+		st = json_object_get(env, "stack");
+		if (!json_is_array(st) && r.kind)
+			st = json_object_get(json_object_get(env, r.kind), "stack");
+		if (json_is_array(st) && json_array_size(st)) {
+			frames = pt_xcalloc(json_array_size(st), sizeof(*frames));
+			for (size_t i = 0; i < json_array_size(st); i++)
+				frames[n++] = frame_text(ix, r.file_id, json_array_get(st, i));
+		}
+		json_decref(env);
+		cbrc = n ? cb(ctx, r.rank, &r.cid, frames, n, r.kind) : 0;
+		for (size_t i = 0; i < n; i++)
+			free(frames[i]);
+		free(frames);
+		if (cbrc < 0) {
+			db_reset(s);
+			return -1;
+		}
+	}
+	return rc;
+}
+
+/* ---- records ---- */
+
+static const char SQL_COMPILE_RECS[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ?1 AND r.frame IS ?2 AND r.compile IS ?3"
+	" AND r.ca IS ?4 AND r.rank IS ?5 AND coalesce(r.attempt, 0) = ?6"
+	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
+
+int rp_compile_records(struct db *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
+		       rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_COMPILE_RECS);
+
+	(void)diag;
+	if (!s || db_bind(s, "iIIIIi", run_id, cid->frame, cid->compile, cid->ca, rank,
+			     cid->attempt < 0 ? (int64_t)0 : cid->attempt) < 0)
+		return -1;
+	return rec_loop(s, cb, ctx);
+}
+
+static const char SQL_KIND_RECS[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.kind = ? ORDER BY r.id";
+
+int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
+			rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+{
+	(void)diag;
+	for (; *kinds; kinds++) {
+		struct db_stmt *s = db_prepare(ix, SQL_KIND_RECS);
+
+		if (!s || db_bind(s, "it", run_id, *kinds) < 0 || rec_loop(s, cb, ctx) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const char SQL_MISMATCHES[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.md5_declared IS NOT NULL"
+	" ORDER BY r.id LIMIT 1000";
+
+int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_MISMATCHES);
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	return rec_loop(s, cb, ctx);
+}
+
+static const char SQL_PAYLOADS[] =
+	"SELECT payload_md5, kind, name, envelope, count(*) FROM trace_records"
+	" WHERE run_id = ? AND payload_md5 IS NOT NULL AND kind <> 'chromium_event'"
+	" GROUP BY payload_md5 ORDER BY min(id)";
+
+int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_PAYLOADS);
+	int rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1)
+		if (cb(ctx, db_col_text(s, 0), db_col_text(s, 1), db_col_text(s, 2),
+		       db_col_text(s, 3), db_col_int(s, 4)) < 0) {
+			db_reset(s);
+			return -1;
+		}
+	return rc;
+}
+
+static int count_loop(struct db_stmt *s, rp_count_cb cb, void *ctx)
+{
+	int rc;
+
+	while ((rc = db_step(s)) == 1)
+		if (cb(ctx, db_col_text(s, 0), db_col_int(s, 1)) < 0) {
+			db_reset(s);
+			return -1;
+		}
+	return rc;
+}
+
+static const char SQL_KINDS[] =
+	"SELECT kind, count(*) FROM trace_records WHERE run_id = ? GROUP BY kind ORDER BY kind";
+
+int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_KINDS);
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	return count_loop(s, cb, ctx);
+}
+
+static const char SQL_FILES[] =
+	"SELECT path, size, rank, name_rank, json_rank, lines, records, payloads, damaged,"
+	" md5_mismatches, rank_conflict FROM trace_files WHERE run_id = ? ORDER BY path";
+
+int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_FILES);
+	int rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct rp_file f;
+		int64_t *ints[] = {&f.size, &f.rank, &f.name_rank, &f.json_rank, &f.lines,
+				   &f.records, &f.payloads, &f.damaged, &f.md5_mismatches};
+
+		f.path = db_col_text(s, 0);
+		for (int i = 0; i < 9; i++)
+			*ints[i] = db_col_is_null(s, i + 1) ? -1 : db_col_int(s, i + 1);
+		f.rank_conflict = db_col_text(s, 10);
+		if (cb(ctx, &f) < 0) {
+			db_reset(s);
+			return -1;
+		}
+	}
+	return rc;
+}
+
+static const char SQL_RUN_COUNTS[] =
+	"SELECT 'kind:' || kind || CASE WHEN level IS NULL THEN '' ELSE ':' ||"
+	"  CASE level WHEN 10 THEN 'DEBUG' WHEN 20 THEN 'INFO' WHEN 30 THEN 'WARNING'"
+	"  WHEN 40 THEN 'ERROR' ELSE 'CRITICAL' END END, count(*)"
+	" FROM records WHERE run_id = ?1 GROUP BY 1"
+	" UNION ALL SELECT 'artifact:' || artifact, count(*) FROM records"
+	" WHERE run_id = ?1 AND artifact IS NOT NULL GROUP BY artifact"
+	" UNION ALL SELECT * FROM (SELECT 'op:' || op, count(*) FROM dispatch_calls"
+	" WHERE run_id = ?1 GROUP BY op ORDER BY count(*) DESC LIMIT 50)";
+
+int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_RUN_COUNTS);
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	return count_loop(s, cb, ctx);
+}
+
+static const char SQL_RUN_ROW[] =
+	"SELECT json_object('id', id, 'name', name, 'source', source, 'argv', json(argv),"
+	" 'status', status, 'exit_code', exit_code, 'signal', signal, 'started_us', started_us,"
+	" 'ended_us', ended_us, 'torch_version', torch_version, 'host', host, 'cwd', cwd)"
+	" FROM runs WHERE id = ?";
+
+json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_RUN_ROW);
+	json_t *j = NULL;
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return NULL;
+	if (db_step(s) == 1) {
+		j = json_loads(db_col_text(s, 0), 0, NULL);
+		db_reset(s);
+	}
+	return j;
+}
+
+static const char SQL_ERRORS[] =
+	"SELECT kind, coalesce(level, 0), text FROM records WHERE run_id = ?"
+	" AND (level >= 40 OR kind = 'traceback') ORDER BY seq LIMIT ?";
+
+int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
+		  struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_ERRORS);
+	int rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "ii", run_id, (int64_t)limit) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1)
+		if (cb(ctx, db_col_text(s, 0), db_col_int(s, 1), db_col_text(s, 2)) < 0) {
+			db_reset(s);
+			return -1;
+		}
+	return rc;
+}
+
+/* Depth first through parent_id, iteratively: the calls come sorted by id, and a
+ * callee always follows its caller, so one pass with a stack of open ancestors is
+ * the tree in order. */
+static const char SQL_CALLS[] =
+	"SELECT id, parent_id, op, overload, dispatch_key FROM dispatch_calls"
+	" WHERE run_id = ? ORDER BY id LIMIT ?";
+
+int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
+		 struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_CALLS);
+	int64_t stack[64];
+	int depth = 0, rc;
+
+	(void)diag;
+	if (!s || db_bind(s, "ii", run_id, (int64_t)limit) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		int64_t id = db_col_int(s, 0);
+		int64_t parent = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+
+		while (depth > 0 && stack[depth - 1] != parent)
+			depth--;
+		if (cb(ctx, depth, db_col_text(s, 2), db_col_text(s, 3), db_col_text(s, 4)) < 0) {
+			db_reset(s);
+			return -1;
+		}
+		if (depth < (int)(sizeof(stack) / sizeof(*stack)))
+			stack[depth++] = id;
+	}
+	return rc;
+}

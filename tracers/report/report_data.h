@@ -1,0 +1,109 @@
+/*
+ * The report's reads from the index (report_data.c holds its SQL): compile
+ * occurrences, stacks, payload lists. Plain structs out; nothing prints.
+ * Every function returns 0 or -1 (diag).
+ */
+#ifndef PT_REPORT_DATA_H
+#define PT_REPORT_DATA_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "compileid.h"
+#include "diag.h"
+#include "db.h"
+
+/* One compilation_metrics record (or a compile id that has none: "missing"). */
+struct rp_occ {
+	int64_t id;		/* the metrics record (trace_records.id); the dynamo_start when missing */
+	int64_t rank;		/* -1 unranked */
+	struct compileid cid;	/* all parts NONE: AOTInductor metrics without a compile id */
+	int64_t nth;		/* 1 for the first occurrence of this (rank, cid), 2 for the next ... */
+	char *co_name, *co_filename;
+	int64_t co_firstlineno;
+	const char *status;	/* ok, restarted, failed, empty, missing */
+	char *fx_cache, *aot_cache;	/* hit, miss, bypass or NULL, from the artifacts before it */
+	double t_entire, t_backend, t_inductor, start_time;	/* -1 unknown */
+	int64_t ops, nodes, inputs, guards, shape_guards;	/* -1 unknown */
+	char *fail_type, *fail_reason;
+	json_t *restart_reasons;	/* the list as logged, or NULL */
+	json_t *metrics;	/* the whole metadata object, or NULL */
+};
+
+struct rp_occs {
+	struct rp_occ *v;
+	size_t n;
+};
+
+int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
+void rp_occs_release(struct rp_occs *o);
+
+/* The page key of a compile id and rank: "r0_-_0_0_0", "-_-_1_0_0" (file-name safe). */
+void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n);
+
+/* Stream the dynamo_start stacks (and, with unknown, the stacks of records without a
+ * compile id) as frames "file:line in name", outermost first. */
+typedef int (*rp_stack_cb)(void *ctx, int64_t rank, const struct compileid *cid,
+			   char **frames, size_t nframes, const char *kind);
+int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
+	      struct pt_diag *diag);
+
+/* One record of the run, as the pages need it. */
+struct rp_rec {
+	int64_t id, rank, lineno, file_id;
+	struct compileid cid;
+	const char *kind, *name, *md5, *md5_declared, *envelope, *file;
+};
+typedef int (*rp_rec_cb)(void *ctx, const struct rp_rec *r);
+
+/* Every record of one compile id and rank (a missing attempt counts as 0), in file order,
+ * chromium events and str records left out. */
+int rp_compile_records(struct db *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
+		       rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+/* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
+int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
+			rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+/* Records whose md5 did not match, and with declared md5s (file:line). */
+int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+
+/* Distinct payloads but chromium events': md5, first kind/name, uses; cb per payload. */
+typedef int (*rp_payload_cb)(void *ctx, const char *md5, const char *kind, const char *name,
+			     const char *envelope, int64_t uses);
+int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag);
+
+/* Count of records per kind: cb(kind, n) in kind order. */
+typedef int (*rp_count_cb)(void *ctx, const char *key, int64_t n);
+int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
+
+/* The run's trace files. */
+struct rp_file {
+	const char *path;
+	int64_t size, rank, name_rank, json_rank, lines, records, payloads, damaged, md5_mismatches;
+	const char *rank_conflict;
+};
+typedef int (*rp_file_cb)(void *ctx, const struct rp_file *f);
+int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag);
+
+/* A `pttrace run` run's records by kind and level, TORCH_LOGS artifact and
+ * dispatcher ops: cb(key, n) with keys "level:WARNING", "artifact:graph_breaks",
+ * "op:aten::add". */
+int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
+
+/* A `pttrace run` run's error records (level >= ERROR, tracebacks, C++ errors), in
+ * arrival order, at most limit: cb(kind, level, text). */
+typedef int (*rp_err_cb)(void *ctx, const char *kind, int64_t level, const char *text);
+int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
+		  struct pt_diag *diag);
+
+/* The dispatcher call tree of a run, depth first: cb(depth, op, overload, key, id) for
+ * at most limit calls (roots in call order, each followed by its callees). */
+typedef int (*rp_call_cb)(void *ctx, int depth, const char *op, const char *overload,
+			  const char *key);
+int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
+		 struct pt_diag *diag);
+
+/* The run's row as a JSON object (id, name, source, argv, status, exit_code, signal,
+ * started_us, ended_us, torch_version), or NULL when there is no such run. */
+json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag);
+
+#endif

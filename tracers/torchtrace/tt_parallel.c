@@ -1,0 +1,526 @@
+/*
+ * TORCH_TRACE files parsed on all cores; see tt_parallel.h.
+ *
+ * Jobs live in a ring of SLOTS entries, numbered by a global sequence:
+ * the reader thread fills job `produced` (waiting while the ring is full),
+ * workers take job `taken` and parse it, this thread delivers job
+ * `delivered` once it is parsed. Each chunk is parsed by a fresh
+ * tt_reader that starts at the chunk's first line number and with the
+ * file's line-ending policy, so records and messages come out exactly as
+ * from one reader over the whole file: a chunk always starts at a line that
+ * ends the previous record (neither blank nor a TAB line).
+ */
+#include "tt_parallel.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "jobs.h"
+#include "xalloc.h"
+
+#define CHUNK_DEFAULT (1u << 20)	/* bytes a chunk holds at least (but the last) */
+#define MORE (64u << 10)		/* read step while looking for a record boundary */
+
+static size_t CHUNK = CHUNK_DEFAULT;
+
+void tt_par_set_chunk(size_t bytes)
+{
+	CHUNK = bytes >= 2 ? bytes : CHUNK_DEFAULT;
+}
+#define MAX_THREADS 256
+#define MAX_SLOTS 16
+
+/* One record kept for delivery: the record, its bytes and the chunk's message count before it. */
+struct par_rec {
+	struct par_rec *next;
+	struct tt_record rec;
+	size_t ndiag;
+	char data[];
+};
+
+struct job {
+	size_t file;
+	uint8_t *buf;
+	size_t len;
+	uint64_t base_line;	/* lines of the file before this chunk */
+	int crlf;		/* the file's policy, -1 for the first chunk (the reader decides) */
+	int first, last;
+	int io_rc;		/* -1: reading or copying failed (or open: no_begin) */
+	int no_begin;		/* the file could not be opened: no records, no begin() */
+	struct pt_diag io_diag;	/* the reader thread's messages, after the chunk's */
+	/* results */
+	int parsed;
+	struct par_rec *recs, **tail;
+	struct pt_diag diag;
+	struct tt_reader_stats st;
+};
+
+struct par {
+	double cpu_read, cpu_parse;	/* thread CPU seconds, added under mu */
+	const struct tt_par_file *files;
+	size_t n;
+	size_t slots;
+	struct job *ring;
+	uint64_t produced, taken, delivered;
+	int reader_done, stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv_space, cv_work, cv_done;
+};
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + ts.tv_nsec / 1e9 : 0;
+}
+
+unsigned tt_par_default_threads(void)
+{
+	return pt_jobs(MAX_THREADS);
+}
+
+/* Newlines in p[0..n): eight bytes at a time (exact: no false positives). */
+static uint64_t count_lines(const uint8_t *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t c = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, x, y;
+
+		memcpy(&w, p + i, 8);
+		x = w ^ (ones * '\n');
+		y = (x & low7) + low7;
+		y = ~(y | x | low7);
+		c += (uint64_t)__builtin_popcountll(y);
+	}
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
+static int collect(void *ctx, const struct tt_record *rec)
+{
+	struct job *j = ctx;
+	size_t env = rec->prefix_len + rec->json_len;
+	size_t sl = rec->str_value ? strlen(rec->str_value) + 1 : 0;
+	struct par_rec *p = pt_xmalloc(sizeof(*p) + env + rec->payload_len + sl + 1);
+	char *d = p->data;
+
+	p->next = NULL;
+	p->rec = *rec;
+	p->ndiag = j->diag.n;
+	memcpy(d, rec->prefix, env);
+	d[env] = '\0';
+	p->rec.prefix = d;
+	p->rec.json = d + rec->prefix_len;
+	if (rec->payload) {
+		memcpy(d + env + 1, rec->payload, rec->payload_len);
+		p->rec.payload = (const uint8_t *)(d + env + 1);
+	}
+	if (rec->str_value) {
+		memcpy(d + env + 1 + rec->payload_len, rec->str_value, sl);
+		p->rec.str_value = d + env + 1 + rec->payload_len;
+	}
+	/* kind, meta and md5_declared point into the envelope object: keep it. */
+	json_incref(rec->env);
+	*j->tail = p;
+	j->tail = &p->next;
+	return 0;
+}
+
+static void parse_job(struct par *P, struct job *j)
+{
+	struct tt_reader r;
+
+	pt_diag_init(&j->diag);
+	j->recs = NULL;
+	j->tail = &j->recs;
+	tt_reader_init(&r, P->files[j->file].name, &j->diag, collect, j);
+	r.crlf = j->crlf;
+	r.st.lines = j->base_line;
+	if (j->len)
+		tt_reader_feed(&r, j->buf, j->len);
+	tt_reader_finish(&r);
+	j->st = r.st;
+	tt_reader_release(&r);
+	free(j->buf);
+	j->buf = NULL;
+}
+
+static void *worker(void *arg)
+{
+	struct par *P = arg;
+
+	pthread_mutex_lock(&P->mu);
+	for (;;) {
+		while (!P->stop && P->taken == P->produced && !P->reader_done)
+			pthread_cond_wait(&P->cv_work, &P->mu);
+		if (P->stop || P->taken == P->produced)
+			break;
+		struct job *j = &P->ring[P->taken++ % P->slots];
+
+		pthread_mutex_unlock(&P->mu);
+		parse_job(P, j);
+		pthread_mutex_lock(&P->mu);
+		j->parsed = 1;
+		pthread_cond_broadcast(&P->cv_done);
+	}
+	P->cpu_parse += thread_cpu();
+	pthread_mutex_unlock(&P->mu);
+	return NULL;
+}
+
+/* Hand a job to the workers; 0, or -1 when stopped. */
+static int put_job(struct par *P, const struct job *src)
+{
+	pthread_mutex_lock(&P->mu);
+	while (!P->stop && P->produced - P->delivered >= P->slots)
+		pthread_cond_wait(&P->cv_space, &P->mu);
+	if (P->stop) {
+		pthread_mutex_unlock(&P->mu);
+		return -1;
+	}
+	struct job *j = &P->ring[P->produced % P->slots];
+
+	*j = *src;
+	j->parsed = 0;
+	P->produced++;
+	pthread_cond_signal(&P->cv_work);
+	pthread_cond_signal(&P->cv_done);	/* without workers, the caller parses */
+	pthread_mutex_unlock(&P->mu);
+	return 0;
+}
+
+/* A line starting at p ends the record before it (trace.c do_line): neither blank nor TAB. */
+static int starts_record(uint8_t c)
+{
+	return c != '\t' && c != '\n' && c != '\r';
+}
+
+/* Read, copy and cut one file into jobs. 0, or -1 when stopped. */
+static int read_file(struct par *P, size_t fi)
+{
+	const struct tt_par_file *f = &P->files[fi];
+	struct job j = {.file = fi, .first = 1, .crlf = -1};
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0, scan = 0;
+	int fd, out = -1, eof = 0, crlf = -1;
+	struct stat st;
+
+	pt_diag_init(&j.io_diag);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		pt_diag_add(&j.io_diag, PT_SEV_ERROR, f->path, NULL, "cannot read: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		j.last = 1;
+		j.io_rc = -1;
+		j.no_begin = 1;
+		return put_job(P, &j);
+	}
+	if (f->copy_to) {
+		out = open(f->copy_to, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (out < 0) {
+			pt_diag_add(&j.io_diag, PT_SEV_ERROR, f->copy_to, NULL, "cannot create: %s",
+				    strerror(errno));
+			close(fd);
+			j.last = 1;
+			j.io_rc = -1;
+			j.no_begin = 1;
+			return put_job(P, &j);
+		}
+	}
+	for (;;) {
+		/* Fill: at least one byte past CHUNK, then MORE at a time while no boundary is found. */
+		size_t need = len < CHUNK + 1 ? CHUNK + 1 : len + 1, b = 0;
+
+		while (!eof && len < need) {
+			size_t want = need - len > MORE ? need - len : MORE;
+			ssize_t n;
+
+			if (len + want > cap) {
+				cap = len + want > 2 * cap ? len + want : 2 * cap;
+				buf = pt_xrealloc(buf, cap);
+			}
+			n = read(fd, buf + len, want);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				pt_diag_add(&j.io_diag, PT_SEV_ERROR, f->path, NULL, "read: %s",
+					    strerror(errno));
+				j.io_rc = -1;
+				eof = 1;
+				break;
+			}
+			if (n == 0) {
+				eof = 1;
+				break;
+			}
+			if (out >= 0 && pt_write_all(out, buf + len, (size_t)n) < 0) {
+				pt_diag_add(&j.io_diag, PT_SEV_ERROR, f->copy_to, NULL,
+					    "copy from '%s' failed: %s", f->path, strerror(errno));
+				j.io_rc = -1;
+				eof = 1;
+				break;
+			}
+			len += (size_t)n;
+		}
+		if (crlf < 0 && j.first) {
+			const uint8_t *nl = memchr(buf, '\n', len);
+
+			if (nl)
+				crlf = nl > buf && nl[-1] == '\r';
+		}
+		if (len > CHUNK) {
+			/* The first record start at or after CHUNK. */
+			size_t from = scan > CHUNK - 1 ? scan : CHUNK - 1;
+			const uint8_t *nl;
+
+			while (from + 1 < len && (nl = memchr(buf + from, '\n', len - 1 - from))) {
+				size_t at = (size_t)(nl - buf);
+
+				if (starts_record(buf[at + 1])) {
+					b = at + 1;
+					break;
+				}
+				from = at + 1;
+			}
+		}
+		if (!b) {
+			if (!eof) {
+				scan = len ? len - 1 : 0;
+				continue;	/* one record goes on: read more */
+			}
+			b = len;
+		}
+		uint8_t *rest = NULL;
+		size_t nrest = len - b;
+
+		if (nrest) {
+			rest = pt_xmalloc(nrest > CHUNK + 1 ? nrest : CHUNK + 1);
+			memcpy(rest, buf + b, nrest);
+		}
+		j.buf = buf;
+		j.len = b;
+		j.last = eof && nrest == 0;
+		j.crlf = j.first ? -1 : crlf;
+		uint64_t lines = count_lines(buf, b);
+		if (put_job(P, &j) < 0) {
+			free(rest);
+			/* put_job did not take the buffer */
+			free(buf);
+			pt_diag_release(&j.io_diag);
+			if (out >= 0)
+				close(out);
+			close(fd);
+			return -1;
+		}
+		pt_diag_init(&j.io_diag);
+		if (j.last)
+			break;
+		j.base_line += lines;
+		j.first = 0;
+		buf = rest;
+		len = nrest;
+		cap = rest ? (nrest > CHUNK + 1 ? nrest : CHUNK + 1) : 0;
+		scan = 0;
+	}
+	if (out >= 0) {
+		/* Keep the source's mtime: it dates the year-less glog times. */
+		struct timespec t[2] = {st.st_atim, st.st_mtim};
+
+		futimens(out, t);
+		close(out);
+	}
+	close(fd);
+	return 0;
+}
+
+static void *reader(void *arg)
+{
+	struct par *P = arg;
+
+	for (size_t i = 0; i < P->n; i++)
+		if (read_file(P, i) < 0)
+			break;
+	pthread_mutex_lock(&P->mu);
+	P->cpu_read += thread_cpu();
+	P->reader_done = 1;
+	pthread_cond_broadcast(&P->cv_work);
+	pthread_cond_broadcast(&P->cv_done);	/* this thread may wait for the end */
+	pthread_mutex_unlock(&P->mu);
+	return NULL;
+}
+
+static void flush_diag(struct pt_diag *to, const struct pt_diag *from, size_t *done, size_t upto)
+{
+	for (; *done < upto && *done < from->n; (*done)++) {
+		const struct pt_diag_msg *m = &from->v[*done];
+
+		pt_diag_add(to, m->sev, m->file, m->where, "%s", m->what);
+	}
+}
+
+static void free_recs(struct job *j)
+{
+	for (struct par_rec *p = j->recs, *next; p; p = next) {
+		next = p->next;
+		json_decref(p->rec.env);
+		free(p);
+	}
+	j->recs = NULL;
+}
+
+int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
+		   const struct tt_par_cbs *cbs, struct pt_diag *diag)
+{
+	struct par P = {.files = files, .n = n};
+	unsigned nw = threads ? threads : tt_par_default_threads(), started = 0;
+	pthread_t rt, *wt;
+	struct tt_reader_stats acc = {0};
+	int rc = 0, stopped = 0;
+	double cpu0 = thread_cpu(), inline_parse = 0;
+
+	if (!n)
+		return 0;
+	if (nw > MAX_THREADS)
+		nw = MAX_THREADS;
+	/*
+	 * Chunks in flight: enough to keep the workers and the writer busy, few
+	 * enough that memory stays flat (about 2 MiB each: the bytes, then the
+	 * records) however many CPUs there are; the one writer is the limit long
+	 * before 16 chunks of parsing are.
+	 */
+	P.slots = 2 * (size_t)nw + 2 < MAX_SLOTS ? 2 * (size_t)nw + 2 : MAX_SLOTS;
+	P.ring = pt_xcalloc(P.slots, sizeof(*P.ring));
+	pthread_mutex_init(&P.mu, NULL);
+	pthread_cond_init(&P.cv_space, NULL);
+	pthread_cond_init(&P.cv_work, NULL);
+	pthread_cond_init(&P.cv_done, NULL);
+	wt = pt_xcalloc(nw, sizeof(*wt));
+	if (pthread_create(&rt, NULL, reader, &P) != 0) {
+		/* No threads at all: read here first (no stop is possible before delivery). */
+		pt_diag_add(diag, PT_SEV_ERROR, files[0].path, NULL, "cannot start a thread");
+		free(wt);
+		free(P.ring);
+		return -1;
+	}
+	for (unsigned k = 0; k < nw; k++)
+		if (pthread_create(&wt[k], NULL, worker, &P) == 0)
+			started++;
+	if (!started) {
+		/* Parse on this thread instead. */
+		nw = 0;
+	}
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&P.mu);
+		for (;;) {
+			if (P.delivered < P.produced && P.ring[P.delivered % P.slots].parsed)
+				break;
+			if (P.delivered == P.produced && P.reader_done)
+				break;
+			if (!started && P.taken < P.produced) {
+				/* No worker threads: parse the next job here. */
+				struct job *w = &P.ring[P.taken++ % P.slots];
+
+				double t0 = thread_cpu();
+
+				pthread_mutex_unlock(&P.mu);
+				parse_job(&P, w);
+				pthread_mutex_lock(&P.mu);
+				inline_parse += thread_cpu() - t0;
+				w->parsed = 1;
+				continue;
+			}
+			pthread_cond_wait(&P.cv_done, &P.mu);
+		}
+		if (P.delivered == P.produced) {
+			pthread_mutex_unlock(&P.mu);
+			break;
+		}
+		j = &P.ring[P.delivered % P.slots];
+		pthread_mutex_unlock(&P.mu);
+
+		size_t fl = 0;
+
+		if (j->first)
+			memset(&acc, 0, sizeof(acc));
+		if (!stopped && j->first && !j->no_begin) {
+			if (cbs->begin && cbs->begin(cbs->ctx, j->file) != 0)
+				stopped = 1;
+		}
+		for (struct par_rec *p = j->recs; p && !stopped; p = p->next) {
+			flush_diag(diag, &j->diag, &fl, p->ndiag);
+			if (cbs->record && cbs->record(cbs->ctx, &p->rec) < 0)
+				stopped = 1;
+		}
+		if (!stopped) {
+			flush_diag(diag, &j->diag, &fl, j->diag.n);
+			diag->dropped += j->diag.dropped;
+			pt_diag_take(diag, &j->io_diag);
+			acc.lines = j->st.lines;
+			acc.records += j->st.records;
+			acc.blank_lines += j->st.blank_lines;
+			acc.damaged += j->st.damaged;
+			acc.orphan_payload_lines += j->st.orphan_payload_lines;
+			acc.payloads += j->st.payloads;
+			acc.md5_mismatches += j->st.md5_mismatches;
+			acc.bytes += j->st.bytes;
+			if (cbs->progress)
+				cbs->progress(cbs->ctx, j->file, acc.bytes);
+			if (j->last && cbs->end && cbs->end(cbs->ctx, j->file, &acc, j->io_rc) != 0)
+				stopped = 1;
+		}
+		free_recs(j);
+		pt_diag_release(&j->diag);
+		pt_diag_release(&j->io_diag);
+		pthread_mutex_lock(&P.mu);
+		P.delivered++;
+		if (stopped)
+			P.stop = 1;
+		pthread_cond_broadcast(&P.cv_space);
+		pthread_cond_broadcast(&P.cv_work);
+		pthread_mutex_unlock(&P.mu);
+		if (stopped) {
+			rc = -1;
+			break;
+		}
+	}
+	pthread_join(rt, NULL);
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(wt[k], NULL);
+	if (cbs->cpu) {
+		cbs->cpu->read += P.cpu_read;
+		cbs->cpu->parse += P.cpu_parse + inline_parse;
+		cbs->cpu->deliver += thread_cpu() - cpu0 - inline_parse;
+	}
+	/* After a stop: jobs read but not delivered (parsed or not). */
+	for (uint64_t s = P.delivered; s < P.produced; s++) {
+		struct job *j = &P.ring[s % P.slots];
+
+		free(j->buf);
+		if (j->parsed) {
+			free_recs(j);
+			pt_diag_release(&j->diag);
+		}
+		pt_diag_release(&j->io_diag);
+	}
+	free(wt);
+	free(P.ring);
+	pthread_mutex_destroy(&P.mu);
+	pthread_cond_destroy(&P.cv_space);
+	pthread_cond_destroy(&P.cv_work);
+	pthread_cond_destroy(&P.cv_done);
+	return rc;
+}
