@@ -6,7 +6,7 @@
 # then one file touched and c10 rebuilt). Every figure is checked against an
 # independent reading of the same files (Python below, readelf), and the
 # cross-checks against real damage: a stale libc10 and a stripped one.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 need readelf
 need objcopy
 BT=$PT_SRC/tests/torch2/buildtree

@@ -6,7 +6,7 @@
 # machine). `import torch` fails on libcudnn.so.9; doctor's first line must
 # say which library, who needs it, and the nvidia-cudnn note, and --issue
 # must still print collect_env's facts.
-[ "${PT_SANITIZE:-OFF}" = ON ] && skip "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 TB=$PT_SRC/tests/torch2/testbed
 PY=/usr/bin/python3
 
