@@ -213,7 +213,7 @@ def main():
             shutil.copy2(os.path.join(src, f), os.path.join(root, f), follow_symlinks=False)
         os.symlink(os.path.realpath(a.build), os.path.join(root, "build"))
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("PT_", "PTTRACE", "TORCH_", "NO_COLOR", "CLICOLOR"))}
+               if not k.startswith(("PT_", "PTTRACE", "PTINSPECT", "TORCH_", "NO_COLOR", "CLICOLOR"))}
         env.update(HOME=home, TMPDIR=tmp, XDG_DATA_HOME=os.path.join(home, ".local/share"),
                    XDG_CACHE_HOME=os.path.join(home, ".cache"), LC_ALL="C.UTF-8", TZ="UTC",
                    PYTHONUNBUFFERED="1", COLUMNS="100", TERM="dumb")

@@ -185,7 +185,9 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 			json_t *d = json_object_get(sec, "differences"), *v;
 			size_t i;
 
-			if (!d)
+			/* A section neither run has anything in says nothing. */
+			if (!d || (!json_integer_value(json_object_get(sec, "a")) &&
+				   !json_integer_value(json_object_get(sec, "b")) && !json_array_size(d)))
 				continue;
 			printf("  %s: %lld -> %lld\n", k, (long long)json_integer_value(json_object_get(sec, "a")),
 			       (long long)json_integer_value(json_object_get(sec, "b")));
