@@ -179,6 +179,25 @@ static void cid_text(const struct compileid *cid, char *out, size_t n)
 	snprintf(out, n, "[%s]", t);
 }
 
+/* Graph breaks and recompiles keyed as the compiles are (struct rp_occ's rank): their
+ * label says "p2" when the run has several processes and this one has no rank of its own. */
+static void events_to_who(struct tt_events *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (e->v[i].who[0] == 'p')
+			e->v[i].rank = -1 - strtoll(e->v[i].who + 1, NULL, 10);
+}
+
+/* Who compiled it (struct rp_occ's rank): "3" (rank 3), "p2" (process 2 of a run whose
+ * files have no rank of their own), "-" (the run's only, unranked file). */
+static void html_who(struct html *h, int64_t who)
+{
+	if (who < -1)
+		html_rawf(h, "p%lld", (long long)(-1 - who));
+	else
+		html_num(h, who);
+}
+
 /* <a href="{up}c/KEY.html" class="cid s-STATUS">[id]</a> */
 static void cid_link(struct html *h, const char *up, int64_t rank, const struct compileid *cid,
 		     const char *status)
@@ -192,6 +211,8 @@ static void cid_link(struct html *h, const char *up, int64_t rank, const struct 
 	html_raw(h, ".html\">");
 	if (rank >= 0)
 		html_rawf(h, "r%lld ", (long long)rank);
+	else if (rank < -1)
+		html_rawf(h, "p%lld ", (long long)(-1 - rank));
 	html_text(h, t);
 	html_raw(h, "</a>");
 }
@@ -514,7 +535,8 @@ static void write_matrix(struct rctx *c, struct html *h)
 	c->nranks = (int64_t)nranks;
 	if (nranks > 1) {
 		html_raw(h, "<h2 id=\"ranks\">Ranks</h2>\n<p>Status of each compile id on each rank "
-			    "(a blank cell: the rank never compiled it).</p>\n<table><thead><tr><th>rank</th>");
+			    "(p1, p2 ...: processes without a rank of their own; a blank cell: the rank "
+			    "never compiled it).</p>\n<table><thead><tr><th>rank</th>");
 		for (size_t j = 0; j < ncols; j++) {
 			char t[COMPILEID_MAX + 2];
 
@@ -526,7 +548,7 @@ static void write_matrix(struct rctx *c, struct html *h)
 		html_raw(h, "</tr></thead><tbody>\n");
 		for (size_t r = 0; r < nranks; r++) {
 			html_raw(h, "<tr><th>");
-			html_num(h, ranks[r]);
+			html_who(h, ranks[r]);
 			html_raw(h, "</th>");
 			for (size_t j = 0; j < ncols; j++) {
 				const struct rp_occ *o = occ_find(c, ranks[r], &cols[j]);
@@ -691,9 +713,14 @@ static void write_svg_timeline(struct rctx *c, struct html *h)
 	html_rawf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%lld\" "
 		  "role=\"img\" aria-label=\"compile timeline\">\n", (int)W + 80,
 		  (long long)((rmax - rmin + 1) * 22 + 20));
-	for (int64_t r = rmin; r <= rmax; r++)
-		html_rawf(h, "<text x=\"0\" y=\"%lld\" font-size=\"12\">rank %lld</text>\n",
-			  (long long)((r - rmin) * 22 + 15), (long long)(r < 0 ? 0 : r));
+	for (int64_t r = rmin; r <= rmax; r++) {
+		html_rawf(h, "<text x=\"0\" y=\"%lld\" font-size=\"12\">", (long long)((r - rmin) * 22 + 15));
+		if (r >= 0)
+			html_rawf(h, "rank %lld", (long long)r);
+		else
+			html_who(h, r);
+		html_raw(h, "</text>\n");
+	}
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
 		char t[COMPILEID_MAX + 2];
@@ -968,8 +995,9 @@ static int write_compiles(struct rctx *c)
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
 
-		html_rawf(&h, "<tr class=\"s-%s\">", o->status);
-		td_num(&h, o->rank);
+		html_rawf(&h, "<tr class=\"s-%s\"><td class=\"n\">", o->status);
+		html_who(&h, o->rank);
+		html_raw(&h, "</td>");
 		html_raw(&h, "<td>");
 		cid_link(&h, "", o->rank, &o->cid, o->status);
 		html_raw(&h, "</td>");
@@ -1054,8 +1082,9 @@ static int write_frames(struct rctx *c)
 			j++;
 		for (size_t k = i; k < j; k++)
 			distinct += k == i || v[k]->cid.compile != v[k - 1]->cid.compile;
-		html_raw(&h, "<tr>");
-		td_num(&h, o->rank);
+		html_raw(&h, "<tr><td class=\"n\">");
+		html_who(&h, o->rank);
+		html_raw(&h, "</td>");
 		td_num(&h, o->cid.frame);
 		html_raw(&h, "<td>");
 		frame_loc(c, &h, o, "");
@@ -1432,6 +1461,9 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (o->rank >= 0)
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), " rank %lld",
 			 (long long)o->rank);
+	else if (o->rank < -1)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), " process %lld",
+			 (long long)(-1 - o->rank));
 	if (page_open(c, &h, rel, title, "../") < 0)
 		return -1;
 	for (size_t i = 0; i < c->occs.n; i++)
@@ -1459,13 +1491,13 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 		html_raw(&h, "</p>\n");
 	}
 	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
-	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_compile_rec, &p, c->diag) < 0)
+	if (rp_compile_records(c->ix, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)
 		rc = -1;
 	if (!p.shown)
 		html_raw(&h, "<p>No compilation_metrics, symbolic_shape_specialization or "
 			     "guard_added_fast record has this compile id.</p>\n");
 	html_raw(&h, "<h2>Artifacts, in record order</h2>\n<ol>\n");
-	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_art, &a, c->diag) < 0)
+	if (rp_compile_records(c->ix, c->o->run_id, o->file_id, &o->cid, on_art, &a, c->diag) < 0)
 		rc = -1;
 	html_raw(&h, "</ol>\n");
 	if (a.mappings && write_provenance(c, o, key, title, &a) == 0) {
@@ -1490,7 +1522,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (prev && p.guards.n) {
 		size_t i = 0, j = 0, changes = 0;
 
-		if (rp_compile_records(c->ix, c->o->run_id, prev->rank, &prev->cid, prev_guards, &pp,
+		if (rp_compile_records(c->ix, c->o->run_id, prev->file_id, &prev->cid, prev_guards, &pp,
 				       c->diag) < 0)
 			rc = -1;
 		if (p.guards.n > 1)
@@ -1949,6 +1981,8 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 		rc = -1;
 		goto out;
 	}
+	events_to_who(&c.breaks);
+	events_to_who(&c.recompiles);
 	if (write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
 	    write_breaks(&c) < 0 || write_compile_pages(&c) < 0 || write_timeline(&c) < 0 ||
 	    rp_payloads(ix, o->run_id, on_payload, &pp, diag) < 0 || pp.rc < 0 ||

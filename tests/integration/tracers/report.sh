@@ -79,6 +79,22 @@ grep -q 'href="diff.html"' "$T/df/index.html" || fail "the landing page links th
 "$PTTRACE" report full --diff nosuchrun --out "$T/df2" >/dev/null 2>"$T/err"
 check_eq "--diff with an unknown run" 2 $?
 
+# 3c. Two processes without a rank in one run: their compiles are kept apart (p1, p2), each
+# compile page holds its own process's records only, as a report of that file alone.
+mkdir -p "$T/two"
+cp "$F/tlparse-tests/inputs/simple.log" "$T/two/a.log"
+cp "$F/tlparse-tests/inputs/simple.log" "$T/two/b.log"
+import "$T/two/a.log"
+"$PTTRACE" report last --out "$T/one" >/dev/null 2>&1 || fail "report of one process"
+import "$T/two"
+"$PTTRACE" report last --out "$T/pp" >/dev/null 2>&1 || fail "report of two processes"
+check_eq "compile pages per process" "p1_-_0_0_0.html p2_-_0_0_0.html" "$(ls "$T/pp/c" | tr '\n' ' ' | sed 's/ $//')"
+arts() { grep -c '^<li><a href="../p/[0-9a-f]*.html">' "$1" || true; }
+check_eq "p1's page has one process's records" "$(arts "$T/one/c/-_-_0_0_0.html")" "$(arts "$T/pp/c/p1_-_0_0_0.html")"
+check_eq "p2's page has one process's records" "$(arts "$T/one/c/-_-_0_0_0.html")" "$(arts "$T/pp/c/p2_-_0_0_0.html")"
+check_contains "the compiles table says who" '<td class="n">p2</td><td><a class="cid s-ok" href="c/p2_-_0_0_0.html">p2 [0/0]</a>' "$(cat "$T/pp/compiles.html")"
+check_contains "the matrix has a row per process" '<tr><th>p1</th>' "$(cat "$T/pp/index.html")"
+
 # 4. export records get their page only when there are some.
 import "$F/tlparse-tests/inputs/export.log"
 "$PTTRACE" report last --out "$T/ex" >/dev/null 2>&1 || fail "report export"
