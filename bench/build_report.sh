@@ -25,7 +25,7 @@ if [ -z "$P" ]; then
 fi
 [ -n "$P" ] && [ -x "$P" ] || { echo "build_report.sh: no ptinspect binary (set PTINSPECT)" >&2; exit 2; }
 D=$(mktemp -d /tmp/build_report.XXXXXX)
-trap 'rm -rf "$D"' EXIT
+trap 'rm -rf "$D" "$D.time" "$D.c"' EXIT
 cp tests/fixtures/buildtree/CMakeCache.txt "$D/"
 
 python3 - "$D" "$EDGES" <<'EOF'
@@ -93,17 +93,18 @@ printf 'synthetic tree (%s compile edges): build.ninja %s, .ninja_log %s lines, 
 	"$(du -h "$D/build.ninja" | cut -f1)" "$(wc -l <"$D/.ninja_log")" "$(du -h "$D/compile_commands.json" | cut -f1)"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-time_ms() {	# label command...: median wall ms of RUNS runs after one warm-up
-	local label=$1 t0 t1 ms=()
+time_ms() {	# label command...: median wall and CPU ms of RUNS runs after one warm-up
+	local label=$1 ms=() cpu=()
 	shift
 	"$@" >/dev/null 2>&1 || true
 	for _ in $(seq "$RUNS"); do
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		t1=$(date +%s%N)
-		ms+=("$(( (t1 - t0) / 1000000 ))")
+		/usr/bin/time -f '%e %U %S' -o "$D.time" "$@" >/dev/null 2>&1 || true
+		read -r w u s <"$D.time"
+		ms+=("$(awk -v w="$w" 'BEGIN { printf "%d", w * 1000 }')")
+		cpu+=("$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1000 }')")
 	done
-	printf '  %-44s %6s ms (median of %s)\n' "$label" "$(printf '%s\n' "${ms[@]}" | median)" "$RUNS"
+	printf '  %-44s %6s ms (cpu %5s ms; median of %s)\n' "$label" "$(printf '%s\n' "${ms[@]}" | median)" \
+		"$(printf '%s\n' "${cpu[@]}" | median)" "$RUNS"
 }
 time_ms "ptinspect build --json --since-last --compdb" "$P" build --json --since-last --compdb "$D"
 time_ms "ptinspect build (text)" "$P" build "$D"
