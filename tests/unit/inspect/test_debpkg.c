@@ -1,9 +1,10 @@
-/* debpkg: dpkg-query -S output, every line shape it prints. */
+/* debpkg: dpkg-query -S output, every line shape it prints, and a buffer's end. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "debpkg.h"
@@ -39,10 +40,31 @@ static void search_output(void **state)
 	assert_int_equal(debpkg_parse_search(": /x\n,: /y\n", 11, &v), 0);
 }
 
+/* The last line shorter than "diversion " with no NUL after the buffer (fuzz_debpkg's
+ * finding: strncmp read past the end): exact-size heap copies, every length. */
+static void short_last_line(void **state)
+{
+	static const char out[] = "a: /p\n, h8: /";
+	struct debpkg_owner *v;
+
+	(void)state;
+	for (size_t len = 0; len <= sizeof(out) - 1; len++) {
+		char *b = malloc(len ? len : 1);
+		size_t n;
+
+		memcpy(b, out, len);
+		n = debpkg_parse_search(b, len, &v);
+		assert_int_equal(n, (len >= 4) + (len == sizeof(out) - 1));
+		debpkg_owners_free(v, n);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(search_output),
+		cmocka_unit_test(short_last_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
