@@ -1175,8 +1175,7 @@ static void guards_add(struct guards *g, const char *s, size_t n)
 		s++, n--;
 	if (!n)
 		return;
-	if (g->n == g->alloc)
-		g->v = pt_xreallocarray(g->v, g->alloc = g->alloc * 2 + 16, sizeof(*g->v));
+	PT_GROW(g->v, g->n, g->alloc);
 	g->v[g->n] = pt_xmalloc(n + 1);
 	memcpy(g->v[g->n], s, n);
 	g->v[g->n++][n] = 0;

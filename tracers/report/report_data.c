@@ -180,10 +180,7 @@ static struct rp_occ *occ_add(struct rp_occs *out, size_t *alloc)
 {
 	struct rp_occ *o;
 
-	if (out->n == *alloc) {
-		*alloc = *alloc ? *alloc * 2 : 64;
-		out->v = pt_xreallocarray(out->v, *alloc, sizeof(*out->v));
-	}
+	PT_GROW(out->v, out->n, *alloc);
 	o = &out->v[out->n++];
 	memset(o, 0, sizeof(*o));
 	o->t_entire = o->t_backend = o->t_inductor = o->start_time = -1;
