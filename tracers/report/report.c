@@ -1874,18 +1874,21 @@ static int write_diff(struct rctx *c)
 		json_object_foreach(doc, k, sec) {
 			json_t *d = json_object_get(sec, "differences");
 
-			if (!d)
+			if (!d || json_integer_value(json_object_get(sec, "a")) ||
+			    json_integer_value(json_object_get(sec, "b")) || json_array_size(d))
 				continue;
-			if (json_integer_value(json_object_get(sec, "a")) || json_integer_value(json_object_get(sec, "b")) ||
-			    json_array_size(d)) {
-				diff_section(&h, k, sec);
-				continue;
-			}
 			html_raw(&h, n++ ? ", " : "<p>Nothing in either run: ");
 			html_text(&h, k);
 		}
 		if (n)
 			html_raw(&h, ".</p>\n");
+		json_object_foreach(doc, k, sec) {
+			json_t *d = json_object_get(sec, "differences");
+
+			if (d && (json_integer_value(json_object_get(sec, "a")) ||
+				  json_integer_value(json_object_get(sec, "b")) || json_array_size(d)))
+				diff_section(&h, k, sec);
+		}
 	}
 	diff_compiles(&h, json_object_get(doc, "compiles"));
 	html_raw(&h, "<details><summary>The same comparison as <code>pttrace diff --json</code></summary>"

@@ -63,6 +63,7 @@ import --name cut "$T/cut.log"
 dj=$("$PTTRACE" --json diff full cut)
 df=$(cat "$T/df/diff.html")
 check_contains "diff page says they differ" "they differ" "$df"
+check_contains "sections neither run has, in one line" "<p>Nothing in either run: ops, graph_breaks, recompiles, warnings, errors.</p>" "$df"
 check_contains "trace graph breaks section" "<h2>trace_graph_breaks: $(printf '%s' "$dj" | python3 -c 'import json,sys; d=json.load(sys.stdin)["trace_graph_breaks"]; print("%d &rarr; %d" % (d["a"], d["b"]))')</h2>" "$df"
 check_contains "compiles section" "<h2>compiles: $(printf '%s' "$dj" | python3 -c 'import json,sys; d=json.load(sys.stdin)["compiles"]; print("%d &rarr; %d" % (d["compiles_a"], d["compiles_b"]))')</h2>" "$df"
 check_eq "compiles only in the first run" "$(printf '%s' "$dj" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["compiles"]["removed"]))')" \
