@@ -28,6 +28,28 @@ static char *status_of(struct db *ix, int64_t run)
 	return s;
 }
 
+/* The reasons of mine that other has not, as many times as mine has more (a multiset difference). */
+static json_t *reasons_only(json_t *mine, json_t *other)
+{
+	json_t *left = json_copy(other), *out = json_array(), *v, *w;
+	size_t i, j;
+
+	json_array_foreach(mine, i, v) {
+		int found = 0;
+
+		json_array_foreach(left, j, w)
+			if (json_equal(v, w)) {
+				json_array_remove(left, j);
+				found = 1;
+				break;
+			}
+		if (!found)
+			json_array_append(out, v);
+	}
+	json_decref(left);
+	return out;
+}
+
 int run_diff_json(struct db *ix, int64_t a, int64_t b, json_t **out, struct pt_diag *diag)
 {
 	json_t *doc, *tc;
@@ -59,6 +81,13 @@ int run_diff_json(struct db *ix, int64_t a, int64_t b, json_t **out, struct pt_d
 		return -1;
 	}
 	differ |= json_is_true(json_object_get(tc, "differ"));
+	{
+		json_t *rr = json_object_get(tc, "recompile_reasons");
+
+		json_object_set_new(tc, "recompile_reasons_only",
+				    json_pack("{s:o,s:o}", "a", reasons_only(json_object_get(rr, "a"), json_object_get(rr, "b")),
+					      "b", reasons_only(json_object_get(rr, "b"), json_object_get(rr, "a"))));
+	}
 	json_object_set_new(doc, "compiles", tc);
 	json_object_set_new(doc, "differ", json_boolean(differ));
 	*out = doc;
