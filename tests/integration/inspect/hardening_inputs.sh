@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile inputs that once hung or misled ptinspect (docs/internals/fault-matrix.md):
 # B1 FIFOs as the file, as a dependency, in LD_LIBRARY_PATH, as --ld-so-cache;
-# B8 a configuration text over the 4 MiB limit; B12 bytes that are not UTF-8 in --json.
+# B8 a configuration text over the 4 MiB limit; B12 bytes that are not UTF-8 in --json;
+# B2 overlapping damaged fat binaries walked again and again.
 . "$PT_TESTLIB/common.sh"
 cd "$T" || exit 2
 mkfifo fifo
@@ -42,4 +43,33 @@ f = json.load(sys.stdin)["files"][0]
 print(sorted(f), [d.get("name") for d in f["deps"]], [d.get("needed_by") for d in f["deps"]], f["deps"][0]["searched"][0].get("path"))')
 check_eq "non-UTF-8 names in --json" "['deps', 'elf', 'file', 'problems'] ['lib\ufffd\ufffd.so', 'libok\ufffd(.so'] ['badutf8.so', 'badutf8.so'] /tmp/\ufffd/lib\ufffd\ufffd.so" \
 	"$(printf '%s' "$keys" | python3 -c 'import sys; print(sys.stdin.read().encode("ascii", "backslashreplace").decode())' | sed 's/\\\\ufffd/\\ufffd/g')"
+
+# B2: 13,000 fat binary headers 80 bytes apart, each claiming the rest of the section, each
+# with one entry whose payload is the next header: every candidate chains to the same damage
+# at the end. Walked naively: 84 million entries and ~7 GB for this 1 MB file. Now each entry
+# is read once: one fat binary of 12,999 entries, the damage said once, a note for the rest.
+echo 'int f(void) { return 0; }' >f.c && cc -shared -fPIC -o base.so f.c || fail "cc"
+python3 - <<'PY'
+import struct
+M, U = 13000, 80
+buf = bytearray(M * U + 8)
+for k in range(M):
+    u = k * U
+    struct.pack_into('<IHHQ', buf, u, 0xBA55ED50, 1, 16, (M * U + 8) - (u + 16))
+    struct.pack_into('<HHIQIIHHIIIQQQ', buf, u + 16, 2, 0x0101, 64, 16, 0, 0, 0, 8, 80, 0, 0, 0x11, 0, 0)
+open('nested.bin', 'wb').write(buf)
+PY
+objcopy --add-section .mydata=nested.bin --set-section-flags .mydata=alloc,readonly,data \
+	base.so nested.so 2>/dev/null || fail "objcopy"
+off=$(readelf -SW nested.so | awk '$2 == ".mydata" { print $5 }')
+if [ "${PT_SANITIZE:-OFF}" != ON ]; then lim="ulimit -v 400000;"; else lim=; fi	# 400 MB: the 7 GB never fits
+for sub in cuda ""; do
+	out=$(bash -c "$lim \"\$0\" $sub nested.so" "$PTINSPECT" 2>err); rc=$?
+	check_eq "nested fat binaries ($sub): exit (damage is a problem)" 1 $rc
+	check_contains "nested fat binaries ($sub): counted once" \
+		".mydata          embedded    1 fat binary, 12999 entries, 1015.6 KB 1 damaged" "$out"
+	check_eq "nested fat binaries ($sub): the damage once, then one note" \
+"ptinspect: warning: 'nested.so': section .mydata, fat binary at offset 0x$(printf %x $((16#$off))), entry at offset 0x$(printf %x $((16#$off + 12999 * 80 + 16))): entry size fields point past the end of the fat binary
+ptinspect: note: 'nested.so': section .mydata: 12998 more fat binary headers inside damaged fat binaries lead into entries already read: not walked again, not counted" "$(cat err)"
+done
 finish
