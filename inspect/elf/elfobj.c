@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mapguard.h"
 #include "symver.h"
 #include "xalloc.h"
 
@@ -353,8 +354,29 @@ static void advise_random(Elf *elf)
 		madvise(p, n, MADV_RANDOM);
 }
 
+/* A SIGBUS while reading the mapping: the file shrank under us (mapguard.h). */
+static void shrank(const struct elfobj *o, struct pt_diag *diag)
+{
+	struct stat st;
+
+	if (o->fd >= 0 && fstat(o->fd, &st) == 0 && (uint64_t)st.st_size < o->size)
+		pt_diag_add(diag, PT_SEV_ERROR, o->path, NULL,
+			    "the file was truncated while it was read (%llu bytes, now %llu)",
+			    (unsigned long long)o->size, (unsigned long long)st.st_size);
+	else
+		pt_diag_add(diag, PT_SEV_ERROR, o->path, NULL,
+			    "the file could not be read (bus error on its mapping: truncated "
+			    "while it was read?)");
+}
+
+void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag)
+{
+	shrank(o, diag);
+}
+
 static int open_file(struct elfobj *o, const char *path, bool full, struct pt_diag *diag)
 {
+	struct pt_mapguard g;
 	struct stat st;
 	Elf *elf;
 
@@ -376,9 +398,16 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 		return -1;
 	}
 	o->elf = elf;
-	advise_random(elf);
-	if (elfobj_read(o, elf, full, diag) != 0)
+	if (PT_MAPGUARD_BEGIN(&g)) {
+		shrank(o, diag);
 		return -1;
+	}
+	advise_random(elf);
+	if (elfobj_read(o, elf, full, diag) != 0) {
+		pt_mapguard_end(&g);
+		return -1;
+	}
+	pt_mapguard_end(&g);
 	if (!full) {
 		/*
 		 * Everything is copied out: let the mapping go now, so the pages read

@@ -2,7 +2,8 @@
 # Hostile inputs that once hung or misled ptinspect (docs/internals/fault-matrix.md):
 # B1 FIFOs as the file, as a dependency, in LD_LIBRARY_PATH, as --ld-so-cache;
 # B8 a configuration text over the 4 MiB limit; B12 bytes that are not UTF-8 in --json;
-# B2 overlapping damaged fat binaries walked again and again.
+# B2 overlapping damaged fat binaries walked again and again; B19 a file truncated while it is
+# read (mapped by libelf: SIGBUS).
 . "$PT_TESTLIB/common.sh"
 cd "$T" || exit 2
 mkfifo fifo
@@ -71,5 +72,21 @@ for sub in cuda ""; do
 	check_eq "nested fat binaries ($sub): the damage once, then one note" \
 "ptinspect: warning: 'nested.so': section .mydata, fat binary at offset 0x$(printf %x $((16#$off))), entry at offset 0x$(printf %x $((16#$off + 12999 * 80 + 16))): entry size fields point past the end of the fat binary
 ptinspect: note: 'nested.so': section .mydata: 12998 more fat binary headers inside damaged fat binaries lead into entries already read: not walked again, not counted" "$(cat err)"
+done
+
+# B19: gdb stops ptinspect once libelf has mapped the file, the file is cut to 8 KB (its
+# dynamic section is past that), and ptinspect goes on: an error naming the file, exit 2,
+# never SIGBUS. The same for deps (each dependency is read the same way).
+command -v gdb >/dev/null || skip "gdb is not installed (tests/deps)"
+lib=$(readlink -f /lib/x86_64-linux-gnu/libstdc++.so.6)
+for sub in "" deps; do
+	cp "$lib" race.so
+	out=$(gdb -q -batch -ex 'handle SIGBUS nostop noprint pass' -ex 'break elfobj_read' -ex run \
+		-ex "shell truncate -s 8192 $T/race.so" -ex delete -ex continue \
+		--args "$PTINSPECT" $sub race.so 2>&1)
+	check_contains "truncated while read ($sub): gdb stopped in elfobj_read" "Breakpoint 1, elfobj_read" "$out"
+	check_contains "truncated while read ($sub): the error" \
+		"ptinspect: 'race.so': the file was truncated while it was read ($(stat -c %s "$lib") bytes, now 8192)" "$out"
+	check_contains "truncated while read ($sub): exit 2, no signal" "exited with code 02]" "$out"
 done
 finish
