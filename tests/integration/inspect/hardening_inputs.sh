@@ -3,7 +3,7 @@
 # B1 FIFOs as the file, as a dependency, in LD_LIBRARY_PATH, as --ld-so-cache;
 # B8 a configuration text over the 4 MiB limit; B12 bytes that are not UTF-8 in --json;
 # B2 overlapping damaged fat binaries walked again and again; B19 a file truncated while it is
-# read (mapped by libelf: SIGBUS).
+# read (mapped by libelf: SIGBUS); B11 a dependency chain deeper than the C stack.
 . "$PT_TESTLIB/common.sh"
 cd "$T" || exit 2
 mkfifo fifo
@@ -73,6 +73,24 @@ for sub in cuda ""; do
 "ptinspect: warning: 'nested.so': section .mydata, fat binary at offset 0x$(printf %x $((16#$off))), entry at offset 0x$(printf %x $((16#$off + 12999 * 80 + 16))): entry size fields point past the end of the fat binary
 ptinspect: note: 'nested.so': section .mydata: 12998 more fat binary headers inside damaged fat binaries lead into entries already read: not walked again, not counted" "$(cat err)"
 done
+
+# B11: a dependency chain printed as a tree once recursed a level per library (about 700
+# bytes of stack each): 11,400 levels overflowed the default 8 MB stack. A chain of 3000
+# under a 1 MB stack crashed the same way (3000 x 700 > 1 MB); now the walk keeps its own
+# stack and prints every level.
+mkdir chain
+python3 -c "
+import sys; sys.path.insert(0, '$PT_TESTLIB'); from mkelf import mkelf
+N = 3000
+for i in range(N):
+    mkelf('chain/lib%05d.so' % i, needed=['lib%05d.so' % (i + 1)] if i + 1 < N else [], runpath='\$ORIGIN')"
+out=$(ulimit -s 1024; "$PTINSPECT" deps chain/lib00000.so 2>&1); rc=$?
+check_eq "3000-deep chain under a 1 MB stack: exit" 0 $rc
+check_contains "3000-deep chain: all loaded" "dependencies: 2999 loaded, 0 missing" "$out"
+check_eq "3000-deep chain: one line per level" 2999 "$(printf '%s\n' "$out" | grep -c '└── lib0[0-9]*\.so \[runpath\]')"
+check_contains "3000-deep chain: the last level" "└── lib02999.so [runpath] $T/chain/lib02999.so" "$out"
+out=$(ulimit -s 1024; "$PTINSPECT" deps --depth 3 chain/lib00000.so 2>&1)
+check_eq "3000-deep chain, --depth 3: three levels" 3 "$(printf '%s\n' "$out" | grep -c '└── ')"
 
 # B19: gdb stops ptinspect once libelf has mapped the file, the file is cut to 8 KB (its
 # dynamic section is past that), and ptinspect goes on: an error naming the file, exit 2,
