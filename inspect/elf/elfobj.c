@@ -258,6 +258,37 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 	return 0;
 }
 
+/*
+ * Why glibc's loader would refuse a file of this type with this header
+ * (open_verify in elf/dl-load.c, its messages), or NULL. Only what does not
+ * depend on the host: a file of another class or machine is for another
+ * ld.so, not a broken one.
+ */
+static const char *ld_so_refusal(const GElf_Ehdr *eh, const unsigned char *ident, uint64_t size)
+{
+	size_t phentsize = ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
+
+	if (ident[EI_VERSION] != EV_CURRENT)
+		return "ELF file version ident does not match current one";
+	if (ident[EI_OSABI] != ELFOSABI_SYSV && ident[EI_OSABI] != ELFOSABI_GNU)
+		return "ELF file OS ABI invalid";
+	/* glibc 2.36: LIBC_ABI_MAX is 3 (ABI tags 0-2 for GNU: unique symbols, absolute). */
+	if ((ident[EI_OSABI] == ELFOSABI_SYSV && ident[EI_ABIVERSION] != 0) ||
+	    (ident[EI_OSABI] == ELFOSABI_GNU && ident[EI_ABIVERSION] >= 3))
+		return "ELF file ABI version invalid";
+	for (int i = EI_PAD; i < EI_NIDENT; i++)
+		if (ident[i])
+			return "nonzero padding in e_ident";
+	if (eh->e_version != EV_CURRENT)
+		return "ELF file version does not match current one";
+	if (eh->e_phentsize != phentsize)
+		return "ELF file's phentsize not the expected size";
+	/* ld.so reads e_phnum headers as they are: PN_XNUM (0xffff) is not looked up elsewhere. */
+	if (eh->e_phoff > size || (uint64_t)eh->e_phnum * phentsize > size - eh->e_phoff)
+		return "cannot read file data (the program headers pass the end of the file)";
+	return NULL;
+}
+
 static int elfobj_read(struct elfobj *o, Elf *elf, bool full, struct pt_diag *diag)
 {
 	GElf_Ehdr eh;
@@ -296,6 +327,16 @@ static int elfobj_read(struct elfobj *o, Elf *elf, bool full, struct pt_diag *di
 		where_off(where, sizeof(where), "program header", eh.e_phoff);
 		pt_diag_add(diag, PT_SEV_ERROR, o->path, where, "truncated program header table");
 		return -1;
+	}
+	/* Objects and core files are not loaded; for the others, what ld.so would say (B13). */
+	if (eh.e_type == ET_DYN || eh.e_type == ET_EXEC) {
+		const char *why = ld_so_refusal(&eh, (const unsigned char *)ident, o->size);
+
+		if (why) {
+			o->refused = true;
+			pt_diag_add(diag, PT_SEV_WARNING, o->path, "ELF header",
+				    "ld.so refuses to load this file: %s", why);
+		}
 	}
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;

@@ -38,6 +38,7 @@ struct elfobj {
 	int abiversion;
 	int type;		/* ET_DYN, ET_EXEC ... */
 	int machine;		/* EM_X86_64 ... */
+	bool refused;		/* ET_DYN/ET_EXEC whose header glibc's ld.so rejects (a warning says why) */
 
 	char *interp;		/* PT_INTERP, or NULL */
 	char *soname;		/* DT_SONAME (last wins), or NULL */

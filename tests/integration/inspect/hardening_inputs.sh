@@ -3,7 +3,8 @@
 # B1 FIFOs as the file, as a dependency, in LD_LIBRARY_PATH, as --ld-so-cache;
 # B8 a configuration text over the 4 MiB limit; B12 bytes that are not UTF-8 in --json;
 # B2 overlapping damaged fat binaries walked again and again; B19 a file truncated while it is
-# read (mapped by libelf: SIGBUS); B11 a dependency chain deeper than the C stack.
+# read (mapped by libelf: SIGBUS); B11 a dependency chain deeper than the C stack; B13 header
+# defects ld.so refuses.
 . "$PT_TESTLIB/common.sh"
 cd "$T" || exit 2
 mkfifo fifo
@@ -91,6 +92,43 @@ check_eq "3000-deep chain: one line per level" 2999 "$(printf '%s\n' "$out" | gr
 check_contains "3000-deep chain: the last level" "└── lib02999.so [runpath] $T/chain/lib02999.so" "$out"
 out=$(ulimit -s 1024; "$PTINSPECT" deps --depth 3 chain/lib00000.so 2>&1)
 check_eq "3000-deep chain, --depth 3: three levels" 3 "$(printf '%s\n' "$out" | grep -c '└── ')"
+
+# B13: header defects glibc's ld.so rejects were reported as a fine file, exit 0. Now a
+# warning with ld.so's own reason, once (the file is read twice: report and resolver), exit 1.
+python3 - <<'PY'
+import struct
+b = open('base.so', 'rb').read()
+for name, off, fmt, val in [('phnum_big', 56, '<H', 0xffff), ('phentsize_bad', 54, '<H', 1),
+                            ('eversion_bad', 20, '<I', 2), ('padding_bad', 9, '<B', 1),
+                            ('osabi_bad', 7, '<B', 9)]:
+    x = bytearray(b); struct.pack_into(fmt, x, off, val); open(name + '.so', 'wb').write(x)
+PY
+for c in "phnum_big:cannot read file data (the program headers pass the end of the file)" \
+	"phentsize_bad:ELF file's phentsize not the expected size" \
+	"eversion_bad:ELF file version does not match current one" \
+	"padding_bad:nonzero padding in e_ident" "osabi_bad:ELF file OS ABI invalid"; do
+	f=${c%%:*}
+	for sub in deps ""; do
+		"$PTINSPECT" $sub $f.so >/dev/null 2>err; rc=$?
+		check_eq "$f ($sub): exit" 1 $rc
+		check_eq "$f ($sub): ld.so's reason, once" \
+			"ptinspect: warning: '$f.so': ELF header: ld.so refuses to load this file: ${c#*:}" "$(cat err)"
+	done
+done
+
+# B24: escape sequences in ELF strings (a NEEDED that sets the window title and colours, a
+# SONAME that clears the screen) are shown as \xNN in text output, on stdout and stderr;
+# --json keeps the bytes (JSON escapes them).
+python3 -c "import sys; sys.path.insert(0, '$PT_TESTLIB'); from mkelf import mkelf; mkelf('esc.so', needed=[b'lib\x1b]0;PWNED-TITLE\x07\x1b[31mRED\x1b[0m.so'], soname=b'\x1b[2Jcleared', rpath=b'/x\ty\rz')"
+out=$("$PTINSPECT" deps --no-tree esc.so 2>&1); rc=$?
+check_eq "escapes: exit (missing library)" 1 $rc
+check_eq "escapes: no control character but newline and tab reaches the output" "" "$(printf '%s' "$out" | tr -d '\n\t' | LC_ALL=C grep -c '[[:cntrl:]]' | grep -v '^0$')"
+check_contains "escapes: SONAME" 'SONAME    \x1b[2Jcleared' "$out"
+check_contains "escapes: RPATH" 'RPATH     /x	y\x0dz' "$out"
+check_contains "escapes: the warning on stderr" \
+	"ptinspect: warning: 'esc.so': lib\x1b]0;PWNED-TITLE\x07\x1b[31mRED\x1b[0m.so: not found (needed by esc.so)" "$out"
+json=$("$PTINSPECT" deps --json esc.so 2>/dev/null | python3 -c 'import json, sys; f = json.load(sys.stdin)["files"][0]; print(repr(f["elf"]["soname"]), repr(f["deps"][0]["name"]))')
+check_eq "escapes: --json keeps the bytes" "'\x1b[2Jcleared' 'lib\x1b]0;PWNED-TITLE\x07\x1b[31mRED\x1b[0m.so'" "$json"
 
 # B19: gdb stops ptinspect once libelf has mapped the file, the file is cut to 8 KB (its
 # dynamic section is past that), and ptinspect goes on: an error naming the file, exit 2,
