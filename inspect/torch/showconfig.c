@@ -29,14 +29,6 @@ static void push_str(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = pt_xstrdup(s);
 }
 
-static bool has_str(char **v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
-}
-
 static bool starts(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -118,7 +110,7 @@ const char *showconfig_arch_dotted(const char *name, char *out, size_t n)
 	return out;
 }
 
-/* One "code=" value: sm_80, compute_90, or [sm_80,compute_80]. */
+/* One "code=" value: sm_80, compute_90, or [sm_80,compute_80]; duplicates go in finish_nvcc. */
 static void add_codes(struct showconfig *c, const char *codes)
 {
 	char *s = pt_xstrdup(codes), *save = NULL;
@@ -126,13 +118,10 @@ static void add_codes(struct showconfig *c, const char *codes)
 	for (char *t = strtok_r(s, "[],", &save); t; t = strtok_r(NULL, "[],", &save)) {
 		while (*t == ' ')
 			t++;
-		if (starts(t, "sm_")) {
-			if (!has_str(c->nvcc_sass, c->n_nvcc_sass, t))
-				push_str(&c->nvcc_sass, &c->n_nvcc_sass, t);
-		} else if (starts(t, "compute_")) {
-			if (!has_str(c->nvcc_ptx, c->n_nvcc_ptx, t))
-				push_str(&c->nvcc_ptx, &c->n_nvcc_ptx, t);
-		}
+		if (starts(t, "sm_"))
+			push_str(&c->nvcc_sass, &c->n_nvcc_sass, t);
+		else if (starts(t, "compute_"))
+			push_str(&c->nvcc_ptx, &c->n_nvcc_ptx, t);
 	}
 	free(s);
 }
@@ -145,7 +134,6 @@ static void add_codes(struct showconfig *c, const char *codes)
 static void parse_nvcc(struct showconfig *c, const char *flags)
 {
 	char *s = pt_xstrdup(flags), *save = NULL;
-	struct pt_strbuf al;
 
 	for (char *t = strtok_r(s, "; ", &save); t; t = strtok_r(NULL, "; ", &save)) {
 		char *code = strstr(t, "code=");
@@ -154,36 +142,111 @@ static void parse_nvcc(struct showconfig *c, const char *flags)
 			add_codes(c, code + 5);
 	}
 	free(s);
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort key for dedup: the string, then its place, so the first of equal ones comes first. */
+struct ranked {
+	const char *s;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int r = strcmp(x->s, y->s);
+
+	return r ? r : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Keep the first of equal strings, in order. Sorting makes it n log n: the
+ * reliability review's B18 was a linear search per code (15 s for 80,000).
+ */
+static void dedup(char **v, size_t *n)
+{
+	struct ranked *r = pt_xcalloc(*n + 1, sizeof(*r));
+	bool *drop = pt_xcalloc(*n + 1, sizeof(*drop));
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		r[i] = (struct ranked){ v[i], i };
+	qsort(r, *n, sizeof(*r), cmp_ranked);
+	for (size_t i = 1; i < *n; i++)
+		if (!strcmp(r[i].s, r[i - 1].s))
+			drop[r[i].i] = true;
+	for (size_t i = 0; i < *n; i++) {
+		if (drop[i])
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*n = k;
+	free(r);
+	free(drop);
+}
+
+/*
+ * After the whole text (a paste may hold the NVCC line twice: the lists
+ * add up): the codes made unique, and TORCH_CUDA_ARCH_LIST from them. Every
+ * lookup is a binary search over a sorted copy.
+ */
+static void finish_nvcc(struct showconfig *c)
+{
+	struct pt_strbuf al;
+	char **ptx_dotted, **sass_sorted;
+	size_t np = 0;
+
+	if (!c->n_nvcc_sass && !c->n_nvcc_ptx)
+		return;
+	dedup(c->nvcc_sass, &c->n_nvcc_sass);
+	dedup(c->nvcc_ptx, &c->n_nvcc_ptx);
+	ptx_dotted = pt_xcalloc(c->n_nvcc_ptx + 1, sizeof(*ptx_dotted));
+	for (size_t k = 0; k < c->n_nvcc_ptx; k++) {
+		char p[32];
+
+		if (showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
+			ptx_dotted[np++] = pt_xstrdup(p);
+	}
+	qsort(ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp);
+	sass_sorted = pt_xcalloc(c->n_nvcc_sass + 1, sizeof(*sass_sorted));
+	memcpy(sass_sorted, c->nvcc_sass, c->n_nvcc_sass * sizeof(*sass_sorted));
+	qsort(sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp);
 
 	/* TORCH_CUDA_ARCH_LIST: each SASS arch, "+PTX" where PTX of it is kept too. */
-	pt_strbuf_init(&al, 4096);
+	pt_strbuf_init(&al, SHOWCONFIG_MAX_LEN);
 	for (size_t i = 0; i < c->n_nvcc_sass; i++) {
-		char d[32], p[32];
-		bool ptx = false;
+		char d[32];
+		const char *key = d;
+		bool ptx;
 
 		if (!showconfig_arch_dotted(c->nvcc_sass[i], d, sizeof(d)))
 			continue;
-		for (size_t k = 0; k < c->n_nvcc_ptx; k++)
-			if (showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)) && !strcmp(p, d))
-				ptx = true;
+		ptx = bsearch(&key, ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp) != NULL;
 		pt_strbuf_addf(&al, "%s%s%s", al.len ? ";" : "", d, ptx ? "+PTX" : "");
 	}
 	/* PTX for an arch without its SASS: "X.Y+PTX" alone would add SASS, so name it. */
 	for (size_t k = 0; k < c->n_nvcc_ptx; k++) {
 		char p[32], name[40];
-		bool have = false;
+		const char *key = name;
 
 		if (!showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
 			continue;
 		snprintf(name, sizeof(name), "sm_%s", c->nvcc_ptx[k] + 8);
-		have = has_str(c->nvcc_sass, c->n_nvcc_sass, name);
-		if (!have)
+		if (!bsearch(&key, sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp))
 			pt_strbuf_addf(&al, "%s%s+PTX", al.len ? ";" : "", p);
 	}
-	/* A second NVCC line (a paste twice) adds to the lists; the arch list is redone. */
 	free(c->arch_list);
 	c->arch_list = al.len ? pt_strbuf_detach(&al) : NULL;
 	pt_strbuf_release(&al);
+	for (size_t k = 0; k < np; k++)
+		free(ptx_dotted[k]);
+	free(ptx_dotted);
+	free(sass_sorted);
 }
 
 /* Does s start a "KEY=" (upper case, digits, '_')? Returns the key length. */
@@ -467,6 +530,7 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 	}
 	close_entry(c, &e, file, diag);
 	pt_strbuf_release(&e.text);
+	finish_nvcc(c);
 	return 0;
 }
 
