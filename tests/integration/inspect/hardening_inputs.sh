@@ -130,6 +130,24 @@ check_contains "escapes: the warning on stderr" \
 json=$("$PTINSPECT" deps --json esc.so 2>/dev/null | python3 -c 'import json, sys; f = json.load(sys.stdin)["files"][0]; print(repr(f["elf"]["soname"]), repr(f["deps"][0]["name"]))')
 check_eq "escapes: --json keeps the bytes" "'\x1b[2Jcleared' 'lib\x1b]0;PWNED-TITLE\x07\x1b[31mRED\x1b[0m.so'" "$json"
 
+# B9: config --library's limit holds whatever the library does: one that ignores SIGALRM and
+# sleeps is killed at --timeout; one that forks a grandchild holding the pipe is answered as
+# soon as its child exits, and the grandchild is killed with the child's process group.
+printf '#include <signal.h>\n#include <unistd.h>\n__attribute__((constructor)) static void init(void) { signal(SIGALRM, SIG_IGN); sleep(100); }\n' >ign.c
+printf '#include <unistd.h>\n__attribute__((constructor)) static void init(void) { if (fork() == 0) { sleep(100); _exit(0); } }\n' >forker.c
+cc -shared -fPIC -o libign.so ign.c && cc -shared -fPIC -o libforker.so forker.c || fail "cc"
+out=$(timeout 60 "$PTINSPECT" config --timeout=2 --library ./libign.so 2>&1); rc=$?
+check_eq "library ignoring SIGALRM: exit (124 = the limit did not hold)" 2 $rc
+check_eq "library ignoring SIGALRM: said" "ptinspect: './libign.so': at::show_config(): the child did not finish in 2 s: killed" "$out"
+out=$(timeout 60 "$PTINSPECT" config --library ./libforker.so 2>&1); rc=$?
+check_eq "library that forks: exit (124 = waited for the grandchild)" 2 $rc
+check_contains "library that forks: the child's answer" "'./libforker.so': no exported at::show_config()" "$out"
+left=
+for p in $(pgrep -x ptinspect); do [ "$(readlink /proc/$p/cwd)" = "$T" ] && left="$left $p"; done
+check_eq "library that forks: no process of it left" "" "$left"
+"$PTINSPECT" config --timeout=0 --library ./libign.so >/dev/null 2>&1
+check_eq "--timeout=0 is a usage error" 2 $?
+
 # B19: gdb stops ptinspect once libelf has mapped the file, the file is cut to 8 KB (its
 # dynamic section is past that), and ptinspect goes on: an error naming the file, exit 2,
 # never SIGBUS. The same for deps (each dependency is read the same way).
