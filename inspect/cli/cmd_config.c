@@ -130,9 +130,15 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!cfg.n_items) {
-		pt_diag_add(&d, PT_SEV_WARNING, src, NULL,
-			    "no '- ...' entries: not a torch configuration text");
+	if (!showconfig_is_config(&cfg)) {
+		/* /etc/passwd, an empty file: one line, not a note per line of it. */
+		pt_diag_release(&d);
+		pt_diag_init(&d);
+		pt_diag_add(&d, PT_SEV_ERROR, src, NULL,
+			    "not a torch configuration text: no 'PyTorch built with:' line and none "
+			    "of the entries torch.__config__.show() prints");
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if (ctx->json) {
 		json_t *doc = json_object();

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "strbuf.h"
 #include "xalloc.h"
@@ -391,7 +392,14 @@ static bool is_compiler(const char *s)
 	return false;
 }
 
-static void interpret(struct showconfig *c, const char *s, size_t line, const char *file,
+/* Does s start with prefix, ignoring case? ("CudNN 7.1" in old pastes). */
+static bool starts_ci(const char *s, const char *prefix)
+{
+	return !strncasecmp(s, prefix, strlen(prefix));
+}
+
+/* Whether s is one of the entries torch prints; fields set from it. */
+static bool interpret(struct showconfig *c, const char *s, size_t line, const char *file,
 		      struct pt_diag *diag)
 {
 	if (is_compiler(s)) {
@@ -432,9 +440,10 @@ static void interpret(struct showconfig *c, const char *s, size_t line, const ch
 	} else if (starts(s, "NVCC architecture flags:")) {
 		set_field(&c->nvcc_flags, after(s, "NVCC architecture flags:"));
 		parse_nvcc(c, c->nvcc_flags);
-	} else if (starts(s, "CuDNN ") || starts(s, "cuDNN ")) {
+	} else if (starts_ci(s, "CuDNN ")) {
+		/* Any case: "CuDNN", "cuDNN", and "CudNN 7.1.2 (built against CUDA 9.1)" of old pastes. */
 		parse_cudnn(c, after(s, "CuDNN"));
-	} else if (starts(s, "Built with CuDNN ") || starts(s, "Built with cuDNN ")) {
+	} else if (starts_ci(s, "Built with CuDNN ")) {
 		set_field(&c->built_with_cudnn, after(s, "Built with CuDNN"));
 		free(c->built_with_cudnn_version);
 		c->built_with_cudnn_version = showconfig_decode_cudnn(c->built_with_cudnn);
@@ -448,26 +457,175 @@ static void interpret(struct showconfig *c, const char *s, size_t line, const ch
 		set_field(&c->xpu, after(s, "XPU"));
 	} else if (starts(s, "Build settings:")) {
 		parse_settings(c, after(s, "Build settings:"), line, file, diag);
+	} else {
+		return false;
 	}
 	/* BACKCOMPAT: torch 1.1 printed "BLAS=MKL" among the settings; nothing else to do. */
+	return true;
 }
+
+/* The entries torch prints, as they start (for bullets merged onto one line). */
+static bool entry_start(const char *s)
+{
+	static const char *const heads[] = {
+		"C++ Version:", "Intel(R) ", "OpenMP ", "LAPACK is enabled", "NNPACK is enabled",
+		"CPU capability usage:", "CUDA Runtime ", "Built with CUDA Runtime ",
+		"NVCC architecture flags:", "Magma ", "HIP Runtime ", "MIOpen ", "XPU",
+		"Build settings:",
+	};
+
+	if (is_compiler(s) || starts_ci(s, "CuDNN ") || starts_ci(s, "Built with CuDNN "))
+		return true;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (starts(s, heads[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A lost line break glues the next bullet on: "XPU backend  - Build settings:
+ * ...". Where "  - " is followed by an entry torch prints, a new one starts.
+ * Returns the first such "  - ", or NULL.
+ */
+static const char *merged_bullet(const char *s)
+{
+	for (const char *p = strstr(s, "  - "); p; p = strstr(p + 1, "  - ")) {
+		const char *t = p + 4;
+
+		while (*t == ' ')
+			t++;
+		if (entry_start(t))
+			return p;
+	}
+	return NULL;
+}
+
 
 static void close_entry(struct showconfig *c, struct entry *e, const char *file,
 			struct pt_diag *diag)
 {
 	if (!e->open)
 		return;
-	push_str(&c->items, &c->n_items, pt_strbuf_str(&e->text));
-	interpret(c, pt_strbuf_str(&e->text), e->line, file, diag);
+	char *all = pt_xstrdup(pt_strbuf_str(&e->text)), *cur = all;
+	const char *m;
+
+	while ((m = merged_bullet(cur))) {
+		char where[32];
+		size_t n = (size_t)(m - cur);
+
+		while (n && cur[n - 1] == ' ')
+			n--;
+		cur[n] = '\0';
+		snprintf(where, sizeof(where), "line %zu", e->line);
+		pt_diag_add(diag, PT_SEV_NOTE, file, where,
+			    "two entries on one line (a lost line break?): read as two");
+		push_str(&c->items, &c->n_items, cur);
+		c->n_known += interpret(c, cur, e->line, file, diag);
+		cur += (m - cur) + 4;
+		while (*cur == ' ')
+			cur++;
+	}
+	push_str(&c->items, &c->n_items, cur);
+	c->n_known += interpret(c, cur, e->line, file, diag);
+	free(all);
 	pt_strbuf_reset(&e->text);
 	e->open = false;
+}
+
+/*
+ * The Python repr of the text on one line ('PyTorch built with:\n  - GCC
+ * 9.3\n...', what the REPL prints for torch.__config__.show() without
+ * print()), with or without its quotes: true when line[0..n) is one.
+ */
+static bool repr_line(const char *line, size_t n)
+{
+	const char *p = memmem(line, n, "\\n", 2);
+
+	return p && (memmem(line, n, "built with:\\n", 13) || memmem(line, n, "\\n  - ", 6) ||
+		     memmem(line, n, "\\n - ", 5));
+}
+
+/* Append the repr line, unquoted and unescaped, to out. */
+static void unrepr(struct pt_strbuf *out, const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	/* 'text', "text", and b'...' of a bytes repr. */
+	if (n >= 3 && s[0] == 'b' && (s[1] == '\'' || s[1] == '"'))
+		s++, n--;
+	if (n >= 2 && (s[0] == '\'' || s[0] == '"') && s[n - 1] == s[0])
+		s++, n -= 2;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (ch == '\\' && i + 1 < n) {
+			char e = s[++i];
+
+			if (e == 'n')
+				ch = '\n';
+			else if (e == 't')
+				ch = '\t';
+			else if (e == 'r')
+				ch = '\r';
+			else if (e == 'x' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
+				 isxdigit((unsigned char)s[i + 2])) {
+				char hex[3] = { s[i + 1], s[i + 2], 0 };
+
+				ch = (char)strtol(hex, NULL, 16);
+				i += 2;
+			} else
+				ch = e;	/* \\, \', \" and anything else: the character itself */
+		}
+		pt_strbuf_add(out, &ch, 1);
+	}
+	pt_strbuf_add(out, "\n", 1);
+}
+
+/* The text with every repr line expanded, or NULL when there is none. */
+static char *expand_repr(const uint8_t *buf, size_t len, size_t *outlen)
+{
+	struct pt_strbuf out;
+	size_t pos = 0;
+	bool any = false;
+	char *r;
+
+	pt_strbuf_init(&out, SHOWCONFIG_MAX_LEN + 1);
+	while (pos < len) {
+		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		if (repr_line((const char *)buf + pos, n)) {
+			unrepr(&out, (const char *)buf + pos, n);
+			any = true;
+		} else {
+			pt_strbuf_add(&out, buf + pos, n);
+			pt_strbuf_add(&out, "\n", 1);
+		}
+		pos += n + (nl ? 1 : 0);
+	}
+	if (!any) {
+		pt_strbuf_release(&out);
+		return NULL;
+	}
+	*outlen = out.len;
+	r = pt_strbuf_detach(&out);
+	pt_strbuf_release(&out);
+	return r;
+}
+
+bool showconfig_is_config(const struct showconfig *c)
+{
+	return c->has_header || c->n_known > 0;
 }
 
 int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const char *file,
 		     struct pt_diag *diag)
 {
 	struct entry e = { .open = false };
-	size_t pos = 0, lineno = 0;
+	size_t pos = 0, lineno = 0, prev_len = 0, prev_blanks = 0, wrap_w = 0, xlen = 0;
+	char *expanded;
 
 	memset(c, 0, sizeof(*c));
 	if (len > SHOWCONFIG_MAX_LEN) {
@@ -476,12 +634,19 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			    SHOWCONFIG_MAX_LEN);
 		return -1;
 	}
+	if ((expanded = expand_repr(buf, len, &xlen))) {
+		pt_diag_add(diag, PT_SEV_NOTE, file, NULL,
+			    "read as a Python string (its repr: literal \\n between the lines)");
+		buf = (const uint8_t *)expanded;
+		len = xlen;
+	}
 	pt_strbuf_init(&e.text, SHOWCONFIG_MAX_LEN);
 	while (pos < len) {
 		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		char *line = pt_xstrndup((const char *)buf + pos, n);
-		size_t col = 0, ln;
+		size_t col = 0, ln, raw, blanks;
+		bool dash;
 
 		pos += n + (nl ? 1 : 0);
 		lineno++;
@@ -489,18 +654,44 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			if (line[i] == '\0')
 				line[i] = '?';
 		ln = n;
+		if (ln && line[ln - 1] == '\r')
+			line[--ln] = '\0';
+		raw = ln;
 		while (ln && (line[ln - 1] == '\r' || line[ln - 1] == ' ' || line[ln - 1] == '\t'))
 			line[--ln] = '\0';
+		blanks = raw - ln;
 		while (line[col] == ' ' || line[col] == '\t')
 			col++;
 		if (!line[col]) {
 			free(line);
+			prev_len = 0;
 			continue;
 		}
+		dash = line[col] == '-' && (line[col + 1] == ' ' || !line[col + 1]);
+		if (e.open && !dash && col <= e.dash_col && prev_len >= 60 && prev_len <= 300 &&
+		    raw <= prev_len && (!wrap_w || prev_len == wrap_w) &&
+		    strcmp(line + col, "PyTorch built with:")) {
+			/*
+			 * Hard-wrapped at a fixed width, in the middle of a word: the
+			 * previous line was full and this one goes on at the margin.
+			 * Joined as it was cut, blanks at the cut kept.
+			 */
+			wrap_w = prev_len;
+			for (size_t i = 0; i < prev_blanks; i++)
+				pt_strbuf_adds(&e.text, " ");
+			line[ln] = '\0';
+			pt_strbuf_adds(&e.text, line);
+			prev_len = raw;
+			prev_blanks = blanks;
+			free(line);
+			continue;
+		}
+		prev_len = raw;
+		prev_blanks = blanks;
 		if (!strcmp(line + col, "PyTorch built with:")) {
 			close_entry(c, &e, file, diag);
 			c->has_header = true;
-		} else if (line[col] == '-' && (line[col + 1] == ' ' || !line[col + 1])) {
+		} else if (dash) {
 			const char *t = line + col + 1;
 
 			close_entry(c, &e, file, diag);
@@ -531,6 +722,7 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 	close_entry(c, &e, file, diag);
 	pt_strbuf_release(&e.text);
 	finish_nvcc(c);
+	free(expanded);
 	return 0;
 }
 
