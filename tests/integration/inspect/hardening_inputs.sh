@@ -148,6 +148,15 @@ check_eq "library that forks: no process of it left" "" "$left"
 "$PTINSPECT" config --timeout=0 --library ./libign.so >/dev/null 2>&1
 check_eq "--timeout=0 is a usage error" 2 $?
 
+# A warning about the main file was printed twice (the report and the resolver both read it)
+# and more with every reader: once now, whatever the subcommand.
+python3 -c "import sys; sys.path.insert(0, '$PT_TESTLIB'); from mkelf import mkelf; mkelf('badoff.so', needed=['libc.so.6'], raw_needed_offsets=[0x100000])"
+for sub in "" deps debug cuda; do
+	"$PTINSPECT" $sub badoff.so >/dev/null 2>err
+	check_eq "a main-file warning once ($sub)" \
+		"ptinspect: warning: 'badoff.so': DT_NEEDED string offset 0x100000 is outside the string table" "$(cat err)"
+done
+
 # B19: gdb stops ptinspect once libelf has mapped the file, the file is cut to 8 KB (its
 # dynamic section is past that), and ptinspect goes on: an error naming the file, exit 2,
 # never SIGBUS. The same for deps (each dependency is read the same way).
