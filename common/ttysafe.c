@@ -16,6 +16,7 @@ struct filter {
 };
 
 static int color_out, color_err;
+static struct filter std_out, std_err;	/* never closed: they live as long as the process */
 
 static void put_escaped(struct filter *f, unsigned char b)
 {
@@ -88,27 +89,27 @@ static int filter_close(void *c)
 	return 0;
 }
 
-static FILE *open_filter(FILE *under, const int *allow_color, int own_color, int allow_progress)
+static FILE *open_filter(struct filter *f, FILE *under, const int *allow_color, int own_color,
+			 int allow_progress)
 {
-	struct filter *f = calloc(1, sizeof(*f));
-	cookie_io_functions_t io = { .write = filter_write, .close = filter_close };
+	cookie_io_functions_t io = { .write = filter_write, .close = f ? NULL : filter_close };
 	FILE *s;
 
-	if (!f)
+	if (!f && !(f = calloc(1, sizeof(*f))))
 		return NULL;
 	f->under = under;
 	f->own_color = own_color;
 	f->allow_color = allow_color ? allow_color : &f->own_color;
 	f->allow_progress = allow_progress;
 	s = fopencookie(f, "w", io);
-	if (!s)
+	if (!s && io.close)
 		free(f);
 	return s;
 }
 
 FILE *pt_ttysafe_open(FILE *under, int allow_color, int allow_progress)
 {
-	return open_filter(under, NULL, allow_color, allow_progress);
+	return open_filter(NULL, under, NULL, allow_color, allow_progress);
 }
 
 void pt_ttysafe_allow_color(int out, int err)
@@ -117,22 +118,29 @@ void pt_ttysafe_allow_color(int out, int err)
 	color_err = err;
 }
 
+/* At exit: what the streams hold, then a sequence cut by the end, shown. */
+static void flush_std(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+	flush_pending(&std_out);
+	flush_pending(&std_err);
+	fflush(std_out.under);
+	fflush(std_err.under);
+}
+
 int pt_ttysafe_stdio(void)
 {
-	FILE *out = open_filter(stdout, &color_out, 0, 0);
-	FILE *err = open_filter(stderr, &color_err, 0, isatty(STDERR_FILENO));
+	FILE *out = open_filter(&std_out, stdout, &color_out, 0, 0);
+	FILE *err = out ? open_filter(&std_err, stderr, &color_err, 0, isatty(STDERR_FILENO)) : NULL;
 
-	if (!out || !err) {
-		if (out)
-			fclose(out);
-		if (err)
-			fclose(err);
-		return -1;
-	}
+	if (!out || !err)
+		return -1;	/* a stream not opened is never used: the originals stay */
 	/* As the originals: stdout buffered (by lines on a terminal), stderr not. */
 	setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
 	setvbuf(err, NULL, _IONBF, 0);
 	stdout = out;
 	stderr = err;
+	atexit(flush_std);
 	return 0;
 }

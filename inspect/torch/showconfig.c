@@ -24,9 +24,13 @@ struct entry {
 
 static void push_str(char ***v, size_t *n, const char *s)
 {
-	size_t alloc = *n;	/* exact-size growth: lists here are short */
-
-	*v = pt_xreallocarray(*v, alloc + 1, sizeof(**v));
+	/*
+	 * The capacity is the power of two at or above n (8 at least), so it
+	 * doubles when n reaches one: 400,000 NVCC codes must not cost a copy
+	 * of the list each (a quadratic realloc where realloc moves the block).
+	 */
+	if (*n == 0 || (*n >= 8 && !(*n & (*n - 1))))
+		*v = pt_xreallocarray(*v, *n ? 2 * *n : 8, sizeof(**v));
 	(*v)[(*n)++] = pt_xstrdup(s);
 }
 
