@@ -71,9 +71,22 @@ static void feed(struct filter *f, unsigned char b)
 static ssize_t filter_write(void *c, const char *buf, size_t n)
 {
 	struct filter *f = c;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
-		feed(f, (unsigned char)buf[i]);
+	while (i < n) {
+		size_t run = 0;
+
+		/* Plain text in one piece; the byte-wise state machine for the rest. */
+		while (!f->np && i + run < n && (unsigned char)buf[i + run] >= 0x20 &&
+		       (unsigned char)buf[i + run] != 0x7f)
+			run++;
+		if (run) {
+			fwrite(buf + i, 1, run, f->under);
+			i += run;
+			continue;
+		}
+		feed(f, (unsigned char)buf[i++]);
+	}
 	/* A child started after fflush(stdout) must find our output already written. */
 	fflush(f->under);
 	return (ssize_t)n;
