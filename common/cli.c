@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ttysafe.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -36,6 +37,7 @@ int pt_cli_set_color(struct pt_cli *cli, const char *when)
 	cli->color_mode = (enum pt_color_mode)m;
 	cli->color = pt_color_enabled(stdout, cli->color_mode);
 	cli->color_err = pt_color_enabled(stderr, cli->color_mode);
+	pt_ttysafe_allow_color(cli->color, cli->color_err);
 	return 0;
 }
 
@@ -123,6 +125,7 @@ int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, int with_db,
 	}
 	cli->color = pt_color_enabled(stdout, cli->color_mode);
 	cli->color_err = pt_color_enabled(stderr, cli->color_mode);
+	pt_ttysafe_allow_color(cli->color, cli->color_err);
 	return i;
 }
 

@@ -1,6 +1,8 @@
 /* Collected diagnostics; see diag.h. */
 #include "diag.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,14 +27,39 @@ void pt_diag_release(struct pt_diag *d)
 	d->max = max;
 }
 
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL;	/* a separator: ("ab", "c") != ("a", "bc") */
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 void pt_diag_vadd(struct pt_diag *d, enum pt_severity sev, const char *file,
 		  const char *where, const char *fmt, va_list ap)
 {
 	size_t max = d->max ? d->max : 1000;
+	char *what = pt_xvasprintf(fmt, ap);
+	unsigned long long h = fnv(fnv(fnv(0xcbf29ce484222325ULL ^ (uint64_t)sev, file), where), what);
 
+	/*
+	 * The same message twice says nothing new: a file opened by two readers
+	 * (the report and the resolver) gives its warnings once.
+	 */
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].hash == h && d->v[i].sev == sev && same_str(d->v[i].file, file) &&
+		    same_str(d->v[i].where, where) && !strcmp(d->v[i].what, what)) {
+			free(what);
+			return;
+		}
 	/* A damaged 500 MB file can produce millions of warnings: keep a bounded number. */
 	if (d->n >= max) {
 		d->dropped++;
+		free(what);
 		return;
 	}
 	if (d->n == d->alloc) {
@@ -43,7 +70,8 @@ void pt_diag_vadd(struct pt_diag *d, enum pt_severity sev, const char *file,
 	m->sev = sev;
 	m->file = file ? pt_xstrdup(file) : NULL;
 	m->where = where ? pt_xstrdup(where) : NULL;
-	m->what = pt_xvasprintf(fmt, ap);
+	m->what = what;
+	m->hash = h;
 }
 
 void pt_diag_add(struct pt_diag *d, enum pt_severity sev, const char *file,

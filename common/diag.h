@@ -21,6 +21,7 @@ struct pt_diag_msg {
 	char *file;	/* may be NULL */
 	char *where;	/* "offset 0x40", "line 12"; may be NULL */
 	char *what;
+	unsigned long long hash;	/* of the four fields: a repeated message is kept once */
 };
 
 struct pt_diag {
@@ -33,7 +34,11 @@ struct pt_diag {
 void pt_diag_init(struct pt_diag *d);
 void pt_diag_release(struct pt_diag *d);
 
-/* Record one message; file and where may be NULL. Copies every string. */
+/*
+ * Record one message; file and where may be NULL. Copies every string. A
+ * message equal to one already stored (severity, file, where, text) is not
+ * added again.
+ */
 void pt_diag_add(struct pt_diag *d, enum pt_severity sev, const char *file,
 		 const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -28,7 +28,8 @@ int pt_color_enabled(FILE *f, enum pt_color_mode mode)
 	/* no-color.org: set and not empty disables colour. */
 	if (nc && *nc)
 		return 0;
-	return isatty(fileno(f));
+	/* stdout and stderr may be ttysafe.h's streams, which have no descriptor. */
+	return isatty(f == stdout ? STDOUT_FILENO : f == stderr ? STDERR_FILENO : fileno(f));
 }
 
 void pt_progress_init(struct pt_progress *p, const char *what, uint64_t total)

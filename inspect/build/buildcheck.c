@@ -18,6 +18,7 @@
 #include "fatbin_scan.h"
 #include "dispatchtrace.h"
 #include "elfobj.h"
+#include "mapguard.h"
 #include "xalloc.h"
 
 static int mtime_of(const char *path, struct timespec *ts)
@@ -47,7 +48,13 @@ static int has_trace_text(const char *path)
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
 		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
-			r = dispatchtrace_text_present(m, (size_t)st.st_size);
+			struct pt_mapguard g;
+
+			/* Cut while read (SIGBUS): unreadable, like a failed read. */
+			if (!PT_MAPGUARD_BEGIN(&g)) {
+				r = dispatchtrace_text_present(m, (size_t)st.st_size);
+				pt_mapguard_end(&g);
+			}
 			munmap(m, (size_t)st.st_size);
 		}
 	}

@@ -28,6 +28,8 @@ static const char usage_text[] =
 	"  --python PATH       ask that Python's torch (see ptinspect env)\n"
 	"  --library LIB       call at::show_config() of a libtorch_cpu in a child\n"
 	"                      process (runs the library's initialisers)\n"
+	"  --timeout=SECONDS   with --library: kill the child (and what it forked)\n"
+	"                      after this long (default 60)\n"
 	"  --json              one JSON document\n"
 	"  --color=WHEN        auto, always, never\n"
 	"Exit status: 0 parsed, 1 parsed with lines not understood, 2 usage or\n"
@@ -56,6 +58,7 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "library", required_argument, NULL, 'l' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *library = NULL, *src;
@@ -63,13 +66,25 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 	size_t len = 0;
 	struct showconfig cfg;
 	struct pt_diag d;
-	int c, rc = EXIT_FINE;
+	int c, rc = EXIT_FINE, timeout_s = TORCHLIB_TIMEOUT_S;
+	char *end;
+	long v;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': python = optarg; break;
 		case 'l': library = optarg; break;
+		case 't':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > 86400) {
+				fprintf(stderr, "%s: --timeout wants whole seconds from 1 to 86400, not '%s'\n",
+					ctx->prog, optarg);
+				return EXIT_USAGE;
+			}
+			timeout_s = (int)v;
+			break;
 		default:
 			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
 				return c;
@@ -83,7 +98,7 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 	memset(&cfg, 0, sizeof(cfg));
 	if (library) {
 		src = library;
-		if (torchlib_show_config(library, &text, &d) == 0)
+		if (torchlib_show_config(library, timeout_s, &text, &d) == 0)
 			len = strlen(text);
 	} else if (python) {
 		struct pyenv_report r = { 0 };
@@ -115,9 +130,15 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!cfg.n_items) {
-		pt_diag_add(&d, PT_SEV_WARNING, src, NULL,
-			    "no '- ...' entries: not a torch configuration text");
+	if (!showconfig_is_config(&cfg)) {
+		/* /etc/passwd, an empty file: one line, not a note per line of it. */
+		pt_diag_release(&d);
+		pt_diag_init(&d);
+		pt_diag_add(&d, PT_SEV_ERROR, src, NULL,
+			    "not a torch configuration text: no 'PyTorch built with:' line and none "
+			    "of the entries torch.__config__.show() prints");
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if (ctx->json) {
 		json_t *doc = json_object();

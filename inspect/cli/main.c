@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ptinspect.h"
+#include "ttysafe.h"
 
 /* Sorted by name; matched whole. None needs set-up from the table (flags 0). */
 static const struct pt_cmd subcommands[] = {
@@ -52,8 +53,12 @@ int main(int argc, char **argv)
 {
 	struct pt_cli cli = { .prog = "ptinspect", .color_mode = PT_COLOR_AUTO };
 	const struct pt_cmd *cmd;
+	int rc, i;
+
+	/* Control characters in the files' strings never reach the terminal raw (B24). */
+	pt_ttysafe_stdio();
 	/* Leading global options; the subcommands accept them too. */
-	int rc, i = pt_cli_globals(&cli, argc, argv, 0, usage, &rc);
+	i = pt_cli_globals(&cli, argc, argv, 0, usage, &rc);
 
 	if (i < 0)
 		return rc;

@@ -208,16 +208,106 @@ static void warn_at(struct pt_diag *diag, const char *file, const char *where, u
 	pt_diag_add(diag, PT_SEV_WARNING, file, w, "%s", what);
 }
 
+void fatbin_seen_release(struct fatbin_seen *s)
+{
+	free(s->slot);
+	memset(s, 0, sizeof(*s));
+}
+
+static size_t seen_hash(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+/* Add off; true when it was there already. */
+static bool seen_add(struct fatbin_seen *s, uint64_t off)
+{
+	uint64_t key = off + 1;
+	size_t i;
+
+	if (key == 0)
+		return false;	/* UINT64_MAX cannot be an entry offset that was read */
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		uint64_t *slot = pt_xcalloc(cap, sizeof(*slot));
+
+		for (size_t k = 0; k < s->cap; k++)
+			if (s->slot[k]) {
+				for (i = seen_hash(s->slot[k], cap); slot[i]; i = (i + 1) & (cap - 1))
+					;
+				slot[i] = s->slot[k];
+			}
+		free(s->slot);
+		s->slot = slot;
+		s->cap = cap;
+	}
+	for (i = seen_hash(key, s->cap); s->slot[i]; i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == key)
+			return true;
+	s->slot[i] = key;
+	s->n++;
+	return false;
+}
+
+/* Drop the entries a walk appended from index first on. */
+static void entries_cut(struct fatbin_entries *out, size_t first)
+{
+	for (size_t i = first; i < out->n; i++) {
+		free(out->v[i].identifier);
+		free(out->v[i].options);
+	}
+	out->n = first;
+}
+
 enum fatbin_walk_status fatbin_walk(fatbin_read_fn rd, void *ctx, uint64_t off, uint64_t end,
 				    enum fatbin_walk_mode mode, size_t fatbin_index,
 				    struct fatbin_entries *out, uint64_t *fat_end, const char *file,
 				    const char *where, struct pt_diag *diag)
+{
+	return fatbin_walk_seen(rd, ctx, off, end, mode, fatbin_index, out, fat_end, file, where,
+				diag, NULL);
+}
+
+static enum fatbin_walk_status walk(fatbin_read_fn rd, void *ctx, uint64_t off, uint64_t end,
+				    enum fatbin_walk_mode mode, size_t fatbin_index,
+				    struct fatbin_entries *out, uint64_t *fat_end, const char *file,
+				    const char *where, struct pt_diag *diag, struct fatbin_seen *seen);
+
+enum fatbin_walk_status fatbin_walk_seen(fatbin_read_fn rd, void *ctx, uint64_t off, uint64_t end,
+					 enum fatbin_walk_mode mode, size_t fatbin_index,
+					 struct fatbin_entries *out, uint64_t *fat_end,
+					 const char *file, const char *where, struct pt_diag *diag,
+					 struct fatbin_seen *seen)
+{
+	struct pt_diag local;
+	enum fatbin_walk_status st;
+
+	if (!seen || mode == FATBIN_WALK_STRICT)
+		return walk(rd, ctx, off, end, mode, fatbin_index, out, fat_end, file, where, diag,
+			    seen);
+	/* A candidate that turns out to overlap says nothing: its warnings wait until then. */
+	pt_diag_init(&local);
+	st = walk(rd, ctx, off, end, mode, fatbin_index, out, fat_end, file, where, &local, seen);
+	if (st != FATBIN_WALK_OVERLAP)
+		pt_diag_take(diag, &local);
+	pt_diag_release(&local);
+	return st;
+}
+
+static enum fatbin_walk_status walk(fatbin_read_fn rd, void *ctx, uint64_t off, uint64_t end,
+				    enum fatbin_walk_mode mode, size_t fatbin_index,
+				    struct fatbin_entries *out, uint64_t *fat_end, const char *file,
+				    const char *where, struct pt_diag *diag, struct fatbin_seen *seen)
 {
 	const uint8_t *p;
 	struct fatbin_header h;
 	const char *why = NULL;
 	uint64_t q, e;
 	int strict = mode == FATBIN_WALK_STRICT;
+	size_t first = out->n;
 
 	p = end >= off && end - off >= FATBIN_HEADER_SIZE ? rd(ctx, off, FATBIN_HEADER_SIZE) : NULL;
 	if (!p) {
@@ -267,6 +357,10 @@ enum fatbin_walk_status fatbin_walk(fatbin_read_fn rd, void *ctx, uint64_t off, 
 		uint64_t want;
 		int r;
 
+		if (seen && seen_add(seen, q) && !strict) {
+			entries_cut(out, first);
+			return FATBIN_WALK_OVERLAP;
+		}
 		p = rd(ctx, q, FATBIN_ENTRY_BASE);
 		if (!p) {
 			warn_at(diag, file, where, off, q, "entry header cannot be read");

@@ -122,7 +122,22 @@ enum fatbin_walk_status {
 	FATBIN_WALK_OK = 0,	/* entries tile the fat binary exactly */
 	FATBIN_WALK_NOT = -1,	/* no usable fat binary header here (warned in STRICT mode) */
 	FATBIN_WALK_DAMAGED = 1,	/* header usable, entries damaged; entries before it kept */
+	FATBIN_WALK_OVERLAP = 2,	/* CANDIDATE only: its entries lead into ones already walked;
+					   nothing appended (fatbin_walk_seen) */
 };
+
+/*
+ * The entry offsets walked so far (an open-addressing set), so that scanned
+ * candidates overlapping a damaged fat binary are not walked again: without
+ * it, N nested headers whose entries chain to the end of a section are
+ * walked N times each (the reliability review's B2: 7 GB for a 1 MB file).
+ */
+struct fatbin_seen {
+	uint64_t *slot;		/* offset + 1; 0 is empty */
+	size_t n, cap;
+};
+
+void fatbin_seen_release(struct fatbin_seen *s);
 
 /*
  * Walk the fat binary at off, which must end by end. Entries are appended to
@@ -135,6 +150,20 @@ enum fatbin_walk_status fatbin_walk(fatbin_read_fn rd, void *ctx, uint64_t off, 
 				    enum fatbin_walk_mode mode, size_t fatbin_index,
 				    struct fatbin_entries *out, uint64_t *fat_end, const char *file,
 				    const char *where, struct pt_diag *diag);
+
+/*
+ * fatbin_walk that records every entry offset it reaches in seen (when not
+ * NULL). In FATBIN_WALK_CANDIDATE mode, reaching an offset already in seen
+ * stops the walk: the entries it appended are removed and the status is
+ * FATBIN_WALK_OVERLAP (no warning: the fat binary that owns those entries was
+ * reported). Each entry offset is thus parsed once by a scan, whatever the
+ * overlaps, so its work and memory grow linearly with the bytes scanned.
+ */
+enum fatbin_walk_status fatbin_walk_seen(fatbin_read_fn rd, void *ctx, uint64_t off, uint64_t end,
+					 enum fatbin_walk_mode mode, size_t fatbin_index,
+					 struct fatbin_entries *out, uint64_t *fat_end,
+					 const char *file, const char *where, struct pt_diag *diag,
+					 struct fatbin_seen *seen);
 
 /*
  * The same over one fat binary in memory: buf[0..len) holds it (and maybe

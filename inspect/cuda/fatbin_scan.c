@@ -101,6 +101,8 @@ struct scanner {
 	struct pt_diag *diag;
 	struct reader rd;
 	uint8_t *chunk;		/* SCAN_CHUNK bytes, allocated on first use */
+	struct fatbin_seen seen;	/* entry offsets walked: each is walked once (B2) */
+	size_t overlaps;	/* candidates of the current section that led into walked entries */
 };
 
 static size_t add_section(struct cuda_scan *s, const struct elf_section *es,
@@ -130,9 +132,11 @@ static enum fatbin_walk_status take(struct scanner *sc, size_t sec, uint64_t off
 	enum fatbin_walk_status st;
 
 	snprintf(where, sizeof(where), "section %s", c->name);
-	st = fatbin_walk(reader_get, &sc->rd, off, end, mode, s->n_fatbins, &s->entries, fat_end,
-			 sc->o->path, where, sc->diag);
-	if (st == FATBIN_WALK_NOT)
+	st = fatbin_walk_seen(reader_get, &sc->rd, off, end, mode, s->n_fatbins, &s->entries,
+			      fat_end, sc->o->path, where, sc->diag, &sc->seen);
+	if (st == FATBIN_WALK_OVERLAP)
+		sc->overlaps++;
+	if (st == FATBIN_WALK_NOT || st == FATBIN_WALK_OVERLAP)
 		return st;
 	PT_GROW(s->fatbins, s->n_fatbins, s->alloc_fatbins);
 	s->fatbins[s->n_fatbins++] = (struct cuda_fatbin){
@@ -160,7 +164,26 @@ static uint64_t align_up(uint64_t x)
 	return (x + 7) & ~(uint64_t)7;
 }
 
-/* Scan [start, end) of section sec for the magic and take each plausible fat binary. */
+/* One note for the candidates of a section that were not walked again. */
+static void note_overlaps(struct scanner *sc, size_t sec)
+{
+	char where[160];
+
+	snprintf(where, sizeof(where), "section %s", sc->s->secs[sec].name);
+	if (sc->overlaps)
+		pt_diag_add(sc->diag, PT_SEV_NOTE, sc->o->path, where,
+			    "%zu more fat binary header%s inside damaged fat binaries lead%s into "
+			    "entries already read: not walked again, not counted", sc->overlaps,
+			    sc->overlaps == 1 ? "" : "s", sc->overlaps == 1 ? "s" : "");
+	sc->overlaps = 0;
+}
+
+/*
+ * Scan [start, end) of section sec for the magic and take each plausible fat
+ * binary. Inside a damaged one the scan goes on (its sizes cannot be
+ * trusted), but every entry offset is walked once (sc->seen): a magic whose
+ * entries lead into ones already read is not walked again.
+ */
 static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t end)
 {
 	uint64_t pos = align_up(start);
@@ -260,6 +283,7 @@ static void walk_section(struct scanner *sc, size_t sec, uint64_t end)
 		}
 		/* The warning is given; find the next fat binary by its magic (§8 rule 4 broken). */
 		scan_range(sc, sec, off + 8, end);
+		note_overlaps(sc, sec);
 		return;
 	}
 }
@@ -401,6 +425,7 @@ int cuda_scan(const struct elfobj *o, unsigned flags, struct cuda_scan *s, struc
 			continue;
 		size_t before = s->n_fatbins, sec = add_section(s, es, CUDA_SEC_EMBEDDED);
 		scan_range(&sc, sec, es->offset, section_end(&sc, es));
+		note_overlaps(&sc, sec);
 		if (s->n_fatbins == before) {
 			/* Keep only sections that hold fat binaries. */
 			free(s->secs[sec].name);
@@ -409,6 +434,7 @@ int cuda_scan(const struct elfobj *o, unsigned flags, struct cuda_scan *s, struc
 	}
 	free(sc.rd.buf);
 	free(sc.chunk);
+	fatbin_seen_release(&sc.seen);
 	return 0;
 }
 

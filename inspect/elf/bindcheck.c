@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "dynsym.h"
 #include "elfobj.h"
+#include "mapguard.h"
 #include "xalloc.h"
 
 struct loaded {
@@ -38,6 +40,7 @@ static const uint8_t *section(const struct loaded *l, uint32_t type, const char 
 static void load(struct loaded *l, const char *path, struct pt_diag *d)
 {
 	struct dynsym_sections s = { 0 };
+	struct pt_mapguard g;
 
 	memset(l, 0, sizeof(*l));
 	if (elfobj_open(&l->o, path, d) != 0)
@@ -55,6 +58,10 @@ static void load(struct loaded *l, const char *path, struct pt_diag *d)
 		pt_diag_add(d, PT_SEV_WARNING, path, NULL, "cannot map the file; symbols not checked");
 		return;
 	}
+	if (PT_MAPGUARD_BEGIN(&g)) {
+		elfobj_shrank(&l->o, d);
+		return;
+	}
 	s.big_endian = l->o.data == ELFDATA2MSB;
 	s.dynsym = section(l, SHT_DYNSYM, NULL, &s.dynsym_len);
 	s.dynstr = section(l, SHT_STRTAB, ".dynstr", &s.dynstr_len);
@@ -63,6 +70,7 @@ static void load(struct loaded *l, const char *path, struct pt_diag *d)
 	s.verneed = section(l, SHT_GNU_verneed, NULL, &s.verneed_len);
 	s.gnu_hash = section(l, SHT_GNU_HASH, NULL, &s.gnu_hash_len);
 	l->ok = dynsym_init(&l->t, &s, path, d) == 0;
+	pt_mapguard_end(&g);
 }
 
 static void unload(struct loaded *l)
@@ -77,6 +85,7 @@ static void unload(struct loaded *l)
 int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r,
 		  struct pt_diag *d)
 {
+	struct pt_mapguard g;
 	struct loaded *L = pt_xcalloc(n ? n : 1, sizeof(*L));
 	size_t alloc = 0;
 
@@ -86,6 +95,19 @@ int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r
 		load(&L[i], paths[i], d);
 		r->unread[i] = !L[i].ok;
 		r->n_objs_read += L[i].ok;
+	}
+	if (PT_MAPGUARD_BEGIN(&g)) {
+		/* A mapping shrank under the lookups: say which file, give up the check. */
+		for (size_t i = 0; i < n; i++) {
+			struct stat st;
+
+			if (L[i].ok && fstat(L[i].o.fd, &st) == 0 && (uint64_t)st.st_size < L[i].map_len)
+				elfobj_shrank(&L[i].o, d);
+		}
+		for (size_t i = 0; i < n; i++)
+			unload(&L[i]);
+		free(L);
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct dynsym *t = &L[i].t;
@@ -120,6 +142,7 @@ int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r
 			r->n++;
 		}
 	}
+	pt_mapguard_end(&g);
 	for (size_t i = 0; i < n; i++)
 		unload(&L[i]);
 	free(L);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mapguard.h"
 #include "symver.h"
 #include "xalloc.h"
 
@@ -257,6 +258,37 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 	return 0;
 }
 
+/*
+ * Why glibc's loader would refuse a file of this type with this header
+ * (open_verify in elf/dl-load.c, its messages), or NULL. Only what does not
+ * depend on the host: a file of another class or machine is for another
+ * ld.so, not a broken one.
+ */
+static const char *ld_so_refusal(const GElf_Ehdr *eh, const unsigned char *ident, uint64_t size)
+{
+	size_t phentsize = ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
+
+	if (ident[EI_VERSION] != EV_CURRENT)
+		return "ELF file version ident does not match current one";
+	if (ident[EI_OSABI] != ELFOSABI_SYSV && ident[EI_OSABI] != ELFOSABI_GNU)
+		return "ELF file OS ABI invalid";
+	/* glibc 2.36: LIBC_ABI_MAX is 3 (ABI tags 0-2 for GNU: unique symbols, absolute). */
+	if ((ident[EI_OSABI] == ELFOSABI_SYSV && ident[EI_ABIVERSION] != 0) ||
+	    (ident[EI_OSABI] == ELFOSABI_GNU && ident[EI_ABIVERSION] >= 3))
+		return "ELF file ABI version invalid";
+	for (int i = EI_PAD; i < EI_NIDENT; i++)
+		if (ident[i])
+			return "nonzero padding in e_ident";
+	if (eh->e_version != EV_CURRENT)
+		return "ELF file version does not match current one";
+	if (eh->e_phentsize != phentsize)
+		return "ELF file's phentsize not the expected size";
+	/* ld.so reads e_phnum headers as they are: PN_XNUM (0xffff) is not looked up elsewhere. */
+	if (eh->e_phoff > size || (uint64_t)eh->e_phnum * phentsize > size - eh->e_phoff)
+		return "cannot read file data (the program headers pass the end of the file)";
+	return NULL;
+}
+
 static int elfobj_read(struct elfobj *o, Elf *elf, bool full, struct pt_diag *diag)
 {
 	GElf_Ehdr eh;
@@ -295,6 +327,16 @@ static int elfobj_read(struct elfobj *o, Elf *elf, bool full, struct pt_diag *di
 		where_off(where, sizeof(where), "program header", eh.e_phoff);
 		pt_diag_add(diag, PT_SEV_ERROR, o->path, where, "truncated program header table");
 		return -1;
+	}
+	/* Objects and core files are not loaded; for the others, what ld.so would say (B13). */
+	if (eh.e_type == ET_DYN || eh.e_type == ET_EXEC) {
+		const char *why = ld_so_refusal(&eh, (const unsigned char *)ident, o->size);
+
+		if (why) {
+			o->refused = true;
+			pt_diag_add(diag, PT_SEV_WARNING, o->path, "ELF header",
+				    "ld.so refuses to load this file: %s", why);
+		}
 	}
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
@@ -353,8 +395,29 @@ static void advise_random(Elf *elf)
 		madvise(p, n, MADV_RANDOM);
 }
 
+/* A SIGBUS while reading the mapping: the file shrank under us (mapguard.h). */
+static void shrank(const struct elfobj *o, struct pt_diag *diag)
+{
+	struct stat st;
+
+	if (o->fd >= 0 && fstat(o->fd, &st) == 0 && (uint64_t)st.st_size < o->size)
+		pt_diag_add(diag, PT_SEV_ERROR, o->path, NULL,
+			    "the file was truncated while it was read (%llu bytes, now %llu)",
+			    (unsigned long long)o->size, (unsigned long long)st.st_size);
+	else
+		pt_diag_add(diag, PT_SEV_ERROR, o->path, NULL,
+			    "the file could not be read (bus error on its mapping: truncated "
+			    "while it was read?)");
+}
+
+void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag)
+{
+	shrank(o, diag);
+}
+
 static int open_file(struct elfobj *o, const char *path, bool full, struct pt_diag *diag)
 {
+	struct pt_mapguard g;
 	struct stat st;
 	Elf *elf;
 
@@ -376,9 +439,16 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 		return -1;
 	}
 	o->elf = elf;
-	advise_random(elf);
-	if (elfobj_read(o, elf, full, diag) != 0)
+	if (PT_MAPGUARD_BEGIN(&g)) {
+		shrank(o, diag);
 		return -1;
+	}
+	advise_random(elf);
+	if (elfobj_read(o, elf, full, diag) != 0) {
+		pt_mapguard_end(&g);
+		return -1;
+	}
+	pt_mapguard_end(&g);
 	if (!full) {
 		/*
 		 * Everything is copied out: let the mapping go now, so the pages read

@@ -5,6 +5,8 @@
  *
  * Files are opened with ELF_C_READ_MMAP: only the pages touched (headers,
  * dynamic strings) become resident, which matters for 500 MB CUDA libraries.
+ * A file truncated while it is read (SIGBUS on the mapping) is an error
+ * naming it, never a crash (common/mapguard.h).
  */
 #ifndef PT_ELFOBJ_H
 #define PT_ELFOBJ_H
@@ -36,6 +38,7 @@ struct elfobj {
 	int abiversion;
 	int type;		/* ET_DYN, ET_EXEC ... */
 	int machine;		/* EM_X86_64 ... */
+	bool refused;		/* ET_DYN/ET_EXEC whose header glibc's ld.so rejects (a warning says why) */
 
 	char *interp;		/* PT_INTERP, or NULL */
 	char *soname;		/* DT_SONAME (last wins), or NULL */
@@ -83,6 +86,12 @@ int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t 
 		    struct pt_diag *diag);
 
 void elfobj_release(struct elfobj *o);
+
+/*
+ * For readers of o->elf's mapping (libdw, dynsym) whose mapguard caught a
+ * SIGBUS: the PT_SEV_ERROR naming the file ("truncated while it was read").
+ */
+void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag);
 
 /*
  * Read n bytes at file offset off into buf (pread on o->fd, or a copy from

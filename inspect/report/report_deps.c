@@ -79,48 +79,95 @@ static void print_edge_line(struct walker *w, const char *branch, const struct r
 	fputc('\n', w->f);
 }
 
-static void walk(struct walker *w, size_t obj, int depth)
+static bool shown_edge(const struct walker *w, const struct resolve_dep *d)
+{
+	return w->v->verbose || d->found_by != FOUND_ALREADY_LOADED || d->fragile ||
+	       d->n_missing_versions;
+}
+
+/* The lines under one edge: how it was searched for, its missing versions. */
+static void print_edge_notes(struct walker *w, const struct resolve_dep *d)
+{
+	if (d->obj == NONE) {
+		char ind[600];
+
+		snprintf(ind, sizeof(ind), "  %s", w->prefix);
+		print_missing(w->f, ind, d, w->c);
+	}
+	for (size_t k = 0; k < d->n_missing_versions; k++)
+		fprintf(w->f, "  %s    %sversion `%s' not found%s\n", w->prefix,
+			pt_c(w->c, PT_C_RED), d->missing_versions[k], pt_c(w->c, PT_C_RESET));
+	if (d->no_version_info)
+		fprintf(w->f, "  %s    %sno version information available%s\n", w->prefix,
+			pt_c(w->c, PT_C_YELLOW), pt_c(w->c, PT_C_RESET));
+}
+
+/* One level of the walk: an object and the next of its shown edges. */
+struct frame {
+	size_t obj, next, shown, n;	/* next: index into the object's edge list */
+	size_t plen;			/* w->prefix length at this level */
+};
+
+/*
+ * The tree, depth first, with an explicit stack: a chain of any depth (the
+ * reliability review's B11: 11,400 levels overflowed the C stack) costs
+ * memory on the heap, and each edge is visited once (edges are grouped by
+ * the object that needs them first, not searched for at every level).
+ */
+static void walk(struct walker *w)
 {
 	const struct resolve_result *r = w->r;
-	size_t n = 0, shown = 0;
+	size_t *start = pt_xcalloc(r->n_objs + 1, sizeof(*start));
+	size_t *edges = pt_xcalloc(r->n_deps + 1, sizeof(*edges));
+	size_t *fill = pt_xcalloc(r->n_objs + 1, sizeof(*fill));
+	struct frame *st = NULL;
+	size_t depth = 0, alloc = 0;
 
-	/* Count the edges to show, so the last one gets the closing branch. */
-	for (size_t i = 0; i < r->n_deps; i++) {
-		const struct resolve_dep *d = &r->deps[i];
-		if (d->needed_by == obj && (w->v->verbose || d->found_by != FOUND_ALREADY_LOADED ||
-					    d->fragile || d->n_missing_versions))
-			n++;
-	}
-	for (size_t i = 0; i < r->n_deps; i++) {
-		const struct resolve_dep *d = &r->deps[i];
-		size_t plen = strlen(w->prefix);
+	/* Shown edges by requester, in their original order (a counting sort). */
+	for (size_t i = 0; i < r->n_deps; i++)
+		if (r->deps[i].needed_by < r->n_objs && shown_edge(w, &r->deps[i]))
+			start[r->deps[i].needed_by + 1]++;
+	for (size_t o = 0; o < r->n_objs; o++)
+		start[o + 1] += start[o];
+	for (size_t i = 0; i < r->n_deps; i++)
+		if (r->deps[i].needed_by < r->n_objs && shown_edge(w, &r->deps[i]))
+			edges[start[r->deps[i].needed_by] + fill[r->deps[i].needed_by]++] = i;
+	free(fill);
+
+	PT_GROW(st, depth, alloc);
+	st[depth++] = (struct frame){ .obj = 0, .n = start[1] - start[0], .plen = 0 };
+	while (depth) {
+		struct frame *fr = &st[depth - 1];
+		size_t i, plen;
+		const struct resolve_dep *d;
 		bool last;
 
-		if (d->needed_by != obj || !(w->v->verbose || d->found_by != FOUND_ALREADY_LOADED ||
-					     d->fragile || d->n_missing_versions))
+		w->prefix[fr->plen] = '\0';
+		if (fr->next == fr->n) {
+			depth--;
 			continue;
-		last = ++shown == n;
+		}
+		i = edges[start[fr->obj] + fr->next++];
+		d = &r->deps[i];
+		last = ++fr->shown == fr->n;
 		print_edge_line(w, last ? "└── " : "├── ", d);
+		plen = strlen(w->prefix);
 		if (plen + 8 < sizeof(w->prefix))
 			strcat(w->prefix, last ? "    " : "│   ");
-		if (d->obj == NONE) {
-			char ind[600];
-
-			snprintf(ind, sizeof(ind), "  %s", w->prefix);
-			print_missing(w->f, ind, d, w->c);
-		}
-		for (size_t k = 0; k < d->n_missing_versions; k++)
-			fprintf(w->f, "  %s    %sversion `%s' not found%s\n", w->prefix,
-				pt_c(w->c, PT_C_RED), d->missing_versions[k], pt_c(w->c, PT_C_RESET));
-		if (d->no_version_info)
-			fprintf(w->f, "  %s    %sno version information available%s\n", w->prefix,
-				pt_c(w->c, PT_C_YELLOW), pt_c(w->c, PT_C_RESET));
+		print_edge_notes(w, d);
 		/* A subtree is printed once, under the edge that loaded it. */
 		if (d->obj != NONE && r->objs[d->obj].first_dep == i &&
-		    (!w->v->max_depth || depth + 1 < w->v->max_depth))
-			walk(w, d->obj, depth + 1);
-		w->prefix[plen] = '\0';
+		    (!w->v->max_depth || depth < (size_t)w->v->max_depth)) {
+			size_t obj = d->obj;
+
+			PT_GROW(st, depth, alloc);
+			st[depth++] = (struct frame){ .obj = obj, .n = start[obj + 1] - start[obj],
+						      .plen = strlen(w->prefix) };
+		}
 	}
+	free(st);
+	free(start);
+	free(edges);
 }
 
 void report_deps_text(FILE *f, const struct resolve_result *r, const struct deps_view *v,
@@ -153,7 +200,7 @@ void report_deps_text(FILE *f, const struct resolve_result *r, const struct deps
 	}
 	struct walker w = { .f = f, .r = r, .v = v, .c = c };
 	fprintf(f, "  %s%s%s\n", pt_c(c, PT_C_BOLD), short_name(&r->objs[0]), pt_c(c, PT_C_RESET));
-	walk(&w, 0, 0);
+	walk(&w);
 }
 
 json_t *report_deps_json(const struct resolve_result *r)

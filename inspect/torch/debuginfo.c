@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "elfobj.h"
+#include "mapguard.h"
 #include "xalloc.h"
 
 const char *debuginfo_verdict_text(enum debuginfo_verdict v)
@@ -298,13 +299,12 @@ static void decide(struct debuginfo *di, const char *path)
 	(void)path;
 }
 
-int debuginfo_read_obj(const struct elfobj *o, const char *root, struct debuginfo *di,
-		       struct pt_diag *diag)
+static void read_obj(const struct elfobj *o, const char *root, struct debuginfo *di,
+		     struct pt_diag *diag)
 {
 	const char *path = o->path;
 	char *dwp;
 
-	memset(di, 0, sizeof(*di));
 	if (!root)
 		root = "/usr/lib/debug";
 	di->has_dwarf = o->has_debug_info;
@@ -345,6 +345,21 @@ int debuginfo_read_obj(const struct elfobj *o, const char *root, struct debuginf
 		}
 	}
 	decide(di, path);
+}
+
+int debuginfo_read_obj(const struct elfobj *o, const char *root, struct debuginfo *di,
+		       struct pt_diag *diag)
+{
+	struct pt_mapguard g;
+
+	memset(di, 0, sizeof(*di));
+	/* libdw reads o's mapping (and the debug file's): a file cut meanwhile is an error. */
+	if (PT_MAPGUARD_BEGIN(&g)) {
+		elfobj_shrank(o, diag);
+		return -1;
+	}
+	read_obj(o, root, di, diag);
+	pt_mapguard_end(&g);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "strbuf.h"
 #include "xalloc.h"
@@ -23,18 +24,14 @@ struct entry {
 
 static void push_str(char ***v, size_t *n, const char *s)
 {
-	size_t alloc = *n;	/* exact-size growth: lists here are short */
-
-	*v = pt_xreallocarray(*v, alloc + 1, sizeof(**v));
+	/*
+	 * The capacity is the power of two at or above n (8 at least), so it
+	 * doubles when n reaches one: 400,000 NVCC codes must not cost a copy
+	 * of the list each (a quadratic realloc where realloc moves the block).
+	 */
+	if (*n == 0 || (*n >= 8 && !(*n & (*n - 1))))
+		*v = pt_xreallocarray(*v, *n ? 2 * *n : 8, sizeof(**v));
 	(*v)[(*n)++] = pt_xstrdup(s);
-}
-
-static bool has_str(char **v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
 }
 
 static bool starts(const char *s, const char *prefix)
@@ -118,7 +115,7 @@ const char *showconfig_arch_dotted(const char *name, char *out, size_t n)
 	return out;
 }
 
-/* One "code=" value: sm_80, compute_90, or [sm_80,compute_80]. */
+/* One "code=" value: sm_80, compute_90, or [sm_80,compute_80]; duplicates go in finish_nvcc. */
 static void add_codes(struct showconfig *c, const char *codes)
 {
 	char *s = pt_xstrdup(codes), *save = NULL;
@@ -126,13 +123,10 @@ static void add_codes(struct showconfig *c, const char *codes)
 	for (char *t = strtok_r(s, "[],", &save); t; t = strtok_r(NULL, "[],", &save)) {
 		while (*t == ' ')
 			t++;
-		if (starts(t, "sm_")) {
-			if (!has_str(c->nvcc_sass, c->n_nvcc_sass, t))
-				push_str(&c->nvcc_sass, &c->n_nvcc_sass, t);
-		} else if (starts(t, "compute_")) {
-			if (!has_str(c->nvcc_ptx, c->n_nvcc_ptx, t))
-				push_str(&c->nvcc_ptx, &c->n_nvcc_ptx, t);
-		}
+		if (starts(t, "sm_"))
+			push_str(&c->nvcc_sass, &c->n_nvcc_sass, t);
+		else if (starts(t, "compute_"))
+			push_str(&c->nvcc_ptx, &c->n_nvcc_ptx, t);
 	}
 	free(s);
 }
@@ -145,7 +139,6 @@ static void add_codes(struct showconfig *c, const char *codes)
 static void parse_nvcc(struct showconfig *c, const char *flags)
 {
 	char *s = pt_xstrdup(flags), *save = NULL;
-	struct pt_strbuf al;
 
 	for (char *t = strtok_r(s, "; ", &save); t; t = strtok_r(NULL, "; ", &save)) {
 		char *code = strstr(t, "code=");
@@ -154,36 +147,111 @@ static void parse_nvcc(struct showconfig *c, const char *flags)
 			add_codes(c, code + 5);
 	}
 	free(s);
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort key for dedup: the string, then its place, so the first of equal ones comes first. */
+struct ranked {
+	const char *s;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	int r = strcmp(x->s, y->s);
+
+	return r ? r : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Keep the first of equal strings, in order. Sorting makes it n log n: the
+ * reliability review's B18 was a linear search per code (15 s for 80,000).
+ */
+static void dedup(char **v, size_t *n)
+{
+	struct ranked *r = pt_xcalloc(*n + 1, sizeof(*r));
+	bool *drop = pt_xcalloc(*n + 1, sizeof(*drop));
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		r[i] = (struct ranked){ v[i], i };
+	qsort(r, *n, sizeof(*r), cmp_ranked);
+	for (size_t i = 1; i < *n; i++)
+		if (!strcmp(r[i].s, r[i - 1].s))
+			drop[r[i].i] = true;
+	for (size_t i = 0; i < *n; i++) {
+		if (drop[i])
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*n = k;
+	free(r);
+	free(drop);
+}
+
+/*
+ * After the whole text (a paste may hold the NVCC line twice: the lists
+ * add up): the codes made unique, and TORCH_CUDA_ARCH_LIST from them. Every
+ * lookup is a binary search over a sorted copy.
+ */
+static void finish_nvcc(struct showconfig *c)
+{
+	struct pt_strbuf al;
+	char **ptx_dotted, **sass_sorted;
+	size_t np = 0;
+
+	if (!c->n_nvcc_sass && !c->n_nvcc_ptx)
+		return;
+	dedup(c->nvcc_sass, &c->n_nvcc_sass);
+	dedup(c->nvcc_ptx, &c->n_nvcc_ptx);
+	ptx_dotted = pt_xcalloc(c->n_nvcc_ptx + 1, sizeof(*ptx_dotted));
+	for (size_t k = 0; k < c->n_nvcc_ptx; k++) {
+		char p[32];
+
+		if (showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
+			ptx_dotted[np++] = pt_xstrdup(p);
+	}
+	qsort(ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp);
+	sass_sorted = pt_xcalloc(c->n_nvcc_sass + 1, sizeof(*sass_sorted));
+	memcpy(sass_sorted, c->nvcc_sass, c->n_nvcc_sass * sizeof(*sass_sorted));
+	qsort(sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp);
 
 	/* TORCH_CUDA_ARCH_LIST: each SASS arch, "+PTX" where PTX of it is kept too. */
-	pt_strbuf_init(&al, 4096);
+	pt_strbuf_init(&al, SHOWCONFIG_MAX_LEN);
 	for (size_t i = 0; i < c->n_nvcc_sass; i++) {
-		char d[32], p[32];
-		bool ptx = false;
+		char d[32];
+		const char *key = d;
+		bool ptx;
 
 		if (!showconfig_arch_dotted(c->nvcc_sass[i], d, sizeof(d)))
 			continue;
-		for (size_t k = 0; k < c->n_nvcc_ptx; k++)
-			if (showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)) && !strcmp(p, d))
-				ptx = true;
+		ptx = bsearch(&key, ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp) != NULL;
 		pt_strbuf_addf(&al, "%s%s%s", al.len ? ";" : "", d, ptx ? "+PTX" : "");
 	}
 	/* PTX for an arch without its SASS: "X.Y+PTX" alone would add SASS, so name it. */
 	for (size_t k = 0; k < c->n_nvcc_ptx; k++) {
 		char p[32], name[40];
-		bool have = false;
+		const char *key = name;
 
 		if (!showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
 			continue;
 		snprintf(name, sizeof(name), "sm_%s", c->nvcc_ptx[k] + 8);
-		have = has_str(c->nvcc_sass, c->n_nvcc_sass, name);
-		if (!have)
+		if (!bsearch(&key, sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp))
 			pt_strbuf_addf(&al, "%s%s+PTX", al.len ? ";" : "", p);
 	}
-	/* A second NVCC line (a paste twice) adds to the lists; the arch list is redone. */
 	free(c->arch_list);
 	c->arch_list = al.len ? pt_strbuf_detach(&al) : NULL;
 	pt_strbuf_release(&al);
+	for (size_t k = 0; k < np; k++)
+		free(ptx_dotted[k]);
+	free(ptx_dotted);
+	free(sass_sorted);
 }
 
 /* Does s start a "KEY=" (upper case, digits, '_')? Returns the key length. */
@@ -328,7 +396,14 @@ static bool is_compiler(const char *s)
 	return false;
 }
 
-static void interpret(struct showconfig *c, const char *s, size_t line, const char *file,
+/* Does s start with prefix, ignoring case? ("CudNN 7.1" in old pastes). */
+static bool starts_ci(const char *s, const char *prefix)
+{
+	return !strncasecmp(s, prefix, strlen(prefix));
+}
+
+/* Whether s is one of the entries torch prints; fields set from it. */
+static bool interpret(struct showconfig *c, const char *s, size_t line, const char *file,
 		      struct pt_diag *diag)
 {
 	if (is_compiler(s)) {
@@ -369,9 +444,10 @@ static void interpret(struct showconfig *c, const char *s, size_t line, const ch
 	} else if (starts(s, "NVCC architecture flags:")) {
 		set_field(&c->nvcc_flags, after(s, "NVCC architecture flags:"));
 		parse_nvcc(c, c->nvcc_flags);
-	} else if (starts(s, "CuDNN ") || starts(s, "cuDNN ")) {
+	} else if (starts_ci(s, "CuDNN ")) {
+		/* Any case: "CuDNN", "cuDNN", and "CudNN 7.1.2 (built against CUDA 9.1)" of old pastes. */
 		parse_cudnn(c, after(s, "CuDNN"));
-	} else if (starts(s, "Built with CuDNN ") || starts(s, "Built with cuDNN ")) {
+	} else if (starts_ci(s, "Built with CuDNN ")) {
 		set_field(&c->built_with_cudnn, after(s, "Built with CuDNN"));
 		free(c->built_with_cudnn_version);
 		c->built_with_cudnn_version = showconfig_decode_cudnn(c->built_with_cudnn);
@@ -385,26 +461,175 @@ static void interpret(struct showconfig *c, const char *s, size_t line, const ch
 		set_field(&c->xpu, after(s, "XPU"));
 	} else if (starts(s, "Build settings:")) {
 		parse_settings(c, after(s, "Build settings:"), line, file, diag);
+	} else {
+		return false;
 	}
 	/* BACKCOMPAT: torch 1.1 printed "BLAS=MKL" among the settings; nothing else to do. */
+	return true;
 }
+
+/* The entries torch prints, as they start (for bullets merged onto one line). */
+static bool entry_start(const char *s)
+{
+	static const char *const heads[] = {
+		"C++ Version:", "Intel(R) ", "OpenMP ", "LAPACK is enabled", "NNPACK is enabled",
+		"CPU capability usage:", "CUDA Runtime ", "Built with CUDA Runtime ",
+		"NVCC architecture flags:", "Magma ", "HIP Runtime ", "MIOpen ", "XPU",
+		"Build settings:",
+	};
+
+	if (is_compiler(s) || starts_ci(s, "CuDNN ") || starts_ci(s, "Built with CuDNN "))
+		return true;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (starts(s, heads[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A lost line break glues the next bullet on: "XPU backend  - Build settings:
+ * ...". Where "  - " is followed by an entry torch prints, a new one starts.
+ * Returns the first such "  - ", or NULL.
+ */
+static const char *merged_bullet(const char *s)
+{
+	for (const char *p = strstr(s, "  - "); p; p = strstr(p + 1, "  - ")) {
+		const char *t = p + 4;
+
+		while (*t == ' ')
+			t++;
+		if (entry_start(t))
+			return p;
+	}
+	return NULL;
+}
+
 
 static void close_entry(struct showconfig *c, struct entry *e, const char *file,
 			struct pt_diag *diag)
 {
 	if (!e->open)
 		return;
-	push_str(&c->items, &c->n_items, pt_strbuf_str(&e->text));
-	interpret(c, pt_strbuf_str(&e->text), e->line, file, diag);
+	char *all = pt_xstrdup(pt_strbuf_str(&e->text)), *cur = all;
+	const char *m;
+
+	while ((m = merged_bullet(cur))) {
+		char where[32];
+		size_t n = (size_t)(m - cur);
+
+		while (n && cur[n - 1] == ' ')
+			n--;
+		cur[n] = '\0';
+		snprintf(where, sizeof(where), "line %zu", e->line);
+		pt_diag_add(diag, PT_SEV_NOTE, file, where,
+			    "two entries on one line (a lost line break?): read as two");
+		push_str(&c->items, &c->n_items, cur);
+		c->n_known += interpret(c, cur, e->line, file, diag);
+		cur += (m - cur) + 4;
+		while (*cur == ' ')
+			cur++;
+	}
+	push_str(&c->items, &c->n_items, cur);
+	c->n_known += interpret(c, cur, e->line, file, diag);
+	free(all);
 	pt_strbuf_reset(&e->text);
 	e->open = false;
+}
+
+/*
+ * The Python repr of the text on one line ('PyTorch built with:\n  - GCC
+ * 9.3\n...', what the REPL prints for torch.__config__.show() without
+ * print()), with or without its quotes: true when line[0..n) is one.
+ */
+static bool repr_line(const char *line, size_t n)
+{
+	const char *p = memmem(line, n, "\\n", 2);
+
+	return p && (memmem(line, n, "built with:\\n", 13) || memmem(line, n, "\\n  - ", 6) ||
+		     memmem(line, n, "\\n - ", 5));
+}
+
+/* Append the repr line, unquoted and unescaped, to out. */
+static void unrepr(struct pt_strbuf *out, const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	/* 'text', "text", and b'...' of a bytes repr. */
+	if (n >= 3 && s[0] == 'b' && (s[1] == '\'' || s[1] == '"'))
+		s++, n--;
+	if (n >= 2 && (s[0] == '\'' || s[0] == '"') && s[n - 1] == s[0])
+		s++, n -= 2;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (ch == '\\' && i + 1 < n) {
+			char e = s[++i];
+
+			if (e == 'n')
+				ch = '\n';
+			else if (e == 't')
+				ch = '\t';
+			else if (e == 'r')
+				ch = '\r';
+			else if (e == 'x' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
+				 isxdigit((unsigned char)s[i + 2])) {
+				char hex[3] = { s[i + 1], s[i + 2], 0 };
+
+				ch = (char)strtol(hex, NULL, 16);
+				i += 2;
+			} else
+				ch = e;	/* \\, \', \" and anything else: the character itself */
+		}
+		pt_strbuf_add(out, &ch, 1);
+	}
+	pt_strbuf_add(out, "\n", 1);
+}
+
+/* The text with every repr line expanded, or NULL when there is none. */
+static char *expand_repr(const uint8_t *buf, size_t len, size_t *outlen)
+{
+	struct pt_strbuf out;
+	size_t pos = 0;
+	bool any = false;
+	char *r;
+
+	pt_strbuf_init(&out, SHOWCONFIG_MAX_LEN + 1);
+	while (pos < len) {
+		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		if (repr_line((const char *)buf + pos, n)) {
+			unrepr(&out, (const char *)buf + pos, n);
+			any = true;
+		} else {
+			pt_strbuf_add(&out, buf + pos, n);
+			pt_strbuf_add(&out, "\n", 1);
+		}
+		pos += n + (nl ? 1 : 0);
+	}
+	if (!any) {
+		pt_strbuf_release(&out);
+		return NULL;
+	}
+	*outlen = out.len;
+	r = pt_strbuf_detach(&out);
+	pt_strbuf_release(&out);
+	return r;
+}
+
+bool showconfig_is_config(const struct showconfig *c)
+{
+	return c->has_header || c->n_known > 0;
 }
 
 int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const char *file,
 		     struct pt_diag *diag)
 {
 	struct entry e = { .open = false };
-	size_t pos = 0, lineno = 0;
+	size_t pos = 0, lineno = 0, prev_len = 0, prev_blanks = 0, wrap_w = 0, xlen = 0;
+	char *expanded;
 
 	memset(c, 0, sizeof(*c));
 	if (len > SHOWCONFIG_MAX_LEN) {
@@ -413,12 +638,19 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			    SHOWCONFIG_MAX_LEN);
 		return -1;
 	}
+	if ((expanded = expand_repr(buf, len, &xlen))) {
+		pt_diag_add(diag, PT_SEV_NOTE, file, NULL,
+			    "read as a Python string (its repr: literal \\n between the lines)");
+		buf = (const uint8_t *)expanded;
+		len = xlen;
+	}
 	pt_strbuf_init(&e.text, SHOWCONFIG_MAX_LEN);
 	while (pos < len) {
 		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
 		char *line = pt_xstrndup((const char *)buf + pos, n);
-		size_t col = 0, ln;
+		size_t col = 0, ln, raw, blanks;
+		bool dash;
 
 		pos += n + (nl ? 1 : 0);
 		lineno++;
@@ -426,18 +658,44 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			if (line[i] == '\0')
 				line[i] = '?';
 		ln = n;
+		if (ln && line[ln - 1] == '\r')
+			line[--ln] = '\0';
+		raw = ln;
 		while (ln && (line[ln - 1] == '\r' || line[ln - 1] == ' ' || line[ln - 1] == '\t'))
 			line[--ln] = '\0';
+		blanks = raw - ln;
 		while (line[col] == ' ' || line[col] == '\t')
 			col++;
 		if (!line[col]) {
 			free(line);
+			prev_len = 0;
 			continue;
 		}
+		dash = line[col] == '-' && (line[col + 1] == ' ' || !line[col + 1]);
+		if (e.open && !dash && col <= e.dash_col && prev_len >= 60 && prev_len <= 300 &&
+		    raw <= prev_len && (!wrap_w || prev_len == wrap_w) &&
+		    strcmp(line + col, "PyTorch built with:")) {
+			/*
+			 * Hard-wrapped at a fixed width, in the middle of a word: the
+			 * previous line was full and this one goes on at the margin.
+			 * Joined as it was cut, blanks at the cut kept.
+			 */
+			wrap_w = prev_len;
+			for (size_t i = 0; i < prev_blanks; i++)
+				pt_strbuf_adds(&e.text, " ");
+			line[ln] = '\0';
+			pt_strbuf_adds(&e.text, line);
+			prev_len = raw;
+			prev_blanks = blanks;
+			free(line);
+			continue;
+		}
+		prev_len = raw;
+		prev_blanks = blanks;
 		if (!strcmp(line + col, "PyTorch built with:")) {
 			close_entry(c, &e, file, diag);
 			c->has_header = true;
-		} else if (line[col] == '-' && (line[col + 1] == ' ' || !line[col + 1])) {
+		} else if (dash) {
 			const char *t = line + col + 1;
 
 			close_entry(c, &e, file, diag);
@@ -467,6 +725,8 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 	}
 	close_entry(c, &e, file, diag);
 	pt_strbuf_release(&e.text);
+	finish_nvcc(c);
+	free(expanded);
 	return 0;
 }
 

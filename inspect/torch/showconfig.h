@@ -59,13 +59,23 @@ struct showconfig {
 	char **unparsed;	/* every other non-blank line, verbatim */
 	size_t n_unparsed;
 	bool has_header;	/* "PyTorch built with:" seen */
+	size_t n_known;		/* items that are entries torch prints (GCC, CUDA Runtime ...) */
 };
+
+/*
+ * Whether the text is torch's configuration at all: its header, or at least
+ * one entry torch prints. /etc/passwd is not.
+ */
+bool showconfig_is_config(const struct showconfig *c);
 
 /*
  * Parse buf[0..len). Always fills *out (zeroed first); returns 0, or -1 when
  * the input is larger than SHOWCONFIG_MAX_LEN (PT_SEV_ERROR in diag, naming
  * file). Odd content is a PT_SEV_NOTE ("line 12: ...") and the line is kept in
- * unparsed. NUL bytes are read as '?'.
+ * unparsed. NUL bytes are read as '?'. Also read as people paste it: the
+ * Python repr (one line, literal \n, maybe quoted: what the REPL shows for
+ * torch.__config__.show()), lines hard-wrapped at a fixed width in the middle
+ * of a word (continuations at the left margin), and two bullets on one line.
  */
 int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *out, const char *file,
 		     struct pt_diag *diag);

@@ -3,6 +3,9 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "strbuf.h"
 #include "fsutil.h"
 #include "xalloc.h"
@@ -28,7 +32,7 @@ static const char SYM_OLD[] = "_ZN2at11show_configEv";	/* BACKCOMPAT: _GLIBCXX_U
  * libstdc++ layouts: new ABI {char *p; size_t len; char buf[16]}; old ABI
  * {char *p} with the length 3 words before p (_Rep: length, capacity, refcount).
  */
-static void child(const char *lib, int fd)
+static void child(const char *lib, int fd, int timeout_s)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	void *h, *sym;
@@ -43,7 +47,9 @@ static void child(const char *lib, int fd)
 	 */
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		signal(fatal[i], SIG_DFL);
-	alarm(TORCHLIB_TIMEOUT_S);
+	/* Its own process group: the parent kills it and whatever it forks, together. */
+	setpgid(0, 0);
+	alarm((unsigned)timeout_s);	/* a courtesy: the parent's deadline is what holds */
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *e = dlerror();
@@ -76,15 +82,61 @@ static void child(const char *lib, int fd)
 	_exit(0);
 }
 
-int torchlib_show_config(const char *lib, char **text, struct pt_diag *diag)
+/* The pipe into sb until EOF, the child's exit, or the deadline; 1 when the deadline passed. */
+static int read_child(int fd, pid_t pid, uint64_t deadline, struct pt_strbuf *sb, int *st,
+		      bool *reaped)
 {
-	int fds[2], st = 0, rc = -1;
+	char buf[4096];
+
+	for (;;) {
+		uint64_t now = pt_now_ns();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int wait_ms, r;
+		ssize_t n;
+
+		if (now >= deadline)
+			return 1;
+		/* Wake at least every 100 ms to see whether the child is gone. */
+		wait_ms = (int)((deadline - now) / 1000000 + 1);
+		if (wait_ms > 100)
+			wait_ms = 100;
+		r = poll(&pfd, 1, wait_ms);
+		if (r < 0 && errno != EINTR)
+			return 0;
+		if (r > 0) {
+			n = read(fd, buf, sizeof(buf));
+			if (n == 0)
+				return 0;	/* EOF: every writer is gone */
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				return 0;
+			if (n > 0 && pt_strbuf_add(sb, buf, (size_t)n) < 0)
+				return 0;
+			continue;
+		}
+		/*
+		 * The child exited but the pipe is still open: something it forked
+		 * holds it (the review's B9). What the child wrote is all there is.
+		 */
+		if (!*reaped && waitpid(pid, st, WNOHANG) == pid) {
+			*reaped = true;
+			while ((n = read(fd, buf, sizeof(buf))) > 0)
+				if (pt_strbuf_add(sb, buf, (size_t)n) < 0)
+					break;
+			return 0;
+		}
+	}
+}
+
+int torchlib_show_config(const char *lib, int timeout_s, char **text, struct pt_diag *diag)
+{
+	int fds[2], st = 0, rc = -1, timed_out;
+	bool reaped = false;
 	struct pt_strbuf sb;
 	pid_t pid;
-	char buf[4096];
-	ssize_t n;
 
 	*text = NULL;
+	if (timeout_s <= 0)
+		timeout_s = TORCHLIB_TIMEOUT_S;
 	pt_strbuf_init(&sb, TORCHLIB_MAX_TEXT + 4096);
 	if (pipe(fds) < 0) {
 		pt_diag_add(diag, PT_SEV_ERROR, lib, NULL, "pipe: %s", strerror(errno));
@@ -100,23 +152,25 @@ int torchlib_show_config(const char *lib, char **text, struct pt_diag *diag)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(lib, fds[1]);
+		child(lib, fds[1], timeout_s);
 	}
+	setpgid(pid, pid);	/* also here: no window where a kill of the group misses it */
 	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || pt_strbuf_add(&sb, buf, (size_t)n) < 0)
-			break;
-	}
+	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	timed_out = read_child(fds[0], pid, pt_now_ns() + (uint64_t)timeout_s * 1000000000u, &sb,
+			       &st, &reaped);
 	close(fds[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(st)) {
+	/* Whatever is left of its process group (a hung child, a forked grandchild) goes now. */
+	kill(-pid, SIGKILL);
+	if (!reaped)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)) {
 		pt_diag_add(diag, PT_SEV_ERROR, lib, "at::show_config()",
-			    WTERMSIG(st) == SIGALRM ? "the child timed out after %d s"
-						    : "the child was killed by signal %d",
-			    WTERMSIG(st) == SIGALRM ? TORCHLIB_TIMEOUT_S : WTERMSIG(st));
+			    "the child did not finish in %d s: killed", timeout_s);
+	} else if (WIFSIGNALED(st)) {
+		pt_diag_add(diag, PT_SEV_ERROR, lib, "at::show_config()",
+			    "the child was killed by signal %d", WTERMSIG(st));
 	} else if (sb.len && sb.buf[0] == 'D') {
 		pt_diag_add(diag, PT_SEV_ERROR, lib, NULL, "dlopen: %s", sb.buf + 1);
 	} else if (sb.len && sb.buf[0] == 'S') {

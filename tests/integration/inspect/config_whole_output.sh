@@ -1,7 +1,7 @@
 # ptinspect config: the whole text report of a real paste (the oldest format,
 # torch ~1.1: BLAS=MKL, no C++ Version, a "Built with CuDNN" sub-line), stdin,
-# and the exit codes: 0 parsed, 1 lines not understood / not a configuration,
-# 2 unreadable.
+# and the exit codes: 0 parsed, 1 lines not understood, 2 unreadable or not a
+# configuration at all.
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTINSPECT
 F=$PT_FIXTURES/show_config/013.txt
@@ -55,9 +55,14 @@ check_rc "an unknown line: exit 1" 1 "$P" config "$T/with_noise.txt"
 check_contains "unknown line kept in the report" "  Collecting environment information..." "$(cat "$T/.out")"
 check_contains "unknown line named with its place" "'$T/with_noise.txt': line 1: not part of the configuration" "$(cat "$T/.err")"
 
+# A text that is not show_config output at all: one line saying so, nothing else, exit 2.
 echo 'hello' >"$T/hello.txt"
-check_rc "not a configuration: exit 1" 1 "$P" config "$T/hello.txt"
-check_contains "not a configuration: message" "no '- ...' entries: not a torch configuration text" "$(cat "$T/.err")"
+check_rc "not a configuration: exit 2" 2 "$P" config "$T/hello.txt"
+check_eq "not a configuration: one line" "ptinspect: '$T/hello.txt': not a torch configuration text: no 'PyTorch built with:' line and none of the entries torch.__config__.show() prints" "$(cat "$T/.err")"
+check_eq "not a configuration: no report" "" "$(cat "$T/.out")"
+check_rc "/etc/passwd: exit 2" 2 "$P" config /etc/passwd
+check_eq "/etc/passwd: one line" 1 "$(wc -l <"$T/.err")"
+check_eq "/etc/passwd: nothing echoed" "" "$(cat "$T/.out")"
 check_rc "missing file: exit 2" 2 "$P" config "$T/nope.txt"
 check_contains "missing file: message" "ptinspect: '$T/nope.txt': cannot open: No such file or directory" "$(cat "$T/.err")"
 finish

@@ -7,10 +7,13 @@
 #include <pty.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "jsonout.h"
+#include "mapguard.h"
+#include "ttysafe.h"
 #include "strbuf.h"
 #include "term.h"
 
@@ -114,6 +117,104 @@ static void json_lossy(void **state)
 	assert_true(json_is_null(j));
 }
 
+/*
+ * A mapped file cut under the reader: the touch past the new end raises
+ * SIGBUS, which the guard turns into a jump back (B19); nested guards pop in
+ * order and the code after the guard runs normally.
+ */
+/* The same message twice is kept once; any field that differs makes another message. */
+static void diag_once(void **state)
+{
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	pt_diag_add(&d, PT_SEV_WARNING, "f", "ELF header", "refused: %d", 1);
+	pt_diag_add(&d, PT_SEV_WARNING, "f", "ELF header", "refused: %d", 1);
+	assert_int_equal(d.n, 1);
+	pt_diag_add(&d, PT_SEV_NOTE, "f", "ELF header", "refused: 1");
+	pt_diag_add(&d, PT_SEV_WARNING, "g", "ELF header", "refused: 1");
+	pt_diag_add(&d, PT_SEV_WARNING, "f", NULL, "refused: 1");
+	pt_diag_add(&d, PT_SEV_WARNING, NULL, "ELF header", "refused: 1");
+	pt_diag_add(&d, PT_SEV_WARNING, "f", "ELF heade", "rrefused: 1");
+	assert_int_equal(d.n, 6);
+	pt_diag_add(&d, PT_SEV_WARNING, NULL, "ELF header", "refused: 1");
+	assert_int_equal(d.n, 6);
+	assert_int_equal(d.dropped, 0);
+	pt_diag_release(&d);
+}
+
+static char *through_filter(const char *in, int color, int progress)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *under = open_memstream(&buf, &len), *f = pt_ttysafe_open(under, color, progress);
+
+	/* In two writes cut inside an escape sequence: the filter keeps state across them. */
+	fwrite(in, 1, strlen(in) / 2, f);
+	fflush(f);
+	fputs(in + strlen(in) / 2, f);
+	fclose(f);
+	fclose(under);
+	return buf;
+}
+
+/* B24: control characters are shown as \xNN; only our own colours and progress pass. */
+static void ttysafe_escapes(void **state)
+{
+	const char *in = "SONAME \033[2Jcleared \033]0;TITLE\007 \033[31mRED\033[0m\r\033[K\ttab\x7f\n";
+	char *o;
+
+	(void)state;
+	o = through_filter(in, 0, 0);
+	assert_string_equal(o, "SONAME \\x1b[2Jcleared \\x1b]0;TITLE\\x07 \\x1b[31mRED\\x1b[0m\\x0d"
+			       "\\x1b[K\ttab\\x7f\n");
+	free(o);
+	o = through_filter(in, 1, 1);
+	assert_string_equal(o, "SONAME \\x1b[2Jcleared \\x1b]0;TITLE\\x07 \033[31mRED\033[0m\r\033[K"
+			       "\ttab\\x7f\n");
+	free(o);
+	o = through_filter("end\033[", 1, 1);	/* a sequence cut by the end is shown */
+	assert_string_equal(o, "end\\x1b[");
+	free(o);
+}
+
+static void mapguard_catches_sigbus(void **state)
+{
+	char path[] = "/tmp/pt_mapguard_XXXXXX";
+	int fd = mkstemp(path);
+	long pg = sysconf(_SC_PAGESIZE);
+	volatile int jumped = 0, reached = 0;
+	struct pt_mapguard outer, inner;
+	const volatile char *m;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 4 * pg), 0);
+	m = mmap(NULL, (size_t)(4 * pg), PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(ftruncate(fd, pg), 0);
+	if (PT_MAPGUARD_BEGIN(&outer) == 0) {
+		if (PT_MAPGUARD_BEGIN(&inner) == 0) {
+			(void)m[0];		/* still in the file */
+			reached = 1;
+			(void)m[2 * pg];	/* past the new end: SIGBUS */
+			reached = 2;
+			pt_mapguard_end(&inner);
+		} else {
+			jumped = 1;
+		}
+		pt_mapguard_end(&outer);
+	} else {
+		jumped = 2;
+	}
+	assert_int_equal(reached, 1);
+	assert_int_equal(jumped, 1);	/* the innermost guard, and the outer one was left */
+	munmap((void *)(uintptr_t)m, (size_t)(4 * pg));
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +223,9 @@ int main(void)
 		cmocka_unit_test(diag_bounded),
 		cmocka_unit_test(color_policy),
 		cmocka_unit_test(json_lossy),
+		cmocka_unit_test(mapguard_catches_sigbus),
+		cmocka_unit_test(diag_once),
+		cmocka_unit_test(ttysafe_escapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -465,6 +465,87 @@ static void unpack_inspect_payloads(void **state)
 	assert_int_equal(fatbin_unpack_inspect(FATBIN_KIND_PTX, (const uint8_t *)"garbage", 7, &in, &why), -1);
 }
 
+/* A reader over a struct bb that counts its calls: the work of a walk. */
+struct counted {
+	const struct bb *b;
+	size_t calls;
+};
+
+static const uint8_t *counted_read(void *ctx, uint64_t off, size_t n)
+{
+	struct counted *c = ctx;
+
+	c->calls++;
+	if (off > c->b->n || n > c->b->n - off)
+		return NULL;
+	return c->b->b + off;
+}
+
+/*
+ * B2 of the reliability review: M headers 80 bytes apart, each claiming the
+ * rest of the section, each with one 64+16-byte entry that ends where the
+ * next header's entry starts. Every candidate chains to the same damage at
+ * the end; walked naively that is M*(M+1)/2 entries. With a seen set the
+ * first walk reads all M entries (one warning, at the last one, whose
+ * payload passes the end), and every later candidate stops at its first
+ * entry: M-1 entries kept, reads linear in M.
+ */
+static void nested_candidates_walked_once(void **state)
+{
+	enum { M = 48, U = 80 };
+	struct bb b = { .n = 0 };
+	struct counted c = { .b = &b };
+	struct fatbin_entries l = { 0 };
+	struct fatbin_seen seen = { 0 };
+	struct pt_diag d;
+	uint64_t fat_end;
+	size_t overlaps = 0;
+
+	(void)state;
+	for (size_t k = 0; k < M; k++) {
+		fat_header(&b, (uint64_t)(M * U + 8) - (k * U + 16));
+		entry(&b, &(struct ent){ .kind = 2, .payload = 16, .major = 8, .arch = 80,
+					  .flags = 0x11 });
+		b.n -= 16;	/* the payload is the next header */
+	}
+	zeros(&b, 8);
+	pt_diag_init(&d);
+	assert_int_equal(fatbin_walk_seen(counted_read, &c, 0, b.n, FATBIN_WALK_CANDIDATE, 0, &l,
+					  &fat_end, "t", NULL, &d, &seen), FATBIN_WALK_DAMAGED);
+	assert_int_equal(l.n, M - 1);	/* the last entry's payload passes the end */
+	assert_int_equal(fat_end, b.n);
+	for (size_t k = 1; k < M; k++) {
+		enum fatbin_walk_status st = fatbin_walk_seen(counted_read, &c, k * U, b.n,
+							      FATBIN_WALK_CANDIDATE, k, &l,
+							      &fat_end, "t", NULL, &d, &seen);
+
+		/* The last one's first entry does not fit its own fat size: not a candidate. */
+		assert_int_equal(st, k < M - 1 ? FATBIN_WALK_OVERLAP : FATBIN_WALK_NOT);
+		overlaps += st == FATBIN_WALK_OVERLAP;
+	}
+	assert_int_equal(overlaps, M - 2);
+	assert_int_equal(l.n, M - 1);	/* nothing appended by the overlapping ones */
+	assert_int_equal(d.n, 1);	/* the damage, once */
+	assert_string_equal(d.v[0].where, "fat binary at offset 0x0, entry at offset 0xec0");
+	/* Per walk: the header, the first-entry check, then entries: linear, not M*M/2. */
+	assert_true(c.calls <= 4 * (size_t)M + 2 * (size_t)M);
+	/* Without the set, the same candidates read every entry after them again. */
+	c.calls = 0;
+	for (size_t k = 0; k < M; k++) {
+		struct fatbin_entries l2 = { 0 };
+		struct pt_diag d2;
+
+		pt_diag_init(&d2);
+		fatbin_walk(counted_read, &c, k * U, b.n, FATBIN_WALK_CANDIDATE, k, &l2, &fat_end,
+			    "t", NULL, &d2);
+		fatbin_entries_release(&l2);
+		pt_diag_release(&d2);
+	}
+	assert_true(c.calls > (size_t)M * M / 2);
+	fatbin_seen_release(&seen);
+	done(&l, &d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +564,7 @@ int main(void)
 		cmocka_unit_test(header_version_and_size),
 		cmocka_unit_test(unpack_lz4_and_zstd),
 		cmocka_unit_test(unpack_inspect_payloads),
+		cmocka_unit_test(nested_candidates_walked_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

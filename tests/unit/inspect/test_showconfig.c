@@ -415,6 +415,143 @@ static void too_large_refused(void **state)
 	showconfig_release(&c);
 }
 
+/* The config JSON of a fixture, with the notes parsing it gave. */
+static json_t *config_of(const char *name, struct pt_diag *d)
+{
+	char path[8192];
+	size_t len;
+	char *b;
+	struct showconfig c;
+	json_t *j;
+
+	snprintf(path, sizeof(path), "%s/%s", fixture_dir(), name);
+	b = slurp(path, &len);
+	assert_int_equal(showconfig_parse((const uint8_t *)b, len, &c, name, d), 0);
+	assert_true(showconfig_is_config(&c));
+	j = report_config_json(&c);
+	showconfig_release(&c);
+	free(b);
+	return j;
+}
+
+/*
+ * show_config as people paste it (tests/fixtures/show_config/pasted/, each
+ * derived from a real paste as its README says): read into exactly the
+ * fields, items and settings of the paste it came from, with one note
+ * saying how it was read (none for a hard wrap, which leaves no doubt).
+ */
+static void pasted_forms_read_as_the_original(void **state)
+{
+	static const struct {
+		const char *pasted, *original, *note;
+	} cases[] = {
+		{ "pasted/003-wrapped-127.txt", "003.txt", NULL },
+		{ "pasted/006-wrapped-80.txt", "006.txt", NULL },
+		{ "pasted/002-repr.txt", "002.txt", "read as a Python string (its repr: literal \\n between the lines)" },
+		{ "pasted/013-repr-unquoted.txt", "013.txt", "read as a Python string (its repr: literal \\n between the lines)" },
+		{ "pasted/003-merged-bullet.txt", "003.txt", "two entries on one line (a lost line break?): read as two" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pt_diag dp, do_;
+		json_t *a, *b;
+
+		pt_diag_init(&dp);
+		pt_diag_init(&do_);
+		a = config_of(cases[i].pasted, &dp);
+		b = config_of(cases[i].original, &do_);
+		if (!json_equal(a, b)) {
+			char *x = json_dumps(a, JSON_INDENT(1)), *y = json_dumps(b, JSON_INDENT(1));
+
+			print_error("%s:\n%s\n%s:\n%s\n", cases[i].pasted, x, cases[i].original, y);
+			free(x);
+			free(y);
+			fail();
+		}
+		assert_int_equal(pt_diag_count(&dp, PT_SEV_WARNING), 0);
+		assert_int_equal(dp.n, do_.n + (cases[i].note != NULL));
+		if (cases[i].note)
+			assert_string_equal(dp.v[0].what, cases[i].note);
+		json_decref(a);
+		json_decref(b);
+		pt_diag_release(&dp);
+		pt_diag_release(&do_);
+	}
+}
+
+/* Old spellings: "CudNN 7.4.2 (built against CUDA 9.2)", "Built with cuDNN" (torch 1.x). */
+static void old_cudnn_spellings(void **state)
+{
+	struct showconfig c;
+
+	(void)state;
+	parse_fixture("pasted/013-cudnn-spellings.txt", &c);
+	assert_string_equal(c.cudnn, "7.4.2");
+	assert_string_equal(c.cudnn_version, "7.4.2");
+	assert_string_equal(c.cudnn_cuda, "9.2");
+	assert_string_equal(c.built_with_cudnn, "7.1.2");
+	assert_int_equal(c.n_unparsed, 0);
+	showconfig_release(&c);
+	parse_str("PyTorch built with:\n  - CUDNN 7.x\n", &c);
+	assert_string_equal(c.cudnn, "7.x");
+	assert_null(c.cudnn_version);	/* not a version: kept as printed, not decoded */
+	showconfig_release(&c);
+}
+
+/* Hard wrap, repr and merged bullets on small texts: the corners. */
+static void pasted_corners(void **state)
+{
+	struct showconfig c;
+
+	(void)state;
+	/* A cut right after a blank keeps the blank; a full line then a short one. */
+	parse_str("PyTorch built with:\n  - Build settings: BLAS_INFO=mkl, CXX_FLAGS= -O2 -DUSE_PTHREAD\n"
+		  "POOL -fopenmp, USE_CUDA=ON,\n", &c);
+	assert_string_equal(showconfig_setting(&c, "CXX_FLAGS"), " -O2 -DUSE_PTHREADPOOL -fopenmp");
+	assert_int_equal(c.n_unparsed, 0);
+	showconfig_release(&c);
+	parse_str("PyTorch built with:\n  - Build settings: BLAS_INFO=mkl, CXX_FLAGS= -O2 -DUSE_PTHREAD \n"
+		  "-fopenmp, USE_CUDA=ON,\n", &c);
+	assert_string_equal(showconfig_setting(&c, "CXX_FLAGS"), " -O2 -DUSE_PTHREAD -fopenmp");
+	showconfig_release(&c);
+	/* A short line before a margin line is no wrap: that line is not part of it. */
+	parse_str("PyTorch built with:\n  - GCC 9.3\nCollecting environment information...\n", &c);
+	assert_int_equal(c.n_unparsed, 1);
+	showconfig_release(&c);
+	/* repr: quoted with ", escapes, a prompt line before it (kept as unparsed). */
+	parse_str(">>> torch.__config__.show()\n\"PyTorch built with:\\n  - GCC 9.3\\n  - Build settings: "
+		  "CXX_FLAGS=-DX=\\\"a b\\\" -I C:\\\\x, USE_CUDA=0\\n\"\n", &c);
+	assert_string_equal(c.compilers[0], "GCC 9.3");
+	assert_string_equal(showconfig_setting(&c, "CXX_FLAGS"), "-DX=\"a b\" -I C:\\x");
+	assert_int_equal(c.n_unparsed, 1);
+	showconfig_release(&c);
+	/* Merged bullets: "XPU backend  - Build settings: ..."; CXX_FLAGS' " -" never splits. */
+	parse_str("PyTorch built with:\n  - XPU backend  - Build settings: CXX_FLAGS= -O2  - x -Wall, "
+		  "USE_XPU=ON\n", &c);
+	assert_string_equal(c.xpu, "backend");
+	assert_int_equal(c.n_items, 2);
+	assert_string_equal(showconfig_setting(&c, "CXX_FLAGS"), " -O2  - x -Wall");
+	showconfig_release(&c);
+}
+
+/* /etc/passwd is not a configuration text; a paste with only entries is. */
+static void not_a_config(void **state)
+{
+	struct showconfig c;
+
+	(void)state;
+	parse_str("root:x:0:0:root:/root:/bin/bash\n- daemon\n", &c);
+	assert_false(showconfig_is_config(&c));
+	showconfig_release(&c);
+	parse_str("", &c);
+	assert_false(showconfig_is_config(&c));
+	showconfig_release(&c);
+	parse_str("  - GCC 9.3\n", &c);
+	assert_true(showconfig_is_config(&c));
+	showconfig_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +570,10 @@ int main(void)
 		cmocka_unit_test(build_settings_garbage_prefix),
 		cmocka_unit_test(two_nvcc_lines),
 		cmocka_unit_test(too_large_refused),
+		cmocka_unit_test(pasted_forms_read_as_the_original),
+		cmocka_unit_test(old_cudnn_spellings),
+		cmocka_unit_test(pasted_corners),
+		cmocka_unit_test(not_a_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

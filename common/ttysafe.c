@@ -1,0 +1,159 @@
+/* Escaping stdout and stderr for the terminal; see ttysafe.h. */
+#include "ttysafe.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct filter {
+	FILE *under;
+	const int *allow_color;		/* points at a flag that --color may change later */
+	int own_color;			/* for pt_ttysafe_open */
+	int allow_progress;
+	unsigned char pend[24];		/* an escape sequence being read: ESC, '[', parameters */
+	size_t np;
+};
+
+static int color_out, color_err;
+static struct filter std_out, std_err;	/* never closed: they live as long as the process */
+
+static void put_escaped(struct filter *f, unsigned char b)
+{
+	if (b < 0x20 || b == 0x7f)
+		fprintf(f->under, "\\x%02x", b);
+	else
+		fputc(b, f->under);
+}
+
+/* The pending bytes were not one of our sequences: show them. */
+static void flush_pending(struct filter *f)
+{
+	for (size_t i = 0; i < f->np; i++)
+		put_escaped(f, f->pend[i]);
+	f->np = 0;
+}
+
+static void feed(struct filter *f, unsigned char b)
+{
+	for (;;) {
+		if (f->np == 0) {
+			if (b == 0x1b)
+				f->pend[f->np++] = b;
+			else if (b == '\n' || b == '\t' || (b == '\r' && f->allow_progress))
+				fputc(b, f->under);
+			else
+				put_escaped(f, b);
+			return;
+		}
+		if (f->np == 1) {
+			if (b == '[') {
+				f->pend[f->np++] = b;
+				return;
+			}
+		} else if ((b >= '0' && b <= '9') || b == ';') {
+			if (f->np < sizeof(f->pend)) {
+				f->pend[f->np++] = b;
+				return;
+			}
+		} else if ((b == 'm' && *f->allow_color) ||
+			   (b == 'K' && f->np == 2 && f->allow_progress)) {
+			fwrite(f->pend, 1, f->np, f->under);
+			fputc(b, f->under);
+			f->np = 0;
+			return;
+		}
+		/* Not ours: show what was held, then look at b afresh. */
+		flush_pending(f);
+	}
+}
+
+static ssize_t filter_write(void *c, const char *buf, size_t n)
+{
+	struct filter *f = c;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t run = 0;
+
+		/* Plain text in one piece; the byte-wise state machine for the rest. */
+		while (!f->np && i + run < n && (unsigned char)buf[i + run] >= 0x20 &&
+		       (unsigned char)buf[i + run] != 0x7f)
+			run++;
+		if (run) {
+			fwrite(buf + i, 1, run, f->under);
+			i += run;
+			continue;
+		}
+		feed(f, (unsigned char)buf[i++]);
+	}
+	/* A child started after fflush(stdout) must find our output already written. */
+	fflush(f->under);
+	return (ssize_t)n;
+}
+
+static int filter_close(void *c)
+{
+	struct filter *f = c;
+
+	flush_pending(f);
+	fflush(f->under);
+	free(f);
+	return 0;
+}
+
+static FILE *open_filter(struct filter *f, FILE *under, const int *allow_color, int own_color,
+			 int allow_progress)
+{
+	cookie_io_functions_t io = { .write = filter_write, .close = f ? NULL : filter_close };
+	FILE *s;
+
+	if (!f && !(f = calloc(1, sizeof(*f))))
+		return NULL;
+	f->under = under;
+	f->own_color = own_color;
+	f->allow_color = allow_color ? allow_color : &f->own_color;
+	f->allow_progress = allow_progress;
+	s = fopencookie(f, "w", io);
+	if (!s && io.close)
+		free(f);
+	return s;
+}
+
+FILE *pt_ttysafe_open(FILE *under, int allow_color, int allow_progress)
+{
+	return open_filter(NULL, under, NULL, allow_color, allow_progress);
+}
+
+void pt_ttysafe_allow_color(int out, int err)
+{
+	color_out = out;
+	color_err = err;
+}
+
+/* At exit: what the streams hold, then a sequence cut by the end, shown. */
+static void flush_std(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+	flush_pending(&std_out);
+	flush_pending(&std_err);
+	fflush(std_out.under);
+	fflush(std_err.under);
+}
+
+int pt_ttysafe_stdio(void)
+{
+	FILE *out = open_filter(&std_out, stdout, &color_out, 0, 0);
+	FILE *err = out ? open_filter(&std_err, stderr, &color_err, 0, isatty(STDERR_FILENO)) : NULL;
+
+	if (!out || !err)
+		return -1;	/* a stream not opened is never used: the originals stay */
+	/* As the originals: stdout buffered (by lines on a terminal), stderr not. */
+	setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	setvbuf(err, NULL, _IONBF, 0);
+	stdout = out;
+	stderr = err;
+	atexit(flush_std);
+	return 0;
+}
