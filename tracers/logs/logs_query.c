@@ -20,7 +20,7 @@ int logs_parse_level(const char *s)
 	return -1;
 }
 
-json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f)
+struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f)
 {
 	/*
 	 * One statement for every filter combination: a NULL parameter switches
@@ -60,7 +60,7 @@ json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filt
 			  f->stream ? (int64_t)f->stream : none, f->has_cid ? (int64_t)1 : none,
 			  f->limit > 0 ? f->limit : (int64_t)-1) < 0)
 		return NULL;
-	return db_rows_json(s);
+	return s;
 }
 
 json_t *logs_query_ops(struct db *ix, int64_t run_id)

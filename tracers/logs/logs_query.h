@@ -28,9 +28,13 @@ struct logs_filter {
 /*
  * The run's records matching f, in arrival order: seq, stream, off, len,
  * nlines, kind, level, ts_us, pid, src_file, src_line, rank, ca_id, frame_id,
- * frame_compile_id, attempt, artifact, text. NULL on error (diag).
+ * frame_compile_id, attempt, artifact, text. The statement, prepared and
+ * bound, for the caller to step row by row (db_step; db_row_json for a row as
+ * JSON): a run's records need no memory beyond the current one. NULL on
+ * error (diag).
  */
-json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f);
+struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f);
+enum logs_rec_col { LOGS_COL_SEQ, LOGS_COL_STREAM, LOGS_COL_OFF, LOGS_COL_LEN, LOGS_COL_TEXT = 17 };
 
 /* Level letter or name ("W", "warning", "DEBUG", "V") → Python level number; -1 unknown. */
 int logs_parse_level(const char *s);

@@ -221,6 +221,35 @@ struct db_stmt *db_prepare(struct db *ix, const char *sql)
 	return s;
 }
 
+const char *db_next_statement(struct db *ix, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+
+	if (sqlite3_prepare_v2(ix->db, sql, -1, &st, &tail) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	sqlite3_finalize(st);
+	while (tail && *tail) {
+		const char *next = NULL;
+
+		while (*tail == ' ' || *tail == '\t' || *tail == '\n' || *tail == '\r' || *tail == ';')
+			tail++;
+		if (!*tail)
+			break;
+		st = NULL;
+		if (sqlite3_prepare_v2(ix->db, tail, -1, &st, &next) != SQLITE_OK || st) {
+			sqlite3_finalize(st);
+			return tail;	/* a statement, or text that is not one: either way, more */
+		}
+		if (next == tail)
+			break;
+		tail = next;	/* only a comment */
+	}
+	return NULL;
+}
+
 static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void (*keep)(void *))
 {
 	int rc = SQLITE_OK, k = first;
