@@ -81,21 +81,35 @@ static int put_record(struct spool_writer *w)
 	return 0;
 }
 
+/* The first write error: one message, the files as long as what was counted. */
+static int write_failed(struct spool_writer *w, int file, int e, size_t len)
+{
+	for (int i = 1; i < 3; i++)
+		if (w->fd[i] >= 0 && ftruncate(w->fd[i], (off_t)w->len[i]) < 0)
+			continue;	/* best effort: the reader stops at the counted bytes anyway */
+	pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[file],
+		    "write: %s; the child's output from here on is passed through but not kept",
+		    strerror(e));
+	w->failed = e;
+	w->lost += len;
+	return -1;
+}
+
 int spool_write(struct spool_writer *w, int stream, const void *buf, size_t len)
 {
-	if (pt_write_all(w->fd[stream], buf, len) < 0) {
-		pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[stream], "write: %s", strerror(errno));
+	if (w->failed) {
+		w->lost += len;
 		return -1;
 	}
+	if (pt_write_all(w->fd[stream], buf, len) < 0)
+		return write_failed(w, stream, errno, len);
 	if (stream != w->cur_stream) {
-		if (w->cur_stream && put_record(w) < 0) {
-			pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[0], "write: %s",
-				    strerror(errno));
-			return -1;
-		}
+		if (w->cur_stream && put_record(w) < 0)
+			return write_failed(w, 0, errno, len);
 		w->cur_stream = stream;
 	}
 	w->cur_len += len;
+	w->len[stream] += len;
 	if (w->st) {
 		pthread_mutex_lock(&w->st->mu);
 		w->st->bytes[stream] += len;
@@ -111,7 +125,9 @@ int spool_writer_close(struct spool_writer *w)
 	int rc = 0;
 
 	if (w->order_fd >= 0 && w->cur_stream && put_record(w) < 0) {
-		pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[0], "write: %s", strerror(errno));
+		if (!w->failed)
+			pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[0], "write: %s",
+				    strerror(errno));
 		rc = -1;
 	}
 	w->cur_stream = 0;
