@@ -220,9 +220,12 @@ static int deliver(struct spool_reader *r, int s, uint64_t want, int *stream,
 static int read_record(struct spool_reader *r, uint64_t i, int *s, uint64_t *n)
 {
 	uint8_t rec[8];
-	ssize_t got = pread(r->order_fd, rec, sizeof(rec), (off_t)(i * 8));
+	ssize_t got;
 	uint32_t a = 0, b = 0;
 
+	if (r->order_fd < 0)
+		return 0;	/* a bad record ended the order: said once */
+	got = pread(r->order_fd, rec, sizeof(rec), (off_t)(i * 8));
 	if (got < 0) {
 		pt_diag_add(r->diag, PT_SEV_ERROR, r->dir, names[0], "read: %s", strerror(errno));
 		return -1;
@@ -236,6 +239,8 @@ static int read_record(struct spool_reader *r, uint64_t i, int *s, uint64_t *n)
 	if (a != SPOOL_STDOUT && a != SPOOL_STDERR) {
 		pt_diag_add(r->diag, PT_SEV_WARNING, r->dir, names[0],
 			    "record %llu: bad stream %u; order after it is lost", (unsigned long long)i, a);
+		close(r->order_fd);
+		r->order_fd = -1;
 		return 0;
 	}
 	*s = (int)a;

@@ -75,6 +75,17 @@ check_eq "the refused run finished" 0 $?
 check_contains "the refused run is whole" "$(printf 'start\nend')" "$("$PTTRACE" logs victim)"
 check_rc "rm once it ended" 0 "$PTTRACE" rm victim
 
+# Diagnostics once: a damaged order.bin at reindex, a command that cannot run, a taken name.
+"$PTTRACE" run -q --name order -- sh -c 'echo a; echo b >&2; echo c' 2>/dev/null
+printf 'garbage!' >"$T/db/runs/$("$PTTRACE" sql order 'SELECT :run' | tail -1)/order.bin"
+out=$("$PTTRACE" reindex order 2>&1 >/dev/null)
+check_eq "a damaged order.bin: one warning" 1 "$(printf '%s\n' "$out" | grep -c 'order after it is lost')"
+check_eq "a damaged order.bin: the lines still there" 3 "$("$PTTRACE" logs order | wc -l)"
+out=$("$PTTRACE" run -q -- /nonexistent/cmd 2>&1)
+check_eq "cannot run: said once" "pttrace: '/nonexistent/cmd': cannot run: No such file or directory" "$out"
+out=$("$PTTRACE" run -q --name order -- true 2>&1)
+check_eq "a taken name: said once" 1 "$(printf '%s\n' "$out" | grep -c 'is taken')"
+
 # B7: the disk holding the run directories fills while the child writes. One
 # error naming the file; the child runs on with its output passed through; what
 # was kept is indexed; show says the output is incomplete; exit status 125.
