@@ -42,8 +42,12 @@ int logs_parse_level(const char *s);
 /* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls, torn. */
 json_t *logs_query_ops(struct db *ix, int64_t run_id);
 
-/* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
-json_t *logs_query_calls(struct db *ix, int64_t run_id);
+/*
+ * Every call in arrival order: id, seq, label, op, overload, dispatch_key,
+ * depth, parent_id, torn. The statement, bound, to step row by row (as
+ * logs_query_records); NULL on error (diag).
+ */
+struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id);
 
 /* The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks, recompiles, errors. 0 or -1. */
 int logs_show_json(struct db *ix, int64_t id, json_t *obj);

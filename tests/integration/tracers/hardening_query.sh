@@ -43,6 +43,33 @@ check_eq "--json logs of nothing" "[]" "$("$PTTRACE" --json logs --grep zzz big)
 check_eq "closed pipe, SIGPIPE ignored: exit" 0 "$(cat "$T/rc")"
 check_eq "closed pipe, SIGPIPE ignored: nothing on stderr" "" "$(cat "$T/err")"
 
+# ops --tree streams too: the tree as before, a long trace in bounded memory.
+cat >"$T/d.txt" <<'TXT'
+ [call] op=[aten::add.Tensor], key=[AutogradCPU]
+  [redispatch] op=[aten::add.Tensor], key=[CPU]
+   [call] op=[aten::empty.memory_format], key=[BackendSelect]
+  [call] op=[aten::copy_], key=[CPU]
+ [call] op=[aten::mul.Tensor], key=[AutogradCPU]
+    [call] op=[aten::deep], key=[CPU]
+ [callBoxed] op=[aten::foo], key=[CPU]
+TXT
+"$PTTRACE" run -q --name tree -- sh -c "cat '$T/d.txt' >&2" 2>/dev/null
+check_eq "ops --tree" "aten::add.Tensor [AutogradCPU] (call)
+  aten::add.Tensor [CPU] (redispatch)
+    aten::empty.memory_format [BackendSelect] (call)
+  aten::copy_ [CPU] (call)
+aten::mul.Tensor [AutogradCPU] (call)
+  aten::deep [CPU] (call)
+aten::foo [CPU] (callBoxed)" "$("$PTTRACE" ops --tree tree)"
+check_eq "ops --tree --json: every call" 7 "$("$PTTRACE" --json ops --tree tree | grep -c '"label"')"
+"$PTTRACE" run -q --name calls -- awk 'BEGIN { for (i = 0; i < 100000; i++) printf " [call] op=[aten::add.Tensor], key=[CPU]\n  [redispatch] op=[aten::add.Tensor], key=[CPU]\n" > "/dev/stderr" }' 2>/dev/null
+first=$(rss "$PTTRACE" ops --tree calls 2>"$T/err" | head -1)
+check_eq "ops --tree | head -1" "aten::add.Tensor [CPU] (call)" "$first"
+rss "$PTTRACE" --json ops --tree calls >"$T/calls.json" 2>"$T/err"
+check_eq "ops --tree --json: 200,000 calls" 200000 "$(grep -c '"label"' "$T/calls.json")"
+kb=$(tail -1 "$T/rss")
+[ "$kb" -lt $limit_kb ] && pass || fail "ops --tree --json of 200,000 calls used $kb KB (bound $limit_kb)"
+
 # B16: an endless query prints its first rows at once, in bounded memory, and stops with its reader.
 cte="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
 out=$(rss timeout 60 "$PTTRACE" sql "$cte" 2>"$T/err" | head -3)
