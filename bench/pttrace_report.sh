@@ -29,11 +29,12 @@ for i in 1 2 3; do
 	/usr/bin/time -v "$P" --db "$work/db/pttrace.db" report 1 --out "$work/out" >/dev/null 2>"$work/time"
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2, a, ":"); s=0; for (i=1;i<=n;i++) s=s*60+a[i]; print s}' "$work/time")
 	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
+	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/time")
 	size=$(du -sk "$work/out" | cut -f1)
 	files=$(find "$work/out" -type f | wc -l)
-	awk -v b="$bytes" -v w="$wall" -v r="$rss" -v s="$size" -v f="$files" -v i="$i" 'BEGIN {
-		printf "pttrace report run %d: %.2f s wall, peak RSS %.1f MB, output %.1f MB in %d files (%.2fx the input)\n",
-			i, w, r / 1024, s / 1024, f, s * 1024 / b }'
+	awk -v b="$bytes" -v w="$wall" -v c="$cpu" -v r="$rss" -v s="$size" -v f="$files" -v i="$i" 'BEGIN {
+		printf "pttrace report run %d: %.2f s wall (cpu %.2f s), peak RSS %.1f MB, output %.1f MB in %d files (%.2fx the input)\n",
+			i, w, c, r / 1024, s / 1024, f, s * 1024 / b }'
 done
 echo "tlparse 0.4.3 (published, same input kind): 12.79 s wall, peak RSS 703 MB, ~460 MB in 11,445 files (2.3x the input)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"

@@ -13,8 +13,8 @@
 #include "jsonout.h"
 #include "pttrace.h"
 #include "db_json.h"
-#include "logs_diff.h"
 #include "logs_query.h"
+#include "run_diff.h"
 #include "runs.h"
 #include "tt_query.h"
 #include "xalloc.h"
@@ -29,23 +29,6 @@ static const char usage_text[] =
 	"the compiles, their recompile reasons and the graph breaks (reason and place).\n"
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 usage error or no such run.\n";
-
-static char *status_of(struct db *ix, int64_t run)
-{
-	struct run_row r;
-	char *s;
-
-	if (runs_load(ix, run, &r) < 0)
-		return NULL;
-	if (!strcmp(r.status, "exited"))
-		s = pt_xasprintf("exit %lld", (long long)r.exit_code);
-	else if (!strcmp(r.status, "signaled"))
-		s = pt_xasprintf("signal %lld", (long long)r.signal);
-	else
-		s = pt_xstrdup(r.status);
-	runs_row_release(&r);
-	return s;
-}
 
 /* The TORCH_TRACE part of the text output (tt_diff_json's document). */
 static void print_compiles_diff(json_t *tc)
@@ -133,8 +116,7 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 	struct db *ix = NULL;
 	json_t *doc = NULL;
 	int64_t a, b;
-	int c, rc = EXIT_USAGE, differ = 0;
-	char *sa = NULL, *sb = NULL;
+	int c, rc = EXIT_USAGE;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -151,36 +133,19 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	if (runs_resolve(ix, argv[optind], &a) < 0 ||
-	    runs_resolve(ix, argv[optind + 1], &b) < 0 || !(sa = status_of(ix, a)) ||
-	    !(sb = status_of(ix, b)))
+	if (runs_resolve(ix, argv[optind], &a) < 0 || runs_resolve(ix, argv[optind + 1], &b) < 0 ||
+	    run_diff_json(ix, a, b, &doc, &diag) < 0)
 		goto out;
-	doc = json_object();
-	json_object_set_new(doc, "a", json_integer(a));
-	json_object_set_new(doc, "b", json_integer(b));
-	json_object_set_new(doc, "status", json_pack("{s:s,s:s}", "a", sa, "b", sb));
-	differ |= strcmp(sa, sb) != 0;
-	if (logs_diff_json(ix, a, b, doc, &differ) < 0 || tt_breaks_diff_json(ix, a, b, doc, &differ, &diag) < 0)
-		goto out;
-	/* TORCH_TRACE: compile ids added/removed, changed graphs, recompile reasons, times. */
-	{
-		json_t *tc;
-
-		if (tt_diff_json(ix, a, b, &tc, &diag) < 0)
-			goto out;
-		differ |= json_is_true(json_object_get(tc, "differ"));
-		json_object_set_new(doc, "compiles", tc);
-	}
 	if (ctx->json) {
-		json_object_set_new(doc, "differ", json_boolean(differ));
 		pt_json_print(stdout, doc);
 	} else {
 		const char *k;
-		json_t *sec;
+		json_t *sec, *st = json_object_get(doc, "status");
+		const char *sa = json_string_value(json_object_get(st, "a"));
+		const char *sb = json_string_value(json_object_get(st, "b"));
 
 		printf("runs %lld and %lld\n", (long long)a, (long long)b);
-		printf("  status: %s%s%s\n", sa, strcmp(sa, sb) ? " -> " : " (same)",
-		       strcmp(sa, sb) ? sb : "");
+		printf("  status: %s%s%s\n", sa, strcmp(sa, sb) ? " -> " : " (same)", strcmp(sa, sb) ? sb : "");
 		json_object_foreach(doc, k, sec) {
 			json_t *d = json_object_get(sec, "differences"), *v;
 			size_t i;
@@ -199,10 +164,8 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 	}
 	if (!ctx->json)
 		print_compiles_diff(json_object_get(doc, "compiles"));
-	rc = differ ? EXIT_PROBLEMS : EXIT_FINE;
+	rc = json_is_true(json_object_get(doc, "differ")) ? EXIT_PROBLEMS : EXIT_FINE;
 out:
-	free(sa);
-	free(sb);
 	json_decref(doc);
 	pt_print_diag(ctx, &diag);
 	db_close(ix);

@@ -200,7 +200,7 @@ static json_t *show_json(struct db *ix, int64_t id)
 	if (rc < 0)
 		goto fail;
 	/* TORCH_TRACE: records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
-	if (tt_show_json(ix, id, run, ix->diag) < 0)
+	if (tt_show_json(ix, id, run, db_diag(ix)) < 0)
 		goto fail;
 	/*
 	 * counts: from all indexed data. A break or recompile is seen by both

@@ -505,7 +505,7 @@ void logs_ingest_free(struct logs_ingest *ig)
 {
 	if (!ig)
 		return;
-	if (ig->ix->in_batch)
+	if (db_in_batch(ig->ix))
 		db_batch_end(ig->ix);
 	db_exec(ig->ix, "PRAGMA foreign_keys=ON");
 	for (int s = 1; s <= 2; s++) {
@@ -526,7 +526,7 @@ int logs_ingest_run_dir(struct db *ix, int64_t run_id, int64_t ref_us, long tz_o
 	size_t len;
 	int stream, rc;
 
-	if (spool_reader_open(&r, dir, NULL, ix->diag) < 0) {
+	if (spool_reader_open(&r, dir, NULL, db_diag(ix)) < 0) {
 		free(dir);
 		return -1;
 	}

@@ -16,6 +16,7 @@
 #include "report_assets.h"
 #include "report_data.h"
 #include "report_provenance.h"
+#include "run_diff.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -178,6 +179,25 @@ static void cid_text(const struct compileid *cid, char *out, size_t n)
 	snprintf(out, n, "[%s]", t);
 }
 
+/* Graph breaks and recompiles keyed as the compiles are (struct rp_occ's rank): their
+ * label says "p2" when the run has several processes and this one has no rank of its own. */
+static void events_to_who(struct tt_events *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (e->v[i].who[0] == 'p')
+			e->v[i].rank = -1 - strtoll(e->v[i].who + 1, NULL, 10);
+}
+
+/* Who compiled it (struct rp_occ's rank): "3" (rank 3), "p2" (process 2 of a run whose
+ * files have no rank of their own), "-" (the run's only, unranked file). */
+static void html_who(struct html *h, int64_t who)
+{
+	if (who < -1)
+		html_rawf(h, "p%lld", (long long)(-1 - who));
+	else
+		html_num(h, who);
+}
+
 /* <a href="{up}c/KEY.html" class="cid s-STATUS">[id]</a> */
 static void cid_link(struct html *h, const char *up, int64_t rank, const struct compileid *cid,
 		     const char *status)
@@ -191,6 +211,8 @@ static void cid_link(struct html *h, const char *up, int64_t rank, const struct 
 	html_raw(h, ".html\">");
 	if (rank >= 0)
 		html_rawf(h, "r%lld ", (long long)rank);
+	else if (rank < -1)
+		html_rawf(h, "p%lld ", (long long)(-1 - rank));
 	html_text(h, t);
 	html_raw(h, "</a>");
 }
@@ -513,7 +535,8 @@ static void write_matrix(struct rctx *c, struct html *h)
 	c->nranks = (int64_t)nranks;
 	if (nranks > 1) {
 		html_raw(h, "<h2 id=\"ranks\">Ranks</h2>\n<p>Status of each compile id on each rank "
-			    "(a blank cell: the rank never compiled it).</p>\n<table><thead><tr><th>rank</th>");
+			    "(p1, p2 ...: processes without a rank of their own; a blank cell: the rank "
+			    "never compiled it).</p>\n<table><thead><tr><th>rank</th>");
 		for (size_t j = 0; j < ncols; j++) {
 			char t[COMPILEID_MAX + 2];
 
@@ -525,7 +548,7 @@ static void write_matrix(struct rctx *c, struct html *h)
 		html_raw(h, "</tr></thead><tbody>\n");
 		for (size_t r = 0; r < nranks; r++) {
 			html_raw(h, "<tr><th>");
-			html_num(h, ranks[r]);
+			html_who(h, ranks[r]);
 			html_raw(h, "</th>");
 			for (size_t j = 0; j < ncols; j++) {
 				const struct rp_occ *o = occ_find(c, ranks[r], &cols[j]);
@@ -690,9 +713,14 @@ static void write_svg_timeline(struct rctx *c, struct html *h)
 	html_rawf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%lld\" "
 		  "role=\"img\" aria-label=\"compile timeline\">\n", (int)W + 80,
 		  (long long)((rmax - rmin + 1) * 22 + 20));
-	for (int64_t r = rmin; r <= rmax; r++)
-		html_rawf(h, "<text x=\"0\" y=\"%lld\" font-size=\"12\">rank %lld</text>\n",
-			  (long long)((r - rmin) * 22 + 15), (long long)(r < 0 ? 0 : r));
+	for (int64_t r = rmin; r <= rmax; r++) {
+		html_rawf(h, "<text x=\"0\" y=\"%lld\" font-size=\"12\">", (long long)((r - rmin) * 22 + 15));
+		if (r >= 0)
+			html_rawf(h, "rank %lld", (long long)r);
+		else
+			html_who(h, r);
+		html_raw(h, "</text>\n");
+	}
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
 		char t[COMPILEID_MAX + 2];
@@ -967,8 +995,9 @@ static int write_compiles(struct rctx *c)
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
 
-		html_rawf(&h, "<tr class=\"s-%s\">", o->status);
-		td_num(&h, o->rank);
+		html_rawf(&h, "<tr class=\"s-%s\"><td class=\"n\">", o->status);
+		html_who(&h, o->rank);
+		html_raw(&h, "</td>");
 		html_raw(&h, "<td>");
 		cid_link(&h, "", o->rank, &o->cid, o->status);
 		html_raw(&h, "</td>");
@@ -1053,8 +1082,9 @@ static int write_frames(struct rctx *c)
 			j++;
 		for (size_t k = i; k < j; k++)
 			distinct += k == i || v[k]->cid.compile != v[k - 1]->cid.compile;
-		html_raw(&h, "<tr>");
-		td_num(&h, o->rank);
+		html_raw(&h, "<tr><td class=\"n\">");
+		html_who(&h, o->rank);
+		html_raw(&h, "</td>");
 		td_num(&h, o->cid.frame);
 		html_raw(&h, "<td>");
 		frame_loc(c, &h, o, "");
@@ -1431,6 +1461,9 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (o->rank >= 0)
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), " rank %lld",
 			 (long long)o->rank);
+	else if (o->rank < -1)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), " process %lld",
+			 (long long)(-1 - o->rank));
 	if (page_open(c, &h, rel, title, "../") < 0)
 		return -1;
 	for (size_t i = 0; i < c->occs.n; i++)
@@ -1458,13 +1491,13 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 		html_raw(&h, "</p>\n");
 	}
 	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
-	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_compile_rec, &p, c->diag) < 0)
+	if (rp_compile_records(c->ix, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)
 		rc = -1;
 	if (!p.shown)
 		html_raw(&h, "<p>No compilation_metrics, symbolic_shape_specialization or "
 			     "guard_added_fast record has this compile id.</p>\n");
 	html_raw(&h, "<h2>Artifacts, in record order</h2>\n<ol>\n");
-	if (rp_compile_records(c->ix, c->o->run_id, o->rank, &o->cid, on_art, &a, c->diag) < 0)
+	if (rp_compile_records(c->ix, c->o->run_id, o->file_id, &o->cid, on_art, &a, c->diag) < 0)
 		rc = -1;
 	html_raw(&h, "</ol>\n");
 	if (a.mappings && write_provenance(c, o, key, title, &a) == 0) {
@@ -1489,7 +1522,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (prev && p.guards.n) {
 		size_t i = 0, j = 0, changes = 0;
 
-		if (rp_compile_records(c->ix, c->o->run_id, prev->rank, &prev->cid, prev_guards, &pp,
+		if (rp_compile_records(c->ix, c->o->run_id, prev->file_id, &prev->cid, prev_guards, &pp,
 				       c->diag) < 0)
 			rc = -1;
 		if (p.guards.n > 1)
@@ -1675,27 +1708,194 @@ static int write_export(struct rctx *c)
 	return page_close(c, &h) < 0 ? -1 : rc;
 }
 
+/* One table of a diff section: what one run has more or less of (logs_diff's
+ * and tt_breaks_diff's {a, b, differences: [{key, a, b}]}). */
+static void diff_section(struct html *h, const char *name, json_t *sec)
+{
+	json_t *d = json_object_get(sec, "differences"), *v;
+	size_t i;
+
+	html_raw(h, "<h2>");
+	html_text(h, name);
+	html_rawf(h, ": %lld &rarr; %lld</h2>\n", (long long)json_integer_value(json_object_get(sec, "a")),
+		  (long long)json_integer_value(json_object_get(sec, "b")));
+	if (!json_array_size(d)) {
+		html_raw(h, "<p>Both runs have the same.</p>\n");
+		return;
+	}
+	html_raw(h, "<table class=\"sortable\"><thead><tr><th>first run</th><th>second run</th>"
+		    "<th>what</th></tr></thead><tbody>\n");
+	json_array_foreach(d, i, v) {
+		html_raw(h, "<tr><td class=\"num\">");
+		html_num(h, (long long)json_integer_value(json_object_get(v, "a")));
+		html_raw(h, "</td><td class=\"num\">");
+		html_num(h, (long long)json_integer_value(json_object_get(v, "b")));
+		html_raw(h, "</td><td><code>");
+		html_text(h, json_string_value(json_object_get(v, "key")));
+		html_raw(h, "</code></td></tr>\n");
+	}
+	html_raw(h, "</tbody></table>\n");
+}
+
+static void diff_compile_id(struct html *h, json_t *v)
+{
+	json_t *r = json_object_get(v, "rank");
+
+	html_raw(h, "<td><code>[");
+	html_text(h, json_string_value(json_object_get(v, "compile_id")));
+	html_raw(h, "]</code>");
+	if (json_integer_value(json_object_get(v, "occurrence")) > 1)
+		html_rawf(h, " #%lld", (long long)json_integer_value(json_object_get(v, "occurrence")));
+	html_raw(h, "</td><td>");
+	if (r && !json_is_null(r))
+		html_num(h, (long long)json_integer_value(r));
+	html_raw(h, "</td><td>");
+	html_text(h, json_string_value(json_object_get(v, "name")));
+	html_raw(h, "</td>");
+}
+
+/* The TORCH_TRACE compiles part (tt_diff_json's document), as cmd_diff prints it. */
+static void diff_compiles(struct html *h, json_t *tc)
+{
+	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
+	json_t *v;
+	size_t i;
+	double ta = 0, tb = 0;
+	int rows = 0;
+
+	html_rawf(h, "<h2>compiles: %lld &rarr; %lld</h2>\n",
+		  (long long)json_integer_value(json_object_get(tc, "compiles_a")),
+		  (long long)json_integer_value(json_object_get(tc, "compiles_b")));
+	html_raw(h, "<table class=\"sortable\"><thead><tr><th></th><th>compile</th><th>rank</th>"
+		    "<th>frame</th><th>what changed</th></tr></thead><tbody>\n");
+	for (int k = 0; k < 2; k++)
+		json_array_foreach(json_object_get(tc, k ? "added" : "removed"), i, v) {
+			html_raw(h, k ? "<tr><td>+</td>" : "<tr><td>&minus;</td>");
+			diff_compile_id(h, v);
+			html_raw(h, k ? "<td>only in the second run</td></tr>\n" : "<td>only in the first run</td></tr>\n");
+			rows++;
+		}
+	json_array_foreach(json_object_get(tc, "matched"), i, v) {
+		json_t *t = json_object_get(v, "entire_frame_compile_time_s");
+
+		ta += json_number_value(json_array_get(t, 0));
+		tb += json_number_value(json_array_get(t, 1));
+		if (!json_is_true(json_object_get(v, "changed")))
+			continue;
+		html_raw(h, "<tr><td>~</td>");
+		diff_compile_id(h, v);
+		html_raw(h, "<td>");
+		if (json_is_true(json_object_get(v, "graph_changed")))
+			html_raw(h, "graph changed; ");
+		for (size_t f = 0; f < sizeof(fields) / sizeof(*fields); f++) {
+			json_t *p = json_object_get(v, fields[f]);
+			char *x, *y;
+
+			if (!p)
+				continue;
+			x = json_dumps(json_array_get(p, 0), JSON_ENCODE_ANY);
+			y = json_dumps(json_array_get(p, 1), JSON_ENCODE_ANY);
+			html_text(h, fields[f]);
+			html_raw(h, " <code>");
+			html_text(h, x);
+			html_raw(h, "</code> &rarr; <code>");
+			html_text(h, y);
+			html_raw(h, "</code>; ");
+			free(x);
+			free(y);
+		}
+		html_raw(h, "</td></tr>\n");
+		rows++;
+	}
+	html_raw(h, "</tbody></table>\n");
+	if (!rows)
+		html_raw(h, "<p>The same compiles, none changed.</p>\n");
+	html_raw(h, "<p>Compile time of the compiles both runs have: ");
+	html_secs(h, ta);
+	html_raw(h, " s &rarr; ");
+	html_secs(h, tb);
+	html_raw(h, " s</p>\n");
+	/* Recompile reasons one run has and the other has not (as many times). */
+	html_raw(h, "<h3>Recompile reasons in one run only</h3>\n<ul>\n");
+	rows = 0;
+	for (int k = 0; k < 2; k++) {
+		json_t *rr = json_object_get(tc, "recompile_reasons");
+		json_t *left = json_copy(json_object_get(rr, k ? "a" : "b"));
+
+		json_array_foreach(json_object_get(rr, k ? "b" : "a"), i, v) {
+			size_t j;
+			json_t *w;
+			int found = 0;
+
+			json_array_foreach(left, j, w)
+				if (json_equal(v, w)) {
+					json_array_remove(left, j);
+					found = 1;
+					break;
+				}
+			if (found)
+				continue;
+			html_raw(h, k ? "<li>second run: <code>" : "<li>first run: <code>");
+			html_text(h, json_string_value(v));
+			html_raw(h, "</code></li>\n");
+			rows++;
+		}
+		json_decref(left);
+	}
+	html_raw(h, rows ? "</ul>\n" : "<li>none</li></ul>\n");
+}
+
 static int write_diff(struct rctx *c)
 {
 	struct html h;
-	json_t *j = NULL;
+	json_t *doc, *sec;
+	const char *k;
 	char *s;
-	int rc = tt_diff_json(c->ix, c->o->run_id, c->o->diff_run, &j, c->diag);
 
-	if (rc < 0)
+	if (run_diff_json(c->ix, c->o->run_id, c->o->diff_run, &doc, c->diag) < 0)
 		return -1;
 	if (page_open(c, &h, "diff.html", "Diff", "") < 0) {
-		json_decref(j);
+		json_decref(doc);
 		return -1;
 	}
-	html_rawf(&h, "<p>Run %lld against run %lld: compiles, graph breaks and recompiles that "
-		  "differ.</p>\n<pre class=\"code\" data-lang=\"json\">", (long long)c->o->run_id,
-		  (long long)c->o->diff_run);
-	s = json_dumps(j, JSON_INDENT(2));
+	html_rawf(&h, "<p>Run %lld (first) against run %lld (second): %s. Counts are per normalised "
+		  "text and place, as <code>pttrace diff</code> compares them.</p>\n",
+		  (long long)c->o->run_id, (long long)c->o->diff_run,
+		  json_is_true(json_object_get(doc, "differ")) ? "they differ" : "no differences");
+	sec = json_object_get(doc, "status");
+	html_raw(&h, "<h2>exit status</h2>\n<p>");
+	html_text(&h, json_string_value(json_object_get(sec, "a")));
+	html_raw(&h, " &rarr; ");
+	html_text(&h, json_string_value(json_object_get(sec, "b")));
+	html_raw(&h, "</p>\n");
+	/* Sections neither run has anything in: one line, as the text output leaves them out. */
+	{
+		int n = 0;
+
+		json_object_foreach(doc, k, sec) {
+			json_t *d = json_object_get(sec, "differences");
+
+			if (!d)
+				continue;
+			if (json_integer_value(json_object_get(sec, "a")) || json_integer_value(json_object_get(sec, "b")) ||
+			    json_array_size(d)) {
+				diff_section(&h, k, sec);
+				continue;
+			}
+			html_raw(&h, n++ ? ", " : "<p>Nothing in either run: ");
+			html_text(&h, k);
+		}
+		if (n)
+			html_raw(&h, ".</p>\n");
+	}
+	diff_compiles(&h, json_object_get(doc, "compiles"));
+	html_raw(&h, "<details><summary>The same comparison as <code>pttrace diff --json</code></summary>"
+		     "\n<pre class=\"code\" data-lang=\"json\">");
+	s = json_dumps(doc, JSON_INDENT(2));
 	html_text(&h, s);
 	free(s);
-	html_raw(&h, "</pre>\n");
-	json_decref(j);
+	html_raw(&h, "</pre></details>\n");
+	json_decref(doc);
 	return page_close(c, &h);
 }
 
@@ -1781,6 +1981,8 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 		rc = -1;
 		goto out;
 	}
+	events_to_who(&c.breaks);
+	events_to_who(&c.recompiles);
 	if (write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
 	    write_breaks(&c) < 0 || write_compile_pages(&c) < 0 || write_timeline(&c) < 0 ||
 	    rp_payloads(ix, o->run_id, on_payload, &pp, diag) < 0 || pp.rc < 0 ||

@@ -6,8 +6,21 @@
 #include "report_data.h"
 #include "xalloc.h"
 
+/*
+ * Who wrote the file f, as the report groups compiles (the same rule as the
+ * labels of tt_compiles and tt_records): the rank when the file is the only
+ * one of the run with records or the only one with its rank; -1 - process
+ * (p2 is -3) when the run has several files and this one has no rank of its
+ * own (unranked, or a rank two files claim); -1 for the run's only, unranked file.
+ * One value is one file.
+ */
+#define WHO(f) "(CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id" \
+	" AND o.records > 0) <= 1 THEN coalesce(" f ".rank, -1) WHEN " f ".rank IS NOT NULL AND" \
+	" (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id AND o.records > 0" \
+	" AND o.rank = " f ".rank) = 1 THEN " f ".rank ELSE -1 - " f ".process END)"
+
 /* Columns every record query selects, in this order (rec_from_row). */
-#define REC_COLS "r.id, r.rank, r.lineno, r.file_id, r.ca, r.frame, r.compile, r.attempt," \
+#define REC_COLS "r.id, " WHO("f") ", r.lineno, r.file_id, r.ca, r.frame, r.compile, r.attempt," \
 	" r.kind, r.name, r.payload_md5, r.md5_declared, r.envelope, f.path"
 #define REC_FROM " FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
 
@@ -19,7 +32,7 @@ static int64_t col_id(struct db_stmt *s, int col)
 static void rec_from_row(struct db_stmt *s, struct rp_rec *r)
 {
 	r->id = db_col_int(s, 0);
-	r->rank = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+	r->rank = db_col_int(s, 1);
 	r->lineno = db_col_int(s, 2);
 	r->file_id = db_col_int(s, 3);
 	r->cid.ca = col_id(s, 4);
@@ -58,6 +71,8 @@ void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n)
 	compileid_format_dir(cid, dir, sizeof(dir));
 	if (rank >= 0)
 		snprintf(out, n, "r%lld_%s", (long long)rank, dir);
+	else if (rank < -1)
+		snprintf(out, n, "p%lld_%s", (long long)(-1 - rank), dir);
 	else
 		snprintf(out, n, "-_%s", dir);
 }
@@ -104,17 +119,18 @@ static const char SQL_METRICS[] =
 /* The cache artifacts of a compile id between two records (exclusive). */
 static const char SQL_CACHE[] =
 	"SELECT name FROM trace_records WHERE run_id = ?1 AND kind = 'artifact'"
-	" AND frame IS ?2 AND compile IS ?3 AND ca IS ?4 AND rank IS ?5"
+	" AND frame IS ?2 AND compile IS ?3 AND ca IS ?4 AND file_id = ?5"
 	" AND coalesce(attempt, 0) = ?6 AND id > ?7 AND id < ?8"
 	" AND (name LIKE 'fx_graph_cache_%' OR name LIKE 'aotautograd_cache_%') ORDER BY id";
 /* Compile ids that started (dynamo_start) and never logged compilation_metrics. */
 static const char SQL_MISSING[] =
-	"SELECT min(r.id), r.rank, r.ca, r.frame, r.compile, coalesce(r.attempt, 0)"
-	" FROM trace_records r WHERE r.run_id = ?1 AND r.kind = 'dynamo_start'"
+	"SELECT min(r.id), " WHO("f") ", r.ca, r.frame, r.compile, coalesce(r.attempt, 0), r.file_id"
+	" FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+	" WHERE r.run_id = ?1 AND r.kind = 'dynamo_start'"
 	" AND NOT EXISTS (SELECT 1 FROM trace_records m WHERE m.run_id = ?1"
 	"  AND m.kind = 'compilation_metrics' AND m.frame IS r.frame AND m.compile IS r.compile"
-	"  AND m.ca IS r.ca AND m.rank IS r.rank AND coalesce(m.attempt, 0) = coalesce(r.attempt, 0))"
-	" GROUP BY r.rank, r.ca, r.frame, r.compile, coalesce(r.attempt, 0) ORDER BY min(r.id)";
+	"  AND m.ca IS r.ca AND m.file_id = r.file_id AND coalesce(m.attempt, 0) = coalesce(r.attempt, 0))"
+	" GROUP BY r.file_id, r.ca, r.frame, r.compile, coalesce(r.attempt, 0) ORDER BY min(r.id)";
 
 static void occ_set_cache(struct rp_occ *o, const char *name)
 {
@@ -206,6 +222,7 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		rec_from_row(s, &r);
 		o->id = r.id;
 		o->rank = r.rank;
+		o->file_id = r.file_id;
 		o->cid = r.cid;
 		env = json_loads(r.envelope, 0, NULL);
 		m = json_object_get(env, "compilation_metrics");
@@ -227,8 +244,8 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		if (o->cid.frame == COMPILEID_NONE)
 			continue;
 		if (!(c = db_prepare(ix, SQL_CACHE)) ||
-		    db_bind(c, "iIIIIiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca,
-			       o->rank, o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, prev, o->id) < 0) {
+		    db_bind(c, "iIIIiiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca,
+			       o->file_id, o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, prev, o->id) < 0) {
 			db_reset(s);
 			return -1;
 		}
@@ -247,7 +264,8 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		struct rp_occ *o = occ_add(out, &alloc);
 
 		o->id = db_col_int(s, 0);
-		o->rank = db_col_is_null(s, 1) ? -1 : db_col_int(s, 1);
+		o->rank = db_col_int(s, 1);
+		o->file_id = db_col_int(s, 6);
 		o->cid.ca = col_id(s, 2);
 		o->cid.frame = col_id(s, 3);
 		o->cid.compile = col_id(s, 4);
@@ -374,16 +392,16 @@ int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *
 
 static const char SQL_COMPILE_RECS[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ?1 AND r.frame IS ?2 AND r.compile IS ?3"
-	" AND r.ca IS ?4 AND r.rank IS ?5 AND coalesce(r.attempt, 0) = ?6"
+	" AND r.ca IS ?4 AND r.file_id = ?5 AND coalesce(r.attempt, 0) = ?6"
 	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
 
-int rp_compile_records(struct db *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
+int rp_compile_records(struct db *ix, int64_t run_id, int64_t file_id, const struct compileid *cid,
 		       rp_rec_cb cb, void *ctx, struct pt_diag *diag)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_COMPILE_RECS);
 
 	(void)diag;
-	if (!s || db_bind(s, "iIIIIi", run_id, cid->frame, cid->compile, cid->ca, rank,
+	if (!s || db_bind(s, "iIIIii", run_id, cid->frame, cid->compile, cid->ca, file_id,
 			     cid->attempt < 0 ? (int64_t)0 : cid->attempt) < 0)
 		return -1;
 	return rec_loop(s, cb, ctx);

@@ -16,7 +16,9 @@
 /* One compilation_metrics record (or a compile id that has none: "missing"). */
 struct rp_occ {
 	int64_t id;		/* the metrics record (trace_records.id); the dynamo_start when missing */
-	int64_t rank;		/* -1 unranked */
+	int64_t rank;		/* who: the rank, -1 the run's only unranked file, -1 - process
+				 * (<= -2) when several files and this one has no rank of its own */
+	int64_t file_id;	/* the trace file (one per rank or process) */
 	struct compileid cid;	/* all parts NONE: AOTInductor metrics without a compile id */
 	int64_t nth;		/* 1 for the first occurrence of this (rank, cid), 2 for the next ... */
 	char *co_name, *co_filename;
@@ -38,17 +40,17 @@ struct rp_occs {
 int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
 void rp_occs_release(struct rp_occs *o);
 
-/* The page key of a compile id and rank: "r0_-_0_0_0", "-_-_1_0_0" (file-name safe). */
+/* The page key of a compile id and who: "r0_-_0_0_0", "p2_-_0_0_0", "-_-_1_0_0" (file-name safe). */
 void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n);
 
-/* Stream the dynamo_start stacks (and, with unknown, the stacks of records without a
+/* Stream the dynamo_start stacks (rank: who, as in struct rp_occ) (and, with unknown, the stacks of records without a
  * compile id) as frames "file:line in name", outermost first. */
 typedef int (*rp_stack_cb)(void *ctx, int64_t rank, const struct compileid *cid,
 			   char **frames, size_t nframes, const char *kind);
 int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
 	      struct pt_diag *diag);
 
-/* One record of the run, as the pages need it. */
+/* One record of the run, as the pages need it (rank: who, as in struct rp_occ). */
 struct rp_rec {
 	int64_t id, rank, lineno, file_id;
 	struct compileid cid;
@@ -56,9 +58,9 @@ struct rp_rec {
 };
 typedef int (*rp_rec_cb)(void *ctx, const struct rp_rec *r);
 
-/* Every record of one compile id and rank (a missing attempt counts as 0), in file order,
- * chromium events and str records left out. */
-int rp_compile_records(struct db *ix, int64_t run_id, int64_t rank, const struct compileid *cid,
+/* Every record of one compile id in one trace file (a rank or process; a missing attempt
+ * counts as 0), in file order, chromium events and str records left out. */
+int rp_compile_records(struct db *ix, int64_t run_id, int64_t file_id, const struct compileid *cid,
 		       rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 /* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
 int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,

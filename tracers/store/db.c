@@ -23,6 +23,44 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+/* The connection and a statement: opaque outside this file (db.h). */
+struct db {
+	struct sqlite3 *db;
+	char *path;		/* the database file */
+	char *dir;		/* its directory: runs/ lives here */
+	int readonly;
+	struct pt_diag *diag;	/* the caller's; every error is added here */
+	struct db_stmt *stmts;	/* every prepared statement, for db_close */
+	const struct schema_part *const *parts;	/* db_set_parts */
+	size_t nparts;
+	/* Batching (index_batch_*): rows since the last commit and the limit. */
+	int in_batch;
+	size_t batch_rows, batch_max;
+	uint64_t batch_start_ns, batch_max_ns;
+};
+
+struct db_stmt {
+	struct sqlite3_stmt *st;
+	char *sql;		/* a copy of the text: the cache key and the error's place */
+	struct db *ix;
+	struct db_stmt *next;
+};
+
+struct pt_diag *db_diag(const struct db *ix)
+{
+	return ix->diag;
+}
+
+int db_readonly(const struct db *ix)
+{
+	return ix->readonly;
+}
+
+int db_in_batch(const struct db *ix)
+{
+	return ix->in_batch;
+}
+
 static void sql_error(struct db *ix, const char *call, const char *sql)
 {
 	pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "%s: %s", call,
@@ -559,6 +597,7 @@ int db_commit(struct db *ix)
 
 int db_rollback(struct db *ix)
 {
+	ix->in_batch = 0;
 	if (sqlite3_get_autocommit(ix->db))
 		return 0;
 	return db_exec(ix, "ROLLBACK");

@@ -35,28 +35,19 @@ enum db_open_flags {
 				 * only when its parent exists */
 };
 
-struct db {
-	struct sqlite3 *db;
-	char *path;		/* the database file */
-	char *dir;		/* its directory: runs/ lives here */
-	int readonly;
-	struct pt_diag *diag;	/* the caller's; every error is added here */
-	struct db_stmt *stmts;	/* every prepared statement, for db_close */
-	const struct schema_part *const *parts;	/* db_set_parts */
-	size_t nparts;
-	/* Batching (index_batch_*): rows since the last commit and the limit. */
-	int in_batch;
-	size_t batch_rows, batch_max;
-	uint64_t batch_start_ns, batch_max_ns;
-};
+/* The connection: opaque, its fields are db.c's own. */
+struct db;
+/* A prepared statement; owned by its connection and finalized by db_close. */
+struct db_stmt;
 
-/* A prepared statement; owned by its index and finalized by db_close. */
-struct db_stmt {
-	struct sqlite3_stmt *st;
-	char *sql;		/* a copy of the text: the cache key and the error's place */
-	struct db *ix;
-	struct db_stmt *next;
-};
+/* The diag every error of this connection goes to (the one given to db_open). */
+struct pt_diag *db_diag(const struct db *ix);
+/* The database file. */
+const char *db_path(const struct db *ix);
+/* Opened with DB_READONLY. */
+int db_readonly(const struct db *ix);
+/* 1 inside db_batch_begin .. db_batch_end (db_rollback ends a batch too). */
+int db_in_batch(const struct db *ix);
 
 /*
  * The database path: path when not NULL, else $PTTRACE_DB, else
@@ -72,9 +63,6 @@ char *db_default_path(const char *path);
  * Returns 0, or -1 with the reason in diag (*out is then NULL).
  */
 int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag);
-
-/* The database file of the connection. */
-const char *db_path(const struct db *ix);
 
 /* The schema parts of the connection (schema_open sets them; not owned). */
 void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n);

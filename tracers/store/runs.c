@@ -38,7 +38,7 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 	int rc = -1;
 
 	if (ri->name && !runs_name_ok(ri->name)) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL,
+		pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL,
 			    "run name '%s' would be ambiguous: use letters, not a number or 'last'",
 			    ri->name);
 		goto out;
@@ -49,7 +49,7 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 
 		pt_diag_init(&quiet);
 		if (runs_find_by_name(ix, ri->name, &other) == 1) {
-			pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL,
+			pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL,
 				    "run name '%s' is taken by run %lld", ri->name, (long long)other);
 			pt_diag_release(&quiet);
 			goto out;
@@ -306,7 +306,7 @@ int runs_resolve(struct db *ix, const char *spec, int64_t *run_id)
 	if (rc < 0)
 		return -1;
 none:
-	pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run '%s' in '%s'", spec, ix->path);
+	pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL, "no run '%s' in '%s'", spec, db_path(ix));
 	return -1;
 }
 
@@ -337,7 +337,7 @@ int runs_load(struct db *ix, int64_t run_id, struct run_row *r)
 	rc = db_step(s);
 	if (rc != 1) {
 		if (rc == 0)
-			pt_diag_add(ix->diag, PT_SEV_ERROR, NULL, NULL, "no run %lld",
+			pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL, "no run %lld",
 				    (long long)run_id);
 		return -1;
 	}

@@ -91,7 +91,7 @@ static int upgrade_part(struct db *ix, const struct schema_part *p, int64_t have
 	if (have == p->version)
 		return db_exec(ix, p->create_sql);	/* IF NOT EXISTS: repairs a missing index */
 	if (have > p->version) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL,
+		pt_diag_add(db_diag(ix), PT_SEV_ERROR, db_path(ix), NULL,
 			    "schema part '%s' is version %lld, newer than this pttrace (%d)",
 			    p->name, (long long)have, p->version);
 		return -1;
@@ -129,19 +129,19 @@ static int schema_ensure(struct db *ix)
 	    pragma_int(ix, "PRAGMA user_version", &uv) < 0)
 		return -1;
 	if (app != 0 && app != DB_APPLICATION_ID) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL,
+		pt_diag_add(db_diag(ix), PT_SEV_ERROR, db_path(ix), NULL,
 			    "not a pttrace database (application_id 0x%llx)", (unsigned long long)app);
 		return -1;
 	}
 	if (uv > DB_SCHEMA_VERSION) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL,
+		pt_diag_add(db_diag(ix), PT_SEV_ERROR, db_path(ix), NULL,
 			    "database schema %lld is newer than this pttrace (%d)", (long long)uv,
 			    DB_SCHEMA_VERSION);
 		return -1;
 	}
-	if (ix->readonly) {
+	if (db_readonly(ix)) {
 		if (app == 0 || uv == 0) {
-			pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL, "not a pttrace database");
+			pt_diag_add(db_diag(ix), PT_SEV_ERROR, db_path(ix), NULL, "not a pttrace database");
 			return -1;
 		}
 		for (size_t i = 0; i < nparts; i++) {
@@ -151,7 +151,7 @@ static int schema_ensure(struct db *ix)
 				stale = 1;
 		}
 		if (stale)
-			pt_diag_add(ix->diag, PT_SEV_NOTE, ix->path, NULL,
+			pt_diag_add(db_diag(ix), PT_SEV_NOTE, db_path(ix), NULL,
 				    "schema is out of date; any writing pttrace command upgrades it");
 		return 0;
 	}

@@ -389,8 +389,8 @@ static int many_end(void *ctx, size_t i, const struct tt_reader_stats *st, int i
 			m->tot->damaged += st->damaged;
 		}
 	}
-	if (rc < 0 && m->ix->in_batch)
-		db_rollback(m->ix), m->ix->in_batch = 0;
+	if (rc < 0 && db_in_batch(m->ix))
+		db_rollback(m->ix);
 	free(g->cache);
 	g->cache = NULL;
 	m->open = 0;
@@ -424,8 +424,8 @@ static int ingest_many(struct ingest_many *m, size_t n)
 
 	if (m->open) {
 		/* Stopped inside a file. */
-		if (m->ix->in_batch)
-			db_rollback(m->ix), m->ix->in_batch = 0;
+		if (db_in_batch(m->ix))
+			db_rollback(m->ix);
 		free(m->g.cache);
 		m->open = 0;
 	}

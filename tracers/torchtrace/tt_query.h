@@ -165,8 +165,13 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
  * Every chromium_event of every rank as one Chrome trace ({"traceEvents": [...]})
  * written to f, pid = rank (0 when unranked), tid kept, and one process_name
  * metadata event ("rank N") per rank before its first event. Events whose payload is
- * not JSON are counted in *skipped.
+ * not JSON are counted in *skipped. Events as torch writes them (md5 as declared, "pid"
+ * the last member) are copied byte for byte but the pid; others are re-serialised.
  */
+/* The span [*key, *vend) of the top-level "pid" member of a chromium event text when
+ * only simple "ident": "ident" members follow it (torch's json.dumps order): 1, else 0
+ * (tt_timeline.c explains). */
+int tt_chromium_pid_span(const char *text, size_t len, size_t *key, size_t *vend);
 int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
 			 uint64_t *skipped, struct pt_diag *diag);
 

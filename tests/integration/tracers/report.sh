@@ -54,6 +54,47 @@ nb=$("$PTTRACE" --json graph-breaks last | python3 -c 'import json,sys; print(le
 check_contains "graph breaks total and distinct" "<p>$nb graph breaks," "$(cat "$T/br/breaks.html")"
 check_contains "recompile reason on the frames page" "&rarr; <em>" "$(cat "$T/br/frames.html")"
 
+# 3b. --diff: the same trace cut before its 9th dynamo_start, compared as `pttrace diff` does.
+B=$(ls "$F"/generated/torch-2.6.0/breaks_recompile/trace/*.log)
+head -n $(($(grep -a -n '"dynamo_start"' "$B" | sed -n 9p | cut -d: -f1) - 1)) "$B" >"$T/cut.log"
+import --name full "$B"
+import --name cut "$T/cut.log"
+"$PTTRACE" report full --diff cut --out "$T/df" >/dev/null 2>"$T/err" || fail "report --diff: $(cat "$T/err")"
+dj=$("$PTTRACE" --json diff full cut)
+df=$(cat "$T/df/diff.html")
+check_contains "diff page says they differ" "they differ" "$df"
+check_contains "trace graph breaks section" "<h2>trace_graph_breaks: $(printf '%s' "$dj" | python3 -c 'import json,sys; d=json.load(sys.stdin)["trace_graph_breaks"]; print("%d &rarr; %d" % (d["a"], d["b"]))')</h2>" "$df"
+check_contains "compiles section" "<h2>compiles: $(printf '%s' "$dj" | python3 -c 'import json,sys; d=json.load(sys.stdin)["compiles"]; print("%d &rarr; %d" % (d["compiles_a"], d["compiles_b"]))')</h2>" "$df"
+check_eq "compiles only in the first run" "$(printf '%s' "$dj" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["compiles"]["removed"]))')" \
+	"$(grep -c '<td>only in the first run</td>' "$T/df/diff.html")"
+check_eq "changed compiles" "$(printf '%s' "$dj" | python3 -c 'import json,sys; print(sum(1 for m in json.load(sys.stdin)["compiles"]["matched"] if m["changed"]))')" \
+	"$(grep -c '^<tr><td>~</td>' "$T/df/diff.html")"
+check_eq "the JSON on the page is pttrace diff --json's" "$(printf '%s' "$dj" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))')" \
+	"$(python3 -c '
+import html, json, re, sys
+s = open(sys.argv[1]).read()
+m = re.search(r"<pre class=\"code\" data-lang=\"json\">(.*?)</pre>", s, re.S)
+print(json.dumps(json.loads(html.unescape(m.group(1))), sort_keys=True))' "$T/df/diff.html")"
+grep -q 'href="diff.html"' "$T/df/index.html" || fail "the landing page links the diff page"
+"$PTTRACE" report full --diff nosuchrun --out "$T/df2" >/dev/null 2>"$T/err"
+check_eq "--diff with an unknown run" 2 $?
+
+# 3c. Two processes without a rank in one run: their compiles are kept apart (p1, p2), each
+# compile page holds its own process's records only, as a report of that file alone.
+mkdir -p "$T/two"
+cp "$F/tlparse-tests/inputs/simple.log" "$T/two/a.log"
+cp "$F/tlparse-tests/inputs/simple.log" "$T/two/b.log"
+import "$T/two/a.log"
+"$PTTRACE" report last --out "$T/one" >/dev/null 2>&1 || fail "report of one process"
+import "$T/two"
+"$PTTRACE" report last --out "$T/pp" >/dev/null 2>&1 || fail "report of two processes"
+check_eq "compile pages per process" "p1_-_0_0_0.html p2_-_0_0_0.html" "$(ls "$T/pp/c" | tr '\n' ' ' | sed 's/ $//')"
+arts() { grep -c '^<li><a href="../p/[0-9a-f]*.html">' "$1" || true; }
+check_eq "p1's page has one process's records" "$(arts "$T/one/c/-_-_0_0_0.html")" "$(arts "$T/pp/c/p1_-_0_0_0.html")"
+check_eq "p2's page has one process's records" "$(arts "$T/one/c/-_-_0_0_0.html")" "$(arts "$T/pp/c/p2_-_0_0_0.html")"
+check_contains "the compiles table says who" '<td class="n">p2</td><td><a class="cid s-ok" href="c/p2_-_0_0_0.html">p2 [0/0]</a>' "$(cat "$T/pp/compiles.html")"
+check_contains "the matrix has a row per process" '<tr><th>p1</th>' "$(cat "$T/pp/index.html")"
+
 # 4. export records get their page only when there are some.
 import "$F/tlparse-tests/inputs/export.log"
 "$PTTRACE" report last --out "$T/ex" >/dev/null 2>&1 || fail "report export"

@@ -29,7 +29,7 @@ fi
 report() {	# report NAME INPUT... : import, report, browse
 	local name=$1; shift
 	"$PTTRACE" import "$@" >/dev/null 2>&1 || [ $? = 1 ] || { fail "import $*"; return; }
-	"$PTTRACE" report last --out "$T/$name" >/dev/null 2>"$T/err" || { fail "report $name: $(cat "$T/err")"; return; }
+	"$PTTRACE" report last "${RARGS[@]}" --out "$T/$name" >/dev/null 2>"$T/err" || { fail "report $name: $(cat "$T/err")"; return; }
 	mkdir -p "$PT_BUILD/report-screenshots/$name"
 	if node "$W/check_report.mjs" "$T/$name" "$PT_BUILD/report-screenshots/$name" "${XSS[@]}" >"$T/out" 2>&1; then
 		pass
@@ -40,10 +40,14 @@ report() {	# report NAME INPUT... : import, report, browse
 	tail -1 "$T/out"
 }
 
-XSS=()
+XSS=() RARGS=()
 report multi_rank "$F/tlparse-tests/inputs/multi_rank_logs"
 report breaks "$F/generated/torch-2.6.0/breaks_recompile/trace"
 report autograd_ca "$F/generated/torch-2.6.0/autograd_ca/trace"
+RARGS=(--diff 2)	# the diff page: autograd_ca's run against breaks_recompile's
+report diff "$F/generated/torch-2.6.0/autograd_ca/trace"
+[ -f "$T/diff/diff.html" ] || fail "no diff.html with --diff"
+RARGS=()
 report provenance "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
 needle=$(python3 "$PT_TESTLIB/mktrace.py" "$T/xss.log" xss)
 XSS=(--xss "$needle")

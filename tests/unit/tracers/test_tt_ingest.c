@@ -311,7 +311,8 @@ static void ranks_diff_timeline(void **state)
 	char *r0 = payload_line("dynamo_output_graph", CID(0, 0, 0), "G");
 	char *r1 = payload_line("dynamo_output_graph", CID(0, 1, 0), "H");
 	char *bb = payload_line("dynamo_output_graph", CID(0, 0, 0), "G changed");
-	char *ev = pt_xasprintf(P "{\"chromium_event\": {}, \"has_payload\": \"x\"}\n" EV(5.5));
+	char *ev2 = payload_line("chromium_event", "\"rank\": 3", "{\"name\":\"x\",\"ts\":6.5,\"ph\":\"E\",\"tid\":7,\"pid\":0}");
+	char *ev = pt_xasprintf(P "{\"chromium_event\": {}, \"has_payload\": \"x\"}\n" EV(5.5) "%s", ev2);
 	json_t *o;
 	char *s, *out = NULL;
 	size_t len;
@@ -338,13 +339,66 @@ static void ranks_diff_timeline(void **state)
 	mf = open_memstream(&out, &len);
 	assert_int_equal(tt_timeline_write(f->ix, a, mf, &n, &skipped, &f->diag), 0);
 	fclose(mf);
-	assert_int_equal(n, 1);
-	assert_non_null(strstr(out, "\"pid\":3"));
+	assert_int_equal(n, 2);
+	/* After rank 3's metadata event: an event whose md5 is not the declared one, parsed and
+	 * written again; one as torch wrote it, its bytes kept but the pid (the fast path). */
+	assert_string_equal(out, "{\"traceEvents\": [\n"
+				 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,\"tid\":0,"
+				 "\"args\":{\"name\":\"rank 3\"}},\n"
+				 "{\"name\":\"dynamo\",\"ts\":5.5,\"ph\":\"B\",\"pid\":3},\n"
+				 "{\"name\":\"x\",\"ts\":6.5,\"ph\":\"E\",\"tid\":7,\"pid\":3}\n]}\n");
 	free(out);
 	free(r0);
 	free(r1);
 	free(bb);
 	free(ev);
+	free(ev2);
+}
+
+/* The chromium event fast path: only a top-level "pid", followed by simple members at most. */
+static void chromium_pid_shapes(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *out;	/* with pid 7, or NULL: not this shape, go through jansson */
+	} cases[] = {
+		{ "{\"name\":\"a\",\"tid\":0,\"pid\":0}", "{\"name\":\"a\",\"tid\":0,\"pid\":7}" },
+		{ "{\"name\": \"a\", \"pid\": 12 }\n", "{\"name\": \"a\", \"pid\":7 }\n" },
+		{ "{\n\"ph\": \"B\",\n\"pid\": -1\n}", "{\n\"ph\": \"B\",\n\"pid\":7\n}" },
+		{ "{\"pid\":0}", "{\"pid\":7}" },
+		{ "{\n\"ph\": \"i\",\n\"pid\": 0,\n\"s\": \"p\"\n}", "{\n\"ph\": \"i\",\n\"pid\":7,\n\"s\": \"p\"\n}" },
+		{ "{\"pid\":0,\"s\":\"p\",\"x_1\":\"\"}", "{\"pid\":7,\"s\":\"p\",\"x_1\":\"\"}" },
+		{ "{\"args\":{\"pid\":1}}", NULL },		/* nested: the last '}' closes args */
+		{ "{\"pid\":0,\"tid\":1}", NULL },		/* a number after pid */
+		{ "{\"pid\":0,\"s\":\"a b\"}", NULL },	/* not an identifier after pid */
+		{ "{\"x\":\"a\\\"pid\":0}", NULL },		/* not a key: a string's end before it */
+		{ "{\"x\":\"a\\\",\\\"pid\":0}", NULL },	/* inside a string */
+		{ "{\"pid\":0,\"s\":\"\\\"p\"}", NULL },	/* an escaped quote */
+		{ "{\"pid\":0.5}", NULL },			/* not an integer */
+		{ "[\"pid\":0}", NULL },
+		{ "{\"ph\":\"B\",\"pid\":}", NULL },
+		{ "\"pid\":0}", NULL },
+		{ "{\"pid\":0,}", NULL },
+		{ "", NULL },
+		{ "}", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *t = cases[i].text;
+		size_t key = 0, vend = 0;
+		int ok = tt_chromium_pid_span(t, strlen(t), &key, &vend);
+
+		if (!ok != !cases[i].out)
+			fail_msg("case %zu (%s): %s", i, t, ok ? "matched" : "not matched");
+		if (ok) {
+			char *got = pt_xasprintf("%.*s\"pid\":7%s", (int)key, t, t + vend);
+
+			if (strcmp(got, cases[i].out))
+				fail_msg("case %zu: %s, expected %s", i, got, cases[i].out);
+			free(got);
+		}
+	}
 }
 
 /* tlparse's collectives parity: calls in comments and strings do not count, a wait missing does. */
@@ -445,6 +499,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(compile_status_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_occurrences, setup, teardown),
 		cmocka_unit_test_setup_teardown(ranks_diff_timeline, setup, teardown),
+		cmocka_unit_test(chromium_pid_shapes),
 		cmocka_unit_test_setup_teardown(failed_file_keeps_part_partial, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
