@@ -123,6 +123,19 @@ static void flush(const struct record_hooks *h, struct pt_diag *d)
 	pt_diag_init(d);
 }
 
+/* The spool failed while the child runs on: its error shown now, not at the end. */
+struct spool_alarm {
+	const struct record_hooks *h;
+	struct pt_diag *diag;
+};
+
+static void spool_failed(void *arg)
+{
+	struct spool_alarm *a = arg;
+
+	flush(a->h, a->diag);
+}
+
 /* Warnings about tracing that this torch cannot do. */
 static void check_torch(const struct record_hooks *h, struct db *ix, int64_t run_id,
 			const struct record_opts *o, const char *python, const struct torch_probe *p,
@@ -244,6 +257,8 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 		thread_on = 1;
 	else
 		pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL, "cannot start the indexing thread: indexing later");
+	cap.spool_failed = spool_failed;
+	cap.arg = &(struct spool_alarm){ .h = h, .diag = diag };
 	if (capture_loop(&cap, &w, &r->res, diag) < 0)
 		flush(h, diag);
 	r->output_lost = w.failed;

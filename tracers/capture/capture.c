@@ -208,8 +208,11 @@ int capture_loop(struct capture *c, struct spool_writer *w, struct capture_resul
 				continue;
 			}
 			/* Spool first: a dead terminal must not cost a byte of the record. */
-			if (spool_write(w, k + 1, buf, (size_t)got) < 0)
+			if (spool_write(w, k + 1, buf, (size_t)got) < 0) {
+				if (rc == 0 && c->spool_failed)
+					c->spool_failed(c->arg);
 				rc = -1;
+			}
 			passthrough(c, k + 1, buf, (size_t)got);
 		}
 	}

@@ -97,13 +97,21 @@ set -u
 mkdir -p "$T/small" "$T/full"
 mount -t tmpfs -o size=1m tmpfs "$T/small" || exit 99
 ln -s "$T/small" "$T/full/runs"
-PTTRACE_DB=$T/full/pt.db "$PTTRACE" run --name fill -- awk 'BEGIN { for (i = 0; i < 40000; i++) printf "line %07d %085d\n", i, 0; print "the end" }' >"$T/fill.out" 2>"$T/fill.err"
+PTTRACE_DB=$T/full/pt.db "$PTTRACE" run --name fill -- sh -c 'awk "BEGIN { for (i = 0; i < 40000; i++) printf \"line %07d %085d\\n\", i, 0 }"; sleep 3; echo the end' >"$T/fill.out" 2>"$T/fill.err" &
+p=$!
+# The error is shown when it happens, while the child still runs.
+for _ in $(seq 25); do
+	grep -q 'No space left' "$T/fill.err" && { echo yes >"$T/fill.early"; break; }
+	sleep 0.1
+done
+wait $p
 echo $? >"$T/fill.rc"
 # The kept part is indexed from the files on the tmpfs: read them before it goes.
 PTTRACE_DB=$T/full/pt.db "$PTTRACE" logs fill >"$T/fill.logs"
 SHEOF
 T=$T PTTRACE=$PTTRACE unshare -m bash "$T/full.sh"
 [ $? = 99 ] && not_applicable "B7: mounting a tmpfs is not allowed here"
+check_eq "disk full: the error shown while the child runs on" yes "$(cat "$T/fill.early" 2>/dev/null)"
 check_eq "disk full: exit 125 (the child's 0 but its output not kept)" 125 "$(cat "$T/fill.rc")"
 check_eq "disk full: the child ran on, its output passed through whole" "40001 the end" "$(wc -l <"$T/fill.out") $(tail -1 "$T/fill.out")"
 check_eq "disk full: one error" 1 "$(grep -c "stdout.log: write: No space left on device" "$T/fill.err")"
