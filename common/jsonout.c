@@ -99,6 +99,11 @@ json_t *pt_json_strn_lossy(const char *s, size_t n)
 	const unsigned char *u = (const unsigned char *)s;
 	json_t *j;
 
+	/* Valid UTF-8 without NUL, the usual case: as it is (jansson checks it). */
+	if (!n)
+		return json_string("");
+	if (!memchr(s, 0, n) && (j = json_stringn(s, n)))
+		return j;
 	pt_strbuf_init(&sb, (size_t)-1 / 2);
 	for (size_t i = 0; i < n;) {
 		size_t l = utf8_len(u + i, n - i);
