@@ -102,9 +102,13 @@ ln -s "$T/small" "$T/full/runs"
 PTTRACE_DB=$T/full/pt.db "$PTTRACE" run --name fill -- sh -c 'awk "BEGIN { for (i = 0; i < 40000; i++) printf \"line %07d %085d\\n\", i, 0 }"; sleep 3; echo the end' >"$T/fill.out" 2>"$T/fill.err" &
 p=$!
 # The error is shown when it happens, while the child still runs.
-for _ in $(seq 25); do
-	grep -q 'No space left' "$T/fill.err" && { echo yes >"$T/fill.early"; break; }
-	sleep 0.1
+for _ in $(seq 200); do
+	if grep -q 'No space left' "$T/fill.err"; then
+		grep -q 'the end' "$T/fill.out" || echo yes >"$T/fill.early"
+		break
+	fi
+	kill -0 $p 2>/dev/null || break
+	sleep 0.05
 done
 wait $p
 echo $? >"$T/fill.rc"
