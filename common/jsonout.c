@@ -1,6 +1,7 @@
 /* JSON output helpers; see jsonout.h. */
 #include "jsonout.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "strbuf.h"
@@ -10,6 +11,43 @@ int pt_json_print(FILE *f, const json_t *j)
 	if (json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
 		return -1;
 	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+void pt_json_stream_begin(struct pt_json_stream *js, FILE *f)
+{
+	js->f = f;
+	js->n = 0;
+}
+
+int pt_json_stream_add(struct pt_json_stream *js, json_t *v)
+{
+	/* [v] as pt_json_print indents it, without its brackets: the element as it
+	 * appears inside the whole array. */
+	json_t *one = json_array();
+	char *txt;
+	size_t len;
+	int rc = 0;
+
+	json_array_append_new(one, v);
+	txt = json_dumps(one, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(one);
+	if (!txt)
+		return -1;
+	len = strlen(txt);
+	/* "[\n" ... "\n]" */
+	if (len < 4 || fputs(js->n ? ",\n" : "[\n", js->f) == EOF ||
+	    fwrite(txt + 2, 1, len - 4, js->f) != len - 4)
+		rc = -1;
+	free(txt);
+	js->n++;
+	return rc;
+}
+
+int pt_json_stream_end(struct pt_json_stream *js)
+{
+	if (fputs(js->n ? "\n]\n" : "[]\n", js->f) == EOF)
+		return -1;
+	return fflush(js->f) == EOF ? -1 : 0;
 }
 
 json_t *pt_json_str(const char *s)
@@ -61,6 +99,11 @@ json_t *pt_json_strn_lossy(const char *s, size_t n)
 	const unsigned char *u = (const unsigned char *)s;
 	json_t *j;
 
+	/* Valid UTF-8 without NUL, the usual case: as it is (jansson checks it). */
+	if (!n)
+		return json_string("");
+	if (!memchr(s, 0, n) && (j = json_stringn(s, n)))
+		return j;
 	pt_strbuf_init(&sb, (size_t)-1 / 2);
 	for (size_t i = 0; i < n;) {
 		size_t l = utf8_len(u + i, n - i);

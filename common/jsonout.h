@@ -12,6 +12,21 @@
 /* Write j followed by a newline; returns 0 or -1 on a write error. */
 int pt_json_print(FILE *f, const json_t *j);
 
+/*
+ * A JSON array written one element at a time, byte for byte what
+ * pt_json_print writes for the whole array, so a long result needs no
+ * memory for the rows already written. begin, add (steals the reference
+ * to v), end. Each returns 0 or -1 on a write error (errno says which; a
+ * closed pipe is EPIPE): the caller stops there.
+ */
+struct pt_json_stream {
+	FILE *f;
+	size_t n;		/* elements written */
+};
+void pt_json_stream_begin(struct pt_json_stream *js, FILE *f);
+int pt_json_stream_add(struct pt_json_stream *js, json_t *v);
+int pt_json_stream_end(struct pt_json_stream *js);
+
 /* A JSON string, or null for NULL. Never returns NULL. */
 json_t *pt_json_str(const char *s);
 

@@ -123,6 +123,19 @@ static void flush(const struct record_hooks *h, struct pt_diag *d)
 	pt_diag_init(d);
 }
 
+/* The spool failed while the child runs on: its error shown now, not at the end. */
+struct spool_alarm {
+	const struct record_hooks *h;
+	struct pt_diag *diag;
+};
+
+static void spool_failed(void *arg)
+{
+	struct spool_alarm *a = arg;
+
+	flush(a->h, a->diag);
+}
+
 /* Warnings about tracing that this torch cannot do. */
 static void check_torch(const struct record_hooks *h, struct db *ix, int64_t run_id,
 			const struct record_opts *o, const char *python, const struct torch_probe *p,
@@ -244,8 +257,12 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 		thread_on = 1;
 	else
 		pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL, "cannot start the indexing thread: indexing later");
+	cap.spool_failed = spool_failed;
+	cap.arg = &(struct spool_alarm){ .h = h, .diag = diag };
 	if (capture_loop(&cap, &w, &r->res, diag) < 0)
 		flush(h, diag);
+	r->output_lost = w.failed;
+	r->lost_bytes = w.lost;
 	spool_writer_close(&w);
 	child_done_ns = pt_now_ns();
 	if (thread_on)
@@ -265,6 +282,18 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 		warn(h, ix, r->run_id, "dispatch-no-output",
 		     "TORCH_SHOW_DISPATCH_TRACE=1 produced no dispatcher trace lines: release builds"
 		     " compile it out; only code compiled without NDEBUG prints it");
+	if (r->output_lost) {
+		/* Kept with the run (show lists it); the error itself was shown when it happened. */
+		char *msg = pt_xasprintf("output incomplete: writing the raw output failed (%s) after"
+					 " %llu bytes of stdout and %llu of stderr; %llu bytes the"
+					 " child wrote after that were passed through but not kept",
+					 strerror(r->output_lost), (unsigned long long)st.bytes[1],
+					 (unsigned long long)st.bytes[2],
+					 (unsigned long long)r->lost_bytes);
+
+		runs_add_warning(ix, r->run_id, "output-lost", msg);
+		free(msg);
+	}
 	runs_finish(ix, r->run_id, r->res.how == CAPTURE_EXITED ? RUN_EXITED : RUN_SIGNALED,
 		    r->res.code, r->res.ended_us, (int64_t)st.bytes[1], (int64_t)st.bytes[2]);
 	if (x.rc != 0)

@@ -46,6 +46,8 @@ struct record_result {
 	struct capture_result res;	/* how it ended */
 	struct logs_ingest_stats stats;	/* what the line parsers made of its output */
 	int indexed;			/* everything indexed (else `pttrace reindex`) */
+	int output_lost;		/* errno of the failed write of the raw output; 0: all kept */
+	uint64_t lost_bytes;		/* bytes the child wrote after that (passed through only) */
 	double child_seconds, index_seconds, index_cpu_seconds, lag_seconds;
 };
 

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@ int capture_start(struct capture *c, char *const *argv, char *const *envp, int p
 	int out[2], err[2], status[2];
 	ssize_t n;
 	int e = 0;
-
+	pid_t parent = getpid();
 	struct sigaction sa;
 	int tty;
 
@@ -100,6 +101,13 @@ int capture_start(struct capture *c, char *const *argv, char *const *envp, int p
 	if (c->pid == 0) {
 		/* Child: own process group, pipes as stdout/stderr, default signals. */
 		setpgid(0, 0);
+		/*
+		 * Should pttrace die (even SIGKILLed), the child gets SIGTERM, as when
+		 * pttrace is terminated: nobody would read its output or record how it
+		 * ended. If pttrace died before this line, do not start at all.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(125);
 		if (tty) {
 			signal(SIGTTOU, SIG_IGN);
 			tcsetpgrp(0, getpid());
@@ -200,8 +208,11 @@ int capture_loop(struct capture *c, struct spool_writer *w, struct capture_resul
 				continue;
 			}
 			/* Spool first: a dead terminal must not cost a byte of the record. */
-			if (spool_write(w, k + 1, buf, (size_t)got) < 0)
+			if (spool_write(w, k + 1, buf, (size_t)got) < 0) {
+				if (rc == 0 && c->spool_failed)
+					c->spool_failed(c->arg);
 				rc = -1;
+			}
 			passthrough(c, k + 1, buf, (size_t)got);
 		}
 	}

@@ -20,6 +20,11 @@ struct capture {
 	pid_t pid;		/* the child; also its process group id */
 	int out_fd, err_fd;	/* read ends; -1 once closed */
 	int passthrough;	/* copy to our stdout/stderr; 2: both to our stderr (stdout is JSON) */
+	/* Called once, at the first chunk the spool could not keep (its error is in
+	 * the diag given to capture_loop), so it can be shown while the child runs
+	 * on; set after capture_start. May be NULL. */
+	void (*spool_failed)(void *arg);
+	void *arg;
 };
 
 enum capture_how {

@@ -81,21 +81,35 @@ static int put_record(struct spool_writer *w)
 	return 0;
 }
 
+/* The first write error: one message, the files as long as what was counted. */
+static int write_failed(struct spool_writer *w, int file, int e, size_t len)
+{
+	for (int i = 1; i < 3; i++)
+		if (w->fd[i] >= 0 && ftruncate(w->fd[i], (off_t)w->len[i]) < 0)
+			continue;	/* best effort: the reader stops at the counted bytes anyway */
+	pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[file],
+		    "write: %s; the child's output from here on is passed through but not kept",
+		    strerror(e));
+	w->failed = e;
+	w->lost += len;
+	return -1;
+}
+
 int spool_write(struct spool_writer *w, int stream, const void *buf, size_t len)
 {
-	if (pt_write_all(w->fd[stream], buf, len) < 0) {
-		pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[stream], "write: %s", strerror(errno));
+	if (w->failed) {
+		w->lost += len;
 		return -1;
 	}
+	if (pt_write_all(w->fd[stream], buf, len) < 0)
+		return write_failed(w, stream, errno, len);
 	if (stream != w->cur_stream) {
-		if (w->cur_stream && put_record(w) < 0) {
-			pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[0], "write: %s",
-				    strerror(errno));
-			return -1;
-		}
+		if (w->cur_stream && put_record(w) < 0)
+			return write_failed(w, 0, errno, len);
 		w->cur_stream = stream;
 	}
 	w->cur_len += len;
+	w->len[stream] += len;
 	if (w->st) {
 		pthread_mutex_lock(&w->st->mu);
 		w->st->bytes[stream] += len;
@@ -111,7 +125,9 @@ int spool_writer_close(struct spool_writer *w)
 	int rc = 0;
 
 	if (w->order_fd >= 0 && w->cur_stream && put_record(w) < 0) {
-		pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[0], "write: %s", strerror(errno));
+		if (!w->failed)
+			pt_diag_add(w->diag, PT_SEV_ERROR, w->dir, names[0], "write: %s",
+				    strerror(errno));
 		rc = -1;
 	}
 	w->cur_stream = 0;
@@ -204,9 +220,12 @@ static int deliver(struct spool_reader *r, int s, uint64_t want, int *stream,
 static int read_record(struct spool_reader *r, uint64_t i, int *s, uint64_t *n)
 {
 	uint8_t rec[8];
-	ssize_t got = pread(r->order_fd, rec, sizeof(rec), (off_t)(i * 8));
+	ssize_t got;
 	uint32_t a = 0, b = 0;
 
+	if (r->order_fd < 0)
+		return 0;	/* a bad record ended the order: said once */
+	got = pread(r->order_fd, rec, sizeof(rec), (off_t)(i * 8));
 	if (got < 0) {
 		pt_diag_add(r->diag, PT_SEV_ERROR, r->dir, names[0], "read: %s", strerror(errno));
 		return -1;
@@ -220,6 +239,8 @@ static int read_record(struct spool_reader *r, uint64_t i, int *s, uint64_t *n)
 	if (a != SPOOL_STDOUT && a != SPOOL_STDERR) {
 		pt_diag_add(r->diag, PT_SEV_WARNING, r->dir, names[0],
 			    "record %llu: bad stream %u; order after it is lost", (unsigned long long)i, a);
+		close(r->order_fd);
+		r->order_fd = -1;
 		return 0;
 	}
 	*s = (int)a;

@@ -42,6 +42,9 @@ struct spool_writer {
 	struct spool_state *st;	/* may be NULL */
 	char *dir;
 	struct pt_diag *diag;
+	uint64_t len[3];	/* bytes kept in each file */
+	int failed;		/* errno of the first failed write; from then on nothing is kept */
+	uint64_t lost;		/* bytes given to spool_write after that */
 };
 
 void spool_state_init(struct spool_state *st);
@@ -51,7 +54,14 @@ void spool_state_release(struct spool_state *st);
 int spool_writer_open(struct spool_writer *w, const char *dir, struct spool_state *st,
 		      struct pt_diag *diag);
 
-/* Append len bytes of stream (1 or 2). 0, or -1 on a write error (diag). */
+/*
+ * Append len bytes of stream (1 or 2). 0, or -1 when they are not kept. The
+ * first write error (a full disk, a file size limit) is reported once (diag)
+ * and the file cut back to what was kept whole; the writer then keeps
+ * nothing more (w->failed, w->lost count it) and says nothing more: the
+ * caller goes on passing the output through, and what was kept is
+ * consistent for the reader.
+ */
 int spool_write(struct spool_writer *w, int stream, const void *buf, size_t len);
 
 /* Write the last record, close the files, tell the reader. 0 or -1 (diag). */

@@ -3,7 +3,10 @@
  * and resolving RUN as the subcommand table's flags say, and printing
  * diagnostics under the program's name and colour policy.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pttrace.h"
 
@@ -44,4 +47,18 @@ int pt_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_
 void pt_print_diag(struct pt_cli *cli, struct pt_diag *diag)
 {
 	pt_diag_print(diag, stderr, cli->prog, cli->color_err);
+}
+
+int pt_stdout_done(struct pt_diag *diag)
+{
+	int err = 0;
+
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (!err)
+		return 0;
+	if (err == EPIPE)
+		return 1;
+	pt_diag_add(diag, PT_SEV_ERROR, "stdout", NULL, "write: %s", strerror(err));
+	return -1;
 }

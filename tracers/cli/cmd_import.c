@@ -41,32 +41,70 @@ static const char usage_text[] =
 struct srcfile {
 	char *src;	/* absolute */
 	char *base;
+	dev_t dev;
+	ino_t ino;
 };
+
+/* What the walk has found and seen: each directory and file once. */
+struct walk {
+	struct srcfile *v;
+	size_t n, alloc;
+	struct { dev_t dev; ino_t ino; char *path; } *dirs;
+	size_t ndirs, adirs;
+	struct pt_diag *diag;
+};
+
+static const char *file_type(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
 
 /*
  * path itself when it is a file; the *.log files below it when it is a
  * directory (a job directory also holds stdout, stderr and other files, and
- * TORCH_TRACE files always end in .log).
+ * TORCH_TRACE files always end in .log). Symbolic links are followed, each
+ * directory and each file (device and inode) taken once: a link back to a
+ * directory (latest -> .) cannot loop. A path given by name that cannot be
+ * imported is an error; inside a directory it is a warning and the rest goes
+ * on.
  */
-static void collect(const char *path, struct srcfile **v, size_t *n, size_t *alloc,
-		    struct pt_diag *diag, int in_dir)
+static void collect(struct walk *w, const char *path, int in_dir)
 {
+	enum pt_severity sev = in_dir ? PT_SEV_WARNING : PT_SEV_ERROR;
 	struct stat st;
 	size_t len = strlen(path);
 
 	if (stat(path, &st) < 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot read: %s", strerror(errno));
+		pt_diag_add(w->diag, sev, path, NULL, "cannot read: %s%s", strerror(errno),
+			    in_dir ? "; skipped" : "");
 		return;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		struct dirent **names;
-		int k = scandir(path, &names, NULL, alphasort);
+		int k;
 
+		for (size_t i = 0; i < w->ndirs; i++) {
+			if (w->dirs[i].dev == st.st_dev && w->dirs[i].ino == st.st_ino) {
+				if (!in_dir)
+					pt_diag_add(w->diag, PT_SEV_NOTE, path, NULL,
+						    "the same directory as '%s': read once", w->dirs[i].path);
+				return;
+			}
+		}
+		PT_GROW(w->dirs, w->ndirs, w->adirs);
+		w->dirs[w->ndirs].dev = st.st_dev;
+		w->dirs[w->ndirs].ino = st.st_ino;
+		w->dirs[w->ndirs++].path = pt_xstrdup(path);
+		k = scandir(path, &names, NULL, alphasort);
+		if (k < 0)
+			pt_diag_add(w->diag, sev, path, NULL, "cannot read: %s%s", strerror(errno),
+				    in_dir ? "; skipped" : "");
 		for (int i = 0; i < k; i++) {
 			if (names[i]->d_name[0] != '.') {
 				char *p = pt_xasprintf("%s/%s", path, names[i]->d_name);
 
-				collect(p, v, n, alloc, diag, 1);
+				collect(w, p, 1);
 				free(p);
 			}
 			free(names[i]);
@@ -74,21 +112,36 @@ static void collect(const char *path, struct srcfile **v, size_t *n, size_t *all
 		free(names);
 		return;
 	}
-	if (!S_ISREG(st.st_mode) || (in_dir && (len < 4 || strcmp(path + len - 4, ".log"))))
+	if (in_dir && (len < 4 || strcmp(path + len - 4, ".log")))
 		return;
-	PT_GROW(*v, *n, *alloc);
-	(*v)[*n].src = realpath(path, NULL);
-	if (!(*v)[*n].src)
-		(*v)[*n].src = pt_xstrdup(path);
-	(*v)[*n].base = pt_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-	(*n)++;
+	if (!S_ISREG(st.st_mode)) {
+		pt_diag_add(w->diag, sev, path, NULL, "%s, not a TORCH_TRACE file%s",
+			    file_type(st.st_mode), in_dir ? "; skipped" : "");
+		return;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		if (w->v[i].dev == st.st_dev && w->v[i].ino == st.st_ino) {
+			pt_diag_add(w->diag, PT_SEV_NOTE, path, NULL, "the same file as '%s': imported once",
+				    w->v[i].src);
+			return;
+		}
+	}
+	PT_GROW(w->v, w->n, w->alloc);
+	w->v[w->n].src = realpath(path, NULL);
+	if (!w->v[w->n].src)
+		w->v[w->n].src = pt_xstrdup(path);
+	w->v[w->n].base = pt_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	w->v[w->n].dev = st.st_dev;
+	w->v[w->n].ino = st.st_ino;
+	w->n++;
 }
 
 int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
 	const char *name = NULL, *into = NULL, *rank_from = NULL;
-	struct srcfile *files = NULL;
-	size_t nfiles = 0, alloc = 0;
+	struct walk w = { 0 };
+	struct srcfile *files;
+	size_t nfiles;
 	struct pt_diag diag;
 	struct db *ix = NULL;
 	int64_t run_id = 0;
@@ -130,8 +183,11 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
+	w.diag = &diag;
 	for (; i < argc; i++)
-		collect(argv[i], &files, &nfiles, &alloc, &diag, 0);
+		collect(&w, argv[i], 0);
+	files = w.v;
+	nfiles = w.n;
 	if (pt_diag_count(&diag, PT_SEV_ERROR))
 		goto out;
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
@@ -164,9 +220,21 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		const char **srcs = pt_xcalloc(nfiles + 1, sizeof(*srcs));
 		int irc;
 
-		for (size_t k = 0; k < nfiles; k++)
-			srcs[k] = files[k].src;
-		irc = tt_import_files_ex(ix, run_id, srcs, nfiles, rank_from, isatty(2), &diag, &tot);
+		size_t m = 0;
+
+		for (size_t k = 0; k < nfiles; k++) {
+			/* --into a run that already has this file (by its path): not twice. */
+			char *had = into ? tt_source_imported(ix, run_id, files[k].src) : NULL;
+
+			if (had)
+				pt_diag_add(&diag, PT_SEV_NOTE, files[k].src, NULL,
+					    "already imported into run %lld as %s: not imported again",
+					    (long long)run_id, had);
+			else
+				srcs[m++] = files[k].src;
+			free(had);
+		}
+		irc = m ? tt_import_files_ex(ix, run_id, srcs, m, rank_from, isatty(2), &diag, &tot) : 0;
 		free(srcs);
 		if (irc < 0)
 			goto out;
@@ -210,5 +278,8 @@ out_nodiag:
 		free(files[k].base);
 	}
 	free(files);
+	for (size_t k = 0; k < w.ndirs; k++)
+		free(w.dirs[k].path);
+	free(w.dirs);
 	return rc;
 }

@@ -134,23 +134,41 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ct
 	return optind;
 }
 
-/* Each record's bytes from the run directory; the stored text when the files are gone. */
-static int print_raw(struct db *ix, int64_t run_id, json_t *rows, struct pt_diag *diag)
+/*
+ * Each record as the bytes the child wrote (from the run directory; the
+ * stored text when the files are gone), or with --json as one element of
+ * the array, row by row as SQLite steps: memory stays bounded however long
+ * the run, and a reader that stops early (| head) stops the query.
+ * Returns the rows written, or -1 on a query error (diag).
+ */
+static int64_t print_rows(struct db *ix, int64_t run_id, struct db_stmt *s, int json,
+			  struct pt_diag *diag)
 {
 	struct spool_reader r;
-	char *dir = db_run_dir(ix, run_id);
-	int have_files = spool_reader_open(&r, dir, NULL, diag) == 0;
-	size_t i;
-	json_t *v;
-	char *buf = NULL;
+	struct pt_json_stream js;
+	char *dir = NULL, *buf = NULL;
+	int have_files = 0, st;
 	size_t cap = 0;
+	int64_t n = 0;
 
-	if (!have_files) {
-		pt_diag_release(diag);
-		pt_diag_add(diag, PT_SEV_NOTE, dir, NULL, "raw output missing: showing parsed text");
+	if (json) {
+		pt_json_stream_begin(&js, stdout);
+	} else {
+		dir = db_run_dir(ix, run_id);
+		have_files = spool_reader_open(&r, dir, NULL, diag) == 0;
+		if (!have_files) {
+			pt_diag_release(diag);
+			pt_diag_add(diag, PT_SEV_NOTE, dir, NULL, "raw output missing: showing parsed text");
+		}
 	}
-	json_array_foreach(rows, i, v) {
-		size_t len = (size_t)json_integer_value(json_object_get(v, "len"));
+	while ((st = db_step(s)) == 1) {
+		n++;
+		if (json) {
+			if (pt_json_stream_add(&js, db_row_json(s)) < 0)
+				break;
+			continue;
+		}
+		size_t len = (size_t)db_col_int(s, LOGS_COL_LEN);
 		ssize_t got = -1;
 
 		if (have_files) {
@@ -158,8 +176,8 @@ static int print_raw(struct db *ix, int64_t run_id, json_t *rows, struct pt_diag
 				cap = len;
 				buf = pt_xrealloc(buf, cap);
 			}
-			got = spool_pread(&r, (int)json_integer_value(json_object_get(v, "stream")),
-					  (uint64_t)json_integer_value(json_object_get(v, "off")), buf, len);
+			got = spool_pread(&r, (int)db_col_int(s, LOGS_COL_STREAM),
+					  (uint64_t)db_col_int(s, LOGS_COL_OFF), buf, len);
 		}
 		if (got >= 0) {
 			fwrite(buf, 1, (size_t)got, stdout);
@@ -167,14 +185,22 @@ static int print_raw(struct db *ix, int64_t run_id, json_t *rows, struct pt_diag
 			if (got == 0 || buf[got - 1] != '\n')
 				putchar('\n');
 		} else {
-			puts(json_string_value(json_object_get(v, "text")));
+			const char *t = db_col_text(s, LOGS_COL_TEXT);
+
+			puts(t ? t : "");
 		}
+		if (ferror(stdout))
+			break;
 	}
+	if (st == 1)
+		db_reset(s);	/* stopped early: the reader went away */
+	else if (json)
+		pt_json_stream_end(&js);
 	free(buf);
 	if (have_files)
 		spool_reader_close(&r);
 	free(dir);
-	return 0;
+	return st < 0 ? -1 : n;
 }
 
 int cmd_logs(int argc, char **argv, struct pt_cli *ctx)
@@ -182,8 +208,8 @@ int cmd_logs(int argc, char **argv, struct pt_cli *ctx)
 	struct logs_filter f;
 	struct pt_diag diag;
 	struct db *ix = NULL;
-	json_t *rows = NULL;
-	int64_t run_id;
+	struct db_stmt *s;
+	int64_t run_id, n = 0;
 	int first = parse(argc, argv, &f, ctx), rc = EXIT_USAGE;
 
 	if (first < 0)
@@ -191,15 +217,13 @@ int cmd_logs(int argc, char **argv, struct pt_cli *ctx)
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, argv[first], &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
-	if (!(rows = logs_query_records(ix, run_id, &f)))
+	if (!(s = logs_query_records(ix, run_id, &f)))
 		goto out;
-	if (ctx->json)
-		pt_json_print(stdout, rows);
-	else
-		print_raw(ix, run_id, rows, &diag);
-	rc = json_array_size(rows) ? EXIT_FINE : EXIT_PROBLEMS;
+	n = print_rows(ix, run_id, s, ctx->json, &diag);
+	if (n < 0 || pt_stdout_done(&diag) < 0)
+		goto out;
+	rc = n ? EXIT_FINE : EXIT_PROBLEMS;
 out:
-	json_decref(rows);
 	pt_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);

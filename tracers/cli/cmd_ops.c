@@ -50,34 +50,79 @@ static void print_counts(json_t *rows)
 	}
 }
 
-/* Indent by the number of ancestors (parent links point back to earlier calls). */
-static void print_tree(json_t *rows)
+/*
+ * The call tree, row by row as SQLite steps (or the rows as a JSON array):
+ * a call is indented one level under its parent, found on the stack of the
+ * previous call's ancestors (a parent is always one of them); memory is the
+ * nesting depth, not the number of calls. Returns the calls written, or -1
+ * on a query error (diag).
+ */
+static int64_t print_tree(struct db_stmt *s, int json)
 {
-	size_t n = json_array_size(rows), i;
-	int64_t *ids = pt_xcalloc(n ? n : 1, sizeof(*ids));
-	int *level = pt_xcalloc(n ? n : 1, sizeof(*level));
-	json_t *v;
+	struct { int64_t id; int level; } *stack = NULL;
+	size_t depth = 0, alloc = 0;
+	struct pt_json_stream js;
+	int64_t n = 0;
+	int st;
 
-	json_array_foreach(rows, i, v) {
-		json_t *p = json_object_get(v, "parent_id");
-		const char *ovl = str(v, "overload");
+	pt_json_stream_begin(&js, stdout);
+	while ((st = db_step(s)) == 1) {
+		int level = 0;
 
-		ids[i] = json_integer_value(json_object_get(v, "id"));
-		level[i] = 0;
-		if (json_is_integer(p)) {
-			/* The parent is near: search back from here. */
-			for (size_t k = i; k-- > 0;) {
-				if (ids[k] == json_integer_value(p)) {
-					level[i] = level[k] + 1;
-					break;
-				}
+		n++;
+		if (json) {
+			if (pt_json_stream_add(&js, db_row_json(s)) < 0)
+				break;
+			continue;
+		}
+		if (!db_col_is_null(s, 7)) {
+			int64_t parent = db_col_int(s, 7);
+			size_t k = depth;
+
+			while (k > 0 && stack[k - 1].id != parent)
+				k--;
+			if (k > 0) {
+				level = stack[k - 1].level + 1;
+				depth = k;	/* the calls above the parent have returned */
 			}
 		}
-		printf("%*s%s%s%s [%s] (%s)\n", 2 * level[i], "", str(v, "op"), *ovl ? "." : "", ovl,
-		       str(v, "dispatch_key"), str(v, "label"));
+		PT_GROW(stack, depth, alloc);
+		stack[depth].id = db_col_int(s, 0);
+		stack[depth++].level = level;
+		{
+			const char *op = db_col_text(s, 3), *ovl = db_col_text(s, 4);
+			const char *key = db_col_text(s, 5), *label = db_col_text(s, 2);
+
+			ovl = ovl ? ovl : "";
+			printf("%*s%s%s%s [%s] (%s)\n", 2 * level, "", op ? op : "", *ovl ? "." : "", ovl,
+			       key ? key : "", label ? label : "");
+		}
+		if (ferror(stdout))
+			break;
 	}
-	free(ids);
-	free(level);
+	if (st == 1)
+		db_reset(s);	/* the reader went away */
+	else if (json && st == 0)
+		pt_json_stream_end(&js);
+	free(stack);
+	return st < 0 ? -1 : n;
+}
+
+/* Say why there is nothing, instead of printing nothing. */
+static void say_none(struct db *ix, int64_t run_id)
+{
+	struct run_row r;
+
+	if (runs_load(ix, run_id, &r) < 0)
+		return;
+	if (r.dispatch)
+		printf("no dispatcher calls in run %lld: TORCH_SHOW_DISPATCH_TRACE was set, but this"
+		       " torch printed no dispatcher trace (release builds compile it out;"
+		       " see 'pttrace show %lld')\n", (long long)run_id, (long long)run_id);
+	else
+		printf("no dispatcher calls in run %lld: it was recorded without --dispatch"
+		       " (TORCH_SHOW_DISPATCH_TRACE)\n", (long long)run_id);
+	runs_row_release(&r);
 }
 
 int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
@@ -109,27 +154,24 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, argv[optind], &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
-	rows = tree ? logs_query_calls(ix, run_id) : logs_query_ops(ix, run_id);
+	if (tree) {
+		struct db_stmt *st = logs_query_calls(ix, run_id);
+		int64_t n = st ? print_tree(st, ctx->json) : -1;
+
+		if (n < 0 || pt_stdout_done(&diag) < 0)
+			goto out;
+		if (!n && !ctx->json)
+			say_none(ix, run_id);
+		rc = n ? EXIT_FINE : EXIT_PROBLEMS;
+		goto out;
+	}
+	rows = logs_query_ops(ix, run_id);
 	if (!rows)
 		goto out;
-	if (ctx->json) {
+	if (ctx->json)
 		pt_json_print(stdout, rows);
-	} else if (!json_array_size(rows)) {
-		/* Say why there is nothing, instead of printing nothing. */
-		struct run_row r;
-
-		if (runs_load(ix, run_id, &r) == 0) {
-			if (r.dispatch)
-				printf("no dispatcher calls in run %lld: TORCH_SHOW_DISPATCH_TRACE was set, but this"
-				       " torch printed no dispatcher trace (release builds compile it out;"
-				       " see 'pttrace show %lld')\n", (long long)run_id, (long long)run_id);
-			else
-				printf("no dispatcher calls in run %lld: it was recorded without --dispatch"
-				       " (TORCH_SHOW_DISPATCH_TRACE)\n", (long long)run_id);
-			runs_row_release(&r);
-		}
-	} else if (tree)
-		print_tree(rows);
+	else if (!json_array_size(rows))
+		say_none(ix, run_id);
 	else
 		print_counts(rows);
 	rc = json_array_size(rows) ? EXIT_FINE : EXIT_PROBLEMS;

@@ -43,7 +43,8 @@ static const char usage_text[] =
 	"                   DIR (default ./pttrace-report-<run id>)\n"
 	"\n"
 	"Exit status: the child's (its exit code, or 128+N when signal N killed it);\n"
-	"125 pttrace failed, 126 command not executable, 127 command not found.\n";
+	"125 pttrace failed (or the child exited 0 but its output could not all be\n"
+	"kept: a full disk), 126 command not executable, 127 command not found.\n";
 
 struct run_opts {
 	const char *logs, *python, *name, *tag, *report_dir;
@@ -142,6 +143,7 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 				    json_integer(res->code));
 		json_object_set_new(o, "exit", json_integer(capture_exit_code(res)));
 		json_object_set_new(o, "indexed", json_boolean(indexed));
+		json_object_set_new(o, "output_complete", json_boolean(!r->output_lost));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes));
 		json_object_set_new(o, "lines", json_integer((json_int_t)lines));
 		for (int k = 0; k < LOGS_NKINDS; k++)
@@ -170,7 +172,10 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 		if (s->lines[k])
 			fprintf(stderr, "%s%s %llu", first++ ? ", " : " (", logs_kind_name(k),
 				(unsigned long long)s->lines[k]);
-	fprintf(stderr, "%s%s; 'pttrace show %lld'\n", lines ? ")" : "",
+	if (r->output_lost)
+		fprintf(stderr, "%s, OUTPUT INCOMPLETE (%llu bytes not kept)", lines ? ")" : "",
+			(unsigned long long)r->lost_bytes);
+	fprintf(stderr, "%s%s; 'pttrace show %lld'\n", lines && !r->output_lost ? ")" : "",
 		indexed ? "" : ", NOT fully indexed", (long long)run_id);
 }
 
@@ -247,6 +252,9 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 	pt_print_diag(ctx, &diag);
 	summary(ctx, &r);
 	rc = capture_exit_code(&r.res);
+	/* The child succeeded but its output was not all kept: the run failed as a record. */
+	if (r.output_lost && rc == 0)
+		rc = EXIT_RUN_INTERNAL;
 	if (o.report)
 		write_report(ctx, ix, r.run_id, o.report_dir);
 out:

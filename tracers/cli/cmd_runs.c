@@ -68,6 +68,9 @@ static void fmt_status(char *out, size_t n, json_t *r)
 		int sig = (int)json_integer_value(json_object_get(r, "signal"));
 
 		snprintf(out, n, "signal %d (%s)", sig, strsignal(sig));
+	} else if (st && !strcmp(st, "lost")) {
+		/* Stored by a writing command, or seen now: the recording pttrace is gone. */
+		snprintf(out, n, "interrupted");
 	} else
 		snprintf(out, n, "%s", st ? st : "?");
 }
@@ -272,7 +275,12 @@ static void show_text(json_t *run)
 	putchar('\n');
 	if ((s = json_string_value(json_object_get(run, "cwd"))))
 		printf("  cwd:      %s\n", s);
-	printf("  status:   %s\n", st);
+	printf("  status:   %s", st);
+	if (!strcmp(st, "interrupted"))
+		printf(" (the recording pttrace died before the run ended; 'pttrace reindex %lld'"
+		       " indexes the output it kept)",
+		       (long long)json_integer_value(json_object_get(run, "id")));
+	putchar('\n');
 	printf("  started:  %s", when);
 	if (json_is_real(json_object_get(run, "duration_s")))
 		printf(", %.2f s", json_real_value(json_object_get(run, "duration_s")));
@@ -366,35 +374,105 @@ static const char rm_usage[] =
 	"usage: pttrace rm [--json] RUN...\n"
 	"\n"
 	"Deletes each run's rows and its directory (raw output, trace files).\n"
+	"A run still being recorded is refused.\n"
 	"\n"
-	"Exit status: 0 all deleted, 2 usage error or a RUN that does not exist\n"
-	"(the others are still deleted).\n";
+	"Exit status: 0 all deleted, 2 usage error, a RUN that does not exist or\n"
+	"is still running (the others are still deleted).\n";
+
+/*
+ * The RUNs being recorded now (a live pttrace run), found on a read-only
+ * connection: a running run's indexer holds the write lock, so asking
+ * first gives a clear refusal at once instead of a wait for the lock.
+ * Each is reported; *refused gets their ids.
+ */
+static void find_running(struct pt_cli *ctx, char **runs, int n, json_t *refused, struct pt_diag *diag)
+{
+	char *path = db_default_path(ctx->db);
+	struct pt_diag d;
+	struct db *ro = NULL;
+
+	pt_diag_init(&d);
+	if (pttrace_db_open(&ro, path, DB_READONLY | DB_NO_CREATE, &d) == 0) {
+		for (int i = 0; i < n; i++) {
+			int64_t id;
+			json_t *run;
+			const char *st;
+
+			if (runs_resolve(ro, runs[i], &id) < 0 || !(run = runs_show_json(ro, id)))
+				continue;	/* the writable connection says why */
+			st = json_string_value(json_object_get(run, "status"));
+			if (st && !strcmp(st, "running")) {
+				pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL,
+					    "run %lld is still being recorded (by a pttrace run on %s, child"
+					    " pid %lld): not deleted; stop that run first", (long long)id,
+					    json_string_value(json_object_get(run, "host")) ?: "?",
+					    (long long)json_integer_value(json_object_get(run, "pid")));
+				json_array_append_new(refused, json_integer(id));
+			}
+			json_decref(run);
+		}
+	}
+	db_close(ro);
+	pt_diag_release(&d);
+	free(path);
+}
+
+static int in_list(json_t *ids, int64_t id)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(ids, i, v)
+		if (json_integer_value(v) == id)
+			return 1;
+	return 0;
+}
 
 int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
-	json_t *done = json_array();
+	json_t *done = json_array(), *refused = json_array();
 	int first = common_opts(argc, argv, ctx, rm_usage), rc = EXIT_FINE;
 
-	if (first < 0) {
+	if (first < 0 || first >= argc) {
+		if (first >= argc)
+			fputs(rm_usage, stderr);
 		json_decref(done);
+		json_decref(refused);
 		return first == -1 ? EXIT_FINE : EXIT_USAGE;
 	}
-	if (first >= argc) {
-		fputs(rm_usage, stderr);
-		json_decref(done);
-		return EXIT_USAGE;
-	}
 	pt_diag_init(&diag);
+	find_running(ctx, argv + first, argc - first, refused, &diag);
+	if (json_array_size(refused) == (size_t)(argc - first)) {
+		/* Nothing to delete: no need to wait for the write lock the recorder holds. */
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
+		json_decref(refused);
 		return EXIT_USAGE;
 	}
+	/* Runs whose pttrace died become "lost": those may go; "running" ones are being recorded. */
+	runs_mark_lost(ix);
 	for (int i = first; i < argc; i++) {
+		struct run_row row;
 		int64_t id;
+		int running;
 
-		if (runs_resolve(ix, argv[i], &id) < 0 || runs_delete(ix, id) < 0) {
+		if (runs_resolve(ix, argv[i], &id) < 0 || runs_load(ix, id, &row) < 0) {
+			rc = EXIT_USAGE;
+			continue;
+		}
+		running = row.status && !strcmp(row.status, "running");
+		if (running && !in_list(refused, id))
+			pt_diag_add(&diag, PT_SEV_ERROR, NULL, NULL,
+				    "run %lld is still being recorded (by a pttrace run on %s, child pid"
+				    " %lld): not deleted; stop that run first", (long long)id,
+				    row.host ? row.host : "?", (long long)row.pid);
+		runs_row_release(&row);
+		if (running || in_list(refused, id) || runs_delete(ix, id) < 0) {
 			rc = EXIT_USAGE;
 			continue;
 		}
@@ -404,6 +482,9 @@ int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 	}
 	if (json_array_size(done) && (tt_forget_orphans(ix) < 0 || runs_compact(ix) < 0))
 		rc = EXIT_USAGE;
+	if (json_array_size(refused))
+		rc = EXIT_USAGE;
+out:
 	if (ctx->json) {
 		json_t *o = json_object();
 
@@ -412,6 +493,7 @@ int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 		json_decref(o);
 	}
 	json_decref(done);
+	json_decref(refused);
 	pt_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);

@@ -18,43 +18,72 @@ static const char usage_text[] =
 	"usage: pttrace sql [RUN] 'SELECT ...'\n"
 	"\n"
 	"Runs one read-only SQL statement on a read-only connection and prints the\n"
-	"rows (tab-separated with a header; --json: an array of objects). With RUN,\n"
+	"rows as they come (tab-separated with a header; --json: an array of objects).\n"
+	"Text with more than one statement is refused, nothing run. With RUN,\n"
 	"the run's id is bound to :run (or to ?1). Tables: docs/internals/index-schema.md.\n"
 	"\n"
 	"Exit status: 0 rows printed (even none), 2 usage error, bad SQL or no such run.\n";
 
-static void print_text(json_t *rows)
+/* One row as text: tab-separated values; the header before the first. */
+static void print_text_row(json_t *row, int header)
 {
-	size_t i;
-	json_t *row;
+	const char *k;
+	json_t *v;
+	int first = 1;
 
-	json_array_foreach(rows, i, row) {
-		const char *k;
-		json_t *v;
-		int first = 1;
-
-		if (i == 0) {
-			json_object_foreach(row, k, v) {
-				printf("%s%s", first ? "" : "\t", k);
-				first = 0;
-			}
-			putchar('\n');
-			first = 1;
-		}
+	if (header) {
 		json_object_foreach(row, k, v) {
-			fputs(first ? "" : "\t", stdout);
+			printf("%s%s", first ? "" : "\t", k);
 			first = 0;
-			if (json_is_string(v))
-				fputs(json_string_value(v), stdout);
-			else if (json_is_integer(v))
-				printf("%lld", (long long)json_integer_value(v));
-			else if (json_is_real(v))
-				printf("%g", json_real_value(v));
-			else
-				fputs("NULL", stdout);
 		}
 		putchar('\n');
+		first = 1;
 	}
+	json_object_foreach(row, k, v) {
+		fputs(first ? "" : "\t", stdout);
+		first = 0;
+		if (json_is_string(v))
+			fputs(json_string_value(v), stdout);
+		else if (json_is_integer(v))
+			printf("%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			printf("%g", json_real_value(v));
+		else
+			fputs("NULL", stdout);
+	}
+	putchar('\n');
+}
+
+/*
+ * Every row as SQLite steps it, written at once: an endless query prints
+ * until it is stopped, in bounded memory. -1 on a query error (diag).
+ */
+static int print_rows(struct db_stmt *s, int json)
+{
+	struct pt_json_stream js;
+	int st;
+	size_t n = 0;
+
+	pt_json_stream_begin(&js, stdout);
+	while ((st = db_step(s)) == 1) {
+		json_t *row = db_row_json(s);
+
+		if (json) {
+			if (pt_json_stream_add(&js, row) < 0)
+				break;
+		} else {
+			print_text_row(row, n == 0);
+			json_decref(row);
+			if (ferror(stdout))
+				break;
+		}
+		n++;
+	}
+	if (st == 1)
+		db_reset(s);	/* the reader went away */
+	else if (json && st == 0)
+		pt_json_stream_end(&js);
+	return st < 0 ? -1 : 0;
 }
 
 int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
@@ -68,7 +97,7 @@ int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 	struct db_stmt *s;
 	const char *run = NULL, *sql;
 	int64_t run_id = -1;
-	json_t *rows = NULL;
+	const char *more;
 	int c, rc = EXIT_USAGE;
 
 	optind = 0;
@@ -94,6 +123,12 @@ int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 	s = db_prepare(ix, sql);
 	if (!s)
 		goto out;
+	if ((more = db_next_statement(ix, sql))) {
+		pt_diag_add(&diag, PT_SEV_ERROR, NULL, NULL,
+			    "one statement at a time: nothing was run; after the first comes '%.200s'%s",
+			    more, strlen(more) > 200 ? "..." : "");
+		goto out;
+	}
 	if (!db_stmt_readonly(s)) {
 		pt_diag_add(&diag, PT_SEV_ERROR, NULL, NULL, "only read-only statements: '%s'", sql);
 		goto out;
@@ -106,17 +141,11 @@ int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 		if (k && db_bind_at(s, k, "i", run_id) < 0)
 			goto out;
 	}
-	rows = db_rows_json(s);
-	if (!rows)
+	if (print_rows(s, ctx->json) < 0 || pt_stdout_done(&diag) < 0)
 		goto out;
-	if (ctx->json)
-		pt_json_print(stdout, rows);
-	else
-		print_text(rows);
 	rc = EXIT_FINE;
 out:
 	pt_print_diag(ctx, &diag);
-	json_decref(rows);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;

@@ -36,6 +36,14 @@ int pt_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_
 void pt_print_diag(struct pt_cli *cli, struct pt_diag *diag);
 
 /*
+ * After writing a result to stdout (flushes it): 0 when all of it went out,
+ * 1 when the reader closed the pipe (EPIPE with SIGPIPE ignored: the output
+ * simply ends, nothing is said), -1 on another write error ("stdout:
+ * write: ..." added to diag; the caller exits EXIT_USAGE).
+ */
+int pt_stdout_done(struct pt_diag *diag);
+
+/*
  * Each returns the process exit code; argv[0] is the subcommand's full name
  * ("pttrace diff", pt_cli_run).
  * The table with their flags is in main.c.

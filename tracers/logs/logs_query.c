@@ -20,7 +20,7 @@ int logs_parse_level(const char *s)
 	return -1;
 }
 
-json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f)
+struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f)
 {
 	/*
 	 * One statement for every filter combination: a NULL parameter switches
@@ -60,7 +60,7 @@ json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filt
 			  f->stream ? (int64_t)f->stream : none, f->has_cid ? (int64_t)1 : none,
 			  f->limit > 0 ? f->limit : (int64_t)-1) < 0)
 		return NULL;
-	return db_rows_json(s);
+	return s;
 }
 
 json_t *logs_query_ops(struct db *ix, int64_t run_id)
@@ -70,12 +70,14 @@ json_t *logs_query_ops(struct db *ix, int64_t run_id)
 			      " ORDER BY calls DESC, op, overload, dispatch_key", "i", run_id);
 }
 
-json_t *logs_query_calls(struct db *ix, int64_t run_id)
+struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id)
 {
-	return db_json(ix, "SELECT c.id, r.seq, c.label, c.op, c.overload, c.dispatch_key,"
-			      " c.depth, c.parent_id, c.torn FROM dispatch_calls c"
-			      " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1 ORDER BY c.id",
-			      "i", run_id);
+	struct db_stmt *s = db_prepare(ix, "SELECT c.id, r.seq, c.label, c.op, c.overload, c.dispatch_key,"
+					   " c.depth, c.parent_id, c.torn FROM dispatch_calls c"
+					   " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1"
+					   " ORDER BY c.id");
+
+	return s && db_bind(s, "i", run_id) == 0 ? s : NULL;
 }
 
 int logs_show_json(struct db *ix, int64_t id, json_t *obj)

@@ -28,9 +28,13 @@ struct logs_filter {
 /*
  * The run's records matching f, in arrival order: seq, stream, off, len,
  * nlines, kind, level, ts_us, pid, src_file, src_line, rank, ca_id, frame_id,
- * frame_compile_id, attempt, artifact, text. NULL on error (diag).
+ * frame_compile_id, attempt, artifact, text. The statement, prepared and
+ * bound, for the caller to step row by row (db_step; db_row_json for a row as
+ * JSON): a run's records need no memory beyond the current one. NULL on
+ * error (diag).
  */
-json_t *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f);
+struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct logs_filter *f);
+enum logs_rec_col { LOGS_COL_SEQ, LOGS_COL_STREAM, LOGS_COL_OFF, LOGS_COL_LEN, LOGS_COL_TEXT = 17 };
 
 /* Level letter or name ("W", "warning", "DEBUG", "V") → Python level number; -1 unknown. */
 int logs_parse_level(const char *s);
@@ -38,8 +42,12 @@ int logs_parse_level(const char *s);
 /* Dispatcher calls by operator, overload and key: op, overload, dispatch_key, calls, torn. */
 json_t *logs_query_ops(struct db *ix, int64_t run_id);
 
-/* Every call in arrival order: id, seq, label, op, overload, dispatch_key, depth, parent_id, torn. */
-json_t *logs_query_calls(struct db *ix, int64_t run_id);
+/*
+ * Every call in arrival order: id, seq, label, op, overload, dispatch_key,
+ * depth, parent_id, torn. The statement, bound, to step row by row (as
+ * logs_query_records); NULL on error (diag).
+ */
+struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id);
 
 /* The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks, recompiles, errors. 0 or -1. */
 int logs_show_json(struct db *ix, int64_t id, json_t *obj);

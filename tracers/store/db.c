@@ -20,6 +20,7 @@
 
 #include "term.h"
 #include "fsutil.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /* The connection and a statement: opaque outside this file (db.h). */
@@ -113,6 +114,56 @@ static int set_wal(struct db *ix)
 	return db_exec(ix, sql);	/* the error, reported the usual way */
 }
 
+/*
+ * A read-only connection to a WAL database in a directory nobody may write
+ * (a read-only mount, an archive): SQLite cannot create the -shm index and
+ * every read fails ("unable to open database file"). Without a -wal file
+ * every change is in the database file itself, which then cannot change:
+ * opened again as immutable (no locks, no -shm), it reads. With a -wal file
+ * holding changes, the data is not all in the file: said so. 0, or -1 (diag).
+ */
+static int readonly_fallback(struct db *ix)
+{
+	char *wal = pt_xasprintf("%s-wal", ix->path), *uri;
+	struct pt_strbuf b;
+	struct stat st;
+	int rc = -1;
+
+	if (sqlite3_exec(ix->db, "PRAGMA schema_version", NULL, NULL, NULL) == SQLITE_OK) {
+		free(wal);
+		return 0;
+	}
+	if (stat(wal, &st) == 0 && st.st_size > 0) {
+		pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, NULL,
+			    "cannot be read here: its directory is read-only and its write-ahead log"
+			    " '%s' holds changes not yet in the database (open it once where it is"
+			    " writable, or copy the files)", wal);
+		free(wal);
+		return -1;
+	}
+	free(wal);
+	sqlite3_close_v2(ix->db);
+	ix->db = NULL;
+	/* file: URI, with what would be read as URI syntax escaped. */
+	pt_strbuf_init(&b, 3 * strlen(ix->path) + 64);
+	pt_strbuf_adds(&b, "file:");
+	for (const char *p = ix->path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || (unsigned char)*p < 0x20)
+			pt_strbuf_addf(&b, "%%%02X", (unsigned char)*p);
+		else
+			pt_strbuf_add(&b, p, 1);
+	}
+	pt_strbuf_adds(&b, "?immutable=1");
+	uri = pt_strbuf_detach(&b);
+	if (sqlite3_open_v2(uri, &ix->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		sql_error(ix, "sqlite3_open_v2 (immutable)", NULL);
+	else
+		rc = 0;
+	free(uri);
+	return rc;
+}
+
 int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag)
 {
 	struct db *ix = pt_xcalloc(1, sizeof(*ix));
@@ -152,12 +203,20 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 			    strerror(errno), errno == ENOENT ? " (only the database's own directory is created)" : "");
 		goto fail;
 	}
+	if (!ix->readonly && access(ix->dir, W_OK) < 0) {
+		/* SQLite would say "unable to open database file" at its first write. */
+		pt_diag_add(diag, PT_SEV_ERROR, ix->dir, NULL, "cannot write here (%s): a database is"
+			    " written with its -wal and -shm files beside it", strerror(errno));
+		goto fail;
+	}
 	oflags = ix->readonly ? SQLITE_OPEN_READONLY
 			      : SQLITE_OPEN_READWRITE | (flags & DB_NO_CREATE ? 0 : SQLITE_OPEN_CREATE);
 	if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		sql_error(ix, "sqlite3_open_v2", NULL);
 		goto fail;
 	}
+	if (ix->readonly && readonly_fallback(ix) < 0)
+		goto fail;
 	sqlite3_extended_result_codes(ix->db, 1);
 	sqlite3_busy_timeout(ix->db, 10000);
 	/*
@@ -257,6 +316,35 @@ struct db_stmt *db_prepare(struct db *ix, const char *sql)
 	s->next = ix->stmts;
 	ix->stmts = s;
 	return s;
+}
+
+const char *db_next_statement(struct db *ix, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+
+	if (sqlite3_prepare_v2(ix->db, sql, -1, &st, &tail) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	sqlite3_finalize(st);
+	while (tail && *tail) {
+		const char *next = NULL;
+
+		while (*tail == ' ' || *tail == '\t' || *tail == '\n' || *tail == '\r' || *tail == ';')
+			tail++;
+		if (!*tail)
+			break;
+		st = NULL;
+		if (sqlite3_prepare_v2(ix->db, tail, -1, &st, &next) != SQLITE_OK || st) {
+			sqlite3_finalize(st);
+			return tail;	/* a statement, or text that is not one: either way, more */
+		}
+		if (next == tail)
+			break;
+		tail = next;	/* only a comment */
+	}
+	return NULL;
 }
 
 static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void (*keep)(void *))

@@ -132,6 +132,13 @@ enum db_col_type db_col_type(struct db_stmt *s, int col);
  */
 int db_add_regexp(struct db *ix);
 
+/*
+ * Where the text after sql's first statement holds another statement (more
+ * than spaces, comments and ';'): a pointer into sql at its start; NULL when
+ * there is none or the first does not compile (db_prepare reports that).
+ */
+const char *db_next_statement(struct db *ix, const char *sql);
+
 /* Parameter number of a named parameter (":run"), 0 when the statement has none. */
 int db_param_index(struct db_stmt *s, const char *name);
 /* Number of parameters of the statement. */

@@ -36,18 +36,22 @@ json_t *db_json(struct db *ix, const char *sql, const char *fmt, ...)
 	return db_rows_json(s);
 }
 
+json_t *db_row_json(struct db_stmt *s)
+{
+	json_t *o = json_object();
+
+	for (int c = 0; c < db_col_count(s); c++)
+		json_object_set_new(o, db_col_name(s, c), col_json(s, c));
+	return o;
+}
+
 json_t *db_rows_json(struct db_stmt *s)
 {
 	json_t *rows = json_array();
 	int rc;
 
-	while ((rc = db_step(s)) == 1) {
-		json_t *o = json_object();
-
-		for (int c = 0; c < db_col_count(s); c++)
-			json_object_set_new(o, db_col_name(s, c), col_json(s, c));
-		json_array_append_new(rows, o);
-	}
+	while ((rc = db_step(s)) == 1)
+		json_array_append_new(rows, db_row_json(s));
 	if (rc < 0) {
 		json_decref(rows);
 		return NULL;

@@ -17,6 +17,9 @@
  */
 json_t *db_json(struct db *ix, const char *sql, const char *fmt, ...);
 
+/* The current row of a stepped statement (db_step returned 1) as one object. */
+json_t *db_row_json(struct db_stmt *s);
+
 /* The same for a statement already prepared and bound. */
 json_t *db_rows_json(struct db_stmt *s);
 

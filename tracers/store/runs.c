@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -166,25 +167,71 @@ int runs_delete(struct db *ix, int64_t run_id)
 	return db_remove_run_dir(ix, run_id);
 }
 
+/* When the process pid started, in UTC seconds (/proc), or -1 when unknown. */
+static double proc_start_s(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ticks = 0, btime = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	size_t n;
+	int field = 2;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "pid (comm) state ..." where comm may hold spaces and ')': fields after the last ')'. */
+	if (!(p = strrchr(buf, ')')))
+		return -1;
+	for (p++; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	if (field != 22 || sscanf(p, "%llu", &ticks) != 1)
+		return -1;
+	if (!(f = fopen("/proc/stat", "r")))
+		return -1;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	if (!btime || hz <= 0)
+		return -1;
+	return (double)btime + (double)ticks / (double)hz;
+}
+
+int runs_recorder_gone(int64_t pid, const char *host, int64_t started_us)
+{
+	char here[256] = "";
+	double start;
+
+	gethostname(here, sizeof(here) - 1);
+	if (pid <= 0 || !host || strcmp(host, here))
+		return 0;
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	/* Alive: the same process, unless it started after the run (2 s for the clock's grain). */
+	start = proc_start_s((long)pid);
+	return start > 0 && start > (double)started_us / 1e6 + 2.0;
+}
+
 int runs_mark_lost(struct db *ix)
 {
-	json_t *rows = db_json(ix, "SELECT id, pttrace_pid, host FROM runs WHERE status = 'running'", "");
+	json_t *rows = db_json(ix, "SELECT id, pttrace_pid, host, started_us FROM runs"
+			      " WHERE status = 'running'", "");
 	struct db_stmt *s;
-	char host[256] = "";
 	size_t i;
 	json_t *v;
 	int n = 0;
 
 	if (!rows)
 		return -1;
-	gethostname(host, sizeof(host) - 1);
 	json_array_foreach(rows, i, v) {
-		json_t *pid = json_object_get(v, "pttrace_pid");
-		const char *h = json_string_value(json_object_get(v, "host"));
-
-		if (!json_is_integer(pid) || !h || strcmp(h, host))
-			continue;
-		if (kill((pid_t)json_integer_value(pid), 0) == 0 || errno != ESRCH)
+		if (!runs_recorder_gone(json_integer_value(json_object_get(v, "pttrace_pid")),
+					json_string_value(json_object_get(v, "host")),
+					json_integer_value(json_object_get(v, "started_us"))))
 			continue;
 		s = db_prepare(ix, "UPDATE runs SET status = 'lost' WHERE id = ?1 AND status = 'running'");
 		if (!s || db_run(s, "i", (int64_t)json_integer_value(json_object_get(v, "id"))) < 0) {

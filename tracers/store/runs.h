@@ -80,6 +80,14 @@ int runs_finish(struct db *ix, int64_t run_id, enum run_status st, int code,
  */
 int runs_mark_lost(struct db *ix);
 
+/*
+ * 1 when the pttrace that records a run (its pttrace_pid, host and
+ * started_us) is gone: on this host, no process has that pid, or the one
+ * that has it started after the run did (the pid was reused). 0 when it may
+ * still run (alive, or on another host).
+ */
+int runs_recorder_gone(int64_t pid, const char *host, int64_t started_us);
+
 /* Delete the run's rows (every table cascades from runs) and its directory. */
 int runs_delete(struct db *ix, int64_t run_id);
 
@@ -113,7 +121,12 @@ struct run_row {
 int runs_load(struct db *ix, int64_t run_id, struct run_row *r);
 void runs_row_release(struct run_row *r);
 
-/* `pttrace ls` rows: id, name, tag, source, status, exit_code, signal, started_us, ended_us, argv, cwd, torch_version. */
+/*
+ * `pttrace ls` rows: id, name, tag, source, status, exit_code, signal,
+ * started_us, ended_us, argv, cwd, torch_version. Here and in
+ * runs_show_json a "running" run whose recorder is gone
+ * (runs_recorder_gone) has status "lost", as a writing command stores it.
+ */
 json_t *runs_list_json(struct db *ix);
 
 /*

@@ -1,12 +1,45 @@
 /* The read side of the core part (runs, run_env, run_warnings, run_files); see runs.h. */
 #include "runs.h"
 
+#include <string.h>
+
 #include "db_json.h"
+
+/* A "running" run whose recorder is gone: "lost", as runs_mark_lost would store it. */
+static int fix_status(struct db *ix, json_t *run)
+{
+	const char *st = json_string_value(json_object_get(run, "status"));
+	struct db_stmt *s;
+	int gone;
+
+	if (!st || strcmp(st, "running"))
+		return 0;
+	s = db_prepare(ix, "SELECT pttrace_pid, host, started_us FROM runs WHERE id = ?1");
+	if (!s || db_bind(s, "i", (int64_t)json_integer_value(json_object_get(run, "id"))) < 0)
+		return -1;
+	if (db_step(s) != 1)
+		return -1;
+	gone = runs_recorder_gone(db_col_int(s, 0), db_col_text(s, 1), db_col_int(s, 2));
+	db_reset(s);
+	if (gone)
+		json_object_set_new(run, "status", json_string("lost"));
+	return 0;
+}
 
 json_t *runs_list_json(struct db *ix)
 {
-	return db_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
-			   " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
+	json_t *rows = db_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
+				   " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(rows, i, v) {
+		if (fix_status(ix, v) < 0) {
+			json_decref(rows);
+			return NULL;
+		}
+	}
+	return rows;
 }
 
 json_t *runs_show_json(struct db *ix, int64_t id)
@@ -20,6 +53,8 @@ json_t *runs_show_json(struct db *ix, int64_t id)
 	}
 	run = json_incref(json_array_get(runs, 0));
 	json_decref(runs);
+	if (fix_status(ix, run) < 0)
+		goto fail;
 	/* argv is stored as JSON text: give it back as an array. */
 	{
 		json_t *a = json_loads(json_string_value(json_object_get(run, "argv")), 0, NULL);

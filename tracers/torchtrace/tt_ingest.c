@@ -664,6 +664,19 @@ out:
 	return rc;
 }
 
+char *tt_source_imported(struct db *ix, int64_t run_id, const char *source)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT path FROM trace_sources WHERE run_id = ?1 AND"
+					   " source = ?2 ORDER BY path LIMIT 1");
+	char *path = NULL;
+
+	if (s && db_bind(s, "it", run_id, source) == 0 && db_step(s) == 1) {
+		path = pt_xstrdup(db_col_text(s, 0) ? db_col_text(s, 0) : "");
+		db_reset(s);
+	}
+	return path;
+}
+
 int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {

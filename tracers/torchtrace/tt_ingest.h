@@ -44,6 +44,13 @@ int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progr
  */
 int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot);
+/*
+ * Where in the run a file imported earlier from source (an absolute path,
+ * as trace_sources keeps it) went ("trace/<name>"), or NULL when none was.
+ * Caller frees.
+ */
+char *tt_source_imported(struct db *ix, int64_t run_id, const char *source);
+
 /* The same with the rank rule: rank_from "file" (NULL) or "record", kept in trace_sources. */
 int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
 		       const char *rank_from, int progress, struct pt_diag *diag,

@@ -7,6 +7,7 @@
 #include "tt_tlparse.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,13 @@ static const char *mstr(json_t *meta, const char *key)
 /* A name inside one directory: '/' cannot lead out of DIR. */
 static void put_name(char *out, size_t n, const char *a, const char *b, const char *ext)
 {
-	snprintf(out, n, "%s%s.%s", a, b ? b : "", ext);
+	/* A name too long for out is cut before its extension, which stays (fit_name shortens it further). */
+	size_t el = strlen(ext) + 2, al = strlen(a), room = n > el ? n - el : 0;
+
+	if (al >= room)
+		snprintf(out, n, "%.*s.%s", (int)room, a, ext);
+	else
+		snprintf(out, n, "%s%.*s.%s", a, (int)(room - al), b ? b : "", ext);
 	for (char *p = out; *p; p++)
 		if (*p == '/')
 			*p = '_';
@@ -179,6 +186,41 @@ static int mkdirs(const char *path)
 		rc = -1;
 	free(p);
 	return rc;
+}
+
+/*
+ * A file name the file system takes: a last component over NAME_MAX (255
+ * bytes; a record's name can be anything) keeps its first 180 bytes (not
+ * cutting a UTF-8 sequence), then "~" and 16 hex digits of a hash of the
+ * whole name (so two long names stay apart), then its tail from the last '_'
+ * (the output number and extension: "_15.txt"), at most 40 bytes. rel is
+ * freed and the fitted name returned.
+ */
+static char *fit_name(char *rel)
+{
+	char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel, *out;
+	const char *tail;
+	size_t len = strlen(base), keep = 180, tl;
+	uint64_t h = 1469598103934665603ull;
+
+	if (len <= 255)
+		return rel;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)base[i]) * 1099511628211ull;
+	tail = strrchr(base, '_');
+	if (!tail || (tl = strlen(tail)) > 40) {
+		tail = strrchr(base, '.');
+		if (!tail || (tl = strlen(tail)) > 40) {
+			tail = "";
+			tl = 0;
+		}
+	}
+	while (keep > 0 && ((unsigned char)base[keep] & 0xc0) == 0x80)
+		keep--;
+	out = pt_xasprintf("%.*s%.*s~%016llx%s", (int)(base - rel), rel, (int)keep, base,
+			   (unsigned long long)h, tail);
+	free(rel);
+	return out;
 }
 
 static int write_file(const char *root, const char *rel, const void *data, size_t len,
@@ -346,8 +388,12 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 				     : tt_tlparse_output(kind, meta, payload, plen, name, sizeof(name));
 		if (out == 'p' || out == 'h') {
 			/* add_unique_suffix: <stem>_<N>.<ext>; an 'h' page is written as the JSON it renders. */
-			char *dot = strrchr(name, '.');
-			char *rel = pt_xasprintf("%s/%.*s_%ld%s", dir, (int)(dot - name), name, t->counter, dot);
+			char *dot = strrchr(name, '.'), *rel;
+
+			if (!dot)
+				dot = name + strlen(name);	/* a name without extension */
+			rel = fit_name(pt_xasprintf("%s/%.*s_%ld%s", dir, (int)(dot - name), name,
+							  t->counter, dot));
 
 			if (matches(o, &cid, kind, meta)) {
 				if (out == 'p' ? write_file(t->root, rel, payload ? payload : "", plen, diag) < 0
@@ -375,7 +421,7 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 			t->counter++;
 		} else if (out == 'g') {
 			/* dump_file/<name>: tlparse's page has no number in its name, only in the listing. */
-			char *rel = pt_xasprintf("dump_file/%s", name);
+			char *rel = fit_name(pt_xasprintf("dump_file/%s", name));
 
 			if (matches(o, &cid, kind, meta)) {
 				if (write_file(t->root, rel, payload ? payload : "", plen, diag) < 0)
@@ -459,7 +505,7 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 	}
 	if (step < 0)
 		rc = -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
+	for (size_t i = 0; i < n && step == 0; i++) {
 		struct tree t = {0};
 		char *root;
 
@@ -484,11 +530,16 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 		if (mkdirs(root) < 0) {
 			pt_diag_add(diag, PT_SEV_ERROR, root, NULL, "cannot create: %s", strerror(errno));
 			rc = -1;
-		} else if (one_file(ix, f[i].first, f[i].last, &t, o, st, diag) < 0 ||
-			   (!o->export_mode && dump_json(root, "compile_directory.json", t.dir, diag) < 0) ||
-			   (!(o->cid || o->what || o->export_mode) &&
-			    dump_json(root, "chromium_events.json", t.chromium, diag) < 0)) {
-			rc = -1;
+			step = -1;	/* --out itself, most likely: the other trees would fail alike */
+		} else {
+			/* A file that could not be written: the others and the index still are. */
+			if (one_file(ix, f[i].first, f[i].last, &t, o, st, diag) < 0)
+				rc = -1;
+			if (!o->export_mode && dump_json(root, "compile_directory.json", t.dir, diag) < 0)
+				rc = -1;
+			if (!(o->cid || o->what || o->export_mode) &&
+			    dump_json(root, "chromium_events.json", t.chromium, diag) < 0)
+				rc = -1;
 		}
 		st->trees++;
 		json_decref(t.dir);
