@@ -178,8 +178,8 @@ static void chunk_append(struct compdb *c, size_t *alloc, struct chunk *k, size_
 /*
  * The common case: '[' and objects. Big texts are cut into stretches parsed by
  * threads at once: a stretch starts at a '{' that is the first non-blank after a
- * newline byte (a raw newline cannot be inside a JSON string, so that '{' opens an
- * object, though maybe a nested one). Stretches are then joined in order; one is
+ * newline byte, or after a newline and a comma (a raw newline cannot be inside a JSON
+ * string, so that '{' opens an object, though maybe a nested one). Stretches are then joined in order; one is
  * used only when the stretch before it ended exactly where it starts, which proves
  * its start is an entry's. From the first that is not, the rest is parsed again in
  * order. Returns 0, or -1 when the text is anything else: the caller then decodes
@@ -209,6 +209,8 @@ static int parse_entries(const uint8_t *buf, size_t len, struct compdb *c, const
 
 		while (nl) {
 			q = skip_ws(buf, len, (size_t)(nl - buf) + 1);
+			if (q < len && buf[q] == ',')	/* "}\n,{": the comma first */
+				q = skip_ws(buf, len, q + 1);
 			if (q < len && buf[q] == '{')
 				break;
 			nl = memchr(buf + q, '\n', len - q);

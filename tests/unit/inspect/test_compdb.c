@@ -102,7 +102,7 @@ static void entry_by_entry(void **state)
 /* A text of 8 MB or more: NORMAL entries, then one entry whose nested objects start
  * lines for NESTED lines (so a stretch cut in its middle starts at a '{' that is not an
  * entry's), then NORMAL more; every 1000th entry is malformed. */
-static char *big_text(size_t normal, size_t nested, size_t *len)
+static char *big_text(size_t normal, size_t nested, int comma_first, size_t *len)
 {
 	struct pt_strbuf sb;
 	size_t e = 0;
@@ -112,10 +112,10 @@ static char *big_text(size_t normal, size_t nested, size_t *len)
 	for (int half = 0; half < 2; half++) {
 		for (size_t i = 0; i < normal; i++, e++) {
 			if (e % 1000 == 7)
-				pt_strbuf_addf(&sb, "{\"file\": \"bad%zu.c\"},\n", e);
+				pt_strbuf_addf(&sb, "{\"file\": \"bad%zu.c\"}%s", e, comma_first ? "\n," : ",\n");
 			else
 				pt_strbuf_addf(&sb, "{\"directory\": \"/b\", \"command\": \"cc -O2 -c f%zu.c "
-					       "-DPAD=%0200zu\", \"file\": \"f%zu.c\"},\n", e, e, e);
+					       "-DPAD=%0200zu\", \"file\": \"f%zu.c\"}%s", e, e, e, comma_first ? "\n," : ",\n");
 		}
 		if (!half) {
 			pt_strbuf_adds(&sb, "{\"directory\": \"/b\", \"x\": [\n");
@@ -132,13 +132,12 @@ static char *big_text(size_t normal, size_t nested, size_t *len)
 
 /* Cut into stretches parsed by threads, the result is the one-thread result: entries,
  * their indexes, the warnings (global entry numbers), with a cut inside an entry. */
-static void stretches_in_threads(void **state)
+static void stretches(int comma_first)
 {
 	size_t len;
-	char *text = big_text(20000, 40000, &len);
+	char *text = big_text(20000, 40000, comma_first, &len);
 	struct compdb ref, c;
 	struct pt_diag dref, d;
-	(void)state;
 
 	assert_true(len >= (8u << 20));
 	setenv("PT_JOBS", "1", 1);
@@ -180,6 +179,13 @@ static void stretches_in_threads(void **state)
 	compdb_release(&ref);
 	pt_diag_release(&dref);
 	free(text);
+}
+
+static void stretches_in_threads(void **state)
+{
+	(void)state;
+	stretches(0);	/* "},\n{": CMake's layout */
+	stretches(1);	/* "}\n,{" */
 }
 
 static void not_a_database(void **state)
