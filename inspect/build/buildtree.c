@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,12 +113,34 @@ static char *compiler_version(const char *dir, const char *file, const char *var
 	return out;
 }
 
+/* compile_commands.json, read and parsed on a thread of its own (buildtree_load). */
+struct compdb_job {
+	char *path;
+	struct compdb c;
+	struct pt_diag d;
+	bool ok;
+};
+
+static void *load_compdb(void *arg)
+{
+	struct compdb_job *j = arg;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	if (read_file(j->path, &buf, &len, &j->d) == 0 && compdb_parse(buf, len, &j->c, j->path, &j->d) == 0)
+		j->ok = true;
+	free(buf);
+	return NULL;
+}
+
 int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struct pt_diag *d)
 {
 	uint8_t *buf;
 	size_t len;
 	char *p;
-	int rc;
+	int rc, compdb_started = 0;
+	struct compdb_job cj;
+	pthread_t compdb_thread;
 
 	memset(t, 0, sizeof(*t));
 	{
@@ -149,6 +172,13 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 		if (!s)
 			s = cmakecache_value(&t->cache, "Torch_SOURCE_DIR");
 		t->source_dir = s ? pt_xstrdup(s) : NULL;
+	}
+	/* compile_commands.json (tens of MB of JSON) is read while the manifest and the log are. */
+	if (want_compdb) {
+		memset(&cj, 0, sizeof(cj));
+		cj.path = pt_xasprintf("%s/compile_commands.json", t->dir);
+		pt_diag_init(&cj.d);
+		compdb_started = pthread_create(&compdb_thread, NULL, load_compdb, &cj) == 0;
 	}
 	p = pt_xasprintf("%s/build.ninja", t->dir);
 	rc = read_file(p, &buf, &len, d);
@@ -186,12 +216,17 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 	free(buf);
 	free(p);
 	if (want_compdb) {
-		p = pt_xasprintf("%s/compile_commands.json", t->dir);
-		rc = read_file(p, &buf, &len, d);
-		if (rc == 0 && compdb_parse(buf, len, &t->compdb, p, d) == 0)
-			t->have_compdb = true;
-		free(buf);
-		free(p);
+		if (compdb_started)
+			pthread_join(compdb_thread, NULL);
+		else
+			load_compdb(&cj);
+		/* Its messages where a reading in order would have put them. */
+		for (size_t i = 0; i < cj.d.n; i++)
+			pt_diag_add(d, cj.d.v[i].sev, cj.d.v[i].file, cj.d.v[i].where, "%s", cj.d.v[i].what);
+		pt_diag_release(&cj.d);
+		t->compdb = cj.c;
+		t->have_compdb = cj.ok;
+		free(cj.path);
 	}
 	t->cxx_version = compiler_version(t->dir, "CMakeCXXCompiler.cmake", "CMAKE_CXX_COMPILER_VERSION");
 	t->c_version = compiler_version(t->dir, "CMakeCCompiler.cmake", "CMAKE_C_COMPILER_VERSION");
