@@ -213,11 +213,12 @@ static int libcmp(const char *p1, const char *p2)
 			if (*p2 >= '0' && *p2 <= '9') {
 				unsigned long long v1 = 0, v2 = 0;
 
-				/* Saturate instead of overflowing on absurd digit runs. */
-				while (*p1 >= '0' && *p1 <= '9')
-					v1 = v1 > (1ull << 60) ? v1 : v1 * 10 + (unsigned)(*p1++ - '0');
-				while (*p2 >= '0' && *p2 <= '9')
-					v2 = v2 > (1ull << 60) ? v2 : v2 * 10 + (unsigned)(*p2++ - '0');
+				/* Saturate instead of overflowing on absurd digit runs
+				   (and step over every digit: a saturated run looped forever). */
+				for (; *p1 >= '0' && *p1 <= '9'; p1++)
+					v1 = v1 > (1ull << 60) ? v1 : v1 * 10 + (unsigned)(*p1 - '0');
+				for (; *p2 >= '0' && *p2 <= '9'; p2++)
+					v2 = v2 > (1ull << 60) ? v2 : v2 * 10 + (unsigned)(*p2 - '0');
 				if (v1 != v2)
 					return v1 < v2 ? -1 : 1;
 			} else {

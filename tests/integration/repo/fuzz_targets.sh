@@ -23,7 +23,8 @@ done
 
 # tests/fuzz/run over stand-ins: a fake tree whose targets print libFuzzer's
 # final statistics; fuzz_glog "crashes" (writes crash-<sha> under the
-# -artifact_prefix and exits 1) when SECONDS is 2.
+# -artifact_prefix and exits 1) when SECONDS is 2; fuzz_symver prints a UBSan
+# report and exits 0 when SECONDS is 3.
 B=$T/build-fuzz
 mkdir -p "$B/tests/fuzz"
 for t in $targets; do
@@ -43,6 +44,9 @@ if [ "$t" = fuzz_glog ] && [ "\$secs" = 2 ]; then
 	echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1"
 	printf 'boom' >"\${pre}crash-0123abcd"
 	exit 1
+fi
+if [ "$t" = fuzz_symver ] && [ "\$secs" = 3 ]; then
+	echo "x.c:1:2: runtime error: shift exponent 38 is too large for 32-bit type"
 fi
 echo "stat::number_of_executed_units: 1234"
 echo "stat::new_units_added: 7"
@@ -68,6 +72,11 @@ check_contains "run: stderr summary" "1 of 2 targets found something" "$out"
 # A later clean run clears the old finding of that target.
 check_rc "run: clean again" 0 tests/fuzz/run 1 --build "$B" fuzz_glog
 [ ! -e "$B/fuzz-run/crashes/fuzz_glog/crash-0123abcd" ] && pass || fail "old crash input left in place"
+# A UBSan report that did not stop the target (a tree built to recover) is a finding too.
+check_rc "run: a runtime error with exit 0 is a finding" 1 tests/fuzz/run 3 --build "$B" fuzz_symver
+check_contains "run: the runtime error named" "FINDING (exit 0: runtime error: shift exponent 38" \
+	"$(tests/fuzz/run 3 --build "$B" fuzz_symver 2>&1)"
+check_contains "run: UBSan told to stop" "UBSAN_OPTIONS:-halt_on_error=1" "$(cat "$PT_SRC/tests/fuzz/run")"
 check_rc "run: no SECONDS is a usage error" 2 tests/fuzz/run --build "$B"
 check_rc "run: a missing target" 2 tests/fuzz/run 1 --build "$B" fuzz_nosuch
 check_rc "run: no tree" 2 tests/fuzz/run 1 --build "$T/none"
