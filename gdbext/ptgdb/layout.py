@@ -364,8 +364,12 @@ def element_bytes(info, indices, raw=False):
         for idx, o in zip(indices, offs):
             out[idx] = buf[o * isz - lo:o * isz - lo + isz]
     else:
+        # One read per distinct offset: elements that share one (stride 0) share it.
+        seen = {}
         for idx, o in zip(indices, offs):
-            out[idx] = inf.read_memory(info.data + o * isz, isz).tobytes()
+            if o not in seen:
+                seen[o] = inf.read_memory(info.data + o * isz, isz).tobytes()
+            out[idx] = seen[o]
     return out
 
 

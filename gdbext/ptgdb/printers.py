@@ -27,7 +27,10 @@ def _values_text(info, full, raw, edge):
     # Whatever pt-threshold says, never walk more than FULL_LIMIT elements.
     if info.numel > layout.FULL_LIMIT:
         summ = True
-    indices = summarize.shown_indices(info.sizes, summ, edge)
+    # A summary shows at most SUMMARY_LIMIT elements, read one by one from their
+    # offsets (strides): a broadcast view costs what it shows, never its numel.
+    limit = summarize.shown_limit(summ)
+    indices = summarize.shown_indices(info.sizes, summ, edge, limit)
     raw_bytes = layout.element_bytes(info, indices)
     if raw:
         values = {k: dtypes.raw_int(b) for k, b in raw_bytes.items()}
@@ -35,7 +38,7 @@ def _values_text(info, full, raw, edge):
     else:
         values = {k: info.dtype.decode(b) for k, b in raw_bytes.items()}
         fmt = summarize.formatter(info.dtype.kind, [values[k] for k in indices])
-    return summarize.render(info.sizes, values, fmt, summ, edge)
+    return summarize.render(info.sizes, values, fmt, summ, edge, limit)
 
 
 def tensor_string(value, full=False, raw=False, edge=None):

@@ -5,13 +5,21 @@
 # one float format for all shown elements (int mode '1.', fixed '{:.4f}',
 # scientific '{:.4e}'); complex as real and imaginary formats side by side.
 # Unlike torch, everything is on one line.
+import itertools
 import math
 
 from . import dtypes
 
 DEFAULT_THRESHOLD = 1000
 DEFAULT_EDGEITEMS = 3
+# A summarised print shows at most this many elements: torch's rule alone keeps
+# every index of a dimension of at most 2*edgeitems elements, so a broadcast view
+# such as torch.zeros(1).expand([2]*22) (4 M elements, strides 0) would otherwise
+# be printed whole. 10000 leaves every summary of up to 5 dimensions (6**5 = 7776
+# elements at the default edgeitems) as torch prints it.
+SUMMARY_LIMIT = 10000
 ELLIPSIS = None   # marks a `...` position in an index list
+GAP = object()    # a `...` among the parts _walk() hands to its node function
 
 
 def dim_indices(size, summarize, edgeitems):
@@ -21,20 +29,54 @@ def dim_indices(size, summarize, edgeitems):
     return list(range(size))
 
 
-def shown_indices(sizes, summarize, edgeitems):
-    """Index tuples of every element printed, in print order (row-major)."""
-    out = []
+def _dim_iter(size, summarize, edgeitems):
+    """dim_indices() without building the lists (a large --edge costs nothing)."""
+    if summarize and size > 2 * edgeitems:
+        return itertools.chain(range(edgeitems), (ELLIPSIS,), range(size - edgeitems, size))
+    return range(size)
+
+
+def _walk(sizes, summarize, edgeitems, limit, leaf, node):
+    """The print order of a tensor, shared by shown_indices() and render() so they
+    agree on where a print stops. leaf(index tuple) gives one element's part;
+    node(list of parts, GAP for "...") a dimension's. With limit, at most that
+    many elements are shown: once it is reached, every dimension still open ends
+    with one "...".
+    The work is O(elements shown x dimensions), never O(numel)."""
+    left = [limit if limit is not None else -1]
 
     def walk(prefix, d):
-        if d == len(sizes):
-            out.append(tuple(prefix))
-            return
-        for i in dim_indices(sizes[d], summarize, edgeitems):
-            if i is not ELLIPSIS:
-                walk(prefix + [i], d + 1)
-    if all(s > 0 for s in sizes):
-        walk([], 0)
+        parts = []
+        for i in _dim_iter(sizes[d], summarize, edgeitems):
+            if left[0] == 0 or i is ELLIPSIS:
+                if not parts or parts[-1] is not GAP:
+                    parts.append(GAP)
+                if left[0] == 0:
+                    break
+            elif d + 1 == len(sizes):
+                parts.append(leaf(tuple(prefix + [i])))
+                left[0] -= 1
+            else:
+                parts.append(walk(prefix + [i], d + 1))
+        return node(parts)
+    return walk([], 0)
+
+
+def shown_indices(sizes, summarize, edgeitems, limit=None):
+    """Index tuples of every element printed, in print order (row-major); at most
+    `limit` of them (None: no limit)."""
+    out = []
+    if sizes and all(s > 0 for s in sizes):
+        _walk(sizes, summarize, edgeitems, limit, out.append, lambda parts: None)
+    elif not sizes:
+        out.append(())
     return out
+
+
+def shown_limit(summarize):
+    """The most elements a print shows: SUMMARY_LIMIT when summarising, else no
+    limit (an unsummarised tensor has at most pt-threshold or FULL_LIMIT)."""
+    return SUMMARY_LIMIT if summarize else None
 
 
 def should_summarize(numel, threshold):
@@ -102,24 +144,17 @@ def raw_formatter():
     return _Plain(hex)
 
 
-def render(sizes, values, fmt, summarize, edgeitems):
-    """Nested, one-line text. values: {index tuple: value} for shown_indices()."""
+def render(sizes, values, fmt, summarize, edgeitems, limit=None):
+    """Nested, one-line text. values: {index tuple: value} for
+    shown_indices(sizes, summarize, edgeitems, limit)."""
     if not sizes:
         return fmt.format(values[()])
-
-    def walk(prefix, d):
-        parts = []
-        for i in dim_indices(sizes[d], summarize, edgeitems):
-            if i is ELLIPSIS:
-                parts.append("...")
-            elif d + 1 == len(sizes):
-                parts.append(fmt.format(values[tuple(prefix + [i])]))
-            else:
-                parts.append(walk(prefix + [i], d + 1))
-        return "[" + ", ".join(parts) + "]"
     if any(s == 0 for s in sizes):
         return "[]"
-    return walk([], 0)
+    return _walk(sizes, summarize, edgeitems, limit,
+                 lambda idx: fmt.format(values[idx]),
+                 lambda parts: "[" + ", ".join("..." if p is GAP else p
+                                               for p in parts) + "]")
 
 
 def format_list(items, limit=100):

@@ -272,7 +272,8 @@ size_t dynsym_find(const struct dynsym *t, const char *name, uint32_t h, const c
 	if (t->nbuckets) {
 		bool be = t->s.big_endian;
 		uint64_t word = rd64(t->bloom + ((h / 64) & (t->bloom_size - 1)) * 8, be);
-		uint64_t mask = (1ull << (h % 64)) | (1ull << ((h >> t->bloom_shift) % 64));
+		/* glibc shifts a 64-bit uint_fast32_t: a shift of 32-63 gives 0, never UB. */
+		uint64_t mask = (1ull << (h % 64)) | (1ull << (((uint64_t)h >> t->bloom_shift) % 64));
 		uint32_t i;
 
 		if ((word & mask) != mask)

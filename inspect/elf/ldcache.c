@@ -43,7 +43,9 @@ static const char *cstr(const struct ldcache *c, size_t base, uint32_t off)
 {
 	size_t at = base + off;
 
-	if (at < base || at >= c->len || !memchr(c->buf + at, '\0', c->len - at))
+	/* A NUL follows at exactly when at is before the last NUL (strings_end,
+	   found once): a memchr per entry is quadratic on a cache without NULs. */
+	if (at < base || at >= c->strings_end)
 		return NULL;
 	return (const char *)c->buf + at;
 }
@@ -95,11 +97,13 @@ static void read_extensions(struct ldcache *c, size_t base, uint32_t ext_off, co
 int ldcache_parse(struct ldcache *c, uint8_t *buf, size_t len, const char *name,
 		  struct pt_diag *diag)
 {
-	size_t base = 0, nlibs, fit;
+	size_t base = 0, nlibs, fit, bad = 0, first_bad = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->buf = buf;
 	c->len = len;
+	for (c->strings_end = len; c->strings_end > 0 && buf[c->strings_end - 1]; c->strings_end--)
+		;
 	/*
 	 * An old-format cache may carry a new one after its entries, aligned
 	 * to 8 (glibc's ALIGN_CACHE). Old-only caches are refused explicitly.
@@ -146,12 +150,20 @@ int ldcache_parse(struct ldcache *c, uint8_t *buf, size_t len, const char *name,
 		out->value = cstr(c, base, rd32(e + 8));
 		out->hwcap = rd64(e + 16);
 		if (!out->key || !out->value) {
-			pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
-				    "entry %zu: string offset outside the file; skipped", i);
+			/* One warning for all of them (a damaged cache has millions). */
+			if (!bad++)
+				first_bad = i;
 			continue;
 		}
 		c->n++;
 	}
+	if (bad == 1)
+		pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
+			    "entry %zu: string offset outside the file; skipped", first_bad);
+	else if (bad)
+		pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
+			    "%zu entries (the first: entry %zu) have a string offset outside the file; skipped",
+			    bad, first_bad);
 	read_extensions(c, base, rd32(buf + base + 32), name, diag);
 	return 0;
 }
@@ -201,11 +213,12 @@ static int libcmp(const char *p1, const char *p2)
 			if (*p2 >= '0' && *p2 <= '9') {
 				unsigned long long v1 = 0, v2 = 0;
 
-				/* Saturate instead of overflowing on absurd digit runs. */
-				while (*p1 >= '0' && *p1 <= '9')
-					v1 = v1 > (1ull << 60) ? v1 : v1 * 10 + (unsigned)(*p1++ - '0');
-				while (*p2 >= '0' && *p2 <= '9')
-					v2 = v2 > (1ull << 60) ? v2 : v2 * 10 + (unsigned)(*p2++ - '0');
+				/* Saturate instead of overflowing on absurd digit runs
+				   (and step over every digit: a saturated run looped forever). */
+				for (; *p1 >= '0' && *p1 <= '9'; p1++)
+					v1 = v1 > (1ull << 60) ? v1 : v1 * 10 + (unsigned)(*p1 - '0');
+				for (; *p2 >= '0' && *p2 <= '9'; p2++)
+					v2 = v2 > (1ull << 60) ? v2 : v2 * 10 + (unsigned)(*p2 - '0');
 				if (v1 != v2)
 					return v1 < v2 ? -1 : 1;
 			} else {

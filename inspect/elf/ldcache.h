@@ -25,6 +25,7 @@ struct ldcache {
 	const char **hwcaps_names;	/* extension tag 1: glibc-hwcaps subdir names */
 	size_t n_hwcaps_names;
 	char *generator;	/* extension tag 0 (owned), or NULL */
+	size_t strings_end;	/* 1 + offset of the last NUL in buf (0: none): strings end before */
 };
 
 /*

@@ -25,6 +25,7 @@ size_t debpkg_parse_search(const char *buf, size_t len, struct debpkg_owner **ou
 		pos += ll + 1;
 		/* "pkg, pkg2: /path": the separator is the first ": /". */
 		sep = ll >= 3 ? memmem(l, ll, ": /", 3) : NULL;
+		/* buf is not NUL-terminated: compare within the line (strncmp read past it). */
 		if (!sep || memchr(l, '\0', ll) || (ll >= 10 && !memcmp(l, "diversion ", 10)))
 			continue;
 		for (const char *p = l; p < sep;) {

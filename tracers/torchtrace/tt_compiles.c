@@ -128,6 +128,7 @@ static void take_start(struct db *ix, struct tt_compile *c, const char *envelope
 		if (i == n - 1 && !c->co_name && json_is_object(fr)) {
 			c->co_name = jstr(fr, "name");
 			c->co_firstlineno = (int64_t)jnum(fr, "line");
+			free(c->co_filename);	/* an earlier dynamo_start without a name set it */
 			c->co_filename = file;
 			file = NULL;
 		}

@@ -79,10 +79,11 @@ class Summaries(unittest.TestCase):
         for s in sizes:
             numel *= s
         summ = summarize.should_summarize(numel, threshold)
-        idx = summarize.shown_indices(sizes, summ, edge)
+        limit = summarize.shown_limit(summ)     # as printers._values_text
+        idx = summarize.shown_indices(sizes, summ, edge, limit)
         values = {i: vals(i) for i in idx}
         fmt = summarize.formatter(kind, [values[i] for i in idx])
-        return summarize.render(sizes, values, fmt, summ, edge), len(idx)
+        return summarize.render(sizes, values, fmt, summ, edge, limit), len(idx)
 
     def test_int_mode_floats(self):
         text, _ = self.render([2, 3], lambda i: float(i[0] * 3 + i[1] + 1))
@@ -126,6 +127,54 @@ class Summaries(unittest.TestCase):
         text, n = self.render([2, 1001], lambda i: i[1], dtypes.INT, edge=3)
         self.assertEqual(n, 12)
         self.assertEqual(text, "[[0, 1, 2, ..., 998, 999, 1000], [0, 1, 2, ..., 998, 999, 1000]]")
+
+    def test_broadcast_view_is_cut_at_the_limit(self):
+        # B10: torch.zeros(1).expand([2]*22): every dimension is <= 2*edgeitems, so
+        # torch's rule alone keeps all 4 M elements; the summary stops at the limit.
+        sizes = [2] * 22
+        text, n = self.render(sizes, lambda i: 0.0)
+        self.assertEqual(n, summarize.SUMMARY_LIMIT)
+        self.assertEqual(text.count("0."), summarize.SUMMARY_LIMIT)
+        self.assertTrue(text.startswith("[" * 22 + "0., 0.], [0., 0.]], "))
+        self.assertTrue(text.endswith("], ...], ...]"))
+        self.assertEqual(text.count("["), text.count("]"))
+        # Index tuples are the first SUMMARY_LIMIT in row-major order.
+        idx = summarize.shown_indices(sizes, True, 3, summarize.SUMMARY_LIMIT)
+        self.assertEqual(idx[0], (0,) * 22)
+        self.assertEqual(idx[-1], tuple(int(b) for b in format(summarize.SUMMARY_LIMIT - 1, "022b")))
+
+    def test_limit_cut_text(self):
+        idx = summarize.shown_indices([2, 2, 2], True, 3, 5)
+        self.assertEqual(idx, [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0)])
+        fmt = summarize.formatter(dtypes.INT, [])
+        values = {k: k[0] * 4 + k[1] * 2 + k[2] for k in idx}
+        self.assertEqual(summarize.render([2, 2, 2], values, fmt, True, 3, 5),
+                         "[[[0, 1], [2, 3]], [[4, ...], ...]]")
+        # The cut next to a summary's own "...": one "..." only.
+        idx = summarize.shown_indices([10, 10], True, 3, 8)
+        values = {k: k[0] * 10 + k[1] for k in idx}
+        self.assertEqual(summarize.render([10, 10], values, fmt, True, 3, 8),
+                         "[[0, 1, 2, ..., 7, 8, 9], [10, 11, ...], ...]")
+        idx = summarize.shown_indices([10, 10], True, 3, 6)
+        values = {k: k[0] * 10 + k[1] for k in idx}
+        self.assertEqual(summarize.render([10, 10], values, fmt, True, 3, 6),
+                         "[[0, 1, 2, ..., 7, 8, 9], ...]")
+        # A limit reached on the very last element cuts nothing.
+        idx = summarize.shown_indices([2, 2], True, 3, 4)
+        values = {k: k[0] * 2 + k[1] for k in idx}
+        self.assertEqual(summarize.render([2, 2], values, fmt, True, 3, 4), "[[0, 1], [2, 3]]")
+
+    def test_limit_keeps_summaries_of_five_dimensions(self):
+        # [7]*5 summarised keeps 6**5 = 7776 elements, as torch prints them.
+        text, n = self.render([7] * 5, lambda i: 1.0)
+        self.assertEqual(n, 6 ** 5)
+        self.assertNotIn("], ...]", text.replace("], ..., [", ""))
+        # --full (no summary) is never cut (at most FULL_LIMIT elements, printers.py).
+        self.assertIsNone(summarize.shown_limit(False))
+
+    def test_huge_edge_costs_what_is_shown(self):
+        idx = summarize.shown_indices([10 ** 12], True, 10 ** 11, 3)
+        self.assertEqual(idx, [(0,), (1,), (2,)])
 
     def test_threshold_is_numel(self):
         self.assertFalse(summarize.should_summarize(1000, 1000))
