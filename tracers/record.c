@@ -41,6 +41,11 @@ struct indexer {
 	int rc;
 };
 
+static int idle_commit(void *arg)
+{
+	return arg ? logs_ingest_idle(arg) : 0;
+}
+
 static void *indexer_main(void *arg)
 {
 	struct indexer *x = arg;
@@ -62,6 +67,9 @@ static void *indexer_main(void *arg)
 		return NULL;
 	ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
 	rc = ig ? 0 : -1;
+	/* While the child is quiet, what came so far is committed: `pttrace logs` sees it. */
+	r.idle = idle_commit;
+	r.idle_arg = ig;
 	while (rc == 0 && (rc = spool_read(&r, &stream, &data, &len)) == 1)
 		rc = logs_ingest_feed(ig, stream, data, len);
 	if (rc == 0)

@@ -29,6 +29,11 @@ struct group {
 	int64_t level, ts_us, pid, src_line, rank;
 	struct compileid cid;
 	enum tb_state tb;
+	/*
+	 * Shown early (logs_ingest_idle): the record row of the group so far
+	 * (0: none) and its nlines then; group_emit completes that row.
+	 */
+	int64_t shown_id, shown_nlines;
 };
 
 struct stream_state {
@@ -50,7 +55,7 @@ struct logs_ingest {
 	int64_t seq;
 	struct stream_state ss[3];
 	struct logs_ingest_stats stats;
-	struct db_stmt *ins_record, *ins_call, *fix_call;
+	struct db_stmt *ins_record, *ins_call, *fix_call, *upd_record;
 	int failed;
 };
 
@@ -70,6 +75,7 @@ static const char ins_call_sql[] =
 	" parent_id, torn) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 static const char fix_call_sql[] =
 	"UPDATE dispatch_calls SET op = ?2, overload = ?3, dispatch_key = ?4 WHERE id = ?1";
+static const char upd_record_sql[] = "UPDATE records SET nlines = ?2, len = ?3, text = ?4 WHERE id = ?1";
 
 static void group_init(struct group *g)
 {
@@ -100,6 +106,8 @@ static int insert_record(struct logs_ingest *ig, int stream, enum logs_kind kind
 
 	if (!cid)
 		cid = &none;
+	if (db_batch_write(ig->ix) < 0)
+		return -1;
 	if (db_run(ig->ins_record, "iiiiiitIIITIIIIIITT", ig->run_id, seq, nlines,
 		      (int64_t)stream, (int64_t)off, (int64_t)len, kind_names[kind], level, ts_us, pid,
 		      file, file_len, src_line, rank, cid->ca, cid->frame, cid->compile, cid->attempt,
@@ -112,11 +120,23 @@ static int insert_record(struct logs_ingest *ig, int stream, enum logs_kind kind
 	return db_batch_tick(ig->ix, 1);
 }
 
-/* Insert the open group's record; the group stays open (key, fields). */
+/* Insert the open group's record (or complete the row shown early); the group stays open. */
 static int group_emit(struct logs_ingest *ig, struct stream_state *ss)
 {
 	struct group *g = &ss->g;
 
+	if (g->shown_id) {
+		int64_t id = g->shown_id;
+
+		g->shown_id = g->shown_nlines = 0;
+		if (db_batch_write(ig->ix) < 0 ||
+		    db_run(ig->upd_record, "iiiT", id, g->nlines, (int64_t)g->len,
+			   pt_strbuf_str(&g->text), g->text.len) < 0)
+			return -1;
+		ig->stats.records[g->kind]++;
+		ig->stats.lines[g->kind] += (uint64_t)g->nlines;
+		return db_batch_tick(ig->ix, 1);
+	}
 	return insert_record(ig, ss->stream, g->kind, g->seq, g->nlines, g->off, g->len, g->level,
 			     g->ts_us, g->pid, g->file.len ? g->file.buf : NULL, g->file.len,
 			     g->src_line, g->rank, &g->cid, g->artifact.len ? g->artifact.buf : NULL,
@@ -152,6 +172,7 @@ static void group_open(struct stream_state *ss, enum logs_kind kind, int64_t seq
 	g->level = g->ts_us = g->pid = g->src_line = g->rank = -1;
 	compileid_clear(&g->cid);
 	g->tb = 0;
+	g->shown_id = g->shown_nlines = 0;
 }
 
 /* Add a line's text (text[0..n)) to the open group, splitting it when the text cap is hit. */
@@ -199,6 +220,8 @@ static int insert_call(struct logs_ingest *ig, struct stream_state *ss, int64_t 
 		if (ss->sp)
 			parent = ss->stack[ss->sp - 1].id;
 	}
+	if (db_batch_write(ig->ix) < 0)
+		return -1;
 	if (db_run(ig->ins_call, "iitTTTIIi", record_id, ig->run_id, dispatch_label_name(c->label),
 		      (const char *)buf + c->op_off, c->op_len,
 		      c->ovl_len ? (const char *)buf + c->ovl_off : "", c->ovl_len,
@@ -240,7 +263,7 @@ static int complete_torn(struct logs_ingest *ig, struct stream_state *ss, const 
 	    pt_strbuf_add(&j, tail, n) == 0 &&
 	    dispatch_parse((const uint8_t *)j.buf, j.len, &c) == 0) {
 		ig->stats.torn_joined++;
-		rc = db_run(ig->fix_call, "iTTT", ss->torn_call, j.buf + c.op_off, c.op_len,
+		rc = db_batch_write(ig->ix) < 0 ? -1 : db_run(ig->fix_call, "iTTT", ss->torn_call, j.buf + c.op_off, c.op_len,
 			       c.ovl_len ? j.buf + c.ovl_off : "", c.ovl_len, j.buf + c.key_off,
 			       c.key_len);
 	}
@@ -435,7 +458,8 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 	ig->ins_record = db_prepare(ix, ins_record_sql);
 	ig->ins_call = db_prepare(ix, ins_call_sql);
 	ig->fix_call = db_prepare(ix, fix_call_sql);
-	if (!ig->ins_record || !ig->ins_call || !ig->fix_call)
+	ig->upd_record = db_prepare(ix, upd_record_sql);
+	if (!ig->ins_record || !ig->ins_call || !ig->fix_call || !ig->upd_record)
 		goto fail;
 	/* A reindex starts from nothing. */
 	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE run_id = ?1");
@@ -457,7 +481,7 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 	 * run that exists (deletes still cascade: they run on connections with
 	 * foreign_keys on). Restored by logs_ingest_free.
 	 */
-	if (db_exec(ix, "PRAGMA foreign_keys=OFF") < 0 || db_batch_begin(ix, 20000, 250) < 0)
+	if (db_exec(ix, "PRAGMA foreign_keys=OFF") < 0 || db_batch_begin(ix, 20000, LOGS_COMMIT_MS) < 0)
 		goto fail;
 	return ig;
 fail:
@@ -490,6 +514,56 @@ int logs_ingest_finish(struct logs_ingest *ig)
 	}
 	if (db_batch_end(ig->ix) < 0 ||
 	    schema_part_mark(ig->ix, logs_part.name, ig->run_id, "done") < 0) {
+		ig->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Show the open group as it is now: its row is inserted, or updated when shown before. */
+static int group_show(struct logs_ingest *ig, struct stream_state *ss)
+{
+	struct group *g = &ss->g;
+
+	if (g->kind == NO_GROUP || !g->nlines || g->nlines == g->shown_nlines)
+		return 0;
+	if (db_batch_write(ig->ix) < 0)
+		return -1;
+	if (g->shown_id) {
+		if (db_run(ig->upd_record, "iiiT", g->shown_id, g->nlines, (int64_t)g->len,
+			   pt_strbuf_str(&g->text), g->text.len) < 0)
+			return -1;
+		g->shown_nlines = g->nlines;
+		return 0;
+	}
+	if (db_run(ig->ins_record, "iiiiiitIIITIIIIIITT", ig->run_id, g->seq, g->nlines,
+		   (int64_t)ss->stream, (int64_t)g->off, (int64_t)g->len, kind_names[g->kind],
+		   g->level, g->ts_us, g->pid, g->file.len ? g->file.buf : NULL, g->file.len,
+		   g->src_line, g->rank, g->cid.ca, g->cid.frame, g->cid.compile, g->cid.attempt,
+		   g->artifact.len ? g->artifact.buf : NULL, g->artifact.len,
+		   pt_strbuf_str(&g->text), g->text.len) < 0)
+		return -1;
+	g->shown_id = db_last_rowid(ig->ix);
+	g->shown_nlines = g->nlines;
+	return 0;
+}
+
+int logs_ingest_idle(struct logs_ingest *ig)
+{
+	int dirty = ig->ix->batch_rows > 0;
+
+	if (ig->failed)
+		return -1;
+	for (int s = 1; s <= 2; s++) {
+		const struct group *g = &ig->ss[s].g;
+
+		if (g->kind != NO_GROUP && g->nlines != g->shown_nlines)
+			dirty = 1;
+	}
+	if (!dirty || db_batch_age_ms(ig->ix) < LOGS_IDLE_COMMIT_MS)
+		return 0;
+	if (group_show(ig, &ig->ss[1]) < 0 || group_show(ig, &ig->ss[2]) < 0 ||
+	    db_batch_pause(ig->ix) < 0) {
 		ig->failed = 1;
 		return -1;
 	}

@@ -46,6 +46,7 @@ struct db {
 	size_t nparts;
 	/* Batching (index_batch_*): rows since the last commit and the limit. */
 	int in_batch;
+	int batch_paused;	/* db_batch_pause committed: no transaction until db_batch_write */
 	size_t batch_rows, batch_max;
 	uint64_t batch_start_ns, batch_max_ns;
 };
@@ -170,6 +171,16 @@ int db_rollback(struct db *ix);
 int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms);
 int db_batch_tick(struct db *ix, size_t rows);
 int db_batch_end(struct db *ix);
+/*
+ * A writer that waits for input (pttrace run's indexer while the child is
+ * quiet): db_batch_pause commits what the batch holds and keeps no
+ * transaction (no write lock) open; db_batch_write, called before every
+ * write of the batch, opens the next one. 0 or -1.
+ */
+int db_batch_pause(struct db *ix);
+int db_batch_write(struct db *ix);
+/* Milliseconds since the batch's last commit (or its start). */
+uint64_t db_batch_age_ms(const struct db *ix);
 
 /* "<dir>/runs" and "<dir>/runs/<id>"; caller frees. */
 char *db_runs_dir(const struct db *ix);
