@@ -306,6 +306,17 @@ int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...)
 	return rc;
 }
 
+int db_bind_static(struct db_stmt *s, int first, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, first, fmt, ap, SQLITE_STATIC);
+	va_end(ap);
+	return rc;
+}
+
 int db_step(struct db_stmt *s)
 {
 	int rc = sqlite3_step(s->st);
@@ -482,6 +493,7 @@ int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms)
 		return -1;
 	ix->in_batch = 1;
 	ix->batch_paused = 0;
+	ix->batch_txn++;
 	ix->batch_rows = 0;
 	ix->batch_max = max_rows ? max_rows : 50000;
 	ix->batch_max_ns = (uint64_t)(max_ms ? max_ms : 500) * 1000000u;
@@ -502,6 +514,7 @@ int db_batch_tick(struct db *ix, size_t rows)
 		ix->in_batch = 0;
 		return -1;
 	}
+	ix->batch_txn++;
 	ix->batch_rows = 0;
 	ix->batch_start_ns = pt_now_ns();
 	return 0;
@@ -530,8 +543,20 @@ int db_batch_write(struct db *ix)
 		return -1;
 	}
 	ix->batch_paused = 0;
+	ix->batch_txn++;
 	ix->batch_start_ns = pt_now_ns();
 	return 0;
+}
+
+int db_checkpoint(struct db *ix)
+{
+	int rc = sqlite3_wal_checkpoint_v2(ix->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+
+	/* BUSY: another checkpoint runs; the next one takes over. */
+	if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		return 0;
+	sql_error(ix, "sqlite3_wal_checkpoint_v2", NULL);
+	return -1;
 }
 
 uint64_t db_batch_age_ms(const struct db *ix)

@@ -47,6 +47,7 @@ struct db {
 	/* Batching (index_batch_*): rows since the last commit and the limit. */
 	int in_batch;
 	int batch_paused;	/* db_batch_pause committed: no transaction until db_batch_write */
+	uint64_t batch_txn;	/* transactions the batch opened: changes at every commit */
 	size_t batch_rows, batch_max;
 	uint64_t batch_start_ns, batch_max_ns;
 };
@@ -117,6 +118,8 @@ int db_vbind(struct db_stmt *s, const char *fmt, va_list ap);
 
 /* As db_bind, but the first value goes to parameter `first` (1-based). */
 int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...);
+/* As db_bind_at, without copies: the caller's buffers stay as they are until the step. */
+int db_bind_static(struct db_stmt *s, int first, const char *fmt, ...);
 
 /* Step: 1 a row is ready, 0 done (the statement is reset), -1 error (diag; reset). */
 int db_step(struct db_stmt *s);
@@ -181,6 +184,14 @@ int db_batch_pause(struct db *ix);
 int db_batch_write(struct db *ix);
 /* Milliseconds since the batch's last commit (or its start). */
 uint64_t db_batch_age_ms(const struct db *ix);
+
+/*
+ * A passive WAL checkpoint (copies committed pages into the database file
+ * without waiting for readers or writers): for a connection of its own
+ * beside a writer that set PRAGMA wal_autocheckpoint=0, so the writer never
+ * does the copying and its fsyncs. 0, or -1 (diag).
+ */
+int db_checkpoint(struct db *ix);
 
 /* "<dir>/runs" and "<dir>/runs/<id>"; caller frees. */
 char *db_runs_dir(const struct db *ix);
