@@ -27,17 +27,29 @@
 
 extern char **environ;
 
-/* The indexing thread: follows the spool while the child runs. */
+/*
+ * The indexing thread: follows the spool while the child runs, at nice 10
+ * so that the child is never the one that waits. Once the child has exited
+ * nobody is to be spared any more and the user waits for the index: the
+ * thread hands over (handover) between two chunks and the main thread, at
+ * the priority pttrace was started with, indexes the rest (a thread cannot
+ * lower its nice value again without privileges).
+ */
 struct indexer {
 	struct db *ix;		/* its own connection (reporting to diag below) */
 	int64_t run_id, ref_us;
 	long tz_off_s;
 	struct spool_state *st;
 	char *dir;
+	struct spool_reader r;
+	struct logs_ingest *ig;	/* NULL: nothing to go on with */
+	int handover;		/* set by the main thread: stop after the current chunk */
+	int loop_rc;		/* 0 going on, -1 failed, 2 at the end */
+	uint64_t t0;
 	struct logs_ingest_stats stats;
 	struct pt_diag diag;
 	double seconds;		/* wall time */
-	double cpu_seconds;	/* this thread's CPU time: the rate on an idle machine */
+	double cpu_seconds;	/* CPU time of the indexing, both threads: the rate on an idle machine */
 	int rc;
 };
 
@@ -46,47 +58,72 @@ static int idle_commit(void *arg)
 	return arg ? logs_ingest_idle(arg) : 0;
 }
 
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Chunks of the spool into the index until the end, an error, or (stoppable) a handover. */
+static void indexer_loop(struct indexer *x, int stoppable)
+{
+	const uint8_t *data;
+	size_t len;
+	int stream, rc = 0;
+
+	while (x->loop_rc == 0) {
+		if (stoppable && __atomic_load_n(&x->handover, __ATOMIC_ACQUIRE))
+			return;
+		rc = spool_read(&x->r, &stream, &data, &len);
+		if (rc == 1)
+			rc = logs_ingest_feed(x->ig, stream, data, len);
+		else if (rc == 0)
+			x->loop_rc = 2;
+		if (rc < 0)
+			x->loop_rc = -1;
+	}
+}
+
 static void *indexer_main(void *arg)
 {
 	struct indexer *x = arg;
-	struct spool_reader r;
-	struct logs_ingest *ig = NULL;
-	const uint8_t *data;
-	size_t len;
-	int stream, rc;
-	uint64_t t0 = pt_now_ns();
 
-	/*
-	 * Indexing may lag, the child may not: on a busy machine the scheduler
-	 * favours the child (and the capture loop) over this thread. Linux
-	 * applies nice per thread.
-	 */
+	x->t0 = pt_now_ns();
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
-	x->rc = -1;
-	if (spool_reader_open(&r, x->dir, x->st, &x->diag) < 0)
+	x->loop_rc = -1;
+	if (spool_reader_open(&x->r, x->dir, x->st, &x->diag) < 0)
 		return NULL;
-	ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
-	rc = ig ? 0 : -1;
+	x->ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
+	x->loop_rc = x->ig ? 0 : -1;
 	/* While the child is quiet, what came so far is committed: `pttrace logs` sees it. */
-	r.idle = idle_commit;
-	r.idle_arg = ig;
-	while (rc == 0 && (rc = spool_read(&r, &stream, &data, &len)) == 1)
-		rc = logs_ingest_feed(ig, stream, data, len);
-	if (rc == 0)
-		rc = logs_ingest_finish(ig);
-	if (ig)
-		x->stats = *logs_ingest_get_stats(ig);
-	logs_ingest_free(ig);
-	spool_reader_close(&r);
-	x->seconds = (double)(pt_now_ns() - t0) / 1e9;
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-		x->cpu_seconds = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-	}
-	x->rc = rc;
+	x->r.idle = idle_commit;
+	x->r.idle_arg = x->ig;
+	indexer_loop(x, 1);
+	x->cpu_seconds = thread_cpu_seconds();
 	return NULL;
+}
+
+/* In the main thread after the join: the rest of the spool, the last commit, the figures. */
+static void indexer_end(struct indexer *x)
+{
+	double c0 = thread_cpu_seconds();
+
+	if (x->ig)
+		indexer_loop(x, 0);
+	x->rc = -1;
+	if (x->ig) {
+		if (x->loop_rc == 2)
+			x->rc = logs_ingest_finish(x->ig);
+		x->stats = *logs_ingest_get_stats(x->ig);
+		logs_ingest_free(x->ig);
+		x->ig = NULL;
+	}
+	if (x->r.buf)	/* opened (a failed open closed itself) */
+		spool_reader_close(&x->r);
+	x->cpu_seconds += thread_cpu_seconds() - c0;
+	x->seconds = (double)(pt_now_ns() - x->t0) / 1e9;
 }
 
 /*
@@ -126,7 +163,6 @@ static void *checkpointer_main(void *arg)
 		pthread_mutex_lock(&c->mu);
 	}
 	pthread_mutex_unlock(&c->mu);
-	db_checkpoint(c->ix);
 	return NULL;
 }
 
@@ -161,6 +197,8 @@ static void checkpointer_stop(struct checkpointer *c, pthread_t t, int on, struc
 		pthread_cond_signal(&c->cond);
 		pthread_mutex_unlock(&c->mu);
 		pthread_join(t, NULL);
+		/* The last pass here, at the main thread's priority. */
+		db_checkpoint(c->ix);
 	}
 	db_close(c->ix);
 	pt_diag_take(diag, &c->diag);
@@ -338,8 +376,11 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 		flush(h, diag);
 	spool_writer_close(&w);
 	child_done_ns = pt_now_ns();
-	if (thread_on)
+	if (thread_on) {
+		__atomic_store_n(&x.handover, 1, __ATOMIC_RELEASE);
 		pthread_join(thread, NULL);
+		indexer_end(&x);
+	}
 	r->lag_seconds = (double)(pt_now_ns() - child_done_ns) / 1e9;
 	if (x.ix)
 		checkpointer_stop(&ck, ck_thread, ck_on, &x.diag);
