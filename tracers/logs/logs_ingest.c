@@ -170,9 +170,9 @@ static int ids_ready(struct logs_ingest *ig)
 	return 0;
 }
 
-static int bind_record(struct logs_ingest *ig, struct db_stmt *st, int first,
-		       const struct pend_record *r)
+static int bind_record(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row)
 {
+	const struct pend_record *r = row;
 	const int64_t *v = r->v;
 	const char *a = ig->arena;
 
@@ -184,8 +184,9 @@ static int bind_record(struct logs_ingest *ig, struct db_stmt *st, int first,
 			      r->text_len);
 }
 
-static int bind_call(struct logs_ingest *ig, struct db_stmt *st, int first, const struct pend_call *c)
+static int bind_call(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row)
 {
+	const struct pend_call *c = row;
 	const char *a = ig->arena;
 
 	return db_bind_static(st, first, "iiitTTTIIi", c->id, c->record_id, ig->run_id, c->label,
@@ -204,6 +205,26 @@ static int step_done(struct db_stmt *st)
 	return rc;
 }
 
+typedef int (*bind_fn)(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row);
+
+/* n waiting rows of one table: one multi-row INSERT when there are ROWS_PER_STMT, else one each. */
+static int insert_rows(struct logs_ingest *ig, const void *rows, size_t size, size_t n, int cols,
+		       bind_fn bind, struct db_stmt *one, struct db_stmt *many)
+{
+	const char *p = rows;
+
+	if (n == ROWS_PER_STMT) {
+		for (size_t i = 0; i < n; i++)
+			if (bind(ig, many, 1 + (int)i * cols, p + i * size) < 0)
+				return -1;
+		return step_done(many);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (bind(ig, one, 1, p + i * size) < 0 || step_done(one) < 0)
+			return -1;
+	return 0;
+}
+
 /* The waiting rows into the index (then the batch may commit). 0 or -1. */
 static int flush_rows(struct logs_ingest *ig)
 {
@@ -211,30 +232,11 @@ static int flush_rows(struct logs_ingest *ig)
 
 	if (!n)
 		return 0;
-	if (ig->nrec == ROWS_PER_STMT) {
-		for (size_t i = 0; i < ig->nrec; i++)
-			if (bind_record(ig, ig->ins_records_n, 1 + (int)i * REC_COLS, &ig->rec[i]) < 0)
-				return -1;
-		if (step_done(ig->ins_records_n) < 0)
-			return -1;
-	} else {
-		for (size_t i = 0; i < ig->nrec; i++)
-			if (bind_record(ig, ig->ins_record, 1, &ig->rec[i]) < 0 ||
-			    step_done(ig->ins_record) < 0)
-				return -1;
-	}
-	if (ig->ncall == ROWS_PER_STMT) {
-		for (size_t i = 0; i < ig->ncall; i++)
-			if (bind_call(ig, ig->ins_calls_n, 1 + (int)i * CALL_COLS, &ig->call[i]) < 0)
-				return -1;
-		if (step_done(ig->ins_calls_n) < 0)
-			return -1;
-	} else {
-		for (size_t i = 0; i < ig->ncall; i++)
-			if (bind_call(ig, ig->ins_call, 1, &ig->call[i]) < 0 ||
-			    step_done(ig->ins_call) < 0)
-				return -1;
-	}
+	if (insert_rows(ig, ig->rec, sizeof(ig->rec[0]), ig->nrec, REC_COLS, bind_record,
+			ig->ins_record, ig->ins_records_n) < 0 ||
+	    insert_rows(ig, ig->call, sizeof(ig->call[0]), ig->ncall, CALL_COLS, bind_call,
+			ig->ins_call, ig->ins_calls_n) < 0)
+		return -1;
 	ig->nrec = ig->ncall = 0;
 	ig->alen = 0;
 	return db_batch_tick(ig->ix, n);
