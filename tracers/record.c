@@ -127,10 +127,15 @@ static void indexer_end(struct indexer *x)
 }
 
 /*
- * The checkpointer: the indexer's connection does no WAL checkpoints
- * (wal_autocheckpoint=0); this thread copies its committed pages into the
- * database file beside it, on a connection of its own, so the indexer never
- * waits for that copy and its fsyncs (measured: a quarter of its wall time).
+ * The checkpointer: this thread copies the indexer's committed pages into
+ * the database file beside it, on a connection of its own, so the indexer
+ * does not wait for that copy and its fsyncs every 1000 pages (SQLite's
+ * default; measured: a quarter of its wall time). The indexer's connection
+ * still checkpoints at 4096 pages (16 MB of WAL): by then nearly all is
+ * copied, so that pass is short, and it is what lets the WAL start over (a
+ * checkpoint on another connection never catches the writer between its
+ * commit and its next transaction). Measured: the WAL stays under about
+ * 35 MB; with no checkpoints of the indexer's own it grew to the whole run.
  */
 struct checkpointer {
 	struct db *ix;
@@ -180,8 +185,8 @@ static int checkpointer_start(struct checkpointer *c, pthread_t *t, struct db *i
 		c->ix = NULL;
 		return 0;
 	}
-	if (db_exec(ix, "PRAGMA wal_autocheckpoint=0") < 0) {
-		/* The indexer checkpoints itself as usual; the thread's passes do no harm. */
+	if (db_exec(ix, "PRAGMA wal_autocheckpoint=4096") < 0) {
+		/* The indexer checkpoints itself as by default; the thread's passes do no harm. */
 		pt_diag_release(ix->diag);
 		pt_diag_init(ix->diag);
 	}
