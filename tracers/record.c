@@ -139,6 +139,8 @@ static void indexer_end(struct indexer *x)
  */
 struct checkpointer {
 	struct db *ix;
+	pthread_t thread;
+	int on;			/* the thread runs */
 	pthread_mutex_t mu;
 	pthread_cond_t cond;
 	int stop;
@@ -171,37 +173,37 @@ static void *checkpointer_main(void *arg)
 	return NULL;
 }
 
-/* Start the checkpointer for the indexer's connection ix; 1 when it runs. */
-static int checkpointer_start(struct checkpointer *c, pthread_t *t, struct db *ix)
+/* Start the checkpointer beside the indexer's connection ix (c->on: it runs). */
+static void checkpointer_start(struct checkpointer *c, struct db *ix)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	pt_diag_init(&c->diag);
 	if (pttrace_db_open(&c->ix, db_path(ix), DB_NO_CREATE, &c->diag) < 0)
-		return 0;
-	if (pthread_create(t, NULL, checkpointer_main, c) != 0) {
+		return;
+	if (pthread_create(&c->thread, NULL, checkpointer_main, c) != 0) {
 		db_close(c->ix);
 		c->ix = NULL;
-		return 0;
+		return;
 	}
+	c->on = 1;
 	if (db_exec(ix, "PRAGMA wal_autocheckpoint=4096") < 0) {
 		/* The indexer checkpoints itself as by default; the thread's passes do no harm. */
 		pt_diag_release(ix->diag);
 		pt_diag_init(ix->diag);
 	}
-	return 1;
 }
 
 /* Stop it after a last pass; its diagnostics go to diag. */
-static void checkpointer_stop(struct checkpointer *c, pthread_t t, int on, struct pt_diag *diag)
+static void checkpointer_stop(struct checkpointer *c, struct pt_diag *diag)
 {
-	if (on) {
+	if (c->on) {
 		pthread_mutex_lock(&c->mu);
 		c->stop = 1;
 		pthread_cond_signal(&c->cond);
 		pthread_mutex_unlock(&c->mu);
-		pthread_join(t, NULL);
+		pthread_join(c->thread, NULL);
 		/* The last pass here, at the main thread's priority. */
 		db_checkpoint(c->ix);
 	}
@@ -307,10 +309,10 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	struct capture cap;
 	struct indexer x = { 0 };
 	struct checkpointer ck;
-	pthread_t thread, ck_thread;
+	pthread_t thread;
 	char **env = NULL, *dir = NULL, *trace_dir = NULL;
 	char cwd[4096], host[256] = "";
-	int rc = -1, thread_on = 0, ck_on = 0;
+	int rc = -1, thread_on = 0;
 	uint64_t child_done_ns;
 	struct tm tm;
 	time_t now;
@@ -372,7 +374,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	x.st = &st;
 	x.dir = dir;
 	if (pttrace_db_open(&x.ix, db_path(ix), DB_NO_CREATE, &x.diag) == 0 &&
-	    (ck_on = checkpointer_start(&ck, &ck_thread, x.ix), 1) &&
+	    (checkpointer_start(&ck, x.ix), 1) &&
 	    pthread_create(&thread, NULL, indexer_main, &x) == 0)
 		thread_on = 1;
 	else
@@ -388,7 +390,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	}
 	r->lag_seconds = (double)(pt_now_ns() - child_done_ns) / 1e9;
 	if (x.ix)
-		checkpointer_stop(&ck, ck_thread, ck_on, &x.diag);
+		checkpointer_stop(&ck, &x.diag);
 	db_close(x.ix);
 	pt_diag_take(diag, &x.diag);
 	if (!thread_on)
