@@ -3,8 +3,9 @@
  * it can: TORCH_LOGS records (single lines and a 5-line guard dump), ranked
  * lines, dispatcher trace lines with depth, c10 warnings on stderr, user
  * prints on stdout, a traceback now and then. At the end it writes the
- * seconds it spent writing to the file named by its second argument, so the
- * benchmark measures the child itself, not its reader.
+ * seconds it spent writing, the bytes, and the CLOCK_MONOTONIC time it
+ * finished at, to the file named by its second argument, so the benchmark
+ * measures the child itself, not its reader, and knows when it ended.
  *   loggen SIZE_MB TIMEFILE
  */
 #include <stdio.h>
@@ -48,7 +49,9 @@ int main(int argc, char **argv)
 	fflush(stderr);
 	tf = fopen(argc > 2 ? argv[2] : "/dev/null", "w");
 	if (tf) {
-		fprintf(tf, "%.3f %lld\n", now() - t0, done);
+		double t1 = now();
+
+		fprintf(tf, "%.3f %lld %.6f\n", t1 - t0, done, t1);
 		fclose(tf);
 	}
 	return 0;

@@ -295,13 +295,15 @@ int spool_read(struct spool_reader *r, int *stream, const uint8_t **data, size_t
 					return rc;
 				}
 			}
+			if (r->idle && r->idle(r->idle_arg) != 0)
+				return -1;
 			pthread_mutex_lock(&r->st->mu);
 			if (!r->st->done && r->st->order_recs == recs && r->st->bytes[1] == bytes[1] &&
 			    r->st->bytes[2] == bytes[2]) {
 				struct timespec ts;
 
 				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += 100 * 1000000;
+				ts.tv_nsec += SPOOL_IDLE_MS * 1000000L;
 				if (ts.tv_nsec >= 1000000000) {
 					ts.tv_sec++;
 					ts.tv_nsec -= 1000000000;

@@ -79,7 +79,17 @@ struct spool_reader {
 	size_t cap;
 	char *dir;
 	struct pt_diag *diag;
+	/*
+	 * Live reader: called (when set) each time it has caught up with the
+	 * writer and is about to wait, at least every SPOOL_IDLE_MS while the
+	 * writer is quiet: the indexer commits there, so readers of the index
+	 * see what came so far. Non-zero stops spool_read with -1.
+	 */
+	int (*idle)(void *arg);
+	void *idle_arg;
 };
+
+#define SPOOL_IDLE_MS 50
 
 /* Open the files in dir for reading; st as the writer's, or NULL. 0 or -1 (diag). */
 int spool_reader_open(struct spool_reader *r, const char *dir, struct spool_state *st,

@@ -153,7 +153,7 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 		{
 			struct rusage ru;
 
-			/* Figures for bench/pttrace_run.sh. */
+			/* Figures for bench/run_indexing.sh. */
 			getrusage(RUSAGE_SELF, &ru);
 			json_object_set_new(o, "child_seconds", json_real(r->child_seconds));
 			json_object_set_new(o, "index_seconds", json_real(r->index_seconds));

@@ -8,8 +8,9 @@
  * records.nlines is the number of lines. Memory is bounded: a record's text
  * is capped (LOGS_MAX_TEXT; a longer one continues in a new record).
  *
- * ingest batches its own inserts (index_batch_*, committed every few
- * thousand rows so readers see progress): hold no transaction around it.
+ * ingest batches its own inserts (db_batch_*, committed every
+ * LOGS_COMMIT_MS or 20,000 rows, and when the input pauses: see
+ * logs_ingest_idle), so readers see progress: hold no transaction around it.
  */
 #ifndef PT_LOGS_INGEST_H
 #define PT_LOGS_INGEST_H
@@ -24,6 +25,8 @@
 extern const struct schema_part logs_part;
 
 #define LOGS_MAX_TEXT (4u << 20)	/* bytes of one record's text */
+#define LOGS_COMMIT_MS 200	/* a commit at least this often while rows come in */
+#define LOGS_IDLE_COMMIT_MS 50	/* ...and when the input pauses, once the last is this old */
 
 enum logs_kind {
 	LOGS_OTHER,
@@ -57,6 +60,15 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 
 /* Bytes of stream (1 stdout, 2 stderr), in arrival order. 0 or -1 (diag). */
 int logs_ingest_feed(struct logs_ingest *ig, int stream, const uint8_t *buf, size_t len);
+
+/*
+ * The input is quiet for now (a live run's reader caught up with the child):
+ * when rows wait, or a record is still open, and the last commit is
+ * LOGS_IDLE_COMMIT_MS old, open records are written as they are so far
+ * (completed later in place: same row, nothing counted twice) and all is
+ * committed, with no transaction held until the next write. 0 or -1.
+ */
+int logs_ingest_idle(struct logs_ingest *ig);
 
 /* End of both streams: last lines and open records out, commit, mark "done". 0 or -1. */
 int logs_ingest_finish(struct logs_ingest *ig);

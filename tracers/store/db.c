@@ -35,6 +35,8 @@ struct db {
 	size_t nparts;
 	/* Batching (index_batch_*): rows since the last commit and the limit. */
 	int in_batch;
+	int batch_paused;	/* db_batch_pause committed: no transaction until db_batch_write */
+	uint64_t batch_txn;	/* transactions the batch opened: changes at every commit */
 	size_t batch_rows, batch_max;
 	uint64_t batch_start_ns, batch_max_ns;
 };
@@ -59,6 +61,11 @@ int db_readonly(const struct db *ix)
 int db_in_batch(const struct db *ix)
 {
 	return ix->in_batch;
+}
+
+uint64_t db_batch_txn(const struct db *ix)
+{
+	return ix->batch_txn;
 }
 
 static void sql_error(struct db *ix, const char *call, const char *sql)
@@ -432,6 +439,17 @@ int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...)
 	return rc;
 }
 
+int db_bind_static(struct db_stmt *s, int first, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbind(s, first, fmt, ap, SQLITE_STATIC);
+	va_end(ap);
+	return rc;
+}
+
 int db_step(struct db_stmt *s)
 {
 	int rc = sqlite3_step(s->st);
@@ -608,6 +626,8 @@ int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms)
 	if (db_begin(ix) < 0)
 		return -1;
 	ix->in_batch = 1;
+	ix->batch_paused = 0;
+	ix->batch_txn++;
 	ix->batch_rows = 0;
 	ix->batch_max = max_rows ? max_rows : 50000;
 	ix->batch_max_ns = (uint64_t)(max_ms ? max_ms : 500) * 1000000u;
@@ -618,16 +638,64 @@ int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms)
 int db_batch_tick(struct db *ix, size_t rows)
 {
 	ix->batch_rows += rows;
+	/* The clock is read every 64 rows: cheap, and the time bound holds at any row rate. */
 	if (ix->batch_rows < ix->batch_max &&
-	    ((ix->batch_rows & 1023) || pt_now_ns() - ix->batch_start_ns < ix->batch_max_ns))
+	    ((ix->batch_rows & 63) || pt_now_ns() - ix->batch_start_ns < ix->batch_max_ns))
+		return 0;
+	if (ix->batch_paused)
 		return 0;
 	if (db_commit(ix) < 0 || db_begin(ix) < 0) {
 		ix->in_batch = 0;
 		return -1;
 	}
+	ix->batch_txn++;
 	ix->batch_rows = 0;
 	ix->batch_start_ns = pt_now_ns();
 	return 0;
+}
+
+int db_batch_pause(struct db *ix)
+{
+	if (!ix->in_batch || ix->batch_paused)
+		return 0;
+	ix->batch_paused = 1;
+	ix->batch_rows = 0;
+	ix->batch_start_ns = pt_now_ns();
+	if (db_commit(ix) < 0) {
+		ix->in_batch = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int db_batch_write(struct db *ix)
+{
+	if (!ix->in_batch || !ix->batch_paused)
+		return 0;
+	if (db_begin(ix) < 0) {
+		ix->in_batch = 0;
+		return -1;
+	}
+	ix->batch_paused = 0;
+	ix->batch_txn++;
+	ix->batch_start_ns = pt_now_ns();
+	return 0;
+}
+
+int db_checkpoint(struct db *ix)
+{
+	int rc = sqlite3_wal_checkpoint_v2(ix->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+
+	/* BUSY: another checkpoint runs; the next one takes over. */
+	if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		return 0;
+	sql_error(ix, "sqlite3_wal_checkpoint_v2", NULL);
+	return -1;
+}
+
+uint64_t db_batch_age_ms(const struct db *ix)
+{
+	return (pt_now_ns() - ix->batch_start_ns) / 1000000u;
 }
 
 int db_batch_end(struct db *ix)
@@ -635,6 +703,10 @@ int db_batch_end(struct db *ix)
 	if (!ix->in_batch)
 		return 0;
 	ix->in_batch = 0;
+	if (ix->batch_paused) {
+		ix->batch_paused = 0;
+		return 0;
+	}
 	return db_commit(ix);
 }
 

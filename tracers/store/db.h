@@ -48,6 +48,9 @@ const char *db_path(const struct db *ix);
 int db_readonly(const struct db *ix);
 /* 1 inside db_batch_begin .. db_batch_end (db_rollback ends a batch too). */
 int db_in_batch(const struct db *ix);
+/* Which transaction of the batch is open: changes at every commit (ids read in one
+ * transaction stay valid until it changes). */
+uint64_t db_batch_txn(const struct db *ix);
 
 /*
  * The database path: path when not NULL, else $PTTRACE_DB, else
@@ -104,6 +107,8 @@ int db_vbind(struct db_stmt *s, const char *fmt, va_list ap);
 
 /* As db_bind, but the first value goes to parameter `first` (1-based). */
 int db_bind_at(struct db_stmt *s, int first, const char *fmt, ...);
+/* As db_bind_at, without copies: the caller's buffers stay as they are until the step. */
+int db_bind_static(struct db_stmt *s, int first, const char *fmt, ...);
 
 /* Step: 1 a row is ready, 0 done (the statement is reset), -1 error (diag; reset). */
 int db_step(struct db_stmt *s);
@@ -165,6 +170,24 @@ int db_rollback(struct db *ix);
 int db_batch_begin(struct db *ix, size_t max_rows, unsigned max_ms);
 int db_batch_tick(struct db *ix, size_t rows);
 int db_batch_end(struct db *ix);
+/*
+ * A writer that waits for input (pttrace run's indexer while the child is
+ * quiet): db_batch_pause commits what the batch holds and keeps no
+ * transaction (no write lock) open; db_batch_write, called before every
+ * write of the batch, opens the next one. 0 or -1.
+ */
+int db_batch_pause(struct db *ix);
+int db_batch_write(struct db *ix);
+/* Milliseconds since the batch's last commit (or its start). */
+uint64_t db_batch_age_ms(const struct db *ix);
+
+/*
+ * A passive WAL checkpoint (copies committed pages into the database file
+ * without waiting for readers or writers): for a connection of its own
+ * beside a writer that set PRAGMA wal_autocheckpoint=0, so the writer never
+ * does the copying and its fsyncs. 0, or -1 (diag).
+ */
+int db_checkpoint(struct db *ix);
 
 /* "<dir>/runs" and "<dir>/runs/<id>"; caller frees. */
 char *db_runs_dir(const struct db *ix);

@@ -272,6 +272,47 @@ static void batches(void **state)
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM run_env"), 25);
 }
 
+/*
+ * A paused batch (B23: the input went quiet) has committed its rows and
+ * holds no write lock: another connection sees them and writes; the next
+ * db_batch_write opens a transaction again, and db_batch_end commits it.
+ */
+static void batch_pause(void **state)
+{
+	struct fixture *f = *state;
+	struct pt_diag d2;
+	struct db *other;
+	struct db_stmt *s;
+	int64_t a;
+
+	open_ok(f, 0);
+	a = new_run(f->ix, NULL);
+	pt_diag_init(&d2);
+	assert_int_equal(pttrace_db_open(&other, f->db, 0, &d2), 0);
+	assert_int_equal(db_batch_begin(f->ix, 1000, 60000), 0);
+	s = db_prepare(f->ix, "INSERT INTO run_env(run_id, name, value) VALUES (?1, ?2, 'v')");
+	assert_int_equal(db_batch_write(f->ix), 0);
+	assert_int_equal(db_run(s, "it", a, "A"), 0);
+	assert_int_equal(db_batch_tick(f->ix, 1), 0);
+	assert_int_equal(one_int(other, "SELECT COUNT(*) FROM run_env"), 0);
+	assert_int_equal(db_batch_pause(f->ix), 0);
+	assert_int_equal(one_int(other, "SELECT COUNT(*) FROM run_env"), 1);
+	/* No lock held: the other connection writes at once (its busy timeout is not needed). */
+	assert_int_equal(db_begin(other), 0);
+	assert_int_equal(db_exec(other, "INSERT INTO run_env(run_id, name, value) VALUES (1, 'B', 'w')"), 0);
+	assert_int_equal(db_commit(other), 0);
+	/* Pausing again with nothing written is a no-op; a write reopens the batch. */
+	assert_int_equal(db_batch_pause(f->ix), 0);
+	assert_int_equal(db_batch_write(f->ix), 0);
+	assert_int_equal(db_run(s, "it", a, "C"), 0);
+	assert_int_equal(db_batch_tick(f->ix, 1), 0);
+	assert_int_equal(one_int(other, "SELECT COUNT(*) FROM run_env"), 2);
+	assert_int_equal(db_batch_end(f->ix), 0);
+	assert_int_equal(one_int(other, "SELECT COUNT(*) FROM run_env"), 3);
+	db_close(other);
+	pt_diag_release(&d2);
+}
+
 /* A read-only connection refuses to write; a missing database is an error, not a new file. */
 static void readonly(void **state)
 {
@@ -372,6 +413,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(finish_and_rm, setup, teardown),
 		cmocka_unit_test_setup_teardown(binding, setup, teardown),
 		cmocka_unit_test_setup_teardown(batches, setup, teardown),
+		cmocka_unit_test_setup_teardown(batch_pause, setup, teardown),
 		cmocka_unit_test_setup_teardown(readonly, setup, teardown),
 		cmocka_unit_test_setup_teardown(versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_database, setup, teardown),
