@@ -751,7 +751,7 @@ static int group_show(struct logs_ingest *ig, struct stream_state *ss)
 
 int logs_ingest_idle(struct logs_ingest *ig)
 {
-	int dirty = ig->ix->batch_rows > 0 || ig->nrec || ig->ncall;
+	int dirty = db_batch_rows(ig->ix) > 0 || ig->nrec || ig->ncall;
 
 	if (ig->failed)
 		return -1;

@@ -68,6 +68,11 @@ uint64_t db_batch_txn(const struct db *ix)
 	return ix->batch_txn;
 }
 
+size_t db_batch_rows(const struct db *ix)
+{
+	return ix->batch_rows;
+}
+
 static void sql_error(struct db *ix, const char *call, const char *sql)
 {
 	pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "%s: %s", call,

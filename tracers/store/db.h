@@ -51,6 +51,8 @@ int db_in_batch(const struct db *ix);
 /* Which transaction of the batch is open: changes at every commit (ids read in one
  * transaction stay valid until it changes). */
 uint64_t db_batch_txn(const struct db *ix);
+/* Rows written since the batch's last commit. */
+size_t db_batch_rows(const struct db *ix);
 
 /*
  * The database path: path when not NULL, else $PTTRACE_DB, else
