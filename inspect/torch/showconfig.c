@@ -219,7 +219,8 @@ static void finish_nvcc(struct showconfig *c)
 	}
 	qsort(ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp);
 	sass_sorted = pt_xcalloc(c->n_nvcc_sass + 1, sizeof(*sass_sorted));
-	memcpy(sass_sorted, c->nvcc_sass, c->n_nvcc_sass * sizeof(*sass_sorted));
+	if (c->n_nvcc_sass)	/* only PTX codes: no list to copy (memcpy of NULL is UB) */
+		memcpy(sass_sorted, c->nvcc_sass, c->n_nvcc_sass * sizeof(*sass_sorted));
 	qsort(sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp);
 
 	/* TORCH_CUDA_ARCH_LIST: each SASS arch, "+PTX" where PTX of it is kept too. */

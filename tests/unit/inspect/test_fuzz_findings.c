@@ -17,6 +17,7 @@
 #include "dynsym.h"
 #include "elfobj.h"
 #include "ldcache.h"
+#include "showconfig.h"
 #include "xalloc.h"
 
 /*
@@ -167,12 +168,35 @@ static void gnu_hash_bloom_shift_over_31(void **state)
 	pt_diag_release(&d);
 }
 
+/* fuzz_showconfig (UBSan, nonnull): NVCC flags with PTX codes only copied the empty SASS
+ * list with memcpy from NULL. */
+static void showconfig_ptx_only(void **state)
+{
+	static const char text[] =
+		"PyTorch built with:\n"
+		"  - GCC 12.2\n"
+		"  - NVCC architecture flags: -gencode;arch=compute_90,code=compute_90\n"
+		"  - Build settings: BUILD_TYPE=Release, \n";
+	struct showconfig c;
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	assert_int_equal(showconfig_parse((const uint8_t *)text, sizeof(text) - 1, &c, "ptx-only", &d), 0);
+	assert_int_equal(c.n_nvcc_sass, 0);
+	assert_int_equal(c.n_nvcc_ptx, 1);
+	assert_string_equal(c.arch_list, "9.0+PTX");
+	showconfig_release(&c);
+	pt_diag_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ldcache_without_nul_is_linear),
 		cmocka_unit_test(gnu_hash_bloom_shift_over_31),
 		cmocka_unit_test(ldcache_long_digit_runs_end),
+		cmocka_unit_test(showconfig_ptx_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
