@@ -1,6 +1,6 @@
 # The repository is self-contained: every test that reads fixtures also passes
 # from a copy of the tracked tree in an empty temporary directory (nothing
-# beside it: no ../shared, no sibling checkout), and no tracked file refers to
+# beside it: no sibling folder of shared material, no sibling checkout), and no tracked file refers to
 # material outside the repository.
 # ctest-timeout: 900
 . "$PT_TESTLIB/common.sh" || exit 2
