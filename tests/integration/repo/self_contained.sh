@@ -9,7 +9,7 @@
 refs=$(cd "$PT_SRC" && { git ls-files 2>/dev/null || find . -path ./build\* -prune -o -type f -print; } |
 	grep -v '^tests/fixtures/' | grep -v '^tests/integration/repo/self_contained.sh$' |
 	xargs -d '\n' grep -InE '(\.\./|/work/)shared|shared/(docs|fixtures)|PT_SHARED' 2>/dev/null)
-check_eq "no file refers to ../shared" "" "$refs"
+check_eq "no file refers to the shared material beside the project" "" "$refs"
 
 # The copy: tracked files (or, outside git, the tree without build directories).
 C=$T/empty/ptools
