@@ -1,4 +1,5 @@
 # ctest-timeout: 1800
+# ctest-labels: one-tree
 # NVIDIA's cuobjdump (12.4, from Debian's nvidia-cuda-toolkit, run inside the CUDA
 # test bed) is the oracle: on every shared object of the bed's NVIDIA and torch
 # packages, `cuobjdump --list-elf` and `--list-ptx` list exactly the entries, in

@@ -1,4 +1,5 @@
 . "$PT_TESTLIB/common.sh" || exit 2
+# ctest-labels: one-tree
 # GDB auto-loads ptgdb from where `cmake --install` puts it (GDB's objfile-gdb.py
 # rule: <scripts-dir>/<dir of the real libc10>/<real libc10 name>-gdb.py), only
 # with the add-auto-load-safe-path line docs/ptgdb.7 gives, and still after the

@@ -1,5 +1,6 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 600
+# ctest-labels: one-tree
 # Broadcast views in GDB (the reliability review's B10): /usr/bin/python3 with
 # Debian's torch 1.13 stopped in at::_ops::atan2::call, its tensor arguments
 # printed with pt-tensor. torch.zeros(1).expand([2]*22) has 4 M elements with

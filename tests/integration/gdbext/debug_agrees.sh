@@ -1,5 +1,6 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 900
+# ctest-labels: one-tree
 # `ptinspect debug` and the GDB extension agree on whether tensors print as is
 # or need pt-types, on the program the gdb tests use (tensors.cpp) built the
 # same way: with `g++ -g` GCC emits c10::TensorImpl only as a declaration (its

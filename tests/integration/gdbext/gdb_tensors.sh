@@ -1,5 +1,6 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 900
+# ctest-labels: one-tree
 # The GDB extension against a real libtorch, in three settings that share one
 # build of tensors.cpp (about a minute here):
 #   live    - gdb runs the program to stop_here(), loads the type stubs with

@@ -1,4 +1,5 @@
 . "$PT_TESTLIB/common.sh" || exit 2
+# ctest-labels: one-tree
 # ptgdb's pure-Python modules (dtypes, summarize, classify) under unittest,
 # without GDB: tests/unit/gdbext/test_*.py. A failing or erroring test fails this
 # script; the counts come from unittest's own summary.

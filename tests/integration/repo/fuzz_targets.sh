@@ -1,3 +1,4 @@
+# ctest-labels: one-tree
 # The fuzzing set-up (docs/internals/fuzzing.md): every target in tests/fuzz
 # has a seed corpus, every corpus folder a target, the corpus stays small; and
 # tests/fuzz/run (normally over a clang build-fuzz tree) is checked here with

@@ -1,3 +1,4 @@
+# ctest-labels: one-tree
 # The include graph of common/, inspect/ and tracers/ has no cycle between
 # modules (a module is x.c with its x.h), and no layer reaches up: common/
 # includes nothing of the tools, a tool's library nothing of its cli/ folder,

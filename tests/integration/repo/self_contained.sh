@@ -3,6 +3,7 @@
 # beside it: no sibling folder of shared material, no sibling checkout), and no tracked file refers to
 # material outside the repository.
 # ctest-timeout: 900
+# ctest-labels: one-tree
 . "$PT_TESTLIB/common.sh" || exit 2
 
 # Nothing names the reference material the fixtures were copied from.

@@ -179,13 +179,28 @@ static void same_both_ways(const char *const *paths, size_t n)
 {
 	static const size_t chunks[] = {1, 7, 100, 4096, 65536, 0};
 	char *want = sequential(paths, n);
+	off_t total = 0;
+	struct stat st;
 
+	for (size_t i = 0; i < n; i++)
+		if (stat(paths[i], &st) == 0)
+			total += st.st_size;
 	for (size_t c = 0; c < sizeof(chunks) / sizeof(*chunks); c++) {
 		for (unsigned t = 1; t <= 4; t++) {
 			char *got;
 
 			/* Byte-sized chunks on big files take long: one thread count is enough there. */
 			if (chunks[c] && chunks[c] < 4096 && t > 1)
+				continue;
+			/*
+			 * Chunks of 1 and 7 bytes cut a record at every place; on inputs over
+			 * 256 KB that repeats what the smaller files show, at a cost of minutes
+			 * under ASan: there 100-byte chunks and up.
+			 */
+			if (chunks[c] && chunks[c] < 100 && total > 256 * 1024)
+				continue;
+			/* Many files as one import: the per-file runs cut each file; here file order and stats. */
+			if (n > 1 && chunks[c] != 0 && chunks[c] != 4096)
 				continue;
 			got = parallel(paths, n, chunks[c], t);
 			if (strcmp(want, got)) {
