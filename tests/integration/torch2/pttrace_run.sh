@@ -1,11 +1,18 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 1500
-# `pttrace run`, built inside the torch 2.x test bed, runs the five real torch
-# 2.6 scenarios (tests/torch2/scenarios) with TORCH_LOGS and TORCH_TRACE on.
-# Its index is checked against what the scripts must produce and against
-# tests/torch2/tracecheck.py reading the TORCH_TRACE files pttrace kept:
-# compile ids, graph breaks, recompiles, the failure and its reason, both
-# ranks, payloads with valid md5, the child's output and exit status.
+# The five real torch 2.6 scenarios (tests/torch2/scenarios), run once by
+# `pttrace run` (built inside the torch 2.x test bed) with TORCH_LOGS and
+# TORCH_TRACE on, and checked three ways:
+# 1. the scenarios themselves: the facts the tier's checks and the repository's
+#    fixtures rely on, read from the TORCH_TRACE files pttrace kept by the small
+#    reference reader tests/torch2/tracecheck.py (record grammar and MD5 only)
+#    and from the child's stdout and stderr as pttrace indexed them;
+# 2. `pttrace run`'s index against what the scripts must produce and against
+#    that reader: compile ids, graph breaks, recompiles, the failure and its
+#    reason, both ranks, payloads with valid md5, the child's output and status;
+# 3. `pttrace import` of the same trace files, into a database of its own,
+#    against the reader.
+# (One run serves all three: the scenarios are the tier's costliest part.)
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 TB=$PT_SRC/tests/torch2/testbed
 PY=/usr/bin/python3
@@ -38,10 +45,20 @@ declare -A logs=(
 		printf 's=$(date +%%s); $P run -q --name %s --logs %q /src/tests/torch2/scenarios/%s.py >%s.run.out 2>&1; echo $? >%s.rc; echo $(( $(date +%%s) - s )) >%s.seconds\n' \
 			"$n" "${logs[$n]}" "$n" "$n" "$n" "$n"
 		echo "\$P --json show $n >$n.show.json; \$P --json compiles $n >$n.compiles.json"
-		echo "\$P logs --stream stdout $n >$n.stdout.txt"
+		echo "\$P logs --stream stdout $n >$n.stdout.txt; \$P logs --stream stderr $n >$n.stderr.txt"
 		echo "\$P sql $n 'SELECT count(*) FROM trace_records WHERE run_id = :run AND payload_md5 IS NOT NULL' >$n.payloads.txt"
-		echo "python3 /src/tests/torch2/tracecheck.py /out/db/runs/\$(python3 -c 'import json; print(json.load(open(\"$n.show.json\"))[\"id\"])')/trace >$n.ref.json"
+		echo "tr=/out/db/runs/\$(python3 -c 'import json; print(json.load(open(\"$n.show.json\"))[\"id\"])')/trace"
+		echo "python3 /src/tests/torch2/tracecheck.py \$tr >$n.ref.json 2>$n.ref.err; echo \$? >$n.ref.rc"
+		# The same files through `pttrace import`, into a database of its own.
+		echo "PTTRACE_DB=/out/db2/pttrace.db \$P import --name $n \$tr >$n.import.txt 2>&1; echo \$? >$n.import.rc"
+		echo "PTTRACE_DB=/out/db2/pttrace.db \$P --json show $n >imp.$n.show.json"
+		echo "PTTRACE_DB=/out/db2/pttrace.db \$P --json compiles $n >imp.$n.compiles.json"
+		echo "PTTRACE_DB=/out/db2/pttrace.db \$P sql $n 'SELECT count(*) FROM trace_records WHERE run_id = :run AND payload_md5 IS NOT NULL' >imp.$n.payloads.txt"
 	done
+	echo 'export PTTRACE_DB=/out/db2/pttrace.db'
+	echo '$P --json graph-breaks breaks_recompile >imp.breaks.json; $P --json recompiles breaks_recompile >imp.recompiles.json'
+	echo '$P --json ranks multirank >imp.ranks.json'
+	echo 'export PTTRACE_DB=/out/db/pttrace.db'
 	echo '$P --json graph-breaks breaks_recompile >breaks.json; $P --json recompiles breaks_recompile >recompiles.json'
 	echo '$P --json ranks multirank >ranks.json'
 	echo '$P --json logs --artifact compiled_autograd autograd_ca >ca_logs.json'
@@ -56,6 +73,79 @@ ld = lambda n: json.load(open('$T/' + n + '.json'))
 s = ld('$1.show'); c = ld('$1.compiles'); d = ld('$1.ref'); f = d['files'][0]
 print($2)" 2>&1
 }
+
+# --- 1. the scenarios: tracecheck over the trace files pttrace kept -------------
+for n in $NAMES; do
+	check_eq "tracecheck reads $n's trace" 0 "$(cat "$T/$n.ref.rc")"
+	[ "$(cat "$T/$n.ref.rc")" = 0 ] || cat "$T/$n.ref.err"
+done
+# Every scenario: readable records only, every payload's MD5 right.
+for n in simple breaks_recompile failure autograd_ca multirank; do
+	check_eq "$n: every line is a record or a payload" "0" "$(q $n "sum(x['unparsed_lines'] for x in d['files'])")"
+	check_eq "$n: payloads with a valid md5" "True 0" \
+		"$(q $n "all(x['payloads'] > 0 for x in d['files']), sum(x['md5_bad'] for x in d['files'])" | tr -d '(),')"
+done
+
+# simple: one file, one compile [0/0] down to inductor's output code.
+check_eq "simple: one trace file" 1 "$(q simple "len(d['files'])")"
+check_eq "simple: compile ids" "['0/0']" "$(q simple "f['compile_ids']")"
+check_eq "simple: graph, output code, metrics" "1 1 1" \
+	"$(q simple "f['kinds'].get('dynamo_output_graph'), f['kinds'].get('inductor_output_code'), f['kinds'].get('compilation_metrics')" | tr -d '(),')"
+check_eq "simple: no failure" "[]" "$(q simple "f['failures']")"
+check_contains "simple: the output is right" "simple: allclose True" "$(cat "$T/simple.stdout.txt")"
+check_contains "simple: TORCH_LOGS output code on stderr" "[0/0] [__output_code]" "$(cat "$T/simple.stderr.txt")"
+
+# breaks_recompile: 4 calls. Each compile of g restarts at the print
+# (attempt _1) and compiles the resume frame 1/N; n=2 recompiles (guard
+# L['n'] == 1), the size-5 call recompiles with a dynamic size, and the
+# size-6 call reuses it (no 0/3).
+check_eq "breaks_recompile: compile ids" \
+	"['0/0', '0/0_1', '1/0', '0/1', '0/1_1', '1/1', '0/2', '0/2_1', '1/2']" \
+	"$(q breaks_recompile "f['compile_ids']")"
+check_eq "breaks_recompile: restarts (graph breaks) at" "['0/0_1', '0/1_1', '0/2_1']" \
+	"$(q breaks_recompile "[r['compile_id'] for r in f['restarts']]")"
+check_contains "breaks_recompile: the break is the print" "builtin: print" \
+	"$(q breaks_recompile "f['restarts'][0]['reasons']")"
+check_eq "breaks_recompile: recompiles at" "['0/1', '1/1', '0/2', '1/2']" \
+	"$(q breaks_recompile "[r['compile_id'] for r in f['recompile_reasons']]")"
+check_contains "breaks_recompile: int recompile reason" "L['n'] == 1" \
+	"$(q breaks_recompile "f['recompile_reasons'][0]['reasons']")"
+check_contains "breaks_recompile: shape recompile reason" "size mismatch at index 0. expected 4, actual 5" \
+	"$(q breaks_recompile "f['recompile_reasons'][2]['reasons']")"
+check_eq "breaks_recompile: dynamic shapes created symbols" "True" \
+	"$(q breaks_recompile "f['kinds'].get('create_symbol', 0) > 0")"
+check_eq "breaks_recompile: the print ran once per call" 4 \
+	"$(grep -c 'graph break here' "$T/breaks_recompile.stdout.txt")"
+check_contains "breaks_recompile: TORCH_LOGS recompiles" "[__recompiles]" "$(cat "$T/breaks_recompile.stderr.txt")"
+
+# failure: fullgraph=True fails at [0/0] with Unsupported; the script catches it.
+check_eq "failure: failure record" "['0/0', 'Unsupported']" \
+	"$(q failure "[f['failures'][0]['compile_id'], f['failures'][0]['fail_type']]")"
+check_contains "failure: the reason names the print" "builtin: print" "$(q failure "f['failures'][0]['fail_reason']")"
+check_eq "failure: dynamo_error artifact" 1 "$(q failure "f['artifacts'].get('dynamo_error')")"
+check_contains "failure: caught by the script" "failure: caught Unsupported" "$(cat "$T/failure.stdout.txt")"
+
+# autograd_ca: torch 2.6 writes no compiled_autograd_id (docs' [!0] is 2.14's),
+# but one compiled_autograd_graph per backward, and a forward/backward AOT pair.
+check_eq "autograd_ca: one compiled autograd graph per iteration" 2 \
+	"$(q autograd_ca "f['kinds'].get('compiled_autograd_graph')")"
+check_eq "autograd_ca: aot forward and backward graphs" "True True" \
+	"$(q autograd_ca "'aot_forward_graph' in f['kinds'], 'aot_backward_graph' in f['kinds']" | tr -d '(),')"
+check_eq "autograd_ca: both iterations ran" 2 "$(grep -c 'autograd_ca: iteration' "$T/autograd_ca.stdout.txt")"
+check_contains "autograd_ca: TORCH_LOGS compiled autograd" "[__compiled_autograd] TRACED GRAPH" \
+	"$(cat "$T/autograd_ca.stderr.txt")"
+
+# multirank: one rank_<R> file per rank, every record of it carrying that rank.
+check_eq "multirank: two rank files" "[0, 1]" "$(q multirank "[x['rank_in_name'] for x in d['files']]")"
+check_eq "multirank: records carry their file's rank" "[[0], [1]]" "$(q multirank "[x['ranks'] for x in d['files']]")"
+check_eq "multirank: each rank compiled [0/0]" "[['0/0'], ['0/0']]" "$(q multirank "[x['compile_ids'] for x in d['files']]")"
+for r in 0 1; do
+	check_contains "multirank: rank $r all-reduced" "multirank: rank $r: [6.0, 6.0, 6.0, 6.0]" "$(cat "$T/multirank.stdout.txt")"
+	check_eq "multirank: [rank$r]: lines on stderr" "True" \
+		"$([ "$(grep -c "^\[rank$r\]:" "$T/multirank.stderr.txt")" -gt 0 ] && echo True || echo False)"
+done
+
+# --- 2. pttrace run's index ------------------------------------------------------
 for n in $NAMES; do
 	check_eq "pttrace run $n: the child's exit status passes through" 0 "$(cat "$T/$n.rc")"
 	[ "$(cat "$T/$n.rc")" = 0 ] || tail -20 "$T/$n.run.out"
@@ -110,6 +200,45 @@ for r in 0 1; do
 		"$(q multirank "len(ld('rank$r')) > 0 and all(x['rank'] == $r for x in ld('rank$r'))")"
 	check_contains "multirank: rank $r's stdout" "multirank: rank $r: [6.0, 6.0, 6.0, 6.0]" "$(cat "$T/multirank.stdout.txt")"
 done
+
+# --- 3. pttrace import of the same trace files, against the reference reader ----
+# pq NAME EXPR: EXPR over the import's JSON (s = show, c = compiles) and the reference (f, d).
+pq() {
+	$PY -c "import json
+d = json.load(open('$T/$1.ref.json')); f = d['files'][0]
+s = json.load(open('$T/imp.$1.show.json')); c = json.load(open('$T/imp.$1.compiles.json'))
+ld = lambda n: json.load(open('$T/imp.' + n + '.json'))
+print($2)"
+}
+for n in simple breaks_recompile failure autograd_ca multirank; do
+	check_eq "pttrace import $n" 0 "$(cat "$T/$n.import.rc")"
+	[ "$(cat "$T/$n.import.rc")" = 0 ] || cat "$T/$n.import.txt"
+	check_eq "pttrace $n: records as the reference counts them" True \
+		"$(pq $n "s['torch_trace']['records'] == sum(x['records'] for x in d['files'])")"
+	check_eq "pttrace $n: records per kind" True \
+		"$(pq $n "s['records_by_kind'] == {k: sum(x['kinds'].get(k, 0) for x in d['files']) for x in d['files'] for k in x['kinds']}")"
+	check_eq "pttrace $n: no md5 mismatch" 0 "$(pq $n "s['payload_md5_mismatches']")"
+	check_eq "pttrace $n: payloads" "$(q $n "sum(x['payloads'] for x in d['files'])")" \
+		"$(tail -1 "$T/imp.$n.payloads.txt" | tr -dc 0-9)"
+	check_eq "pttrace $n: compile ids" \
+		"$(q $n "sorted(set(i for x in d['files'] for i in x['compile_ids']))")" \
+		"$(pq $n "sorted(set(x['compile_id'] for x in c))")"
+done
+check_eq "pttrace failure: the failure and its reason" True \
+	"$(pq failure "[(x['compile_id'], x['status'], x['fail_type'], x['fail_reason']) for x in c] == [('0/0', 'failed', 'Unsupported', f['failures'][0]['fail_reason'])]")"
+check_eq "pttrace breaks_recompile: graph breaks where the frames restarted" True \
+	"$(pq breaks_recompile "[x['compile_id'] for x in ld('breaks')] == [r['compile_id'].split('_')[0] for r in f['restarts']]")"
+check_eq "pttrace breaks_recompile: graph break reasons" True \
+	"$(pq breaks_recompile "all(r['reasons'][0] in x['reason'] for x, r in zip(ld('breaks'), f['restarts']))")"
+check_contains "pttrace breaks_recompile: graph break at the print" "breaks_recompile.py:9" \
+	"$(pq breaks_recompile "ld('breaks')[0]['where']")"
+check_eq "pttrace breaks_recompile: recompiles" True \
+	"$(pq breaks_recompile "sorted(set(x['compile_id'] for x in ld('recompiles'))) == sorted(r['compile_id'] for r in f['recompile_reasons'])")"
+check_eq "pttrace breaks_recompile: every failed guard is in torch's reasons" True \
+	"$(pq breaks_recompile "all(x['failed_guard'] in {r['compile_id']: r['reasons'] for r in f['recompile_reasons']}[x['compile_id']] for x in ld('recompiles'))")"
+check_eq "pttrace multirank: both ranks, records each" True \
+	"$(pq multirank "[(r['rank'], r['records']) for r in ld('ranks')['ranks']] == [(x['ranks'][0], x['records']) for x in d['files']]")"
+check_eq "pttrace multirank: no divergence" "[]" "$(pq multirank "ld('ranks')['divergences']")"
 
 echo "torch2 pttrace run: $(( $(date +%s) - t0 )) s in all;" \
 	"$(for n in $NAMES; do printf '%s %s s, ' "$n" "$(cat "$T/$n.seconds")"; done)"
