@@ -51,6 +51,90 @@ void tt_md5(const uint8_t *buf, size_t len, char out[33])
 	out[32] = '\0';
 }
 
+#define MEMO_SLOTS 8192	/* two-way: a payload may sit in slot h or h ^ 1 */
+
+struct tt_md5_memo {
+	size_t max_bytes, bytes;
+	struct memo_slot {
+		char md5[33];
+		size_t len;
+		uint8_t *data;
+	} *slot;
+	unsigned flip;		/* which of two full slots gives way */
+};
+
+struct tt_md5_memo *tt_md5_memo_new(size_t max_bytes)
+{
+	struct tt_md5_memo *m = pt_xcalloc(1, sizeof(*m));
+
+	m->max_bytes = max_bytes;
+	m->slot = pt_xcalloc(MEMO_SLOTS, sizeof(*m->slot));
+	return m;
+}
+
+void tt_md5_memo_free(struct tt_md5_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < MEMO_SLOTS; i++)
+		free(m->slot[i].data);
+	free(m->slot);
+	free(m);
+}
+
+static size_t memo_hash(const char *md5)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < 32 && md5[i]; i++)
+		h = (h ^ (uint8_t)md5[i]) * 16777619u;
+	return h % MEMO_SLOTS;
+}
+
+static int memo_is(const struct memo_slot *s, const char *md5, size_t len)
+{
+	return s->data && s->len == len && !strcmp(s->md5, md5);
+}
+
+/* Are buf[0..len) the bytes kept under md5 (declared, as written)? */
+static int memo_hit(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, size_t len)
+{
+	size_t h = memo_hash(md5);
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct memo_slot *s = &m->slot[h ^ k];
+
+		if (memo_is(s, md5, len))
+			return !memcmp(s->data, buf, len);
+	}
+	return 0;
+}
+
+/* Keep buf[0..len), whose md5 is md5 (computed), if it fits. */
+static void memo_keep(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, size_t len)
+{
+	size_t h = memo_hash(md5);
+	struct memo_slot *s;
+
+	if (len > m->max_bytes / 8 || memo_is(&m->slot[h], md5, len) ||
+	    memo_is(&m->slot[h ^ 1], md5, len))
+		return;
+	s = !m->slot[h].data ? &m->slot[h] : !m->slot[h ^ 1].data ? &m->slot[h ^ 1]
+		: &m->slot[h ^ (m->flip++ & 1)];
+	if (s->data) {
+		m->bytes -= s->len;
+		free(s->data);
+		s->data = NULL;
+	}
+	if (m->bytes + len > m->max_bytes)
+		return;
+	s->data = pt_xmalloc(len ? len : 1);
+	memcpy(s->data, buf, len);
+	s->len = len;
+	memcpy(s->md5, md5, 33);
+	m->bytes += len;
+}
+
 void tt_reader_init(struct tt_reader *r, const char *file,
 			  struct pt_diag *diag, tt_record_cb cb, void *ctx)
 {
@@ -248,7 +332,11 @@ static int emit(struct tt_reader *r)
 		const char *want = rec->md5_declared;
 
 		r->st.payloads++;
-		tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
+		if (want && r->memo && memo_hit(r->memo, want, (const uint8_t *)pt_strbuf_str(&r->pay),
+						 r->pay.len))
+			memcpy(rec->md5, want, 33);	/* the same bytes as a payload whose md5 it is */
+		else
+			tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
 		if (r->nblanks && !(want && !strcmp(rec->md5, want))) {
 			/* Try the file without its blank lines (doc §5). */
 			char md5b[33];
@@ -278,6 +366,8 @@ static int emit(struct tt_reader *r)
 			rec->rule = PT_PAYLOAD_BLANK_KEPT;
 		}
 		rec->md5_ok = want && !strcmp(rec->md5, want);
+		if (rec->md5_ok && r->memo)
+			memo_keep(r->memo, rec->md5, (const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len);
 		if (!rec->md5_ok) {
 			char where[48];
 
