@@ -61,6 +61,7 @@ struct tt_md5_memo {
 		uint8_t *data;
 	} *slot;
 	unsigned flip;		/* which of two full slots gives way */
+	uint64_t hits, kept, passed;
 };
 
 struct tt_md5_memo *tt_md5_memo_new(size_t max_bytes)
@@ -104,8 +105,10 @@ static int memo_hit(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, 
 	for (size_t k = 0; k < 2; k++) {
 		const struct memo_slot *s = &m->slot[h ^ k];
 
-		if (memo_is(s, md5, len))
-			return !memcmp(s->data, buf, len);
+		if (memo_is(s, md5, len) && !memcmp(s->data, buf, len)) {
+			m->hits++;
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -118,6 +121,13 @@ static void memo_keep(struct tt_md5_memo *m, const char *md5, const uint8_t *buf
 
 	if (len > m->max_bytes / 8 || memo_is(&m->slot[h], md5, len) ||
 	    memo_is(&m->slot[h ^ 1], md5, len))
+		return;
+	/*
+	 * Where payloads do not repeat, keeping them all would only copy them:
+	 * once the first 256 kept have found few repeats (under one in eight),
+	 * only every 16th is kept, enough to notice when repeats start.
+	 */
+	if (m->kept >= 256 && m->hits * 8 < m->kept && m->passed++ % 16)
 		return;
 	s = !m->slot[h].data ? &m->slot[h] : !m->slot[h ^ 1].data ? &m->slot[h ^ 1]
 		: &m->slot[h ^ (m->flip++ & 1)];
@@ -133,6 +143,7 @@ static void memo_keep(struct tt_md5_memo *m, const char *md5, const uint8_t *buf
 	s->len = len;
 	memcpy(s->md5, md5, 33);
 	m->bytes += len;
+	m->kept++;
 }
 
 void tt_reader_init(struct tt_reader *r, const char *file,
