@@ -51,14 +51,24 @@ void tt_md5(const uint8_t *buf, size_t len, char out[33])
 	out[32] = '\0';
 }
 
-#define MEMO_SLOTS 8192	/* two-way: a payload may sit in slot h or h ^ 1 */
+/* Slots: one per 512 bytes kept, 256 to 8192 (even: a payload may sit in slot h or h ^ 1). */
+#define MEMO_SLOTS_MIN 256
+#define MEMO_SLOTS_MAX 8192
 
+/*
+ * Kept payloads are copied one after another into one buffer of max_bytes
+ * (a slot that gives way leaves its bytes there, dead); when the buffer is
+ * full, every slot is forgotten and it fills again from the start. So the
+ * memo costs at most max_bytes plus the slots, with no heap fragmentation.
+ */
 struct tt_md5_memo {
-	size_t max_bytes, bytes;
+	size_t max_bytes, used;
+	uint8_t *buf;		/* max_bytes, allocated at the first keep */
+	size_t nslots;
 	struct memo_slot {
 		char md5[33];
 		size_t len;
-		uint8_t *data;
+		const uint8_t *data;	/* in buf; NULL: empty */
 	} *slot;
 	unsigned flip;		/* which of two full slots gives way */
 	uint64_t hits, kept, passed;
@@ -69,7 +79,9 @@ struct tt_md5_memo *tt_md5_memo_new(size_t max_bytes)
 	struct tt_md5_memo *m = pt_xcalloc(1, sizeof(*m));
 
 	m->max_bytes = max_bytes;
-	m->slot = pt_xcalloc(MEMO_SLOTS, sizeof(*m->slot));
+	m->nslots = max_bytes / 512 < MEMO_SLOTS_MIN ? MEMO_SLOTS_MIN
+		: max_bytes / 512 > MEMO_SLOTS_MAX ? MEMO_SLOTS_MAX : max_bytes / 512 & ~(size_t)1;
+	m->slot = pt_xcalloc(m->nslots, sizeof(*m->slot));
 	return m;
 }
 
@@ -77,19 +89,18 @@ void tt_md5_memo_free(struct tt_md5_memo *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < MEMO_SLOTS; i++)
-		free(m->slot[i].data);
+	free(m->buf);
 	free(m->slot);
 	free(m);
 }
 
-static size_t memo_hash(const char *md5)
+static size_t memo_hash(const struct tt_md5_memo *m, const char *md5)
 {
 	uint32_t h = 2166136261u;
 
 	for (int i = 0; i < 32 && md5[i]; i++)
 		h = (h ^ (uint8_t)md5[i]) * 16777619u;
-	return h % MEMO_SLOTS;
+	return h % m->nslots;
 }
 
 static int memo_is(const struct memo_slot *s, const char *md5, size_t len)
@@ -100,7 +111,7 @@ static int memo_is(const struct memo_slot *s, const char *md5, size_t len)
 /* Are buf[0..len) the bytes kept under md5 (declared, as written)? */
 static int memo_hit(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, size_t len)
 {
-	size_t h = memo_hash(md5);
+	size_t h = memo_hash(m, md5);
 
 	for (size_t k = 0; k < 2; k++) {
 		const struct memo_slot *s = &m->slot[h ^ k];
@@ -116,10 +127,10 @@ static int memo_hit(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, 
 /* Keep buf[0..len), whose md5 is md5 (computed), if it fits. */
 static void memo_keep(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, size_t len)
 {
-	size_t h = memo_hash(md5);
+	size_t h = memo_hash(m, md5);
 	struct memo_slot *s;
 
-	if (len > m->max_bytes / 8 || memo_is(&m->slot[h], md5, len) ||
+	if (!len || len > m->max_bytes / 8 || memo_is(&m->slot[h], md5, len) ||
 	    memo_is(&m->slot[h ^ 1], md5, len))
 		return;
 	/*
@@ -129,20 +140,19 @@ static void memo_keep(struct tt_md5_memo *m, const char *md5, const uint8_t *buf
 	 */
 	if (m->kept >= 256 && m->hits * 8 < m->kept && m->passed++ % 16)
 		return;
+	if (m->used + len > m->max_bytes) {
+		memset(m->slot, 0, m->nslots * sizeof(*m->slot));
+		m->used = 0;
+	}
+	if (!m->buf)
+		m->buf = pt_xmalloc(m->max_bytes);
 	s = !m->slot[h].data ? &m->slot[h] : !m->slot[h ^ 1].data ? &m->slot[h ^ 1]
 		: &m->slot[h ^ (m->flip++ & 1)];
-	if (s->data) {
-		m->bytes -= s->len;
-		free(s->data);
-		s->data = NULL;
-	}
-	if (m->bytes + len > m->max_bytes)
-		return;
-	s->data = pt_xmalloc(len ? len : 1);
-	memcpy(s->data, buf, len);
+	memcpy(m->buf + m->used, buf, len);
+	s->data = m->buf + m->used;
 	s->len = len;
 	memcpy(s->md5, md5, 33);
-	m->bytes += len;
+	m->used += len;
 	m->kept++;
 }
 

@@ -81,7 +81,8 @@ struct tt_reader_stats {
  * equal one kept here under its declared md5 takes that md5 without hashing
  * it again (exact: same bytes, same md5). TORCH_TRACE repeats payloads
  * (chromium events, cache artifacts, graphs of recompiles); hashing them is
- * most of the parse. At most max_bytes of payload are kept.
+ * most of the parse. At most max_bytes of payload are kept (one buffer,
+ * allocated at the first payload kept; payloads over max_bytes / 8 are not).
  */
 struct tt_md5_memo;
 struct tt_md5_memo *tt_md5_memo_new(size_t max_bytes);

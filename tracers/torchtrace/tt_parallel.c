@@ -36,8 +36,8 @@ void tt_par_set_chunk(size_t bytes)
 }
 #define MAX_THREADS 256
 #define MAX_SLOTS 16
-#define MEMO_TOTAL (16u << 20)	/* payloads kept to skip hashing repeats, all threads */
-#define MEMO_MIN (64u << 10)
+#define MEMO_TOTAL (8u << 20)	/* payloads kept to skip hashing repeats, all threads */
+#define MEMO_MIN (64u << 10)	/* ...but at least this per thread */
 
 /* One record kept for delivery: the record, its bytes and the chunk's message count before it. */
 struct par_rec {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "strbuf.h"
 #include "torchtrace.h"
 #include "xalloc.h"
 
@@ -230,6 +231,40 @@ static void md5_memo_changes_nothing(void **state)
 	}
 	free(s0.log);
 	pt_diag_release(&d0);
+}
+
+/* A memo whose buffer fills up forgets everything and goes on: still the same log. */
+static void md5_memo_full_starts_over(void **state)
+{
+	struct pt_strbuf t;
+	struct pt_diag d0, d1;
+	struct seen s0, s1;
+	char md5[33], pay[4];
+
+	(void)state;
+	pt_strbuf_init(&t, 1 << 20);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 10; i++) {
+			snprintf(pay, sizeof(pay), "x%dy", i);
+			tt_md5((const uint8_t *)pay, 3, md5);
+			pt_strbuf_addf(&t, P "{\"k\": {}, \"has_payload\": \"%s\"}\n\t%s\n", md5, pay);
+		}
+	pt_diag_init(&d0);
+	run(t.buf, 0, &d0, &s0);
+	/* 24 bytes: payloads of 3 bytes (max / 8) fit, eight of them fill it. */
+	run_memo = tt_md5_memo_new(24);
+	pt_diag_init(&d1);
+	run(t.buf, 0, &d1, &s1);
+	assert_string_equal(s1.log, s0.log);
+	assert_int_equal(d1.n, 0);
+	assert_int_equal(d0.n, 0);
+	tt_md5_memo_free(run_memo);
+	run_memo = NULL;
+	free(s0.log);
+	free(s1.log);
+	pt_diag_release(&d0);
+	pt_diag_release(&d1);
+	pt_strbuf_release(&t);
 }
 
 /* A damaged line is reported with its number; the records around it survive. */
@@ -501,6 +536,7 @@ int main(void)
 		cmocka_unit_test(blank_line_dropped_when_md5_matches_without),
 		cmocka_unit_test(md5_mismatch_kept_and_reported),
 		cmocka_unit_test(md5_memo_changes_nothing),
+		cmocka_unit_test(md5_memo_full_starts_over),
 		cmocka_unit_test(damaged_lines_reported_rest_parsed),
 		cmocka_unit_test(str_interning_resolves_stacks),
 		cmocka_unit_test(unknown_kinds_and_null_ids),
