@@ -188,7 +188,16 @@ static void checkpointer_start(struct checkpointer *c, struct db *ix)
 		return;
 	}
 	c->on = 1;
-	if (db_exec(ix, "PRAGMA wal_autocheckpoint=4096") < 0) {
+	/* 16 MB of WAL whatever the page size (16 KiB in new databases, 4 KiB in older ones). */
+	struct db_stmt *ps = db_prepare(ix, "PRAGMA page_size");
+	int64_t page = ps && db_step(ps) == 1 ? db_col_int(ps, 0) : 4096;
+	char sql[64];
+
+	if (ps)
+		db_reset(ps);
+	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint=%lld",
+		 (long long)((16 << 20) / (page >= 512 ? page : 4096)));
+	if (db_exec(ix, sql) < 0) {
 		/* The indexer checkpoints itself as by default; the thread's passes do no harm. */
 		pt_diag_release(db_diag(ix));
 		pt_diag_init(db_diag(ix));

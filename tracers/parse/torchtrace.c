@@ -51,6 +51,111 @@ void tt_md5(const uint8_t *buf, size_t len, char out[33])
 	out[32] = '\0';
 }
 
+/* Slots: one per 512 bytes kept, 256 to 8192 (even: a payload may sit in slot h or h ^ 1). */
+#define MEMO_SLOTS_MIN 256
+#define MEMO_SLOTS_MAX 8192
+
+/*
+ * Kept payloads are copied one after another into one buffer of max_bytes
+ * (a slot that gives way leaves its bytes there, dead); when the buffer is
+ * full, every slot is forgotten and it fills again from the start. So the
+ * memo costs at most max_bytes plus the slots, with no heap fragmentation.
+ */
+struct tt_md5_memo {
+	size_t max_bytes, used;
+	uint8_t *buf;		/* max_bytes, allocated at the first keep */
+	size_t nslots;
+	struct memo_slot {
+		char md5[33];
+		size_t len;
+		const uint8_t *data;	/* in buf; NULL: empty */
+	} *slot;
+	unsigned flip;		/* which of two full slots gives way */
+	uint64_t hits, kept, passed;
+};
+
+struct tt_md5_memo *tt_md5_memo_new(size_t max_bytes)
+{
+	struct tt_md5_memo *m = pt_xcalloc(1, sizeof(*m));
+
+	m->max_bytes = max_bytes;
+	m->nslots = max_bytes / 512 < MEMO_SLOTS_MIN ? MEMO_SLOTS_MIN
+		: max_bytes / 512 > MEMO_SLOTS_MAX ? MEMO_SLOTS_MAX : max_bytes / 512 & ~(size_t)1;
+	m->slot = pt_xcalloc(m->nslots, sizeof(*m->slot));
+	return m;
+}
+
+void tt_md5_memo_free(struct tt_md5_memo *m)
+{
+	if (!m)
+		return;
+	free(m->buf);
+	free(m->slot);
+	free(m);
+}
+
+static size_t memo_hash(const struct tt_md5_memo *m, const char *md5)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < 32 && md5[i]; i++)
+		h = (h ^ (uint8_t)md5[i]) * 16777619u;
+	return h % m->nslots;
+}
+
+static int memo_is(const struct memo_slot *s, const char *md5, size_t len)
+{
+	return s->data && s->len == len && !strcmp(s->md5, md5);
+}
+
+/* Are buf[0..len) the bytes kept under md5 (declared, as written)? */
+static int memo_hit(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, size_t len)
+{
+	size_t h = memo_hash(m, md5);
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct memo_slot *s = &m->slot[h ^ k];
+
+		if (memo_is(s, md5, len) && !memcmp(s->data, buf, len)) {
+			m->hits++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Keep buf[0..len), whose md5 is md5 (computed), if it fits. */
+static void memo_keep(struct tt_md5_memo *m, const char *md5, const uint8_t *buf, size_t len)
+{
+	size_t h = memo_hash(m, md5);
+	struct memo_slot *s;
+
+	if (!len || len > m->max_bytes / 8 || memo_is(&m->slot[h], md5, len) ||
+	    memo_is(&m->slot[h ^ 1], md5, len))
+		return;
+	/*
+	 * Where payloads do not repeat, keeping them all would only copy them:
+	 * once the first 256 kept have found few repeats (under one in eight),
+	 * only every 16th is kept, enough to notice when repeats start.
+	 */
+	if (m->kept >= 256 && m->hits * 8 < m->kept && m->passed++ % 16)
+		return;
+	if (m->used + len > m->max_bytes) {
+		memset(m->slot, 0, m->nslots * sizeof(*m->slot));
+		m->used = 0;
+	}
+	if (!m->buf)
+		m->buf = pt_xmalloc(m->max_bytes);
+	s = !m->slot[h].data ? &m->slot[h] : !m->slot[h ^ 1].data ? &m->slot[h ^ 1]
+		: &m->slot[h ^ (m->flip++ & 1)];
+	memcpy(m->buf + m->used, buf, len);
+	s->data = m->buf + m->used;
+	s->len = len;
+	memcpy(s->md5, md5, 33);
+	m->used += len;
+	m->kept++;
+}
+
 void tt_reader_init(struct tt_reader *r, const char *file,
 			  struct pt_diag *diag, tt_record_cb cb, void *ctx)
 {
@@ -248,7 +353,11 @@ static int emit(struct tt_reader *r)
 		const char *want = rec->md5_declared;
 
 		r->st.payloads++;
-		tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
+		if (want && r->memo && memo_hit(r->memo, want, (const uint8_t *)pt_strbuf_str(&r->pay),
+						 r->pay.len))
+			memcpy(rec->md5, want, 33);	/* the same bytes as a payload whose md5 it is */
+		else
+			tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
 		if (r->nblanks && !(want && !strcmp(rec->md5, want))) {
 			/* Try the file without its blank lines (doc §5). */
 			char md5b[33];
@@ -278,6 +387,8 @@ static int emit(struct tt_reader *r)
 			rec->rule = PT_PAYLOAD_BLANK_KEPT;
 		}
 		rec->md5_ok = want && !strcmp(rec->md5, want);
+		if (rec->md5_ok && r->memo)
+			memo_keep(r->memo, rec->md5, (const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len);
 		if (!rec->md5_ok) {
 			char where[48];
 

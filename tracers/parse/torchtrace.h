@@ -76,8 +76,21 @@ struct tt_reader_stats {
 	uint64_t bytes;
 };
 
+/*
+ * Payloads verified lately (optional, one per thread): a payload whose bytes
+ * equal one kept here under its declared md5 takes that md5 without hashing
+ * it again (exact: same bytes, same md5). TORCH_TRACE repeats payloads
+ * (chromium events, cache artifacts, graphs of recompiles); hashing them is
+ * most of the parse. At most max_bytes of payload are kept (one buffer,
+ * allocated at the first payload kept; payloads over max_bytes / 8 are not).
+ */
+struct tt_md5_memo;
+struct tt_md5_memo *tt_md5_memo_new(size_t max_bytes);
+void tt_md5_memo_free(struct tt_md5_memo *m);
+
 struct tt_reader {
 	const char *file;	/* for messages; not owned */
+	struct tt_md5_memo *memo; /* NULL, or set after init; not owned */
 	struct pt_diag *diag;
 	tt_record_cb cb;
 	void *ctx;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "strbuf.h"
 #include "torchtrace.h"
 #include "xalloc.h"
 
@@ -44,6 +45,8 @@ static int collect(void *ctx, const struct tt_record *rec)
 	return 0;
 }
 
+static struct tt_md5_memo *run_memo;	/* the reader's memo in run(), NULL: none */
+
 /* Parse text fed in pieces of chunk bytes (0: whole); returns the log. */
 static char *run(const char *text, size_t chunk, struct pt_diag *d, struct seen *s)
 {
@@ -53,6 +56,7 @@ static char *run(const char *text, size_t chunk, struct pt_diag *d, struct seen 
 	memset(s, 0, sizeof(*s));
 	s->f = open_memstream(&s->log, &s->len);
 	tt_reader_init(&r, "t.log", d, collect, s);
+	r.memo = run_memo;
 	s->r = &r;
 	if (!chunk)
 		chunk = len ? len : 1;
@@ -182,6 +186,85 @@ static void md5_mismatch_kept_and_reported(void **state)
 	assert_non_null(strstr(d.v[1].what, "no payload lines"));
 	free(s.log);
 	pt_diag_release(&d);
+}
+
+/*
+ * With a memo of verified payloads: repeats take the kept md5 without
+ * hashing, and nothing else changes: a payload of the same length declaring
+ * a kept md5 with other bytes is still a mismatch, blank-line rules still
+ * apply. The log and messages equal those without a memo, record for record.
+ */
+static void md5_memo_changes_nothing(void **state)
+{
+	static const char text[] =
+		P "{\"k\": {}, \"has_payload\": \"" MD5_AB "\"}\n\ta\n\tb\n"
+		P "{\"k\": {}, \"has_payload\": \"" MD5_AB "\"}\n\ta\n\tb\n"
+		P "{\"k\": {}, \"has_payload\": \"" MD5_AB "\"}\n\ta\n\tB\n"
+		P "{\"k\": {}, \"has_payload\": \"" MD5_AB "\"}\n\ta\n\n\tb\n"
+		P "{\"k\": {}, \"has_payload\": \"" MD5_EMPTY "\"}\n"
+		P "{\"k\": {}, \"has_payload\": \"" MD5_EMPTY "\"}\n"
+		P "{\"k\": {}, \"has_payload\": \"" MD5_AB "\"}\n\ta\n\tb\n";
+	size_t caps[] = {0, 1 << 20};
+	struct pt_diag d0, d1;
+	struct seen s0, s1;
+
+	(void)state;
+	pt_diag_init(&d0);
+	run(text, 0, &d0, &s0);
+	assert_non_null(strstr(s0.log, "md5bad plain [a\nB]"));
+	for (size_t c = 0; c < sizeof(caps) / sizeof(*caps); c++) {
+		run_memo = tt_md5_memo_new(caps[c]);
+		for (size_t chunk = 0; chunk < 40; chunk += 13) {
+			pt_diag_init(&d1);
+			run(text, chunk, &d1, &s1);
+			assert_string_equal(s1.log, s0.log);
+			assert_int_equal(d1.n, d0.n);
+			for (size_t i = 0; i < d0.n; i++) {
+				assert_string_equal(d1.v[i].where, d0.v[i].where);
+				assert_string_equal(d1.v[i].what, d0.v[i].what);
+			}
+			free(s1.log);
+			pt_diag_release(&d1);
+		}
+		tt_md5_memo_free(run_memo);
+		run_memo = NULL;
+	}
+	free(s0.log);
+	pt_diag_release(&d0);
+}
+
+/* A memo whose buffer fills up forgets everything and goes on: still the same log. */
+static void md5_memo_full_starts_over(void **state)
+{
+	struct pt_strbuf t;
+	struct pt_diag d0, d1;
+	struct seen s0, s1;
+	char md5[33], pay[4];
+
+	(void)state;
+	pt_strbuf_init(&t, 1 << 20);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 10; i++) {
+			snprintf(pay, sizeof(pay), "x%dy", i);
+			tt_md5((const uint8_t *)pay, 3, md5);
+			pt_strbuf_addf(&t, P "{\"k\": {}, \"has_payload\": \"%s\"}\n\t%s\n", md5, pay);
+		}
+	pt_diag_init(&d0);
+	run(t.buf, 0, &d0, &s0);
+	/* 24 bytes: payloads of 3 bytes (max / 8) fit, eight of them fill it. */
+	run_memo = tt_md5_memo_new(24);
+	pt_diag_init(&d1);
+	run(t.buf, 0, &d1, &s1);
+	assert_string_equal(s1.log, s0.log);
+	assert_int_equal(d1.n, 0);
+	assert_int_equal(d0.n, 0);
+	tt_md5_memo_free(run_memo);
+	run_memo = NULL;
+	free(s0.log);
+	free(s1.log);
+	pt_diag_release(&d0);
+	pt_diag_release(&d1);
+	pt_strbuf_release(&t);
 }
 
 /* A damaged line is reported with its number; the records around it survive. */
@@ -452,6 +535,8 @@ int main(void)
 		cmocka_unit_test(blank_line_kept_when_md5_matches),
 		cmocka_unit_test(blank_line_dropped_when_md5_matches_without),
 		cmocka_unit_test(md5_mismatch_kept_and_reported),
+		cmocka_unit_test(md5_memo_changes_nothing),
+		cmocka_unit_test(md5_memo_full_starts_over),
 		cmocka_unit_test(damaged_lines_reported_rest_parsed),
 		cmocka_unit_test(str_interning_resolves_stacks),
 		cmocka_unit_test(unknown_kinds_and_null_ids),
