@@ -90,6 +90,9 @@ printf '# ninja log v5\n0\t1200\t1700000000000000000\tcaffe2/CMakeFiles/torch_cp
 check_case build_tree 0 env MAX_JOBS=2 "$P" build tree
 check_case build_details 0 env MAX_JOBS=2 "$P" build --details tree
 
+# cuda on a library without device code (cuda_whole_output.sh has the real ones).
+check_case cuda_no_device_code 0 "$P" cuda --gpu h100 liba.so
+
 # Usage and input errors: one line each, exit 2.
 check_case usage_bad_option 2 "$P" deps --frob build/lib/libext.so
 check_case usage_no_such_file 2 "$P" deps nosuch.so
