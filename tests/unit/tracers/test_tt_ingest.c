@@ -18,7 +18,7 @@
 
 #include "db.h"
 #include "parts.h"
-#include "ptest.h"
+#include "ptest_db.h"
 #include "runs.h"
 #include "strbuf.h"
 #include "torchtrace.h"
@@ -27,41 +27,22 @@
 #include "tt_tlparse.h"
 #include "xalloc.h"
 
-struct fixture {
-	char dir[PTEST_PATH_MAX];
-	struct pt_diag diag;
-	struct db *ix;
-};
-
 static int setup(void **state)
 {
-	struct fixture *f = pt_xcalloc(1, sizeof(*f));
-	char *db;
+	struct ptest_db *f = ptest_db_new("test-tt-ingest", "pttrace.db");
 
-	if (!ptest_tmpdir(f->dir, "test-tt-ingest"))
+	if (!f || ptest_db_open(f, 0) < 0)
 		return -1;
-	db = pt_xasprintf("%s/pttrace.db", f->dir);
-	pt_diag_init(&f->diag);
-	if (pttrace_db_open(&f->ix, db, 0, &f->diag) < 0)
-		return -1;
-	free(db);
 	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fixture *f = *state;
-
-	db_close(f->ix);
-	pt_diag_release(&f->diag);
-	if (ptest_rmtree(f->dir) < 0)
-		return -1;
-	free(f);
-	return 0;
+	return ptest_db_free(*state);
 }
 
-static int64_t new_run(struct fixture *f, const char *name)
+static int64_t new_run(struct ptest_db *f, const char *name)
 {
 	struct run_info ri = {.name = name, .source = "import", .started_us = 1795315626000000};
 	int64_t id;
@@ -71,7 +52,7 @@ static int64_t new_run(struct fixture *f, const char *name)
 }
 
 /* Write <run dir>/trace/<name> with text. */
-static void put(struct fixture *f, int64_t run, const char *name, const char *text)
+static void put(struct ptest_db *f, int64_t run, const char *name, const char *text)
 {
 	char *dir = db_run_dir(f->ix, run);
 	char *t = pt_xasprintf("%s/trace", dir), *p = pt_xasprintf("%s/%s", t, name);
@@ -108,7 +89,7 @@ static char *payload_line(const char *kind, const char *extra, const char *paylo
 	return pt_strbuf_detach(&sb);
 }
 
-static int64_t q_int(struct fixture *f, const char *sql, int64_t run)
+static int64_t q_int(struct ptest_db *f, const char *sql, int64_t run)
 {
 	struct db_stmt *s = db_prepare(f->ix, sql);
 	int64_t v;
@@ -129,7 +110,7 @@ static int64_t q_int(struct fixture *f, const char *sql, int64_t run)
  */
 static void ranks_name_then_json(void **state)
 {
-	struct fixture *f = *state;
+	struct ptest_db *f = *state;
 	int64_t run = new_run(f, "ranks");
 	json_t *o = json_object();
 	char *g = payload_line("dynamo_output_graph", CID(0, 0, 0) ", \"rank\": 1", "graph");
@@ -192,7 +173,7 @@ static void name_rank_rules(void **state)
 /* Status: a later attempt makes a restart; fail_type a failure; no metrics: missing. */
 static void compile_status_rules(void **state)
 {
-	struct fixture *f = *state;
+	struct ptest_db *f = *state;
 	int64_t run = new_run(f, "status");
 	struct tt_compiles cs;
 	char *g1 = payload_line("dynamo_output_graph", CID(0, 0, 1), "graph A");
@@ -249,7 +230,7 @@ static void compile_status_rules(void **state)
  */
 static void compile_occurrences(void **state)
 {
-	struct fixture *f = *state;
+	struct ptest_db *f = *state;
 	int64_t run = new_run(f, "occ");
 	struct tt_compiles cs;
 	const char *text =
@@ -306,7 +287,7 @@ static void tlparse_names(void **state)
 /* Ranks that compiled different things; the diff of two runs; one timeline with pid = rank. */
 static void ranks_diff_timeline(void **state)
 {
-	struct fixture *f = *state;
+	struct ptest_db *f = *state;
 	int64_t a = new_run(f, "a"), b = new_run(f, "b");
 	char *r0 = payload_line("dynamo_output_graph", CID(0, 0, 0), "G");
 	char *r1 = payload_line("dynamo_output_graph", CID(0, 1, 0), "H");
@@ -465,7 +446,7 @@ static void tlparse_dirs_and_keys(void **state)
  */
 static void failed_file_keeps_part_partial(void **state)
 {
-	struct fixture *f = *state;
+	struct ptest_db *f = *state;
 	int64_t run = new_run(f, "fails");
 
 	put(f, run, "a_good.log", P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n");
