@@ -81,6 +81,16 @@ check_case artifact_payload 0 "$P" artifact breaks 1/0_1 dynamo_output_graph
 check_case artifact_out 0 "$P" artifact breaks --out "$T/art"
 check_case ranks 1 "$P" ranks job
 check_case timeline 0 "$P" timeline job --chrome "$T/job.json"
+
+# Colour only on a terminal: `script` gives pttrace a pseudo-terminal as stdout, so
+# --color=auto has colour to give (ranks marks its differences), and NO_COLOR takes it away.
+need script
+on_tty() { script -qec "$*" /dev/null </dev/null; }
+check_contains "ranks on a terminal: colour" $'\033[33m' "$(on_tty "env -u NO_COLOR '$P' ranks job")"
+on_tty "env NO_COLOR=1 '$P' ranks job" | grep -q $'\033\\[' && fail "NO_COLOR: ranks still coloured on a terminal" || pass
+check_contains "NO_COLOR set but empty is ignored" $'\033[33m' "$(on_tty "env NO_COLOR= '$P' ranks job")"
+on_tty "env -u NO_COLOR '$P' --color=never ranks job" | grep -q $'\033\\[' && fail "--color=never: coloured" || pass
+"$P" --color=always ranks job | grep -q $'\033\\[33m' && pass || fail "--color=always: not coloured in a pipe"
 check_case diff_runs 1 "$P" diff replay other
 check_case diff_imports 1 "$P" diff breaks cut
 check_case sql 0 "$P" sql replay 'SELECT kind, COUNT(*) AS n FROM records WHERE run_id = :run GROUP BY kind ORDER BY kind'
