@@ -20,6 +20,8 @@ NORM=(
 	-e 's/^\( *CPU capability *\).*/\1<CPU>/'
 	# the host's RAM in the build report's memory line
 	-e 's/^\(  jobs *\)[0-9.]* GB RAM\(.*\), [0-9.]* GB per job/\1<RAM> GB RAM\2, <RAM> GB per job/'
+	# objects in env's helper process besides the import's: the sanitizer runtimes add theirs in the ASan tree
+	-e 's/^\(shared objects loaded by the import ([0-9]*; \)[0-9]* in the process)$/\1<N> in the process)/'
 	# doctor's bug-report facts (collect_env's fields) that describe the host, not the torch:
 	# the field names are kept, their values masked; the pip/conda package lines dropped
 	-e '/^PyTorch version: /,/^ptinspect doctor on / {
