@@ -56,6 +56,32 @@ int ptest_db_free(struct ptest_db *f)
 	return rc;
 }
 
+int ptest_db_setup(void **state, const char *tag, int with_run)
+{
+	struct ptest_db *f = ptest_db_new(tag, "pttrace.db");
+	char *argv[] = { "x" };
+	struct run_info ri = { .source = "run", .argv = argv, .argc = 1,
+			       .started_us = 1795315638000000 };
+
+	*state = f;
+	if (f && ptest_db_open(f, 0) == 0 && (!with_run || runs_create(f->ix, &ri, &f->run) == 0))
+		return 0;
+	if (f)
+		pt_diag_print(&f->diag, stderr, "test", 0);
+	ptest_db_free(f);
+	*state = NULL;
+	return -1;
+}
+
+int ptest_db_teardown(void **state)
+{
+	struct ptest_db *f = *state;
+
+	if (f)
+		pt_diag_print(&f->diag, stderr, "test", 0);
+	return ptest_db_free(f);
+}
+
 int64_t ptest_db_int(struct db *ix, const char *sql)
 {
 	struct db_stmt *s = db_prepare(ix, sql);

@@ -37,6 +37,15 @@ void ptest_db_open_ok(struct ptest_db *f, unsigned flags);
 /* Close, release the diagnostics, remove the directory, free: 0, or -1 if it could not be removed. */
 int ptest_db_free(struct ptest_db *f);
 
+/*
+ * cmocka set-up: a scratch database "pt-<tag>.XXXXXX/pttrace.db", opened, in *state;
+ * with_run: and a run of source "run" (argv "x") in its run field. 0 or -1.
+ */
+int ptest_db_setup(void **state, const char *tag, int with_run);
+
+/* cmocka teardown: what the diagnostics hold printed, then ptest_db_free. 0 or -1. */
+int ptest_db_teardown(void **state);
+
 /* The integer in the first column of the first row of sql (the test fails without a row). */
 int64_t ptest_db_int(struct db *ix, const char *sql);
 

@@ -14,57 +14,9 @@
 #include <string.h>
 
 #include "fatbin_scan.h"
-#include "ptest.h"
 #include "report_cuda.h"
 
-#define FATBIN_OBJ "tests/fuzz/corpus/fuzz_fatbin/sm75_lineinfo.o"
-
-static uint8_t *obj;
-static size_t obj_len;
-
-static int load(void **state)
-{
-	const char *src = getenv("PT_SRC");
-	char *path = ptest_path(src ? src : ".", FATBIN_OBJ);
-
-	(void)state;
-	obj = (uint8_t *)ptest_slurp(path, &obj_len);
-	free(path);
-	return 0;
-}
-
-static int unload(void **state)
-{
-	(void)state;
-	free(obj);
-	return 0;
-}
-
-struct run {
-	uint8_t *buf;
-	struct elfobj o;
-	struct cuda_scan s;
-	struct pt_diag d;
-};
-
-/* Scan a copy of the object (report_lists_and_limits changes the scan's sizes). */
-static void scan(struct run *r)
-{
-	assert_non_null(obj);	/* a file of the repository: never a skip */
-	r->buf = malloc(obj_len);
-	memcpy(r->buf, obj, obj_len);
-	pt_diag_init(&r->d);
-	assert_int_equal(elfobj_open_mem(&r->o, "k.o", r->buf, obj_len, &r->d), 0);
-	assert_int_equal(cuda_scan(&r->o, 0, &r->s, &r->d), 0);
-}
-
-static void done(struct run *r)
-{
-	cuda_scan_release(&r->s);
-	elfobj_release(&r->o);
-	pt_diag_release(&r->d);
-	free(r->buf);
-}
+#include "fatbin_object.h"
 
 /* The report: lists, arch list, verdicts; and the 2 GiB note from the sizes alone. */
 static void report_lists_and_limits(void **state)
@@ -77,7 +29,7 @@ static void report_lists_and_limits(void **state)
 	json_t *j;
 
 	(void)state;
-	scan(&r);
+	scan(&r, NULL, 0);
 	report_cuda_init(&rc, &r.s, NULL, "k.o", &r.d);
 	j = report_cuda_json(&rc, &ro);
 	assert_string_equal(json_string_value(json_object_get(j, "arch_list")), "7.5");

@@ -26,24 +26,12 @@
 
 static int setup(void **state)
 {
-	struct ptest_db *f = ptest_db_new("test-logs-ingest", "pttrace.db");
-	char *argv[] = { "x" };
-	struct run_info ri = { .source = "run", .argv = argv, .argc = 1,
-			       .started_us = 1795315638000000 };
-
-	if (!f || ptest_db_open(f, 0) < 0 || runs_create(f->ix, &ri, &f->run) < 0)
-		return -1;
-	*state = f;
-	return 0;
+	return ptest_db_setup(state, "test-logs-ingest", 1);
 }
 
 static int teardown(void **state)
 {
-	struct ptest_db *f = *state;
-
-	pt_diag_print(&f->diag, stderr, "test", 0);
-	assert_int_equal(ptest_db_free(f), 0);
-	return 0;
+	return ptest_db_teardown(state);
 }
 
 /*

@@ -29,17 +29,12 @@
 
 static int setup(void **state)
 {
-	struct ptest_db *f = ptest_db_new("test-tt-ingest", "pttrace.db");
-
-	if (!f || ptest_db_open(f, 0) < 0)
-		return -1;
-	*state = f;
-	return 0;
+	return ptest_db_setup(state, "test-tt-ingest", 0);
 }
 
 static int teardown(void **state)
 {
-	return ptest_db_free(*state);
+	return ptest_db_teardown(state);
 }
 
 
