@@ -1,12 +1,14 @@
 # Whole renderings of ptinspect's text reports compared with expected/*.txt
 # (stdout and stderr, check_case in tests/lib/common.sh): the default report,
 # deps (tree, --no-tree, unmet version, missing library), undefined, debug
-# (DWARF, split DWARF, a .dwo gone, debuglink, none), diff, config --library,
-# env and doctor (also --issue) on a stray torch package, build on a tree with
-# a CMake cache and a .ninja_log, and usage errors. The inputs are built here
-# from one-line C files, with relative names and -fdebug-prefix-map so that the
-# bytes (and build-ids) do not depend on $T. `config` of a paste is
-# config_whole_output.sh; `cuda` is cuda_whole_output.sh (needs nvcc).
+# (DWARF, split DWARF, a .dwo gone, debuglink, none), diff (libraries,
+# folders), config --library and --python, env and doctor (also --issue) on a
+# stray torch package, build on a tree with a CMake cache and a .ninja_log (also
+# --details, --since-last), cuda of a library without device code, and usage
+# errors. The inputs are built here from one-line C files, with relative names
+# and -fdebug-prefix-map so that the bytes (and build-ids) do not depend on $T.
+# `config` of a paste is config_whole_output.sh; `cuda` of real device code is
+# cuda_whole_output.sh (needs nvcc).
 # Rewrite the expected files: PT_UPDATE_EXPECTED=1 ctest -R inspect_whole_output
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTINSPECT
@@ -72,11 +74,15 @@ check_case debug_dwo_missing 1 "$P" debug libsplit.so
 
 # diff: two libcores.
 check_case diff_libraries 1 "$P" diff old/libcore.so build/lib/libcore.so
+# ... and two folders: a library in both, one only in the second.
+mkdir -p d1 d2 && cp old/libcore.so d1/ && cp build/lib/libcore.so build/lib/libext.so d2/
+check_case diff_directories 1 "$P" diff d1 d2
 
 # config of Debian's libtorch, through its own show_config in a child.
 LT=/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.1.13
 [ -r "$LT" ] || skip "Debian's libtorch-dev is not installed ($LT)"
 check_case config_library 0 "$P" config --library "$LT"
+check_case config_python 0 "$P" config --python "$PY"
 
 # env and doctor on a 'torch' package that is not PyTorch, ahead of Debian's on sys.path.
 mkdir -p shadow/torch
@@ -91,6 +97,11 @@ cp "$PT_FIXTURES/buildtree/CMakeCache.txt" tree/ || fail "no CMakeCache.txt fixt
 printf '# ninja log v5\n0\t1200\t1700000000000000000\tcaffe2/CMakeFiles/torch_cpu.dir/a.cpp.o\t1111111111111111\n10\t3400\t1700000000000000000\tcaffe2/CMakeFiles/torch_cpu.dir/b.cpp.o\t2222222222222222\n3400\t9000\t1700000000000000000\tlib/libtorch_cpu.so\t3333333333333333\n' >tree/.ninja_log
 check_case build_tree 0 env MAX_JOBS=2 "$P" build tree
 check_case build_details 0 env MAX_JOBS=2 "$P" build --details tree
+# A log of two runs: what the last one rebuilt and why.
+mkdir tree2
+cp tree/CMakeCache.txt tree2/
+printf '# ninja log v5\n0\t1000\t1700000000000000000\tc10/CMakeFiles/c10.dir/core/A.cpp.o\t1111\n0\t3000\t1700000000000000000\tc10/CMakeFiles/c10.dir/util/B.cpp.o\t2222\n3000\t4000\t1700000000000000000\tlib/libc10.so\t4444\n0\t500\t1700000000000000001\tc10/CMakeFiles/c10.dir/util/B.cpp.o\tbeef\n500\t1600\t1700000000000000001\tlib/libc10.so\t4444\n' >tree2/.ninja_log
+check_case build_since_last 0 env MAX_JOBS=2 "$P" build --since-last tree2
 
 # cuda on a library without device code (cuda_whole_output.sh has the real ones).
 check_case cuda_no_device_code 0 "$P" cuda --gpu h100 liba.so
