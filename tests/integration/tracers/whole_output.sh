@@ -103,4 +103,5 @@ check_case rm 0 "$P" rm job
 check_case ls_after_rm 0 "$P" ls
 check_case usage_bad_option 2 "$P" diff --frob
 check_case usage_no_run 2 "$P" show nosuchrun
+check_case help 0 "$P" --help
 finish
