@@ -91,6 +91,47 @@ check_output() {
 	fi
 }
 
+# check_case NAME WANT_RC COMMAND...: one rendering compared whole. Runs
+# COMMAND, checks its exit status, and compares its stdout with
+# $E/NAME.stdout.txt and its stderr with $E/NAME.stderr.txt (E: the runner's
+# expected/ folder; an absent file means that stream must be empty). Before
+# comparing, only these are replaced: the scratch directory ($T -> <T>), the
+# source tree ($PT_SRC -> <SRC>), and whatever the runner lists in its array
+# NORM (sed arguments, e.g. NORM=(-e 's/[0-9a-f]\{40\}/<BUILD-ID>/g')), each
+# with a comment saying why it varies. With PT_UPDATE_EXPECTED=1 the expected
+# files are rewritten (an empty stream removes its file); the exit is still checked.
+normalise_case() {
+	sed -e "s|$T|<T>|g" -e "s|${PT_SRC:-/nonexistent}|<SRC>|g" ${NORM[@]+"${NORM[@]}"} "$1"
+}
+check_stream() {
+	local what=$1 want=$2 got=$3
+	PT_CHECKS=$((PT_CHECKS + 1))
+	normalise_case "$got" >"$T/.norm"
+	if [ "${PT_UPDATE_EXPECTED:-0}" = 1 ]; then
+		if [ -s "$T/.norm" ]; then cp "$T/.norm" "$want"; else rm -f "$want"; fi
+		return
+	fi
+	if [ -e "$want" ]; then
+		diff -u "$want" "$T/.norm" >"$T/.diff"
+	else
+		diff -u /dev/null "$T/.norm" >"$T/.diff"
+	fi
+	if [ $? != 0 ]; then
+		echo "FAIL: $what: output differs from $want:"
+		sed 's/^/  | /' "$T/.diff"
+		PT_FAILS=$((PT_FAILS + 1))
+	fi
+}
+check_case() {
+	local name=$1 want=$2 got
+	shift 2
+	"$@" >"$T/.case.out" 2>"$T/.case.err"
+	got=$?
+	check_eq "$name: exit" "$want" "$got"
+	check_stream "$name: stdout" "$E/$name.stdout.txt" "$T/.case.out"
+	check_stream "$name: stderr" "$E/$name.stderr.txt" "$T/.case.err"
+}
+
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
 
 # build_so OUT C_SOURCE [cc flags...]: a shared object from a C string.

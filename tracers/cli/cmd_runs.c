@@ -564,6 +564,11 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 			rc = EXIT_PROBLEMS;
 			continue;
 		}
+		/* An import has no captured output: only its TORCH_TRACE part (below) is rebuilt. */
+		if (!r.source || strcmp(r.source, "run") != 0) {
+			runs_row_release(&r);
+			continue;
+		}
 		if (logs_ingest_run_dir(ix, id, r.started_us, (long)r.tz_offset_s, &st) < 0) {
 			rc = EXIT_PROBLEMS;
 		} else {

@@ -1,6 +1,10 @@
 # Whole renderings of pttrace compared with expected/*.txt (stdout and
-# stderr, normalised by check_output): what a reader of the terminal sees,
-# so that a message printed twice or a column gone astray fails here.
+# stderr, normalised by check_output and check_case): what a reader of the
+# terminal sees, so that a message printed twice or a column gone astray fails
+# here. Every text renderer: run, import, ls, show, logs, ops (--tree), compiles,
+# graph-breaks (--unique), recompiles, artifact (one payload, --out), ranks,
+# timeline, diff (two runs, two imports), sql, reindex, rm, report, usage errors.
+# Rewrite the expected files: PT_UPDATE_EXPECTED=1 ctest -R tracers_whole_output
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTTRACE
 E=$PT_SRC/tests/integration/tracers/expected
@@ -27,4 +31,77 @@ check_output "ls: stderr" "$E/empty.txt" "$T/ls.err"
 "$P" show damaged >"$T/show.out" 2>"$T/show.err"
 check_output "show" "$E/show_damaged.stdout.txt" "$T/show.out"
 check_output "show: stderr" "$E/empty.txt" "$T/show.err"
+
+# What differs between two runs of this script, and nothing else (check_case):
+NORM=(
+	# wall-clock dates (ls, show)
+	-e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]/<DATE>/g'
+	# durations measured here: ls's SECONDS column, show's "started:" line, import's time and rate
+	-e 's/<DATE>  *[0-9]\+\.[0-9]  /<DATE>  <SECONDS>  /'
+	-e 's/^\(  started:  <DATE>\), [0-9.]\+ s$/\1, <SECONDS> s/'
+	-e 's/ in [0-9.]\+ s ([0-9.]\+ [KMG]\?B\/s);/ in <SECONDS> s (<RATE>);/'
+)
+F=$PT_FIXTURES/traces
+B=$F/generated/torch-2.6.0/breaks_recompile
+export PTTRACE_DB=$T/db2/pttrace.db
+cat >"$T/d.txt" <<'TXT'
+ [call] op=[aten::add.Tensor], key=[AutogradCPU]
+  [redispatch] op=[aten::add.Tensor], key=[CPU]
+   [call] op=[aten::empty.memory_format], key=[BackendSelect]
+ [call] op=[aten::mul.Tensor], key=[CPU]
+TXT
+
+# run: dispatcher calls on stdout, a real TORCH_LOGS stderr; then a failing child.
+check_case run_replay 0 "$P" run -q --no-trace --name replay -- sh -c "cat d.txt; cat '$B/stderr.txt' >&2"
+check_case run_exit3 3 "$P" run -q --no-trace --name other -- sh -c 'echo out; echo "W1125 06:00:00.000000 1 x.py:1] warn" >&2; exit 3'
+check_case run_passthrough 0 "$P" run --no-trace --name live -- sh -c 'echo to-stdout; echo to-stderr >&2'
+# import: a job's TORCH_TRACE, a directory of ranks, a file cut short (for diff).
+check_case import_breaks 0 "$P" import --name breaks "$B/trace"
+check_case import_job 0 "$P" import --name job "$F/tlparse-tests/inputs/multi_rank_logs"
+L=$(ls "$B"/trace/*.log)
+head -n $(($(grep -a -n '"dynamo_start"' "$L" | sed -n 9p | cut -d: -f1) - 1)) "$L" >"$T/dedicated_log_torch_trace_cut.log"
+check_case import_cut 0 "$P" import --name cut "$T/dedicated_log_torch_trace_cut.log"
+check_case import_missing 2 "$P" import "$T/nonexistent"
+
+check_case ls_all 0 "$P" ls
+check_case show_run 0 "$P" show replay
+check_case show_import 0 "$P" show breaks
+check_case logs_warnings 0 "$P" logs --level W replay
+check_case logs_artifact_compile 0 "$P" logs --artifact recompiles --compile 0/1 replay
+check_case logs_grep_limit 0 "$P" logs --grep 'size mismatch' --kind log --limit 2 replay
+check_case logs_stream 0 "$P" logs --stream stdout other
+check_case ops 0 "$P" ops replay
+check_case ops_tree 0 "$P" ops --tree replay
+check_case ops_none 1 "$P" ops breaks
+check_case compiles 0 "$P" compiles breaks
+check_case graph_breaks 0 "$P" graph-breaks breaks
+check_case graph_breaks_unique 0 "$P" graph-breaks --unique breaks
+check_case recompiles 0 "$P" recompiles breaks
+check_case artifact_payload 0 "$P" artifact breaks 1/0_1 dynamo_output_graph
+check_case artifact_out 0 "$P" artifact breaks --out "$T/art"
+check_case ranks 1 "$P" ranks job
+check_case timeline 0 "$P" timeline job --chrome "$T/job.json"
+
+# Colour only on a terminal: `script` gives pttrace a pseudo-terminal as stdout, so
+# --color=auto has colour to give (ranks marks its differences), and NO_COLOR takes it away.
+need script
+on_tty() { script -qec "$*" /dev/null </dev/null; }
+check_contains "ranks on a terminal: colour" $'\033[33m' "$(on_tty "env -u NO_COLOR '$P' ranks job")"
+on_tty "env NO_COLOR=1 '$P' ranks job" | grep -q $'\033\\[' && fail "NO_COLOR: ranks still coloured on a terminal" || pass
+check_contains "NO_COLOR set but empty is ignored" $'\033[33m' "$(on_tty "env NO_COLOR= '$P' ranks job")"
+on_tty "env -u NO_COLOR '$P' --color=never ranks job" | grep -q $'\033\\[' && fail "--color=never: coloured" || pass
+"$P" --color=always ranks job | grep -q $'\033\\[33m' && pass || fail "--color=always: not coloured in a pipe"
+check_case diff_runs 1 "$P" diff replay other
+check_case diff_imports 1 "$P" diff breaks cut
+check_case sql 0 "$P" sql replay 'SELECT kind, COUNT(*) AS n FROM records WHERE run_id = :run GROUP BY kind ORDER BY kind'
+check_case reindex_named 0 "$P" reindex replay breaks
+check_case reindex_stale 0 "$P" reindex
+check_case report 0 "$P" report breaks --out "$T/rep"
+mkdir -p "$T/busy" && touch "$T/busy/x"
+check_case report_busy 2 "$P" report breaks --out "$T/busy"
+check_case rm 0 "$P" rm job
+check_case ls_after_rm 0 "$P" ls
+check_case usage_bad_option 2 "$P" diff --frob
+check_case usage_no_run 2 "$P" show nosuchrun
+check_case help 0 "$P" --help
 finish

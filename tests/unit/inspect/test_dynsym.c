@@ -16,6 +16,7 @@
 
 #include "dynsym.h"
 #include "elfobj.h"
+#include "xalloc.h"
 
 #define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
 
@@ -180,12 +181,65 @@ static void damaged(void **state)
 	pt_diag_release(&d);
 }
 
+/*
+ * fuzz_dynsym (tests/fuzz/corpus/fuzz_dynsym/finding-bloom-shift-38): a
+ * .gnu.hash whose bloom shift is 32-63 made dynsym_find shift the 32-bit hash
+ * by that much, undefined behaviour (UBSan in the fuzz tree; on x86 the shift
+ * is taken mod 32, so a different bloom bit). glibc shifts a 64-bit
+ * uint_fast32_t and gets 0. Here libc's own .gnu.hash with shift 38 and a
+ * bloom filter holding only the bits glibc tests for memcpy: found.
+ */
+static void gnu_hash_bloom_shift_over_31(void **state)
+{
+	static const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	struct dynsym_sections s = { 0 };
+	struct elfobj o;
+	struct dynsym t;
+	struct pt_diag d;
+	const uint8_t *map, *gh;
+	uint8_t *copy;
+	uint32_t h = dynsym_hash("memcpy"), nbuckets, bloom_size, shift = 38;
+	uint64_t word;
+
+	(void)state;
+	if (access(libc, R_OK) != 0)
+		skip();
+	pt_diag_init(&d);
+	assert_int_equal(elfobj_open(&o, libc, &d), 0);
+	map = mmap(NULL, o.size, PROT_READ, MAP_PRIVATE, o.fd, 0);
+	assert_true(map != MAP_FAILED);
+	s.dynsym = sec(&o, map, SHT_DYNSYM, NULL, &s.dynsym_len);
+	s.dynstr = sec(&o, map, SHT_STRTAB, ".dynstr", &s.dynstr_len);
+	s.versym = sec(&o, map, SHT_GNU_versym, NULL, &s.versym_len);
+	s.verdef = sec(&o, map, SHT_GNU_verdef, NULL, &s.verdef_len);
+	gh = sec(&o, map, SHT_GNU_HASH, NULL, &s.gnu_hash_len);
+	assert_non_null(gh);
+	copy = pt_xmalloc(s.gnu_hash_len);
+	memcpy(copy, gh, s.gnu_hash_len);
+	memcpy(&nbuckets, copy, 4);
+	memcpy(&bloom_size, copy + 8, 4);
+	memcpy(copy + 12, &shift, 4);
+	memset(copy + 16, 0, (size_t)bloom_size * 8);
+	word = (1ull << (h % 64)) | 1ull;	/* ((uint64_t)h >> 38) % 64 == 0 */
+	memcpy(copy + 16 + (size_t)((h / 64) & (bloom_size - 1)) * 8, &word, 8);
+	s.gnu_hash = copy;
+	assert_int_equal(dynsym_init(&t, &s, libc, &d), 0);
+	assert_true(t.nbuckets == nbuckets && nbuckets > 0);	/* the hash table is used */
+	assert_true(dynsym_find(&t, "memcpy", h, "GLIBC_2.14") > 0);
+	dynsym_release(&t);
+	free(copy);
+	munmap((void *)map, o.size);
+	elfobj_release(&o);
+	pt_diag_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(libc_gnu_hash),
 		cmocka_unit_test(libc_sorted_fallback),
 		cmocka_unit_test(damaged),
+		cmocka_unit_test(gnu_hash_bloom_shift_over_31),
 	};
 	if (access(LIBC, R_OK) != 0) {
 		printf("SKIP: no %s\n", LIBC);

@@ -1,8 +1,8 @@
 /*
- * envcheck + pyenv_parse: the cross-checks on synthetic helper reports
- * (two copies of a library, CUDA runtime vs libcudart, a pip wheel over a
- * source build), the report parser's marker handling, the producer-flag
- * parser of debuginfo and the TORCH_SHOW_DISPATCH_TRACE rules.
+ * inspect/torch/envcheck.c: the cross-checks on synthetic helper reports (two
+ * copies of a library, CUDA runtime vs libcudart, a pip wheel over a source
+ * build, nvcc flags vs the fat binaries) and library stems. The reports are
+ * made with pyenv_parse (its own tests: test_pyenv.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debuginfo.h"
-#include "dispatchtrace.h"
 #include "envcheck.h"
 #include "pyenv.h"
 
@@ -139,22 +137,6 @@ static void nvcc_flags_vs_fatbins(void **state)
 	pt_diag_release(&d);
 }
 
-/* No marker, or a broken document after it: -1 with a reason, never a crash. */
-static void report_without_marker(void **state)
-{
-	struct pyenv_report r;
-	struct pt_diag d;
-	static const char bad[] = "\n@@PTINSPECT-PYENV-JSON@@\n{\"mode\": ";
-
-	(void)state;
-	pt_diag_init(&d);
-	assert_int_equal(pyenv_parse("Traceback ...", 13, "/py", &r, &d), -1);
-	assert_int_equal(pyenv_parse(bad, sizeof(bad) - 1, "/py", &r, &d), -1);
-	assert_int_equal(pt_diag_count(&d, PT_SEV_ERROR), 2);
-	pyenv_report_release(&r);
-	pt_diag_release(&d);
-}
-
 static void lib_stems(void **state)
 {
 	char s[64];
@@ -166,77 +148,14 @@ static void lib_stems(void **state)
 	assert_null(envcheck_lib_stem("/x/libfoo.sox", s, sizeof(s)));
 }
 
-/* DW_AT_producer: the last -O and -g win; -gsplit-dwarf and -gdwarf-5 are not -g levels. */
-static void producer_flags(void **state)
-{
-	char *o, *g;
-
-	(void)state;
-	debuginfo_producer_flags("GNU C17 12.2.0 -mtune=generic -g -gsplit-dwarf -O2 -fPIC", &o, &g);
-	assert_string_equal(o, "-O2");
-	assert_string_equal(g, "-g");
-	free(o);
-	free(g);
-	debuginfo_producer_flags("GNU C++17 12.2.0 -g1 -O3 -O0 -gdwarf-5", &o, &g);
-	assert_string_equal(o, "-O0");
-	assert_string_equal(g, "-g1");
-	free(o);
-	free(g);
-	debuginfo_producer_flags("clang version 14.0.6", &o, &g);
-	assert_null(o);
-	assert_null(g);
-}
-
-/* The dispatch-trace rules of torch-trace-formats.md §8, one row each. */
-static void dispatch_trace_rules(void **state)
-{
-	static const struct {
-		const char *text;
-		int debug, want;
-	} t[] = {
-		/* RelWithDebInfo defines NDEBUG: nothing (Debian 1.13). */
-		{ "  - Build settings: BUILD_TYPE=RelWithDebInfo, TORCH_VERSION=1.13.0, ", 0, 0 },
-		/* A Debug build prints. */
-		{ "  - Build settings: BUILD_TYPE=Debug, TORCH_VERSION=2.1.0, ", 1, 1 },
-		/* 2.7+: Release with -DHAS_TORCH_SHOW_DISPATCH_TRACE prints. */
-		{ "  - Build settings: BUILD_TYPE=Release, CXX_FLAGS=-O2 -DHAS_TORCH_SHOW_DISPATCH_TRACE, TORCH_VERSION=2.7.0, ", 0, 1 },
-		/* Before 2.7 the macro does nothing. */
-		{ "  - Build settings: BUILD_TYPE=Release, CXX_FLAGS=-O2 -DHAS_TORCH_SHOW_DISPATCH_TRACE, TORCH_VERSION=2.6.0, ", 0, 0 },
-		/* Nothing to tell from. */
-		{ "  - GCC 12.2", -1, -1 },
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		struct showconfig c;
-		struct dispatchtrace dt;
-		struct pt_diag d;
-
-		pt_diag_init(&d);
-		assert_int_equal(showconfig_parse((const uint8_t *)t[i].text, strlen(t[i].text), &c, "t", &d), 0);
-		dispatchtrace_check(&c, NULL, t[i].debug, NULL, &dt, &d);
-		if (dt.can_print != t[i].want)
-			fail_msg("row %zu: can_print %d, want %d (%s)", i, dt.can_print, t[i].want, dt.why);
-		assert_true((dt.rebuild != NULL) == (t[i].want != 1));
-		dispatchtrace_release(&dt);
-		showconfig_release(&c);
-		pt_diag_release(&d);
-	}
-	assert_int_equal(dispatchtrace_text_present((const unsigned char *)"x], key=[y", 10), 1);
-	assert_int_equal(dispatchtrace_text_present((const unsigned char *)"], key=", 7), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_copies_of_libtorch),
 		cmocka_unit_test(cudart_version),
 		cmocka_unit_test(pip_wheel_shadows_source_build),
-		cmocka_unit_test(report_without_marker),
 		cmocka_unit_test(nvcc_flags_vs_fatbins),
 		cmocka_unit_test(lib_stems),
-		cmocka_unit_test(producer_flags),
-		cmocka_unit_test(dispatch_trace_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

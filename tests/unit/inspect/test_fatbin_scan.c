@@ -1,9 +1,10 @@
 /*
- * fatbin_scan and report_cuda over a real nvcc 13.0 object kept in the
+ * fatbin_scan over a real nvcc 13.0 object kept in the
  * source tree (tests/fuzz/corpus/fuzz_fatbin/sm75_lineinfo.o: `nvcc -c
  * -gencode arch=compute_75,code=sm_75 -lineinfo k.cu`, one kernel), read
  * from memory, then damaged in place: each damage gives one warning with
- * its place and the report goes on. Runs without nvcc.
+ * its place and the scan goes on. Runs without nvcc. The report over
+ * the same object: test_report_cuda.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,69 +16,11 @@
 #include <string.h>
 
 #include "fatbin_scan.h"
-#include "report_cuda.h"
 
 #define FATBIN_OFF 0x3a0	/* .nv_fatbin's offset in that object (readelf -S) */
 #define WRAPPER_OFF 0x1460	/* .nvFatBinSegment */
 
-static uint8_t *obj;
-static size_t obj_len;
-
-static int load(void **state)
-{
-	const char *src = getenv("PT_SRC");
-	char path[4096];
-	FILE *f;
-
-	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/fuzz_fatbin/sm75_lineinfo.o",
-		 src ? src : ".");
-	if (!(f = fopen(path, "rb")))
-		return 0;
-	fseek(f, 0, SEEK_END);
-	obj_len = (size_t)ftell(f);
-	rewind(f);
-	obj = malloc(obj_len);
-	if (fread(obj, 1, obj_len, f) != obj_len)
-		obj_len = 0;
-	fclose(f);
-	return 0;
-}
-
-static int unload(void **state)
-{
-	(void)state;
-	free(obj);
-	return 0;
-}
-
-struct run {
-	uint8_t *buf;
-	struct elfobj o;
-	struct cuda_scan s;
-	struct pt_diag d;
-};
-
-/* Scan a copy of the object after patch(buf) has damaged it. */
-static void scan(struct run *r, void (*patch)(uint8_t *), unsigned flags)
-{
-	assert_true(obj_len > 0);	/* a file of the repository: never a skip */
-	r->buf = malloc(obj_len);
-	memcpy(r->buf, obj, obj_len);
-	if (patch)
-		patch(r->buf);
-	pt_diag_init(&r->d);
-	assert_int_equal(elfobj_open_mem(&r->o, "k.o", r->buf, obj_len, &r->d), 0);
-	assert_int_equal(cuda_scan(&r->o, flags, &r->s, &r->d), 0);
-}
-
-static void done(struct run *r)
-{
-	cuda_scan_release(&r->s);
-	elfobj_release(&r->o);
-	pt_diag_release(&r->d);
-	free(r->buf);
-}
+#include "fatbin_object.h"
 
 static void intact_object(void **state)
 {
@@ -164,51 +107,12 @@ static void verify_payload(void **state)
 	done(&r);
 }
 
-/* The report: lists, arch list, verdicts; and the 2 GiB note from the sizes alone. */
-static void report_lists_and_limits(void **state)
-{
-	struct run r;
-	struct report_cuda rc;
-	struct cuda_cc gpus[2] = { { 7, 5 }, { 8, 0 } };
-	const char *args[2] = { "t4", "a100" };
-	struct report_cuda_opts ro = { .gpus = gpus, .gpu_args = args, .n_gpus = 2 };
-	json_t *j;
-
-	(void)state;
-	scan(&r, NULL, 0);
-	report_cuda_init(&rc, &r.s, NULL, "k.o", &r.d);
-	j = report_cuda_json(&rc, &ro);
-	assert_string_equal(json_string_value(json_object_get(j, "arch_list")), "7.5");
-	assert_string_equal(json_string_value(json_array_get(json_object_get(j, "sass"), 0)), "sm_75");
-	assert_int_equal(json_array_size(json_object_get(j, "ptx")), 0);
-	json_t *g = json_object_get(j, "gpu_verdict");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 0), "verdict")), "sass_exact");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 1), "verdict")), "none");
-	assert_false(json_is_true(json_object_get(j, "near_2gib_limit")));
-	assert_int_equal(r.d.n, 0);
-	json_decref(j);
-	report_cuda_release(&rc);
-
-	/* 1.5 GiB of device code: a note (not a problem), and the JSON flag. */
-	r.s.fatbins[0].size = REPORT_CUDA_NEAR_2GIB;
-	report_cuda_init(&rc, &r.s, NULL, "k.o", &r.d);
-	assert_int_equal(r.d.n, 1);
-	assert_int_equal(r.d.v[0].sev, PT_SEV_NOTE);
-	assert_non_null(strstr(r.d.v[0].what, "relocation truncated to fit"));
-	j = report_cuda_json(&rc, &ro);
-	assert_true(json_is_true(json_object_get(j, "near_2gib_limit")));
-	json_decref(j);
-	report_cuda_release(&rc);
-	done(&r);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(intact_object),
 		cmocka_unit_test(damaged_copies),
 		cmocka_unit_test(verify_payload),
-		cmocka_unit_test(report_lists_and_limits),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);

@@ -204,6 +204,90 @@ static void system_cache(void **state)
 	pt_diag_release(&d);
 }
 
+/*
+ * fuzz_ldcache: a cache with no NUL byte after its string offsets. Each entry's
+ * string was checked with a memchr to the end of the file: entries x file
+ * size, over a minute for this 18 MB file (700,000 entries), hours at the
+ * 256 MB cap. Now one pass finds the last NUL; the entries are skipped with
+ * one warning, not one each.
+ */
+static void ldcache_without_nul_is_linear(void **state)
+{
+	size_t len = 0x01010101u + (1u << 20), k = (len - 48) / 24;
+	uint8_t *b = pt_xmalloc(len);
+	/* flags, key, value, osversion, hwcap: every byte non-zero, offsets in the file */
+	static const uint8_t e[24] = { 3, 3, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1,
+				       1, 1, 1, 1, 1, 1, 1, 1 };
+	struct ldcache c;
+	struct pt_diag d;
+	uint32_t n32 = (uint32_t)k, ext = 0;
+
+	(void)state;
+	memset(b, 'A', len);
+	memcpy(b, "glibc-ld.so.cache1.1", 20);
+	memcpy(b + 20, &n32, 4);
+	b[28] = 2;
+	memcpy(b + 32, &ext, 4);
+	for (size_t i = 0; i < k; i++)
+		memcpy(b + 48 + 24 * i, e, 24);
+	pt_diag_init(&d);
+	assert_int_equal(ldcache_parse(&c, b, len, "nonul", &d), 0);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(d.n, 1);
+	assert_non_null(strstr(d.v[0].what, "entries (the first: entry 0) have a string offset outside the file"));
+	assert_null(ldcache_lookup(&c, "libc.so.6", NULL, 0));
+	ldcache_release(&c);
+	pt_diag_release(&d);
+}
+
+/*
+ * fuzz_ldcache (tests/fuzz/corpus/fuzz_ldcache/finding-hang-long-digit-run):
+ * glibc's digit-aware comparison saturated a run of more than 18 digits but
+ * then stopped stepping over it: an endless loop, in the lookup of any name
+ * against such a key, or of such a name (a crafted DT_NEEDED) against any
+ * cache with a digit at that place. Now the runs compare (saturated) and end.
+ */
+static void ldcache_long_digit_runs_end(void **state)
+{
+	static const char *keys[] = { "libx.so.4444444444444444444444444444", "libx.so.3", "liba.so.1" };
+	size_t n = 3, strings = 48 + 24 * n, len = strings + 256, s = strings;
+	uint8_t *b = pt_xcalloc(1, len);
+	uint32_t n32 = (uint32_t)n;
+	struct ldcache c;
+	struct pt_diag d;
+
+	(void)state;
+	memcpy(b, "glibc-ld.so.cache1.1", 20);
+	memcpy(b + 20, &n32, 4);
+	b[28] = 2;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *r = b + 48 + 24 * i;
+		int32_t flags = 0x0303;
+		uint32_t k = (uint32_t)s, v;
+
+		memcpy(r, &flags, 4);
+		memcpy(r + 4, &k, 4);
+		strcpy((char *)b + s, keys[i]);
+		s += strlen(keys[i]) + 1;
+		v = (uint32_t)s;
+		memcpy(r + 8, &v, 4);
+		b[s++] = '/';
+		strcpy((char *)b + s, keys[i]);
+		s += strlen(keys[i]) + 1;
+	}
+	pt_diag_init(&d);
+	assert_int_equal(ldcache_parse(&c, b, len, "digits", &d), 0);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(ldcache_lookup(&c, "libx.so.4444444444444444444444444444", NULL, 0),
+			    "/libx.so.4444444444444444444444444444");
+	/* Another long run: compared by its saturated value, not found, and it ends. */
+	assert_null(ldcache_lookup(&c, "libx.so.55555555555555555555555555555555", NULL, 0));
+	assert_string_equal(ldcache_lookup(&c, "libx.so.3", NULL, 0), "/libx.so.3");
+	assert_null(ldcache_lookup(&c, "libx.so.7", NULL, 0));
+	ldcache_release(&c);
+	pt_diag_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +296,8 @@ int main(void)
 		cmocka_unit_test(truncated_everywhere),
 		cmocka_unit_test(bad_magic_and_counts),
 		cmocka_unit_test(system_cache),
+		cmocka_unit_test(ldcache_without_nul_is_linear),
+		cmocka_unit_test(ldcache_long_digit_runs_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

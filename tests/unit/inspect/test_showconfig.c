@@ -552,6 +552,28 @@ static void not_a_config(void **state)
 	showconfig_release(&c);
 }
 
+/* fuzz_showconfig (UBSan, nonnull): NVCC flags with PTX codes only copied the empty SASS
+ * list with memcpy from NULL. */
+static void showconfig_ptx_only(void **state)
+{
+	static const char text[] =
+		"PyTorch built with:\n"
+		"  - GCC 12.2\n"
+		"  - NVCC architecture flags: -gencode;arch=compute_90,code=compute_90\n"
+		"  - Build settings: BUILD_TYPE=Release, \n";
+	struct showconfig c;
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	assert_int_equal(showconfig_parse((const uint8_t *)text, sizeof(text) - 1, &c, "ptx-only", &d), 0);
+	assert_int_equal(c.n_nvcc_sass, 0);
+	assert_int_equal(c.n_nvcc_ptx, 1);
+	assert_string_equal(c.arch_list, "9.0+PTX");
+	showconfig_release(&c);
+	pt_diag_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +596,7 @@ int main(void)
 		cmocka_unit_test(old_cudnn_spellings),
 		cmocka_unit_test(pasted_corners),
 		cmocka_unit_test(not_a_config),
+		cmocka_unit_test(showconfig_ptx_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

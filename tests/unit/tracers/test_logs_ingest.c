@@ -2,7 +2,7 @@
  * tracers/ingest: lines → records. Groups (TORCH_LOGS prefixes, tracebacks,
  * warnings), the dispatcher tree, torn dispatcher lines, two interleaved
  * streams, and that every line lands in exactly one record whatever the
- * chunking. Also spool: written files read back in arrival order.
+ * chunking. The spool's files: test_spool.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,53 +16,28 @@
 
 #include "db.h"
 #include "parts.h"
-#include "ptest.h"
+#include "ptest_db.h"
 #include "logs_ingest.h"
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
-#include "spool.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
-struct fx {
-	char dir[PTEST_PATH_MAX];
-	struct pt_diag diag;
-	struct db *ix;
-	int64_t run;
-};
-
 static int setup(void **state)
 {
-	struct fx *f = pt_xcalloc(1, sizeof(*f));
-	char *db;
-	char *argv[] = { "x" };
-	struct run_info ri = { .source = "run", .argv = argv, .argc = 1,
-			       .started_us = 1795315638000000 };
-
-	if (!ptest_tmpdir(f->dir, "test-logs-ingest"))
-		return -1;
-	db = pt_xasprintf("%s/pttrace.db", f->dir);
-	pt_diag_init(&f->diag);
-	if (pttrace_db_open(&f->ix, db, 0, &f->diag) < 0 || runs_create(f->ix, &ri, &f->run) < 0)
-		return -1;
-	free(db);
-	*state = f;
-	return 0;
+	return ptest_db_setup(state, "test-logs-ingest", 1);
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	db_close(f->ix);
-	pt_diag_print(&f->diag, stderr, "test", 0);
-	pt_diag_release(&f->diag);
-	assert_int_equal(ptest_rmtree(f->dir), 0);
-	free(f);
-	return 0;
+	return ptest_db_teardown(state);
 }
 
+/*
+ * Spool: chunks written to the two files come back in arrival order once the
+ * writer is closed, and the rest of each file when order.bin lost its last record.
+ */
 static int64_t one_int(struct db *ix, const char *sql, int64_t run)
 {
 	struct db_stmt *s = db_prepare(ix, sql);
@@ -77,7 +52,7 @@ static int64_t one_int(struct db *ix, const char *sql, int64_t run)
 }
 
 /* "kind nlines level rank cid artifact|text" per record, in seq order. */
-static char *dump(struct fx *f)
+static char *dump(struct ptest_db *f)
 {
 	json_t *rows = db_json(f->ix,
 				  "SELECT stream || ':' || kind || ':' || nlines || ':' || IFNULL(level, '-')"
@@ -145,7 +120,7 @@ static const char want[] =
 /* One stream, fed in chunks of every size from 1 to 64: the same records each time. */
 static void records_from_stderr(void **state)
 {
-	struct fx *f = *state;
+	struct ptest_db *f = *state;
 
 	for (size_t chunk = 1; chunk <= 64; chunk += (chunk < 8 ? 1 : 7)) {
 		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
@@ -192,7 +167,7 @@ static void records_from_stderr(void **state)
 /* Two streams interleaved: seq follows arrival; groups never span streams. */
 static void two_streams(void **state)
 {
-	struct fx *f = *state;
+	struct ptest_db *f = *state;
 	struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
 	const char *l = "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] x\n";
 	char *got;
@@ -212,71 +187,11 @@ static void two_streams(void **state)
 				 f->run), 3);
 }
 
-/*
- * Spool: chunks written to the two files come back in arrival order once the
- * writer is closed, and the rest of each file when order.bin lost its last record.
- */
-static void spool_roundtrip(void **state)
-{
-	struct fx *f = *state;
-	struct spool_writer w;
-	struct spool_reader r;
-	char *dir = db_run_dir(f->ix, f->run);
-	const uint8_t *data;
-	size_t len;
-	int stream;
-	struct pt_strbuf got;
-
-	assert_int_equal(spool_writer_open(&w, dir, NULL, &f->diag), 0);
-	assert_int_equal(spool_write(&w, 1, "a1", 2), 0);
-	assert_int_equal(spool_write(&w, 1, "a2", 2), 0);
-	assert_int_equal(spool_write(&w, 2, "B1", 2), 0);
-	assert_int_equal(spool_write(&w, 1, "a3", 2), 0);
-	assert_int_equal(spool_write(&w, 2, "B2", 2), 0);
-	assert_int_equal(spool_writer_close(&w), 0);
-	pt_strbuf_init(&got, 1000);
-	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
-	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(&got, "%d:", stream);
-		pt_strbuf_add(&got, data, len);
-		pt_strbuf_adds(&got, " ");
-	}
-	spool_reader_close(&r);
-	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
-	/* Without its last record (pttrace killed), the rest of each file still comes back. */
-	{
-		char *order = pt_xasprintf("%s/order.bin", dir);
-
-		assert_int_equal(truncate(order, 16), 0);
-		free(order);
-	}
-	pt_strbuf_reset(&got);
-	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
-	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(&got, "%d:", stream);
-		pt_strbuf_add(&got, data, len);
-		pt_strbuf_adds(&got, " ");
-	}
-	spool_reader_close(&r);
-	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
-	pt_strbuf_release(&got);
-	/* And logs_ingest_run_dir indexes the files: neither stream ends in a newline, so each is one "other" line. */
-	{
-		struct logs_ingest_stats st;
-
-		assert_int_equal(logs_ingest_run_dir(f->ix, f->run, 0, 0, &st), 0);
-		assert_int_equal(st.lines[LOGS_OTHER], 2);
-		assert_int_equal(st.bytes, 10);
-	}
-	free(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_from_stderr, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_streams, setup, teardown),
-		cmocka_unit_test_setup_teardown(spool_roundtrip, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,72 @@
+/* Crafted TORCH_TRACE files for the tracers' unit tests; see ptest_tt.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "db.h"
+#include "ptest_tt.h"
+#include "runs.h"
+#include "strbuf.h"
+#include "torchtrace.h"
+#include "xalloc.h"
+
+int64_t ptest_tt_new_run(struct ptest_db *f, const char *name)
+{
+	struct run_info ri = {.name = name, .source = "import", .started_us = 1795315626000000};
+	int64_t id;
+
+	assert_int_equal(runs_create(f->ix, &ri, &id), 0);
+	return id;
+}
+
+void ptest_tt_put(struct ptest_db *f, int64_t run, const char *name, const char *text)
+{
+	char *dir = db_run_dir(f->ix, run);
+	char *t = pt_xasprintf("%s/trace", dir), *p = pt_xasprintf("%s/%s", t, name);
+	FILE *fp;
+
+	mkdir(t, 0700);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	free(p);
+	free(t);
+	free(dir);
+}
+
+char *ptest_tt_payload_line(const char *kind, const char *extra, const char *payload)
+{
+	char md5[33];
+	struct pt_strbuf sb;
+
+	tt_md5((const uint8_t *)payload, strlen(payload), md5);
+	pt_strbuf_init(&sb, 1 << 20);
+	pt_strbuf_addf(&sb, P "{\"%s\": {}, %s, \"has_payload\": \"%s\"}\n\t", kind, extra, md5);
+	for (const char *s = payload; *s; s++) {
+		pt_strbuf_add(&sb, s, 1);
+		if (*s == '\n')
+			pt_strbuf_add(&sb, "\t", 1);
+	}
+	pt_strbuf_add(&sb, "\n", 1);
+	return pt_strbuf_detach(&sb);
+}
+
+int64_t ptest_tt_int(struct ptest_db *f, const char *sql, int64_t run)
+{
+	struct db_stmt *s = db_prepare(f->ix, sql);
+	int64_t v;
+
+	assert_non_null(s);
+	assert_int_equal(db_bind(s, "i", run), 0);
+	assert_int_equal(db_step(s), 1);
+	v = db_col_is_null(s, 0) ? -99 : db_col_int(s, 0);
+	db_reset(s);
+	return v;
+}

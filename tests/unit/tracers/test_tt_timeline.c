@@ -1,0 +1,68 @@
+/*
+ * tracers/torchtrace/tt_timeline.c: the pid of a chromium event found in its text,
+ * whatever its shape.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt_query.h"
+#include "xalloc.h"
+
+/* The chromium event fast path: only a top-level "pid", followed by simple members at most. */
+static void chromium_pid_shapes(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *out;	/* with pid 7, or NULL: not this shape, go through jansson */
+	} cases[] = {
+		{ "{\"name\":\"a\",\"tid\":0,\"pid\":0}", "{\"name\":\"a\",\"tid\":0,\"pid\":7}" },
+		{ "{\"name\": \"a\", \"pid\": 12 }\n", "{\"name\": \"a\", \"pid\":7 }\n" },
+		{ "{\n\"ph\": \"B\",\n\"pid\": -1\n}", "{\n\"ph\": \"B\",\n\"pid\":7\n}" },
+		{ "{\"pid\":0}", "{\"pid\":7}" },
+		{ "{\n\"ph\": \"i\",\n\"pid\": 0,\n\"s\": \"p\"\n}", "{\n\"ph\": \"i\",\n\"pid\":7,\n\"s\": \"p\"\n}" },
+		{ "{\"pid\":0,\"s\":\"p\",\"x_1\":\"\"}", "{\"pid\":7,\"s\":\"p\",\"x_1\":\"\"}" },
+		{ "{\"args\":{\"pid\":1}}", NULL },		/* nested: the last '}' closes args */
+		{ "{\"pid\":0,\"tid\":1}", NULL },		/* a number after pid */
+		{ "{\"pid\":0,\"s\":\"a b\"}", NULL },	/* not an identifier after pid */
+		{ "{\"x\":\"a\\\"pid\":0}", NULL },		/* not a key: a string's end before it */
+		{ "{\"x\":\"a\\\",\\\"pid\":0}", NULL },	/* inside a string */
+		{ "{\"pid\":0,\"s\":\"\\\"p\"}", NULL },	/* an escaped quote */
+		{ "{\"pid\":0.5}", NULL },			/* not an integer */
+		{ "[\"pid\":0}", NULL },
+		{ "{\"ph\":\"B\",\"pid\":}", NULL },
+		{ "\"pid\":0}", NULL },
+		{ "{\"pid\":0,}", NULL },
+		{ "", NULL },
+		{ "}", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *t = cases[i].text;
+		size_t key = 0, vend = 0;
+		int ok = tt_chromium_pid_span(t, strlen(t), &key, &vend);
+
+		if (!ok != !cases[i].out)
+			fail_msg("case %zu (%s): %s", i, t, ok ? "matched" : "not matched");
+		if (ok) {
+			char *got = pt_xasprintf("%.*s\"pid\":7%s", (int)key, t, t + vend);
+
+			if (strcmp(got, cases[i].out))
+				fail_msg("case %zu: %s, expected %s", i, got, cases[i].out);
+			free(got);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(chromium_pid_shapes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
