@@ -93,3 +93,18 @@ int run_diff_json(struct db *ix, int64_t a, int64_t b, json_t **out, struct pt_d
 	*out = doc;
 	return 0;
 }
+
+const char *const run_diff_compile_fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
+const size_t run_diff_n_compile_fields = sizeof(run_diff_compile_fields) / sizeof(*run_diff_compile_fields);
+
+char *run_diff_value_text(const json_t *v)
+{
+	char *t;
+
+	if (!v || json_is_null(v))
+		return pt_xstrdup("-");
+	if (json_is_string(v))
+		return pt_xstrdup(json_string_value(v));
+	t = json_dumps(v, JSON_ENCODE_ANY);
+	return t ? t : pt_xstrdup("?");	/* jansson out of memory: the field still shows */
+}

@@ -21,4 +21,14 @@
  */
 int run_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out, struct pt_diag *diag);
 
+/*
+ * The fields of a matched compile ("compiles"."matched"[i]) that may change,
+ * in the order both renderers show them; each present one is [a, b].
+ */
+extern const char *const run_diff_compile_fields[];
+extern const size_t run_diff_n_compile_fields;
+
+/* A changed field's value as text for both renderers: "-" where a run does not know it (null), strings bare. */
+char *run_diff_value_text(const json_t *v);
+
 #endif

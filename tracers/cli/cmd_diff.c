@@ -33,7 +33,6 @@ static const char usage_text[] =
 /* The TORCH_TRACE part of the text output (tt_diff_json's document). */
 static void print_compiles_diff(json_t *tc)
 {
-	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
 	json_t *v, *t;
 	size_t i;
 	double ta = 0, tb = 0;
@@ -67,15 +66,15 @@ static void print_compiles_diff(json_t *tc)
 		       json_string_value(json_object_get(v, "name")) ?: "");
 		if (json_is_true(json_object_get(v, "graph_changed")))
 			printf(" graph changed;");
-		for (size_t f = 0; f < sizeof(fields) / sizeof(*fields); f++) {
-			json_t *p = json_object_get(v, fields[f]);
+		for (size_t f = 0; f < run_diff_n_compile_fields; f++) {
+			json_t *p = json_object_get(v, run_diff_compile_fields[f]);
 			char *x, *y;
 
 			if (!p)
 				continue;
-			x = json_dumps(json_array_get(p, 0), JSON_ENCODE_ANY);
-			y = json_dumps(json_array_get(p, 1), JSON_ENCODE_ANY);
-			printf(" %s %s -> %s;", fields[f], x, y);
+			x = run_diff_value_text(json_array_get(p, 0));
+			y = run_diff_value_text(json_array_get(p, 1));
+			printf(" %s %s -> %s;", run_diff_compile_fields[f], x, y);
 			free(x);
 			free(y);
 		}
@@ -83,9 +82,23 @@ static void print_compiles_diff(json_t *tc)
 	}
 	printf("    compile time of the compiles both have: %.3f s -> %.3f s\n", ta, tb);
 	/* Recompile reasons one run has more often than the other. */
-	for (int k = 0; k < 2; k++)
-		json_array_foreach(json_object_get(json_object_get(tc, "recompile_reasons_only"), k ? "b" : "a"), i, v)
-			printf("    %s recompile %s\n", k ? "+" : "-", json_string_value(v));
+	for (int k = 0; k < 2; k++) {
+		json_t *r = json_object_get(json_object_get(tc, "recompile_reasons_only"), k ? "b" : "a");
+		size_t n = json_array_size(r);
+
+		/* The same reason more often: one line with its count. */
+		for (size_t j = 0, same; j < n; j += same) {
+			const char *t = json_string_value(json_array_get(r, j));
+
+			for (same = 1; j + same < n &&
+			     !strcmp(t ?: "", json_string_value(json_array_get(r, j + same)) ?: ""); same++)
+				;
+			if (same > 1)
+				printf("    %s recompile %s (%zu times)\n", k ? "+" : "-", t ?: "", same);
+			else
+				printf("    %s recompile %s\n", k ? "+" : "-", t ?: "");
+		}
+	}
 }
 
 int cmd_diff(int argc, char **argv, struct pt_cli *ctx)

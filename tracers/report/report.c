@@ -1756,7 +1756,6 @@ static void diff_compile_id(struct html *h, json_t *v)
 /* The TORCH_TRACE compiles part (tt_diff_json's document), as cmd_diff prints it. */
 static void diff_compiles(struct html *h, json_t *tc)
 {
-	static const char *const fields[] = { "status", "graphs", "ops", "guards", "restart_reasons" };
 	json_t *v;
 	size_t i;
 	double ta = 0, tb = 0;
@@ -1786,15 +1785,15 @@ static void diff_compiles(struct html *h, json_t *tc)
 		html_raw(h, "<td>");
 		if (json_is_true(json_object_get(v, "graph_changed")))
 			html_raw(h, "graph changed; ");
-		for (size_t f = 0; f < sizeof(fields) / sizeof(*fields); f++) {
-			json_t *p = json_object_get(v, fields[f]);
+		for (size_t f = 0; f < run_diff_n_compile_fields; f++) {
+			json_t *p = json_object_get(v, run_diff_compile_fields[f]);
 			char *x, *y;
 
 			if (!p)
 				continue;
-			x = json_dumps(json_array_get(p, 0), JSON_ENCODE_ANY);
-			y = json_dumps(json_array_get(p, 1), JSON_ENCODE_ANY);
-			html_text(h, fields[f]);
+			x = run_diff_value_text(json_array_get(p, 0));
+			y = run_diff_value_text(json_array_get(p, 1));
+			html_text(h, run_diff_compile_fields[f]);
 			html_raw(h, " <code>");
 			html_text(h, x);
 			html_raw(h, "</code> &rarr; <code>");
