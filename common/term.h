@@ -57,4 +57,7 @@ void pt_progress_update(struct pt_progress *p, uint64_t done);
 void pt_progress_done(struct pt_progress *p);
 
 
+/* "s" after a count that is not 1: "%zu edge%s", n, PT_PLURAL(n). */
+#define PT_PLURAL(n) ((n) == 1 ? "" : "s")
+
 #endif

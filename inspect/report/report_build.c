@@ -81,8 +81,8 @@ static void group_list(FILE *f, const char *title, const struct build_group_time
 	char d[32];
 
 	for (size_t i = 0; i < n && i < max; i++)
-		fprintf(f, "  %-22s %10s  %s (%zu edges)\n", i ? "" : title, report_duration(d, sizeof(d), v[i].ms),
-			v[i].name, v[i].edges);
+		fprintf(f, "  %-22s %10s  %s (%zu edge%s)\n", i ? "" : title, report_duration(d, sizeof(d), v[i].ms),
+			v[i].name, v[i].edges, PT_PLURAL(v[i].edges));
 }
 
 void report_build_text(FILE *f, const struct build_report *r, const struct pt_style *st)
@@ -95,9 +95,9 @@ void report_build_text(FILE *f, const struct build_report *r, const struct pt_st
 	char d[32], d2[32];
 
 	fprintf(f, "%sbuild tree%s  %s\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), t->dir);
-	fprintf(f, "  files: CMakeCache.txt (%zu entries)", t->cache.n);
+	fprintf(f, "  files: CMakeCache.txt (%zu %s)", t->cache.n, t->cache.n == 1 ? "entry" : "entries");
 	if (t->have_ninja)
-		fprintf(f, ", build.ninja (%zu edges)", t->ninja.n_edges);
+		fprintf(f, ", build.ninja (%zu edge%s)", t->ninja.n_edges, PT_PLURAL(t->ninja.n_edges));
 	if (t->have_log)
 		fprintf(f, ", .ninja_log v%d (%zu records)", t->log.version, t->log.n);
 	if (t->have_compdb)
@@ -162,8 +162,9 @@ void report_build_text(FILE *f, const struct build_report *r, const struct pt_st
 			all_sum += p->runs[i].sum_ms;
 			all_edges += p->runs[i].edges;
 		}
-		fprintf(f, "\n%sprofile%s (.ninja_log v%d: %zu records, %zu outputs, %zu runs)\n", pt_c(c, PT_C_BOLD),
-			pt_c(c, PT_C_RESET), t->log.version, p->n_records, p->n_outputs, p->n_runs);
+		fprintf(f, "\n%sprofile%s (.ninja_log v%d: %zu record%s, %zu output%s, %zu run%s)\n", pt_c(c, PT_C_BOLD),
+			pt_c(c, PT_C_RESET), t->log.version, p->n_records, PT_PLURAL(p->n_records), p->n_outputs,
+			PT_PLURAL(p->n_outputs), p->n_runs, PT_PLURAL(p->n_runs));
 		fprintf(f, "  %-22s %zu edges, %s wall, %s of work, parallelism %.2f (at most %u at once)\n", "last run",
 			last->edges, report_duration(d, sizeof(d), last->wall_ms), report_duration(d2, sizeof(d2), last->sum_ms),
 			last->parallelism, last->max_concurrent);

@@ -18,7 +18,8 @@ void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struc
 	fprintf(f, "%*s  DWARF in file %s, .symtab %s", ind, "", di->has_dwarf ? "yes" : "no",
 		di->has_symtab ? "yes" : "no");
 	if (di->n_skeleton)
-		fprintf(f, ", split: %zu skeleton units, %zu .dwo found", di->n_skeleton, di->n_dwo_found);
+		fprintf(f, ", split: %zu skeleton unit%s, %zu .dwo found", di->n_skeleton, PT_PLURAL(di->n_skeleton),
+			di->n_dwo_found);
 	fputc('\n', f);
 	if (di->dwp)
 		fprintf(f, "%*s  .dwp      %s\n", ind, "", di->dwp);

@@ -257,7 +257,7 @@ static void decide(struct debuginfo *di, const char *path)
 	free(di->why);
 	if (di->has_dwarf && di->n_skeleton == 0) {
 		di->verdict = types_possible ? DEBUGINFO_FULL : DEBUGINFO_SYMBOLS;
-		di->why = pt_xasprintf("DWARF in the file (%zu units%s%s)", di->n_units,
+		di->why = pt_xasprintf("DWARF in the file (%zu unit%s%s%s)", di->n_units, di->n_units == 1 ? "" : "s",
 				       di->g_level ? ", " : "", di->g_level ? di->g_level : "");
 	} else if (di->n_skeleton && di->n_dwo_found == di->n_skeleton) {
 		di->verdict = types_possible ? DEBUGINFO_FULL : DEBUGINFO_SYMBOLS;

@@ -127,7 +127,8 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 		struct tt_tlparse_stats st;
 
 		if (tt_tlparse_write(ix, run, out, &o, &st, &diag) == 0) {
-			fprintf(stderr, "pttrace artifact: %llu files%s in %s\n", (unsigned long long)st.files,
+			fprintf(stderr, "pttrace artifact: %llu file%s%s in %s\n", (unsigned long long)st.files,
+				PT_PLURAL(st.files),
 				st.trees > 1 ? " (one tree per rank)" : "", out);
 			rc = st.files || st.links ? EXIT_FINE : EXIT_PROBLEMS;
 		}

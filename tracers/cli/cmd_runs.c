@@ -307,11 +307,13 @@ static void show_text(json_t *run)
 	/* TORCH_TRACE */
 	v = json_object_get(run, "torch_trace");
 	if (json_integer_value(json_object_get(v, "files"))) {
-		printf("  torch_trace: %lld files, %lld records, %lld payload md5 mismatches, %lld damaged lines, ranks:",
-		       (long long)json_integer_value(json_object_get(v, "files")),
-		       (long long)json_integer_value(json_object_get(v, "records")),
-		       (long long)json_integer_value(json_object_get(run, "payload_md5_mismatches")),
-		       (long long)json_integer_value(json_object_get(v, "damaged_lines")));
+		long long nf = json_integer_value(json_object_get(v, "files"));
+		long long nr = json_integer_value(json_object_get(v, "records"));
+		long long nm = json_integer_value(json_object_get(run, "payload_md5_mismatches"));
+		long long nd = json_integer_value(json_object_get(v, "damaged_lines"));
+
+		printf("  torch_trace: %lld file%s, %lld record%s, %lld payload md5 mismatch%s, %lld damaged line%s, ranks:",
+		       nf, PT_PLURAL(nf), nr, PT_PLURAL(nr), nm, nm == 1 ? "" : "es", nd, PT_PLURAL(nd));
 		json_array_foreach(json_object_get(run, "ranks"), i, arr)
 			printf(" %lld", (long long)json_integer_value(arr));
 		printf(json_array_size(json_object_get(run, "ranks")) ? "\n" : " none\n");

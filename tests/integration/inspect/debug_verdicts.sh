@@ -20,7 +20,7 @@ check_contains "-g: flags from DW_AT_producer" "flags     -O2 -g" "$(cat "$T/.ou
 (cd "$T" && build_so "$T/libsplit.so" "$SRC" -g -gsplit-dwarf -O1)
 check_eq "-g -gsplit-dwarf with its .dwo: full" full "$(verdict "$T/libsplit.so")"
 "$P" debug "$T/libsplit.so" >"$T/split.txt"
-check_contains "split units counted" "split: 1 skeleton units, 1 .dwo found" "$(cat "$T/split.txt")"
+check_contains "split units counted" "split: 1 skeleton unit, 1 .dwo found" "$(cat "$T/split.txt")"
 check_contains "split flags" "flags     -O1 -g" "$(cat "$T/split.txt")"
 rm -f "$T"/*.dwo
 check_eq "-g -gsplit-dwarf without its .dwo: symbols only" symbols "$(verdict "$T/libsplit.so")"
