@@ -233,7 +233,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 		if (debug_only)
 			printf("%s%s%s\n", pt_c(ctx->color, PT_C_BOLD), path, pt_c(ctx->color, PT_C_RESET));
 		if (fo->sections & SEC_ELF)
-			report_elf_text(stdout, &o, PT_CLI_STYLE(ctx));
+			report_elf_text(stdout, &o, !have_di, PT_CLI_STYLE(ctx));
 		if (have_deps && (fo->sections & SEC_DEPS)) {
 			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
 			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);

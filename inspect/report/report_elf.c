@@ -45,7 +45,7 @@ static const char *debug_summary(const struct elfobj *o)
 	return "no DWARF";
 }
 
-void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_style *st)
+void report_elf_text(FILE *f, const struct elfobj *o, int debug_line, const struct pt_style *st)
 {
 	char sz[32], bid[129];
 	int c = st->color;
@@ -58,8 +58,9 @@ void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_style *st)
 	fprintf(f, "  RPATH     %s\n", o->rpath ? o->rpath : "-");
 	fprintf(f, "  RUNPATH   %s\n", o->runpath ? o->runpath : "-");
 	fprintf(f, "  build-id  %s\n", *bid ? bid : "-");
-	fprintf(f, "  debug     %s%s%s\n", debug_summary(o), o->debuglink ? " " : "",
-		o->debuglink ? o->debuglink : "");
+	if (debug_line)
+		fprintf(f, "  debug     %s%s%s\n", debug_summary(o), o->debuglink ? " " : "",
+			o->debuglink ? o->debuglink : "");
 }
 
 json_t *report_elf_json(const struct elfobj *o)

@@ -16,7 +16,8 @@
 struct pt_style;
 
 /* The ELF identity section ("elf" in JSON). */
-void report_elf_text(FILE *f, const struct elfobj *o, const struct pt_style *st);
+/* The header; its one-line "debug" summary only with debug_line (off when the debug section follows). */
+void report_elf_text(FILE *f, const struct elfobj *o, int debug_line, const struct pt_style *st);
 json_t *report_elf_json(const struct elfobj *o);
 
 /* Problems of one file as a JSON array of {severity, file, where, message}. */
