@@ -415,7 +415,8 @@ void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag)
 	shrank(o, diag);
 }
 
-static int open_file(struct elfobj *o, const char *path, bool full, struct pt_diag *diag)
+/* fd: already open for path (taken over), or -1 to open it here. */
+static int open_file(struct elfobj *o, const char *path, int fd, bool full, struct pt_diag *diag)
 {
 	struct pt_mapguard g;
 	struct stat st;
@@ -423,7 +424,7 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 
 	elfobj_zero(o, path);
 	elf_version(EV_CURRENT);
-	o->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	o->fd = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (o->fd < 0 || fstat(o->fd, &st) != 0) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
 		return -1;
@@ -433,6 +434,8 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 		return -1;
 	}
 	o->size = (uint64_t)st.st_size;
+	o->dev = st.st_dev;
+	o->ino = st.st_ino;
 	elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "elf_begin: %s", elf_errmsg(-1));
@@ -464,12 +467,24 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 
 int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag)
 {
-	return open_file(o, path, true, diag);
+	return open_file(o, path, -1, true, diag);
 }
 
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag)
 {
-	return open_file(o, path, false, diag);
+	return open_file(o, path, -1, false, diag);
+}
+
+int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, int fd, struct pt_diag *diag)
+{
+	int r = open_file(o, path, fd, false, diag);
+
+	/* On success open_file closed it; on failure it is still o->fd. */
+	if (o->fd >= 0) {
+		close(o->fd);
+		o->fd = -1;
+	}
+	return r;
 }
 
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
@@ -545,11 +560,23 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off)
 
 int elfobj_loadable(const char *path, int cls, int machine)
 {
+	unsigned long long dev, ino;
+	int fd, ok = elfobj_loadable_fd(path, cls, machine, &fd, &dev, &ino);
+
+	if (ok == 1)
+		close(fd);
+	return ok;
+}
+
+int elfobj_loadable_fd(const char *path, int cls, int machine, int *fd_out,
+		       unsigned long long *dev, unsigned long long *ino)
+{
 	unsigned char h[64];
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
 	ssize_t n;
 
+	*fd_out = -1;
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -557,13 +584,16 @@ int elfobj_loadable(const char *path, int cls, int machine)
 		return -1;
 	}
 	n = pread(fd, h, sizeof(h), 0);
-	close(fd);
-	if (n < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0)
+	if (n < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0) {
+		close(fd);
 		return 0;
+	}
 	/* open_verify in glibc elf/dl-load.c: each mismatch skips the file silently. */
 	if (h[EI_CLASS] != cls || h[EI_DATA] != ELFDATA2LSB || h[EI_VERSION] != EV_CURRENT ||
-	    (h[EI_OSABI] != ELFOSABI_SYSV && h[EI_OSABI] != ELFOSABI_GNU))
+	    (h[EI_OSABI] != ELFOSABI_SYSV && h[EI_OSABI] != ELFOSABI_GNU)) {
+		close(fd);
 		return 0;
+	}
 	if (cls == ELFCLASS64 && n >= (ssize_t)sizeof(Elf64_Ehdr)) {
 		Elf64_Ehdr e;
 		memcpy(&e, h, sizeof(e));
@@ -576,6 +606,13 @@ int elfobj_loadable(const char *path, int cls, int machine)
 		ok = e.e_machine == machine && e.e_version == EV_CURRENT &&
 		     e.e_phentsize == sizeof(Elf32_Phdr) &&
 		     e.e_phoff + (uint64_t)e.e_phnum * e.e_phentsize <= (uint64_t)st.st_size;
+	}
+	if (ok) {
+		*fd_out = fd;
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+	} else {
+		close(fd);
 	}
 	return ok;
 }

@@ -29,6 +29,7 @@ struct elf_section {
 struct elfobj {
 	char *path;		/* as opened (not realpath'ed) */
 	int fd;
+	unsigned long long dev, ino;	/* of the file opened (fstat), 0 for elfobj_open_mem */
 	void *elf;		/* Elf *, kept opaque so users need no libelf headers */
 	uint64_t size;		/* file size in bytes */
 
@@ -81,6 +82,13 @@ int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
  */
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag);
 
+/*
+ * The same from a descriptor elfobj_loadable_fd left open for path (one
+ * open per dependency instead of two); fd is closed before it returns,
+ * whatever the outcome.
+ */
+int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, int fd, struct pt_diag *diag);
+
 /* The same from bytes in memory (for tests and fuzzing); buf must outlive o. */
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
 		    struct pt_diag *diag);
@@ -109,6 +117,14 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
  * be opened.
  */
 int elfobj_loadable(const char *path, int cls, int machine);
+
+/*
+ * elfobj_loadable that, on 1, leaves the file open: *fd for
+ * elfobj_open_dynamic_fd (or close), *dev and *ino from its fstat. On 0 or
+ * -1 nothing is left open.
+ */
+int elfobj_loadable_fd(const char *path, int cls, int machine, int *fd,
+		       unsigned long long *dev, unsigned long long *ino);
 
 /* "x86-64", "AArch64", "i386" ...; a number for others. Static storage. */
 const char *elfobj_machine_name(int machine);

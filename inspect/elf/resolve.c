@@ -8,10 +8,11 @@
 #include "resolve.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symver.h"
 #include "xalloc.h"
@@ -43,7 +44,36 @@ struct search {
 	struct resolve_try *tried;
 	size_t n_tried, alloc_tried;
 	bool record;
+	/*
+	 * The last candidate found loadable, still open (elfobj_loadable_fd):
+	 * its descriptor goes on to elfobj_open_dynamic_fd, its device and
+	 * inode decide "already loaded under another name", so each
+	 * dependency is opened once and never stat'ed by name.
+	 */
+	int found_fd;
+	unsigned long long found_dev, found_ino;
+	/* realpath of the directories met so far: each file costs one readlink, not one per component */
+	char **dir_in, **dir_real;
+	size_t n_dirs, alloc_dirs;
 };
+
+/* Is in (a host path) a loadable candidate? On 1 it stays open in s->found_fd. */
+static int candidate(struct search *s, const char *in)
+{
+	if (s->found_fd >= 0) {
+		close(s->found_fd);
+		s->found_fd = -1;
+	}
+	return elfobj_loadable_fd(in, s->cls, s->machine, &s->found_fd, &s->found_dev,
+				  &s->found_ino);
+}
+
+static void found_close(struct search *s)
+{
+	if (s->found_fd >= 0)
+		close(s->found_fd);
+	s->found_fd = -1;
+}
 
 static void tried_add(struct search *s, const char *path, enum found_by from, const char *why)
 {
@@ -83,13 +113,75 @@ static char *make_abs(const struct ldpath_env *env, const char *path)
 	return pt_xasprintf("%s/%s", env->cwd, path);
 }
 
+/* realpath(3) of a directory, remembered in s; NULL when it has none. */
+static const char *dir_realpath(struct search *s, const char *dir)
+{
+	char buf[PATH_MAX];
+
+	for (size_t i = 0; i < s->n_dirs; i++)
+		if (!strcmp(s->dir_in[i], dir))
+			return s->dir_real[i];
+	if (s->n_dirs == s->alloc_dirs) {
+		s->alloc_dirs = s->alloc_dirs ? 2 * s->alloc_dirs : 16;
+		s->dir_in = pt_xreallocarray(s->dir_in, s->alloc_dirs, sizeof(char *));
+		s->dir_real = pt_xreallocarray(s->dir_real, s->alloc_dirs, sizeof(char *));
+	}
+	s->dir_in[s->n_dirs] = pt_xstrdup(dir);
+	s->dir_real[s->n_dirs] = realpath(dir, buf) ? pt_xstrdup(buf) : NULL;
+	return s->dir_real[s->n_dirs++];
+}
+
+/*
+ * realpath(in, buf) with the directory part from dir_realpath: the file's
+ * own name is read with readlink, its link targets followed the same way.
+ * The result is realpath's (a name that is not a link, in a resolved
+ * directory, is resolved); anything unusual is left to realpath itself.
+ */
+static char *cached_realpath(struct search *s, const char *in, char *buf, int depth)
+{
+	const char *slash = strrchr(in, '/'), *base, *rdir;
+	char dir[PATH_MAX], cand[PATH_MAX], link[PATH_MAX];
+	size_t dl;
+	ssize_t n;
+
+	if (!slash || in[0] != '/' || depth > 40)
+		return realpath(in, buf);
+	base = slash + 1;
+	dl = (size_t)(slash - in);
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || dl >= sizeof(dir))
+		return realpath(in, buf);
+	memcpy(dir, in, dl);
+	dir[dl] = '\0';
+	rdir = dir_realpath(s, dl ? dir : "/");
+	if (!rdir)
+		return realpath(in, buf);
+	if ((size_t)snprintf(cand, sizeof(cand), "%s/%s", strcmp(rdir, "/") ? rdir : "", base) >=
+	    sizeof(cand))
+		return realpath(in, buf);
+	n = readlink(cand, link, sizeof(link) - 1);
+	if (n < 0) {
+		if (errno != EINVAL)
+			return realpath(in, buf);
+		/* Not a link: cand is the answer. */
+		memcpy(buf, cand, strlen(cand) + 1);
+		return buf;
+	}
+	link[n] = '\0';
+	if (link[0] == '/')
+		return cached_realpath(s, link, buf, depth + 1);
+	if ((size_t)snprintf(cand, sizeof(cand), "%s/%s", strcmp(rdir, "/") ? rdir : "", link) >=
+	    sizeof(cand))
+		return realpath(in, buf);
+	return cached_realpath(s, cand, buf, depth + 1);
+}
+
 /* realpath of a path inside --root, given back inside the root; NULL if dangling. */
-static char *real_in_root(const struct ldpath_env *env, const char *path)
+static char *real_in_root(struct search *s, const struct ldpath_env *env, const char *path)
 {
 	char *in = ldpath_in_root(env, path), buf[PATH_MAX], *out = NULL;
 	size_t rl = env->root ? strlen(env->root) : 0;
 
-	if (realpath(in, buf)) {
+	if (cached_realpath(s, in, buf, 0)) {
 		/* ldpath_in_root followed the links inside the root: buf is inside it. */
 		if (rl && !strncmp(buf, env->root, rl) && buf[rl] == '/')
 			out = pt_xstrdup(buf + rl);
@@ -125,7 +217,7 @@ static char *try_dir(struct search *s, const char *dir, const char *name, enum f
 		else
 			cand = pt_xasprintf("%s%s%s", dir, sep, name);
 		in = ldpath_in_root(env, cand);
-		ok = elfobj_loadable(in, s->cls, s->machine);
+		ok = candidate(s, in);
 		free(in);
 		if (ok == 1)
 			return cand;
@@ -234,7 +326,7 @@ static char *search_name(struct search *s, size_t req, const char *name, enum fo
 		}
 		if (c && !rejected) {
 			char *in = ldpath_in_root(env, c);
-			int ok = elfobj_loadable(in, s->cls, s->machine);
+			int ok = candidate(s, in);
 
 			free(in);
 			if (ok == 1) {
@@ -312,17 +404,22 @@ static struct resolve_dep *new_dep(struct resolve_result *r, const char *name, s
  * Open path (inside the root) as a new object loaded by req. Returns its
  * index, or NONE when it cannot be read (a warning says why).
  */
-static size_t add_obj(struct resolve_result *r, const struct ldpath_env *env, const char *path,
-		      size_t req, struct pt_diag *diag)
+static size_t add_obj(struct search *s, const char *path, size_t req)
 {
+	struct resolve_result *r = s->r;
+	const struct ldpath_env *env = s->env;
+	struct pt_diag *diag = s->diag;
 	struct resolve_obj o;
-	struct stat st;
 	char *in = ldpath_in_root(env, path), *abs;
 	struct pt_diag local;
+	int fd = s->found_fd, rc;
 
 	memset(&o, 0, sizeof(o));
 	pt_diag_init(&local);
-	if (elfobj_open_dynamic(&o.elf, in, &local) != 0) {
+	s->found_fd = -1;
+	rc = fd >= 0 ? elfobj_open_dynamic_fd(&o.elf, in, fd, &local)
+		     : elfobj_open_dynamic(&o.elf, in, &local);
+	if (rc != 0) {
 		/* Unusable dependencies are warnings: the report goes on (like exit 1, not 2). */
 		for (size_t i = 0; i < local.n; i++)
 			if (local.v[i].sev == PT_SEV_ERROR)
@@ -333,13 +430,11 @@ static size_t add_obj(struct resolve_result *r, const struct ldpath_env *env, co
 		return NONE;
 	}
 	pt_diag_take(diag, &local);
-	if (stat(in, &st) == 0) {
-		o.dev = st.st_dev;
-		o.ino = st.st_ino;
-	}
+	o.dev = o.elf.dev;
+	o.ino = o.elf.ino;
 	free(in);
 	o.path = pt_xstrdup(path);
-	o.realpath = real_in_root(env, path);
+	o.realpath = real_in_root(s, env, path);
 	if (!o.realpath)
 		o.realpath = pt_xstrdup(path);
 	/* $ORIGIN: the directory of the path it was opened as, made absolute, not realpath'ed (§4). */
@@ -363,6 +458,7 @@ static bool found_alone(struct search *s, size_t req, const char *name)
 
 	s->record = false;
 	p = search_name(s, req, name, &fb, &dir);
+	found_close(s);
 	s->record = rec;
 	free(dir);
 	free(p);
@@ -401,7 +497,7 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 
 		if (exp) {
 			char *abs = make_abs(env, exp), *in = ldpath_in_root(env, abs);
-			int ok = elfobj_loadable(in, s->cls, s->machine);
+			int ok = candidate(s, in);
 
 			free(in);
 			if (ok == 1) {
@@ -423,6 +519,7 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 	d = &r->deps[di];
 	d->found_by = fb;
 	if (!path) {
+		found_close(s);
 		d->tried = s->tried;
 		d->n_tried = s->n_tried;
 		s->tried = NULL;
@@ -435,20 +532,19 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 	tried_clear(s);
 	d->dir = dir;
 	{
-		struct stat st;
-		char *in = ldpath_in_root(env, path);
-		size_t same = stat(in, &st) == 0 ? find_inode(r, st.st_dev, st.st_ino) : NONE;
+		/* The candidate's fstat: the file as it was opened. */
+		size_t same = find_inode(r, s->found_dev, s->found_ino);
 
-		free(in);
 		if (same != NONE) {
 			/* The same file under another name is the same object. */
+			found_close(s);
 			d->obj = same;
 			add_name(&r->objs[same], name);
 			free(path);
 			return di;
 		}
 	}
-	idx = add_obj(r, env, path, req, s->diag);
+	idx = add_obj(s, path, req);
 	free(path);
 	d = &r->deps[di];
 	if (idx == NONE) {
@@ -517,6 +613,18 @@ static void search_init(struct search *s, struct resolve_result *r, const struct
 	s->diag = diag;
 	s->cls = r->objs[0].elf.cls;
 	s->machine = r->objs[0].elf.machine;
+	s->found_fd = -1;
+}
+
+static void search_release(struct search *s)
+{
+	found_close(s);
+	for (size_t i = 0; i < s->n_dirs; i++) {
+		free(s->dir_in[i]);
+		free(s->dir_real[i]);
+	}
+	free(s->dir_in);
+	free(s->dir_real);
 }
 
 int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_result *r,
@@ -537,13 +645,10 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 	}
 	r->n_objs = 1;
 	{
-		struct stat st;
 		char *abs = make_abs(env, path), *rp;
 
-		if (stat(path, &st) == 0) {
-			root->dev = st.st_dev;
-			root->ino = st.st_ino;
-		}
+		root->dev = root->elf.dev;
+		root->ino = root->elf.ino;
 		rp = realpath(path, NULL);
 		root->realpath = rp ? rp : pt_xstrdup(abs);
 		/*
@@ -566,6 +671,7 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 		}
 		free(abs);
 	}
+	search_init(&s, r, env, diag);
 	/* The dynamic loader is in the process before anything else. */
 	interp = root->elf.interp ? root->elf.interp : "/lib64/ld-linux-x86-64.so.2";
 	{
@@ -573,16 +679,18 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 		size_t idx;
 
 		pt_diag_init(&ignore);
-		idx = add_obj(r, env, interp, NONE, &ignore);
+		s.diag = &ignore;
+		idx = add_obj(&s, interp, NONE);
+		s.diag = diag;
 		pt_diag_release(&ignore);
 		if (idx != NONE) {
 			r->objs[idx].is_interp = true;
 			r->objs[idx].depth = 1;
 		}
 	}
-	search_init(&s, r, env, diag);
 	load_from(&s, 0);
 	check_versions(&s, 0);
+	search_release(&s);
 	return 0;
 }
 
@@ -596,6 +704,7 @@ long resolve_dlopen(struct resolve_result *r, size_t caller, const char *name,
 	di = process_needed(&s, caller, name, true);
 	load_from(&s, first_obj);
 	check_versions(&s, first_dep);
+	search_release(&s);
 	return r->deps[di].obj == NONE ? -1 : (long)di;
 }
 
