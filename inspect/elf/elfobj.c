@@ -415,6 +415,356 @@ void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag)
 	shrank(o, diag);
 }
 
+
+/*
+ * The resolver's way in for a well-formed little-endian file (each of a
+ * large library's hundreds of dependencies): the ELF header with the
+ * program headers, PT_INTERP, the dynamic array, the version records and
+ * the piece of the dynamic string table where the names are (GNU ld puts
+ * them last), each read with one pread. A mapping costs, per page touched,
+ * a fault that maps its neighbours too and their unmapping afterwards: more
+ * than the few hundred bytes a dependency needs. Returns 0 with o filled,
+ * or -1 for anything it does not take as it is (another byte order, a value
+ * out of range, a record that would warn, a piece too large): the caller
+ * then reads the file through libelf, which gives the diagnostics, so
+ * damaged files are reported exactly as before.
+ */
+#define FAST_HEAD 4096		/* ELF header and program headers: one read */
+#define FAST_MAX (256u << 10)	/* larger pieces go through libelf's mapping */
+
+struct fast_file {
+	int fd;
+	uint64_t size;
+	unsigned char head[FAST_HEAD];
+	size_t n_head;
+	GElf_Phdr *ph;
+	size_t phnum;
+};
+
+/* n bytes at off into a new buffer (n <= FAST_MAX), or NULL when short or unreadable. */
+static unsigned char *fast_read(const struct fast_file *f, uint64_t off, uint64_t n)
+{
+	unsigned char *b;
+	size_t done = 0;
+
+	if (n == 0 || n > FAST_MAX || off > f->size || n > f->size - off)
+		return NULL;
+	b = pt_xmalloc((size_t)n);
+	while (done < n) {
+		ssize_t r = pread(f->fd, b + done, (size_t)n - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(b);
+			return NULL;
+		}
+		done += (size_t)r;
+	}
+	return b;
+}
+
+static int fast_vaddr_to_off(const struct fast_file *f, uint64_t vaddr, uint64_t *off,
+			     uint64_t *avail)
+{
+	for (size_t i = 0; i < f->phnum; i++) {
+		const GElf_Phdr *ph = &f->ph[i];
+
+		if (ph->p_type != PT_LOAD || vaddr < ph->p_vaddr || vaddr - ph->p_vaddr >= ph->p_filesz)
+			continue;
+		*off = ph->p_offset + (vaddr - ph->p_vaddr);
+		if (*off >= f->size)
+			return -1;
+		*avail = ph->p_filesz - (vaddr - ph->p_vaddr);
+		if (*avail > f->size - *off)
+			*avail = f->size - *off;
+		return 0;
+	}
+	return -1;
+}
+
+static int fast_header(struct elfobj *o, struct fast_file *f, GElf_Ehdr *eh)
+{
+	const unsigned char *h = f->head;
+	bool is64;
+
+	if (f->n_head < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0 || h[EI_DATA] != ELFDATA2LSB ||
+	    (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64))
+		return -1;
+	is64 = h[EI_CLASS] == ELFCLASS64;
+	memset(eh, 0, sizeof(*eh));
+	memcpy(eh->e_ident, h, EI_NIDENT);
+	if (is64) {
+		Elf64_Ehdr e;
+
+		if (f->n_head < sizeof(e))
+			return -1;
+		memcpy(&e, h, sizeof(e));
+		eh->e_type = e.e_type;
+		eh->e_machine = e.e_machine;
+		eh->e_version = e.e_version;
+		eh->e_phoff = e.e_phoff;
+		eh->e_phentsize = e.e_phentsize;
+		eh->e_phnum = e.e_phnum;
+	} else {
+		Elf32_Ehdr e;
+
+		if (f->n_head < sizeof(e))
+			return -1;
+		memcpy(&e, h, sizeof(e));
+		eh->e_type = e.e_type;
+		eh->e_machine = e.e_machine;
+		eh->e_version = e.e_version;
+		eh->e_phoff = e.e_phoff;
+		eh->e_phentsize = e.e_phentsize;
+		eh->e_phnum = e.e_phnum;
+	}
+	o->cls = h[EI_CLASS];
+	o->data = h[EI_DATA];
+	o->osabi = h[EI_OSABI];
+	o->abiversion = h[EI_ABIVERSION];
+	o->type = eh->e_type;
+	o->machine = eh->e_machine;
+	/* Only what ld.so loads without a word: the rest is libelf's path, with its warnings. */
+	if ((eh->e_type != ET_DYN && eh->e_type != ET_EXEC) || ld_so_refusal(eh, h, f->size) ||
+	    eh->e_phnum == 0 || eh->e_phnum == PN_XNUM ||
+	    eh->e_phentsize != (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) ||
+	    eh->e_phoff > f->n_head || (uint64_t)eh->e_phnum * eh->e_phentsize > f->n_head - eh->e_phoff)
+		return -1;
+	f->phnum = eh->e_phnum;
+	f->ph = pt_xcalloc(f->phnum, sizeof(*f->ph));
+	for (size_t i = 0; i < f->phnum; i++) {
+		const unsigned char *p = h + eh->e_phoff + i * eh->e_phentsize;
+		GElf_Phdr *ph = &f->ph[i];
+
+		if (is64) {
+			Elf64_Phdr x;
+
+			memcpy(&x, p, sizeof(x));
+			*ph = x;
+		} else {
+			Elf32_Phdr x;
+
+			memcpy(&x, p, sizeof(x));
+			ph->p_type = x.p_type;
+			ph->p_flags = x.p_flags;
+			ph->p_offset = x.p_offset;
+			ph->p_vaddr = x.p_vaddr;
+			ph->p_paddr = x.p_paddr;
+			ph->p_filesz = x.p_filesz;
+			ph->p_memsz = x.p_memsz;
+			ph->p_align = x.p_align;
+		}
+	}
+	return 0;
+}
+
+/* The string at off of the piece [base, strsz) held in tab, or NULL. */
+static const char *fast_str(const char *tab, uint64_t base, uint64_t strsz, uint64_t off)
+{
+	if (!tab || off < base || off >= strsz || !memchr(tab + (off - base), '\0', strsz - off))
+		return NULL;
+	return tab + (off - base);
+}
+
+static int fast_dynamic(struct elfobj *o, struct fast_file *f)
+{
+	const GElf_Phdr *dyn = NULL;
+	struct dynvals dv = { 0 };
+	uint64_t rpath = 0, runpath = 0, soname = 0, lo = UINT64_MAX, soff, avail, base;
+	int have_rpath = 0, have_runpath = 0, have_soname = 0, rc = -1;
+	uint64_t *needed = NULL;
+	size_t n_needed = 0, alloc = 0, esz = o->cls == ELFCLASS32 ? sizeof(Elf32_Dyn) : sizeof(Elf64_Dyn);
+	unsigned char *d = NULL, *vn = NULL, *vd = NULL;
+	char *tab = NULL;
+	uint64_t strsz = 0;
+	struct pt_diag local;
+
+	pt_diag_init(&local);
+	for (size_t i = 0; i < f->phnum; i++) {
+		const GElf_Phdr *ph = &f->ph[i];
+
+		if (ph->p_type == PT_INTERP && !o->interp && ph->p_offset < f->size &&
+		    ph->p_filesz <= f->size - ph->p_offset && ph->p_filesz > 0) {
+			unsigned char *b = fast_read(f, ph->p_offset, ph->p_filesz);
+
+			if (!b)
+				goto out;
+			if (memchr(b, '\0', ph->p_filesz))
+				o->interp = pt_xstrdup((char *)b);
+			free(b);
+		}
+		if (ph->p_type == PT_DYNAMIC && !dyn)
+			dyn = ph;
+	}
+	if (!dyn) {
+		rc = 0;
+		goto out;
+	}
+	if (dyn->p_filesz % esz || !(d = fast_read(f, dyn->p_offset, dyn->p_filesz)))
+		goto out;
+	for (size_t i = 0; i < dyn->p_filesz / esz; i++) {
+		GElf_Dyn e;
+
+		if (o->cls == ELFCLASS32) {
+			Elf32_Dyn x;
+
+			memcpy(&x, d + i * esz, sizeof(x));
+			e.d_tag = x.d_tag;
+			e.d_un.d_val = x.d_un.d_val;
+		} else {
+			memcpy(&e, d + i * esz, sizeof(e));
+		}
+		if (e.d_tag == DT_NULL)
+			break;
+		switch (e.d_tag) {
+		case DT_NEEDED:
+			PT_GROW(needed, n_needed, alloc);
+			needed[n_needed++] = e.d_un.d_val;
+			break;
+		case DT_SONAME: soname = e.d_un.d_val; have_soname = 1; break;
+		case DT_RPATH: rpath = e.d_un.d_val; have_rpath = 1; break;
+		case DT_RUNPATH: runpath = e.d_un.d_val; have_runpath = 1; break;
+		case DT_STRTAB: dv.strtab = e.d_un.d_ptr; dv.have_strtab = 1; break;
+		case DT_STRSZ: dv.strsz = e.d_un.d_val; break;
+		case DT_FLAGS_1: o->flags_1 = e.d_un.d_val; break;
+		case DT_VERNEED: dv.verneed = e.d_un.d_ptr; break;
+		case DT_VERNEEDNUM: dv.verneednum = e.d_un.d_val; break;
+		case DT_VERDEF: dv.verdef = e.d_un.d_ptr; break;
+		case DT_VERDEFNUM: dv.verdefnum = e.d_un.d_val; break;
+		default: break;
+		}
+	}
+	for (size_t i = 0; i < n_needed; i++)
+		lo = needed[i] < lo ? needed[i] : lo;
+	if (have_soname && soname < lo)
+		lo = soname;
+	if (have_rpath && rpath < lo)
+		lo = rpath;
+	if (have_runpath && runpath < lo)
+		lo = runpath;
+	if (dv.have_strtab) {
+		if (fast_vaddr_to_off(f, dv.strtab, &soff, &avail) != 0)
+			goto out;
+		strsz = dv.strsz < avail ? dv.strsz : avail;
+		/* Version names come after the file names; a name before lo sends it to libelf. */
+		if (lo >= strsz)
+			lo = strsz > 1024 ? strsz - 1024 : 0;
+		base = lo & ~(uint64_t)63;
+		if (strsz > base && !(tab = (char *)fast_read(f, soff + base, strsz - base)))
+			goto out;
+	} else if (n_needed || have_soname || have_rpath || have_runpath) {
+		goto out;
+	} else {
+		base = 0;
+	}
+
+#define FAST_DSTR(field, off)                                                          \
+	do {                                                                           \
+		const char *s_ = fast_str(tab, base, strsz, (off));                    \
+		if (!s_)                                                               \
+			goto out;                                                      \
+		(field) = pt_xstrdup(s_);                                              \
+	} while (0)
+
+	o->needed = pt_xcalloc(n_needed ? n_needed : 1, sizeof(char *));
+	for (size_t i = 0; i < n_needed; i++) {
+		FAST_DSTR(o->needed[o->n_needed], needed[i]);
+		o->n_needed++;
+	}
+	if (have_soname)
+		FAST_DSTR(o->soname, soname);
+	if (have_rpath)
+		FAST_DSTR(o->rpath, rpath);
+	if (have_runpath)
+		FAST_DSTR(o->runpath, runpath);
+#undef FAST_DSTR
+	if (dv.verneed && dv.verneednum) {
+		uint64_t n;
+
+		if (fast_vaddr_to_off(f, dv.verneed, &soff, &avail) != 0)
+			goto out;
+		n = avail < 16384 ? avail : 16384;
+		if (!(vn = fast_read(f, soff, n)))
+			goto out;
+		symver_parse_verneed_at(vn, (size_t)n, dv.verneednum, false, tab, (size_t)base,
+					(size_t)strsz, &o->verneed, &o->n_verneed, o->path, &local);
+	}
+	if (dv.verdef && dv.verdefnum) {
+		uint64_t n;
+
+		if (fast_vaddr_to_off(f, dv.verdef, &soff, &avail) != 0)
+			goto out;
+		n = avail < 16384 ? avail : 16384;
+		if (!(vd = fast_read(f, soff, n)))
+			goto out;
+		o->has_verdef = symver_parse_verdef_at(vd, (size_t)n, dv.verdefnum, false, tab,
+						       (size_t)base, (size_t)strsz, &o->verdef,
+						       &o->n_verdef, o->path, &local) > 0;
+	}
+	/* Any warning (a record past the piece read, a name before it): libelf's path decides. */
+	rc = local.n ? -1 : 0;
+out:
+	pt_diag_release(&local);
+	free(needed);
+	free(d);
+	free(vn);
+	free(vd);
+	free(tab);
+	return rc;
+}
+
+/* Everything fast_dynamic may have filled, for the way through libelf. */
+static void fast_undo(struct elfobj *o)
+{
+	for (size_t i = 0; i < o->n_needed; i++)
+		free(o->needed[i]);
+	free(o->needed);
+	o->needed = NULL;
+	o->n_needed = 0;
+	symver_free_verneed(o->verneed, o->n_verneed);
+	o->verneed = NULL;
+	o->n_verneed = 0;
+	for (size_t i = 0; i < o->n_verdef; i++)
+		free(o->verdef[i]);
+	free(o->verdef);
+	o->verdef = NULL;
+	o->n_verdef = 0;
+	o->has_verdef = false;
+	free(o->interp);
+	free(o->soname);
+	free(o->rpath);
+	free(o->runpath);
+	o->interp = o->soname = o->rpath = o->runpath = NULL;
+	o->flags_1 = 0;
+}
+
+static int read_fast(struct elfobj *o)
+{
+	struct fast_file f = { .fd = o->fd, .size = o->size };
+	GElf_Ehdr eh;
+	ssize_t n;
+	int rc = -1;
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	return -1;	/* the structs are copied as they are in the file */
+#endif
+	do
+		n = pread(o->fd, f.head, sizeof(f.head), 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return -1;
+	f.n_head = (size_t)n;
+	if (fast_header(o, &f, &eh) == 0 && fast_dynamic(o, &f) == 0)
+		rc = 0;
+	free(f.ph);
+	if (rc != 0)
+		fast_undo(o);
+	else if (!o->needed)
+		o->needed = pt_xcalloc(1, sizeof(char *));
+	return rc;
+}
+
 /* fd: already open for path (taken over), or -1 to open it here. */
 static int open_file(struct elfobj *o, const char *path, int fd, bool full, struct pt_diag *diag)
 {
@@ -436,6 +786,11 @@ static int open_file(struct elfobj *o, const char *path, int fd, bool full, stru
 	o->size = (uint64_t)st.st_size;
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
+	if (!full && read_fast(o) == 0) {
+		close(o->fd);
+		o->fd = -1;
+		return 0;
+	}
 	elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "elf_begin: %s", elf_errmsg(-1));
@@ -556,6 +911,38 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off)
 		done += (size_t)r;
 	}
 	return (long)done;
+}
+
+const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
+				struct elfobj_map *m)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), start;
+	void *p;
+
+	m->base = NULL;
+	m->len = 0;
+	if (n == 0 || off > o->size || n > o->size - off)
+		return NULL;
+	if (o->mem)
+		return o->mem + off;
+	if (o->fd < 0 || pg == 0)
+		return NULL;
+	start = off - off % pg;
+	p = mmap(NULL, (size_t)(off - start) + n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, o->fd,
+		 (off_t)start);
+	if (p == MAP_FAILED)
+		return NULL;
+	m->base = p;
+	m->len = (size_t)(off - start) + n;
+	return (const uint8_t *)p + (off - start);
+}
+
+void elfobj_unmap_range(struct elfobj_map *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	m->base = NULL;
+	m->len = 0;
 }
 
 int elfobj_loadable(const char *path, int cls, int machine)

@@ -110,6 +110,23 @@ void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag);
 long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 
 /*
+ * [off, off + n) of the file mapped read-only and populated at once, for a
+ * scan that would otherwise copy it through elfobj_pread (a copy costs more
+ * than mapping page-cache pages). Returns a pointer to the byte at off, or
+ * NULL when it cannot be mapped (then read with elfobj_pread); m records
+ * what elfobj_unmap_range releases. Read it under a mapguard (mapguard.h):
+ * a file cut meanwhile raises SIGBUS. Bytes of elfobj_open_mem are given
+ * as they are.
+ */
+struct elfobj_map {
+	void *base;
+	size_t len;
+};
+const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
+				struct elfobj_map *m);
+void elfobj_unmap_range(struct elfobj_map *m);
+
+/*
  * Cheap check of a loader candidate (glibc elf/dl-load.c open_verify): ELF
  * magic, class, data encoding, version, OS ABI, machine, ET_DYN, program
  * headers inside the file. Returns 1 if ld.so would accept the file for an
