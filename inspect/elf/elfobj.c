@@ -739,7 +739,8 @@ static void fast_undo(struct elfobj *o)
 	o->flags_1 = 0;
 }
 
-static int read_fast(struct elfobj *o)
+/* head: the file's first n_head bytes when the caller has them (NULL: read them). */
+static int read_fast(struct elfobj *o, const unsigned char *head, size_t n_head)
 {
 	struct fast_file f = { .fd = o->fd, .size = o->size };
 	GElf_Ehdr eh;
@@ -749,9 +750,14 @@ static int read_fast(struct elfobj *o)
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 	return -1;	/* the structs are copied as they are in the file */
 #endif
-	do
-		n = pread(o->fd, f.head, sizeof(f.head), 0);
-	while (n < 0 && errno == EINTR);
+	if (head) {
+		n = (ssize_t)(n_head < sizeof(f.head) ? n_head : sizeof(f.head));
+		memcpy(f.head, head, (size_t)n);
+	} else {
+		do
+			n = pread(o->fd, f.head, sizeof(f.head), 0);
+		while (n < 0 && errno == EINTR);
+	}
 	if (n <= 0)
 		return -1;
 	f.n_head = (size_t)n;
@@ -765,8 +771,9 @@ static int read_fast(struct elfobj *o)
 	return rc;
 }
 
-/* fd: already open for path (taken over), or -1 to open it here. */
-static int open_file(struct elfobj *o, const char *path, int fd, bool full, struct pt_diag *diag)
+/* f: a candidate already open for path (taken over), or NULL to open it here. */
+static int open_file(struct elfobj *o, const char *path, struct elfobj_file *f, bool full,
+		     struct pt_diag *diag)
 {
 	struct pt_mapguard g;
 	struct stat st;
@@ -774,19 +781,29 @@ static int open_file(struct elfobj *o, const char *path, int fd, bool full, stru
 
 	elfobj_zero(o, path);
 	elf_version(EV_CURRENT);
-	o->fd = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (o->fd < 0 || fstat(o->fd, &st) != 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
-		return -1;
+	if (f) {
+		/* elfobj_loadable_fd checked it is a regular file. */
+		o->fd = f->fd;
+		f->fd = -1;
+		o->size = f->size;
+		o->dev = f->dev;
+		o->ino = f->ino;
+	} else {
+		o->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (o->fd < 0 || fstat(o->fd, &st) != 0) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot open: %s",
+				    strerror(errno));
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "not a regular file");
+			return -1;
+		}
+		o->size = (uint64_t)st.st_size;
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "not a regular file");
-		return -1;
-	}
-	o->size = (uint64_t)st.st_size;
-	o->dev = st.st_dev;
-	o->ino = st.st_ino;
-	if (!full && read_fast(o) == 0) {
+	if (!full && read_fast(o, f ? f->head : NULL, f ? f->n_head : 0) == 0) {
 		close(o->fd);
 		o->fd = -1;
 		return 0;
@@ -822,17 +839,18 @@ static int open_file(struct elfobj *o, const char *path, int fd, bool full, stru
 
 int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag)
 {
-	return open_file(o, path, -1, true, diag);
+	return open_file(o, path, NULL, true, diag);
 }
 
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag)
 {
-	return open_file(o, path, -1, false, diag);
+	return open_file(o, path, NULL, false, diag);
 }
 
-int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, int fd, struct pt_diag *diag)
+int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, struct elfobj_file *f,
+			   struct pt_diag *diag)
 {
-	int r = open_file(o, path, fd, false, diag);
+	int r = open_file(o, path, f, false, diag);
 
 	/* On success open_file closed it; on failure it is still o->fd. */
 	if (o->fd >= 0) {
@@ -947,30 +965,33 @@ void elfobj_unmap_range(struct elfobj_map *m)
 
 int elfobj_loadable(const char *path, int cls, int machine)
 {
-	unsigned long long dev, ino;
-	int fd, ok = elfobj_loadable_fd(path, cls, machine, &fd, &dev, &ino);
+	struct elfobj_file f;
+	int ok = elfobj_loadable_fd(path, cls, machine, &f);
 
 	if (ok == 1)
-		close(fd);
+		close(f.fd);
 	return ok;
 }
 
-int elfobj_loadable_fd(const char *path, int cls, int machine, int *fd_out,
-		       unsigned long long *dev, unsigned long long *ino)
+int elfobj_loadable_fd(const char *path, int cls, int machine, struct elfobj_file *f)
 {
-	unsigned char h[64];
+	const unsigned char *h = f->head;
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
 	ssize_t n;
 
-	*fd_out = -1;
+	f->fd = -1;
+	f->n_head = 0;
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -1;
 	}
-	n = pread(fd, h, sizeof(h), 0);
+	/* The page the header is in: the program headers too, for elfobj_open_dynamic_fd. */
+	do
+		n = pread(fd, f->head, sizeof(f->head), 0);
+	while (n < 0 && errno == EINTR);
 	if (n < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0) {
 		close(fd);
 		return 0;
@@ -995,9 +1016,11 @@ int elfobj_loadable_fd(const char *path, int cls, int machine, int *fd_out,
 		     e.e_phoff + (uint64_t)e.e_phnum * e.e_phentsize <= (uint64_t)st.st_size;
 	}
 	if (ok) {
-		*fd_out = fd;
-		*dev = st.st_dev;
-		*ino = st.st_ino;
+		f->fd = fd;
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+		f->size = (uint64_t)st.st_size;
+		f->n_head = (size_t)n;
 	} else {
 		close(fd);
 	}

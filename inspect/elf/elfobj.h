@@ -83,11 +83,25 @@ int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag);
 
 /*
- * The same from a descriptor elfobj_loadable_fd left open for path (one
- * open per dependency instead of two); fd is closed before it returns,
- * whatever the outcome.
+ * A loader candidate that elfobj_loadable_fd found loadable, still open:
+ * its fstat and the first bytes it read, so that opening it reads neither
+ * again.
  */
-int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, int fd, struct pt_diag *diag);
+struct elfobj_file {
+	int fd;
+	unsigned long long dev, ino;
+	uint64_t size;
+	unsigned char head[4096];	/* the file's first n_head bytes */
+	size_t n_head;
+};
+
+/*
+ * The same from a candidate elfobj_loadable_fd left open for path (one
+ * open per dependency instead of two); f->fd is closed before it returns,
+ * whatever the outcome (f->fd becomes -1).
+ */
+int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, struct elfobj_file *f,
+			   struct pt_diag *diag);
 
 /* The same from bytes in memory (for tests and fuzzing); buf must outlive o. */
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
@@ -136,12 +150,11 @@ void elfobj_unmap_range(struct elfobj_map *m);
 int elfobj_loadable(const char *path, int cls, int machine);
 
 /*
- * elfobj_loadable that, on 1, leaves the file open: *fd for
- * elfobj_open_dynamic_fd (or close), *dev and *ino from its fstat. On 0 or
- * -1 nothing is left open.
+ * elfobj_loadable that, on 1, leaves the file open in f for
+ * elfobj_open_dynamic_fd (or close(f->fd)). On 0 or -1 nothing is left
+ * open (f->fd is -1).
  */
-int elfobj_loadable_fd(const char *path, int cls, int machine, int *fd,
-		       unsigned long long *dev, unsigned long long *ino);
+int elfobj_loadable_fd(const char *path, int cls, int machine, struct elfobj_file *f);
 
 /* "x86-64", "AArch64", "i386" ...; a number for others. Static storage. */
 const char *elfobj_machine_name(int machine);

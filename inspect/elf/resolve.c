@@ -50,29 +50,41 @@ struct search {
 	 * inode decide "already loaded under another name", so each
 	 * dependency is opened once and never stat'ed by name.
 	 */
-	int found_fd;
-	unsigned long long found_dev, found_ino;
+	struct elfobj_file found;
 	/* realpath of the directories met so far: each file costs one readlink, not one per component */
 	char **dir_in, **dir_real;
 	size_t n_dirs, alloc_dirs;
+	/*
+	 * Every name an object answers to (path, names, SONAME) with the first
+	 * object that has it: find_loaded without comparing each needed name
+	 * against every object (libtorch_cpu: 900 edges by 284 objects).
+	 */
+	struct loaded_name *names;
+	size_t names_cap, names_n;
+	size_t indexed;		/* objects [0, indexed) are in names */
 };
 
-/* Is in (a host path) a loadable candidate? On 1 it stays open in s->found_fd. */
+struct loaded_name {
+	const char *name;	/* owned by the object */
+	size_t obj;
+	uint32_t hash;
+};
+
+/* Is in (a host path) a loadable candidate? On 1 it stays open in s->found. */
 static int candidate(struct search *s, const char *in)
 {
-	if (s->found_fd >= 0) {
-		close(s->found_fd);
-		s->found_fd = -1;
+	if (s->found.fd >= 0) {
+		close(s->found.fd);
+		s->found.fd = -1;
 	}
-	return elfobj_loadable_fd(in, s->cls, s->machine, &s->found_fd, &s->found_dev,
-				  &s->found_ino);
+	return elfobj_loadable_fd(in, s->cls, s->machine, &s->found);
 }
 
 static void found_close(struct search *s)
 {
-	if (s->found_fd >= 0)
-		close(s->found_fd);
-	s->found_fd = -1;
+	if (s->found.fd >= 0)
+		close(s->found.fd);
+	s->found.fd = -1;
 }
 
 static void tried_add(struct search *s, const char *path, enum found_by from, const char *why)
@@ -365,16 +377,89 @@ static void add_name(struct resolve_obj *o, const char *name)
 	o->names[o->n_names++] = pt_xstrdup(name);
 }
 
-/* _dl_name_match_p plus the SONAME check of _dl_map_object. */
-static size_t find_loaded(const struct resolve_result *r, const char *name)
+static uint32_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < r->n_objs; i++) {
-		const struct resolve_obj *o = &r->objs[i];
+	uint32_t h = 2166136261u;	/* FNV-1a */
 
-		if (!strcmp(o->path, name) || name_in(o->names, o->n_names, name) ||
-		    (o->elf.soname && !strcmp(o->elf.soname, name)))
-			return i;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Record name for obj unless an earlier object has it (objects are indexed in order). */
+static void index_name(struct search *s, const char *name, size_t obj)
+{
+	uint32_t h = name_hash(name);
+	size_t i;
+
+	if (2 * (s->names_n + 1) > s->names_cap) {
+		struct loaded_name *old = s->names;
+		size_t cap = s->names_cap;
+
+		s->names_cap = cap ? 2 * cap : 1024;
+		s->names = pt_xcalloc(s->names_cap, sizeof(*s->names));
+		s->names_n = 0;
+		for (size_t k = 0; k < cap; k++) {
+			if (!old[k].name)
+				continue;
+			for (i = old[k].hash & (s->names_cap - 1); s->names[i].name;
+			     i = (i + 1) & (s->names_cap - 1))
+				;
+			s->names[i] = old[k];
+			s->names_n++;
+		}
+		free(old);
 	}
+	for (i = h & (s->names_cap - 1); s->names[i].name; i = (i + 1) & (s->names_cap - 1))
+		if (s->names[i].hash == h && !strcmp(s->names[i].name, name))
+			return;
+	s->names[i].name = name;
+	s->names[i].obj = obj;
+	s->names[i].hash = h;
+	s->names_n++;
+}
+
+/* Bring the index up to the objects loaded so far. */
+static void index_objs(struct search *s)
+{
+	for (; s->indexed < s->r->n_objs; s->indexed++) {
+		const struct resolve_obj *o = &s->r->objs[s->indexed];
+
+		index_name(s, o->path, s->indexed);
+		for (size_t k = 0; k < o->n_names; k++)
+			index_name(s, o->names[k], s->indexed);
+		if (o->elf.soname)
+			index_name(s, o->elf.soname, s->indexed);
+	}
+}
+
+/* add_name, kept in the index. */
+static void name_obj(struct search *s, size_t obj, const char *name)
+{
+	struct resolve_obj *o = &s->r->objs[obj];
+
+	add_name(o, name);
+	if (obj >= s->indexed)
+		return;	/* index_objs takes its names with it */
+	for (size_t k = 0; k < o->n_names; k++)
+		if (!strcmp(o->names[k], name))
+			index_name(s, o->names[k], obj);
+}
+
+/*
+ * _dl_name_match_p plus the SONAME check of _dl_map_object: the first
+ * object whose path, names or SONAME is name.
+ */
+static size_t find_loaded(struct search *s, const char *name)
+{
+	uint32_t h = name_hash(name);
+
+	index_objs(s);
+	if (!s->names_cap)
+		return NONE;
+	for (size_t i = h & (s->names_cap - 1); s->names[i].name; i = (i + 1) & (s->names_cap - 1))
+		if (s->names[i].hash == h && !strcmp(s->names[i].name, name))
+			return s->names[i].obj;
 	return NONE;
 }
 
@@ -412,13 +497,12 @@ static size_t add_obj(struct search *s, const char *path, size_t req)
 	struct resolve_obj o;
 	char *in = ldpath_in_root(env, path), *abs;
 	struct pt_diag local;
-	int fd = s->found_fd, rc;
+	int rc;
 
 	memset(&o, 0, sizeof(o));
 	pt_diag_init(&local);
-	s->found_fd = -1;
-	rc = fd >= 0 ? elfobj_open_dynamic_fd(&o.elf, in, fd, &local)
-		     : elfobj_open_dynamic(&o.elf, in, &local);
+	rc = s->found.fd >= 0 ? elfobj_open_dynamic_fd(&o.elf, in, &s->found, &local)
+			      : elfobj_open_dynamic(&o.elf, in, &local);
 	if (rc != 0) {
 		/* Unusable dependencies are warnings: the report goes on (like exit 1, not 2). */
 		for (size_t i = 0; i < local.n; i++)
@@ -469,7 +553,7 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 {
 	struct resolve_result *r = s->r;
 	const struct ldpath_env *env = s->env;
-	size_t idx = find_loaded(r, name), di;
+	size_t idx = find_loaded(s, name), di;
 	enum found_by fb = FOUND_DIRECT;
 	char *path = NULL, *dir = NULL;
 	struct resolve_dep *d;
@@ -483,7 +567,7 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 
 		d->found_by = FOUND_ALREADY_LOADED;
 		d->obj = idx;
-		add_name(&r->objs[idx], name);
+		name_obj(s, idx, name);
 		/* Only paths private to some loader can make an edge depend on load order. */
 		if (!r->objs[idx].is_interp && (how == FOUND_RPATH || how == FOUND_RPATH_OF_LOADER ||
 						how == FOUND_RUNPATH || how == FOUND_DIRECT))
@@ -533,13 +617,13 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 	d->dir = dir;
 	{
 		/* The candidate's fstat: the file as it was opened. */
-		size_t same = find_inode(r, s->found_dev, s->found_ino);
+		size_t same = find_inode(r, s->found.dev, s->found.ino);
 
 		if (same != NONE) {
 			/* The same file under another name is the same object. */
 			found_close(s);
 			d->obj = same;
-			add_name(&r->objs[same], name);
+			name_obj(s, same, name);
 			free(path);
 			return di;
 		}
@@ -557,7 +641,7 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 	d->obj = idx;
 	r->objs[idx].first_dep = di;
 	r->objs[idx].via_dlopen = via_dlopen;
-	add_name(&r->objs[idx], name);
+	name_obj(s, idx, name);
 	return di;
 }
 
@@ -613,7 +697,7 @@ static void search_init(struct search *s, struct resolve_result *r, const struct
 	s->diag = diag;
 	s->cls = r->objs[0].elf.cls;
 	s->machine = r->objs[0].elf.machine;
-	s->found_fd = -1;
+	s->found.fd = -1;
 }
 
 static void search_release(struct search *s)
@@ -625,6 +709,7 @@ static void search_release(struct search *s)
 	}
 	free(s->dir_in);
 	free(s->dir_real);
+	free(s->names);
 }
 
 int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_result *r,
