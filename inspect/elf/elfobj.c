@@ -679,28 +679,52 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 	if (have_runpath)
 		FAST_DSTR(o->runpath, runpath);
 #undef FAST_DSTR
+	/*
+	 * The records are small (16 bytes each, a few dozen): read 2 KB, and
+	 * 16 KB when the walk ran past that (its warning says so).
+	 */
 	if (dv.verneed && dv.verneednum) {
-		uint64_t n;
-
 		if (fast_vaddr_to_off(f, dv.verneed, &soff, &avail) != 0)
 			goto out;
-		n = avail < 16384 ? avail : 16384;
-		if (!(vn = fast_read(f, soff, n)))
-			goto out;
-		symver_parse_verneed_at(vn, (size_t)n, dv.verneednum, false, tab, (size_t)base,
-					(size_t)strsz, &o->verneed, &o->n_verneed, o->path, &local);
+		for (uint64_t n = avail < 2048 ? avail : 2048;; n = avail < 16384 ? avail : 16384) {
+			if (!(vn = fast_read(f, soff, n)))
+				goto out;
+			symver_parse_verneed_at(vn, (size_t)n, dv.verneednum, false, tab, (size_t)base,
+						(size_t)strsz, &o->verneed, &o->n_verneed, o->path,
+						&local);
+			free(vn);
+			vn = NULL;
+			if (!local.n || n >= 16384 || n == avail)
+				break;
+			symver_free_verneed(o->verneed, o->n_verneed);
+			o->verneed = NULL;
+			o->n_verneed = 0;
+			pt_diag_release(&local);
+			pt_diag_init(&local);
+		}
 	}
-	if (dv.verdef && dv.verdefnum) {
-		uint64_t n;
-
+	if (dv.verdef && dv.verdefnum && !local.n) {
 		if (fast_vaddr_to_off(f, dv.verdef, &soff, &avail) != 0)
 			goto out;
-		n = avail < 16384 ? avail : 16384;
-		if (!(vd = fast_read(f, soff, n)))
-			goto out;
-		o->has_verdef = symver_parse_verdef_at(vd, (size_t)n, dv.verdefnum, false, tab,
-						       (size_t)base, (size_t)strsz, &o->verdef,
-						       &o->n_verdef, o->path, &local) > 0;
+		for (uint64_t n = avail < 2048 ? avail : 2048;; n = avail < 16384 ? avail : 16384) {
+			if (!(vd = fast_read(f, soff, n)))
+				goto out;
+			o->has_verdef = symver_parse_verdef_at(vd, (size_t)n, dv.verdefnum, false, tab,
+							       (size_t)base, (size_t)strsz, &o->verdef,
+							       &o->n_verdef, o->path, &local) > 0;
+			free(vd);
+			vd = NULL;
+			if (!local.n || n >= 16384 || n == avail)
+				break;
+			for (size_t i = 0; i < o->n_verdef; i++)
+				free(o->verdef[i]);
+			free(o->verdef);
+			o->verdef = NULL;
+			o->n_verdef = 0;
+			o->has_verdef = false;
+			pt_diag_release(&local);
+			pt_diag_init(&local);
+		}
 	}
 	/* Any warning (a record past the piece read, a name before it): libelf's path decides. */
 	rc = local.n ? -1 : 0;

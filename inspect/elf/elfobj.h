@@ -6,7 +6,10 @@
  * Files are opened with ELF_C_READ_MMAP: only the pages touched (headers,
  * dynamic strings) become resident, which matters for 500 MB CUDA libraries.
  * A file truncated while it is read (SIGBUS on the mapping) is an error
- * naming it, never a crash (common/mapguard.h).
+ * naming it, never a crash (common/mapguard.h). The resolver's dependencies
+ * (elfobj_open_dynamic) are read with pread instead when they are well
+ * formed: a few hundred bytes each, where a mapping costs a fault per page
+ * touched, its neighbours mapped too, and the unmapping.
  */
 #ifndef PT_ELFOBJ_H
 #define PT_ELFOBJ_H
