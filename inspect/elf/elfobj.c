@@ -128,9 +128,35 @@ static void read_sections(struct elfobj *o, Elf *elf)
 }
 
 struct dynvals {
-	uint64_t strtab, strsz, verneed, verneednum, verdef, verdefnum;
+	uint64_t strtab, strsz, verneed, verneednum, verdef, verdefnum, flags_1;
 	int have_strtab;
+	uint64_t rpath, runpath, soname;	/* string offsets */
+	int have_rpath, have_runpath, have_soname;
+	uint64_t *needed;	/* string offsets, in tag order */
+	size_t n_needed, alloc_needed;
 };
+
+/* One entry of the dynamic array. Single-valued tags: the last one wins, as in get-dynamic-info.h. */
+static void dyn_take(struct dynvals *dv, const GElf_Dyn *e)
+{
+	switch (e->d_tag) {
+	case DT_NEEDED:
+		PT_GROW(dv->needed, dv->n_needed, dv->alloc_needed);
+		dv->needed[dv->n_needed++] = e->d_un.d_val;
+		break;
+	case DT_SONAME: dv->soname = e->d_un.d_val; dv->have_soname = 1; break;
+	case DT_RPATH: dv->rpath = e->d_un.d_val; dv->have_rpath = 1; break;
+	case DT_RUNPATH: dv->runpath = e->d_un.d_val; dv->have_runpath = 1; break;
+	case DT_STRTAB: dv->strtab = e->d_un.d_ptr; dv->have_strtab = 1; break;
+	case DT_STRSZ: dv->strsz = e->d_un.d_val; break;
+	case DT_FLAGS_1: dv->flags_1 = e->d_un.d_val; break;
+	case DT_VERNEED: dv->verneed = e->d_un.d_ptr; break;
+	case DT_VERNEEDNUM: dv->verneednum = e->d_un.d_val; break;
+	case DT_VERDEF: dv->verdef = e->d_un.d_ptr; break;
+	case DT_VERDEFNUM: dv->verdefnum = e->d_un.d_val; break;
+	default: break;
+	}
+}
 
 static void read_versions(struct elfobj *o, Elf *elf, size_t phnum, const struct dynvals *dv,
 			  const char *strtab, size_t strsz, struct pt_diag *diag)
@@ -167,10 +193,6 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 			struct pt_diag *diag)
 {
 	struct dynvals dv = { 0 };
-	uint64_t rpath = 0, runpath = 0, soname = 0;
-	int have_rpath = 0, have_runpath = 0, have_soname = 0;
-	uint64_t *needed = NULL;
-	size_t n_needed = 0, alloc = 0;
 	char where[64];
 	Elf_Data *d;
 
@@ -192,25 +214,9 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 
 		if (!gelf_getdyn(d, (int)i, &e) || e.d_tag == DT_NULL)
 			break;
-		/* Single-valued tags: the last one wins, as in get-dynamic-info.h. */
-		switch (e.d_tag) {
-		case DT_NEEDED:
-			PT_GROW(needed, n_needed, alloc);
-			needed[n_needed++] = e.d_un.d_val;
-			break;
-		case DT_SONAME: soname = e.d_un.d_val; have_soname = 1; break;
-		case DT_RPATH: rpath = e.d_un.d_val; have_rpath = 1; break;
-		case DT_RUNPATH: runpath = e.d_un.d_val; have_runpath = 1; break;
-		case DT_STRTAB: dv.strtab = e.d_un.d_ptr; dv.have_strtab = 1; break;
-		case DT_STRSZ: dv.strsz = e.d_un.d_val; break;
-		case DT_FLAGS_1: o->flags_1 = e.d_un.d_val; break;
-		case DT_VERNEED: dv.verneed = e.d_un.d_ptr; break;
-		case DT_VERNEEDNUM: dv.verneednum = e.d_un.d_val; break;
-		case DT_VERDEF: dv.verdef = e.d_un.d_ptr; break;
-		case DT_VERDEFNUM: dv.verdefnum = e.d_un.d_val; break;
-		default: break;
-		}
+		dyn_take(&dv, &e);
 	}
+	o->flags_1 = dv.flags_1;
 
 	const char *strtab = NULL;
 	size_t strsz = 0;
@@ -222,7 +228,7 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 		strtab = sd ? sd->d_buf : NULL;
 		if (!sd)
 			strsz = 0;
-	} else if (n_needed || have_soname || have_rpath || have_runpath) {
+	} else if (dv.n_needed || dv.have_soname || dv.have_rpath || dv.have_runpath) {
 		pt_diag_add(diag, PT_SEV_WARNING, o->path, NULL,
 			    "DT_STRTAB address 0x%llx is outside the file's loadable segments",
 			    (unsigned long long)dv.strtab);
@@ -239,21 +245,21 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 				    (tag), (unsigned long long)(off));                   \
 	} while (0)
 
-	o->needed = pt_xcalloc(n_needed ? n_needed : 1, sizeof(char *));
-	for (size_t i = 0; i < n_needed; i++) {
+	o->needed = pt_xcalloc(dv.n_needed ? dv.n_needed : 1, sizeof(char *));
+	for (size_t i = 0; i < dv.n_needed; i++) {
 		char *s = NULL;
-		DSTR(s, needed[i], "DT_NEEDED");
+		DSTR(s, dv.needed[i], "DT_NEEDED");
 		if (s)
 			o->needed[o->n_needed++] = s;
 	}
-	if (have_soname)
-		DSTR(o->soname, soname, "DT_SONAME");
-	if (have_rpath)
-		DSTR(o->rpath, rpath, "DT_RPATH");
-	if (have_runpath)
-		DSTR(o->runpath, runpath, "DT_RUNPATH");
+	if (dv.have_soname)
+		DSTR(o->soname, dv.soname, "DT_SONAME");
+	if (dv.have_rpath)
+		DSTR(o->rpath, dv.rpath, "DT_RPATH");
+	if (dv.have_runpath)
+		DSTR(o->runpath, dv.runpath, "DT_RUNPATH");
 #undef DSTR
-	free(needed);
+	free(dv.needed);
 	read_versions(o, elf, phnum, &dv, strtab, strsz, diag);
 	return 0;
 }
@@ -494,31 +500,25 @@ static int fast_header(struct elfobj *o, struct fast_file *f, GElf_Ehdr *eh)
 	is64 = h[EI_CLASS] == ELFCLASS64;
 	memset(eh, 0, sizeof(*eh));
 	memcpy(eh->e_ident, h, EI_NIDENT);
-	if (is64) {
-		Elf64_Ehdr e;
-
-		if (f->n_head < sizeof(e))
-			return -1;
-		memcpy(&e, h, sizeof(e));
-		eh->e_type = e.e_type;
-		eh->e_machine = e.e_machine;
-		eh->e_version = e.e_version;
-		eh->e_phoff = e.e_phoff;
-		eh->e_phentsize = e.e_phentsize;
-		eh->e_phnum = e.e_phnum;
-	} else {
-		Elf32_Ehdr e;
-
-		if (f->n_head < sizeof(e))
-			return -1;
-		memcpy(&e, h, sizeof(e));
-		eh->e_type = e.e_type;
-		eh->e_machine = e.e_machine;
-		eh->e_version = e.e_version;
-		eh->e_phoff = e.e_phoff;
-		eh->e_phentsize = e.e_phentsize;
-		eh->e_phnum = e.e_phnum;
-	}
+	/* The fields ld.so checks, from either class (the file's byte order is the host's). */
+#define COPY_EHDR(T)                                                                   \
+	do {                                                                           \
+		T e;                                                                   \
+		if (f->n_head < sizeof(e))                                             \
+			return -1;                                                     \
+		memcpy(&e, h, sizeof(e));                                              \
+		eh->e_type = e.e_type;                                                 \
+		eh->e_machine = e.e_machine;                                           \
+		eh->e_version = e.e_version;                                           \
+		eh->e_phoff = e.e_phoff;                                               \
+		eh->e_phentsize = e.e_phentsize;                                       \
+		eh->e_phnum = e.e_phnum;                                               \
+	} while (0)
+	if (is64)
+		COPY_EHDR(Elf64_Ehdr);
+	else
+		COPY_EHDR(Elf32_Ehdr);
+#undef COPY_EHDR
 	o->cls = h[EI_CLASS];
 	o->data = h[EI_DATA];
 	o->osabi = h[EI_OSABI];
@@ -567,14 +567,32 @@ static const char *fast_str(const char *tab, uint64_t base, uint64_t strsz, uint
 	return tab + (off - base);
 }
 
+/* Forget the version records read so far (to read them again, or another way). */
+static void drop_verdef(struct elfobj *o)
+{
+	for (size_t i = 0; i < o->n_verdef; i++)
+		free(o->verdef[i]);
+	free(o->verdef);
+	o->verdef = NULL;
+	o->n_verdef = 0;
+	o->has_verdef = false;
+}
+
+static void drop_versions(struct elfobj *o)
+{
+	symver_free_verneed(o->verneed, o->n_verneed);
+	o->verneed = NULL;
+	o->n_verneed = 0;
+	drop_verdef(o);
+}
+
 static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 {
 	const GElf_Phdr *dyn = NULL;
 	struct dynvals dv = { 0 };
-	uint64_t rpath = 0, runpath = 0, soname = 0, lo = UINT64_MAX, soff, avail, base;
-	int have_rpath = 0, have_runpath = 0, have_soname = 0, rc = -1;
-	uint64_t *needed = NULL;
-	size_t n_needed = 0, alloc = 0, esz = o->cls == ELFCLASS32 ? sizeof(Elf32_Dyn) : sizeof(Elf64_Dyn);
+	uint64_t lo = UINT64_MAX, soff, avail, base;
+	int rc = -1;
+	size_t esz = o->cls == ELFCLASS32 ? sizeof(Elf32_Dyn) : sizeof(Elf64_Dyn);
 	unsigned char *d = NULL, *vn = NULL, *vd = NULL;
 	char *tab = NULL;
 	uint64_t strsz = 0;
@@ -617,32 +635,17 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 		}
 		if (e.d_tag == DT_NULL)
 			break;
-		switch (e.d_tag) {
-		case DT_NEEDED:
-			PT_GROW(needed, n_needed, alloc);
-			needed[n_needed++] = e.d_un.d_val;
-			break;
-		case DT_SONAME: soname = e.d_un.d_val; have_soname = 1; break;
-		case DT_RPATH: rpath = e.d_un.d_val; have_rpath = 1; break;
-		case DT_RUNPATH: runpath = e.d_un.d_val; have_runpath = 1; break;
-		case DT_STRTAB: dv.strtab = e.d_un.d_ptr; dv.have_strtab = 1; break;
-		case DT_STRSZ: dv.strsz = e.d_un.d_val; break;
-		case DT_FLAGS_1: o->flags_1 = e.d_un.d_val; break;
-		case DT_VERNEED: dv.verneed = e.d_un.d_ptr; break;
-		case DT_VERNEEDNUM: dv.verneednum = e.d_un.d_val; break;
-		case DT_VERDEF: dv.verdef = e.d_un.d_ptr; break;
-		case DT_VERDEFNUM: dv.verdefnum = e.d_un.d_val; break;
-		default: break;
-		}
+		dyn_take(&dv, &e);
 	}
-	for (size_t i = 0; i < n_needed; i++)
-		lo = needed[i] < lo ? needed[i] : lo;
-	if (have_soname && soname < lo)
-		lo = soname;
-	if (have_rpath && rpath < lo)
-		lo = rpath;
-	if (have_runpath && runpath < lo)
-		lo = runpath;
+	o->flags_1 = dv.flags_1;
+	for (size_t i = 0; i < dv.n_needed; i++)
+		lo = dv.needed[i] < lo ? dv.needed[i] : lo;
+	if (dv.have_soname && dv.soname < lo)
+		lo = dv.soname;
+	if (dv.have_rpath && dv.rpath < lo)
+		lo = dv.rpath;
+	if (dv.have_runpath && dv.runpath < lo)
+		lo = dv.runpath;
 	if (dv.have_strtab) {
 		if (fast_vaddr_to_off(f, dv.strtab, &soff, &avail) != 0)
 			goto out;
@@ -653,7 +656,7 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 		base = lo & ~(uint64_t)63;
 		if (strsz > base && !(tab = (char *)fast_read(f, soff + base, strsz - base)))
 			goto out;
-	} else if (n_needed || have_soname || have_rpath || have_runpath) {
+	} else if (dv.n_needed || dv.have_soname || dv.have_rpath || dv.have_runpath) {
 		goto out;
 	} else {
 		base = 0;
@@ -667,17 +670,17 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 		(field) = pt_xstrdup(s_);                                              \
 	} while (0)
 
-	o->needed = pt_xcalloc(n_needed ? n_needed : 1, sizeof(char *));
-	for (size_t i = 0; i < n_needed; i++) {
-		FAST_DSTR(o->needed[o->n_needed], needed[i]);
+	o->needed = pt_xcalloc(dv.n_needed ? dv.n_needed : 1, sizeof(char *));
+	for (size_t i = 0; i < dv.n_needed; i++) {
+		FAST_DSTR(o->needed[o->n_needed], dv.needed[i]);
 		o->n_needed++;
 	}
-	if (have_soname)
-		FAST_DSTR(o->soname, soname);
-	if (have_rpath)
-		FAST_DSTR(o->rpath, rpath);
-	if (have_runpath)
-		FAST_DSTR(o->runpath, runpath);
+	if (dv.have_soname)
+		FAST_DSTR(o->soname, dv.soname);
+	if (dv.have_rpath)
+		FAST_DSTR(o->rpath, dv.rpath);
+	if (dv.have_runpath)
+		FAST_DSTR(o->runpath, dv.runpath);
 #undef FAST_DSTR
 	/*
 	 * The records are small (16 bytes each, a few dozen): read 2 KB, and
@@ -696,9 +699,7 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 			vn = NULL;
 			if (!local.n || n >= 16384 || n == avail)
 				break;
-			symver_free_verneed(o->verneed, o->n_verneed);
-			o->verneed = NULL;
-			o->n_verneed = 0;
+			drop_versions(o);
 			pt_diag_release(&local);
 			pt_diag_init(&local);
 		}
@@ -716,12 +717,7 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 			vd = NULL;
 			if (!local.n || n >= 16384 || n == avail)
 				break;
-			for (size_t i = 0; i < o->n_verdef; i++)
-				free(o->verdef[i]);
-			free(o->verdef);
-			o->verdef = NULL;
-			o->n_verdef = 0;
-			o->has_verdef = false;
+			drop_verdef(o);	/* the Verneed records were read without a word */
 			pt_diag_release(&local);
 			pt_diag_init(&local);
 		}
@@ -730,7 +726,7 @@ static int fast_dynamic(struct elfobj *o, struct fast_file *f)
 	rc = local.n ? -1 : 0;
 out:
 	pt_diag_release(&local);
-	free(needed);
+	free(dv.needed);
 	free(d);
 	free(vn);
 	free(vd);
@@ -746,15 +742,7 @@ static void fast_undo(struct elfobj *o)
 	free(o->needed);
 	o->needed = NULL;
 	o->n_needed = 0;
-	symver_free_verneed(o->verneed, o->n_verneed);
-	o->verneed = NULL;
-	o->n_verneed = 0;
-	for (size_t i = 0; i < o->n_verdef; i++)
-		free(o->verdef[i]);
-	free(o->verdef);
-	o->verdef = NULL;
-	o->n_verdef = 0;
-	o->has_verdef = false;
+	drop_versions(o);
 	free(o->interp);
 	free(o->soname);
 	free(o->rpath);
