@@ -260,6 +260,8 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 		    take(sc, sec, start, end, FATBIN_WALK_CANDIDATE, &fat_end) == FATBIN_WALK_OK)
 			pos = align_up(fat_end);
 	}
+	if (!sc->o->mem && pos < end)
+		elfobj_will_read(sc->o, pos, end - pos);
 	while (pos < end && end - pos >= FATBIN_HEADER_SIZE) {
 		size_t want = end - pos < MAP_CHUNK ? (size_t)(end - pos) : MAP_CHUNK;
 		const uint8_t *b;

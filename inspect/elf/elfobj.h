@@ -144,6 +144,13 @@ const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
 void elfobj_unmap_range(struct elfobj_map *m);
 
 /*
+ * [off, off + n) will be read whole, soon: the kernel may start reading it
+ * now, in large requests (posix_fadvise WILLNEED), where a scan through
+ * windows would wait on one read-around after another. Only a hint.
+ */
+void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n);
+
+/*
  * Cheap check of a loader candidate (glibc elf/dl-load.c open_verify): ELF
  * magic, class, data encoding, version, OS ABI, machine, ET_DYN, program
  * headers inside the file. Returns 1 if ld.so would accept the file for an

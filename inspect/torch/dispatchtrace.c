@@ -67,6 +67,7 @@ static int range_has_text(const struct elfobj *o, unsigned char *buf, size_t cap
 	const size_t keep = sizeof(TRACE_TEXT) - 2;
 	size_t have = 0;
 
+	elfobj_will_read(o, off, len);
 	/* Mapped a window at a time (no copy); windows overlap by keep bytes. */
 	while (len > keep) {
 		size_t n = len < WINDOW ? (size_t)len : WINDOW;
