@@ -10,8 +10,37 @@
 
 #include <yaml.h>
 
+#include "lazylib.h"
 #include "nativefuncs.h"
 #include "xalloc.h"
+
+/* libyaml is opened on the first parse (lazylib.h): only `ptinspect build` reads YAML. */
+static __typeof__(yaml_parser_initialize) *p_yaml_parser_initialize;
+static __typeof__(yaml_parser_set_input_string) *p_yaml_parser_set_input_string;
+static __typeof__(yaml_parser_load) *p_yaml_parser_load;
+static __typeof__(yaml_parser_delete) *p_yaml_parser_delete;
+static __typeof__(yaml_document_get_root_node) *p_yaml_document_get_root_node;
+static __typeof__(yaml_document_get_node) *p_yaml_document_get_node;
+static __typeof__(yaml_document_delete) *p_yaml_document_delete;
+static const char *const yaml_names[] = {
+	"yaml_parser_initialize", "yaml_parser_set_input_string", "yaml_parser_load",
+	"yaml_parser_delete", "yaml_document_get_root_node", "yaml_document_get_node",
+	"yaml_document_delete",
+};
+static void **const yaml_slots[] = {
+	(void **)&p_yaml_parser_initialize, (void **)&p_yaml_parser_set_input_string,
+	(void **)&p_yaml_parser_load, (void **)&p_yaml_parser_delete,
+	(void **)&p_yaml_document_get_root_node, (void **)&p_yaml_document_get_node,
+	(void **)&p_yaml_document_delete,
+};
+static struct pt_lazylib libyaml = PT_LAZYLIB("libyaml-0.so.2", yaml_names, yaml_slots);
+#define yaml_parser_initialize (*p_yaml_parser_initialize)
+#define yaml_parser_set_input_string (*p_yaml_parser_set_input_string)
+#define yaml_parser_load (*p_yaml_parser_load)
+#define yaml_parser_delete (*p_yaml_parser_delete)
+#define yaml_document_get_root_node (*p_yaml_document_get_root_node)
+#define yaml_document_get_node (*p_yaml_document_get_node)
+#define yaml_document_delete (*p_yaml_document_delete)
 
 #define MAX_WARN 20
 
@@ -43,8 +72,13 @@ int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, co
 	yaml_document_t doc;
 	yaml_node_t *root;
 	size_t bad = 0;
+	const char *why;
 
 	memset(nf, 0, sizeof(*nf));
+	if ((why = pt_lazylib_load(&libyaml))) {
+		pt_diag_add(d, PT_SEV_ERROR, src, NULL, "%s", why);
+		return -1;
+	}
 	if (!yaml_parser_initialize(&p)) {
 		pt_diag_add(d, PT_SEV_ERROR, src, NULL, "out of memory");
 		return -1;

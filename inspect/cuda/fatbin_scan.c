@@ -13,11 +13,13 @@
 #include <string.h>
 
 #include "jobs.h"
+#include "mapguard.h"
 #include "fatbin_unpack.h"
 #include "xalloc.h"
 
 #define WINDOW 512		/* header reads: fat binary header plus an entry header or two */
-#define SCAN_CHUNK (1u << 20)	/* magic scan: read this much at a time */
+#define SCAN_CHUNK (1u << 16)	/* magic scan: read this much at a time (stays in cache) */
+#define MAP_CHUNK (1u << 20)	/* or map this much at a time: resident memory stays about this */
 #define SEGMENT_MAX (64u << 20)	/* .nvFatBinSegment bytes read (libcublasLt: 66 KB) */
 
 const char *cuda_section_kind_name(enum cuda_section_kind k)
@@ -184,6 +186,63 @@ static void note_overlaps(struct scanner *sc, size_t sec)
  * trusted), but every entry offset is walked once (sc->seen): a magic whose
  * entries lead into ones already read is not walked again.
  */
+/*
+ * The magic search over b[0..got), the bytes at file offset pos: each
+ * plausible fat binary is taken. Returns where the scan goes on past the
+ * last one taken that ends beyond b, or 0 when it goes on after b.
+ */
+static uint64_t scan_bytes(struct scanner *sc, size_t sec, uint64_t pos, const uint8_t *b,
+			   size_t got, uint64_t end)
+{
+	for (size_t i = 0; i + 4 <= got; i += 8) {
+		uint64_t fat_end, next;
+
+		/* Skip 32 bytes at a time while none of their four 8-aligned slots matches. */
+		while (i + 32 <= got && !any_magic4(b + i))
+			i += 32;
+		if (i + 4 > got || !is_magic(b + i))
+			continue;
+		enum fatbin_walk_status st = take(sc, sec, pos + i, end, FATBIN_WALK_CANDIDATE, &fat_end);
+		if (st != FATBIN_WALK_OK)
+			continue;	/* damaged sizes cannot be trusted: look inside too */
+		next = align_up(fat_end);
+		if (next - pos >= (uint64_t)got)
+			return next;
+		i = (size_t)(next - pos) - 8;	/* the loop adds 8 */
+	}
+	return 0;
+}
+
+/*
+ * The same on [pos, pos + want) mapped rather than copied (a copy of the
+ * 9 MB of libtorch_cpu's .rodata costs more than mapping it). 0 done
+ * (*next as scan_bytes), -1 not mappable (read it), -2 cut while read.
+ */
+static int scan_mapped(struct scanner *sc, size_t sec, uint64_t pos, size_t want, uint64_t end,
+		       uint64_t *next)
+{
+	struct elfobj_map m;
+	struct pt_mapguard g;
+	const uint8_t *b = elfobj_map_range(sc->o, pos, want, &m);
+
+	if (!b)
+		return -1;
+	if (PT_MAPGUARD_BEGIN(&g)) {
+		elfobj_unmap_range(&m);
+		return -2;
+	}
+	*next = scan_bytes(sc, sec, pos, b, want, end);
+	pt_mapguard_end(&g);
+	elfobj_unmap_range(&m);
+	return 0;
+}
+
+/*
+ * Scan [start, end) of section sec for the magic and take each plausible fat
+ * binary. Inside a damaged one the scan goes on (its sizes cannot be
+ * trusted), but every entry offset is walked once (sc->seen): a magic whose
+ * entries lead into ones already read is not walked again.
+ */
 static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t end)
 {
 	uint64_t pos = align_up(start);
@@ -192,8 +251,6 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 		end = sc->o->size;
 	if (pos < start || start >= end)
 		return 0;	/* empty, or an offset so large that aligning it wraps */
-	if (!sc->chunk && !sc->o->mem)
-		sc->chunk = pt_xmalloc(SCAN_CHUNK);
 	/* A section placed at an odd offset (objcopy --add-section) may still start with one. */
 	if (pos != start && end - start >= FATBIN_HEADER_SIZE) {
 		const uint8_t *p = reader_get(&sc->rd, start, 4);
@@ -203,41 +260,41 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 		    take(sc, sec, start, end, FATBIN_WALK_CANDIDATE, &fat_end) == FATBIN_WALK_OK)
 			pos = align_up(fat_end);
 	}
+	if (!sc->o->mem && pos < end)
+		elfobj_will_read(sc->o, pos, end - pos);
 	while (pos < end && end - pos >= FATBIN_HEADER_SIZE) {
-		size_t want = end - pos < SCAN_CHUNK ? (size_t)(end - pos) : SCAN_CHUNK;
+		size_t want = end - pos < MAP_CHUNK ? (size_t)(end - pos) : MAP_CHUNK;
 		const uint8_t *b;
 		uint64_t next = 0;
 		long got;
+		int mr = sc->o->mem ? -1 : scan_mapped(sc, sec, pos, want, end, &next);
 
-		if (sc->o->mem) {
-			b = sc->o->mem + pos;
-			got = (long)want;
-		} else {
-			got = elfobj_pread(sc->o, sc->chunk, want, pos);
-			b = sc->chunk;
-		}
-		if (got < 4) {
+		if (mr == -2) {
 			pt_diag_add(sc->diag, PT_SEV_WARNING, sc->o->path, sc->s->secs[sec].name,
-				    "read error at offset 0x%llx", (unsigned long long)pos);
+				    "read error at offset 0x%llx (the file was cut while it was read)",
+				    (unsigned long long)pos);
 			return -1;
 		}
-		for (size_t i = 0; i + 4 <= (size_t)got; i += 8) {
-			uint64_t fat_end;
-
-			/* Skip 32 bytes at a time while none of their four 8-aligned slots matches. */
-			while (i + 32 <= (size_t)got && !any_magic4(b + i))
-				i += 32;
-			if (i + 4 > (size_t)got || !is_magic(b + i))
-				continue;
-			enum fatbin_walk_status st = take(sc, sec, pos + i, end, FATBIN_WALK_CANDIDATE,
-							  &fat_end);
-			if (st != FATBIN_WALK_OK)
-				continue;	/* damaged sizes cannot be trusted: look inside too */
-			next = align_up(fat_end);
-			if (next - pos >= (uint64_t)got)
-				break;
-			i = (size_t)(next - pos) - 8;	/* the loop adds 8 */
-			next = 0;
+		if (mr == 0) {
+			got = (long)want;
+		} else {
+			if (want > SCAN_CHUNK)
+				want = SCAN_CHUNK;
+			if (sc->o->mem) {
+				b = sc->o->mem + pos;
+				got = (long)want;
+			} else {
+				if (!sc->chunk)
+					sc->chunk = pt_xmalloc(SCAN_CHUNK);
+				got = elfobj_pread(sc->o, sc->chunk, want, pos);
+				b = sc->chunk;
+			}
+			if (got < 4) {
+				pt_diag_add(sc->diag, PT_SEV_WARNING, sc->o->path, sc->s->secs[sec].name,
+					    "read error at offset 0x%llx", (unsigned long long)pos);
+				return -1;
+			}
+			next = scan_bytes(sc, sec, pos, b, (size_t)got, end);
 		}
 		if (next)
 			pos = next;

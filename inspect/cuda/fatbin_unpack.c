@@ -5,6 +5,25 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "lazylib.h"
+
+/* liblz4 and libzstd are opened on the first payload (lazylib.h): only cuda --verify needs them. */
+static __typeof__(LZ4_decompress_safe) *p_LZ4_decompress_safe;
+static __typeof__(ZSTD_decompress) *p_ZSTD_decompress;
+static __typeof__(ZSTD_isError) *p_ZSTD_isError;
+static __typeof__(ZSTD_getErrorName) *p_ZSTD_getErrorName;
+static const char *const lz4_names[] = { "LZ4_decompress_safe" };
+static void **const lz4_slots[] = { (void **)&p_LZ4_decompress_safe };
+static struct pt_lazylib lz4 = PT_LAZYLIB("liblz4.so.1", lz4_names, lz4_slots);
+static const char *const zstd_names[] = { "ZSTD_decompress", "ZSTD_isError", "ZSTD_getErrorName" };
+static void **const zstd_slots[] = { (void **)&p_ZSTD_decompress, (void **)&p_ZSTD_isError,
+				     (void **)&p_ZSTD_getErrorName };
+static struct pt_lazylib zstd = PT_LAZYLIB("libzstd.so.1", zstd_names, zstd_slots);
+#define LZ4_decompress_safe (*p_LZ4_decompress_safe)
+#define ZSTD_decompress (*p_ZSTD_decompress)
+#define ZSTD_isError (*p_ZSTD_isError)
+#define ZSTD_getErrorName (*p_ZSTD_getErrorName)
+
 int fatbin_unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint8_t *dst,
 		   size_t dstlen, const char **why)
 {
@@ -14,6 +33,8 @@ int fatbin_unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t 
 	}
 	if (c == FATBIN_COMP_LZ4) {
 		/* A raw block, no frame (§6): the block API with both sizes. */
+		if ((*why = pt_lazylib_load(&lz4)))
+			return -1;
 		int r = LZ4_decompress_safe((const char *)src, (char *)dst, (int)n, (int)dstlen);
 
 		if (r < 0) {
@@ -27,6 +48,8 @@ int fatbin_unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t 
 		return 0;
 	}
 	if (c == FATBIN_COMP_ZSTD) {
+		if ((*why = pt_lazylib_load(&zstd)))
+			return -1;
 		size_t r = ZSTD_decompress(dst, dstlen, src, n);
 
 		if (ZSTD_isError(r)) {

@@ -128,9 +128,35 @@ static void read_sections(struct elfobj *o, Elf *elf)
 }
 
 struct dynvals {
-	uint64_t strtab, strsz, verneed, verneednum, verdef, verdefnum;
+	uint64_t strtab, strsz, verneed, verneednum, verdef, verdefnum, flags_1;
 	int have_strtab;
+	uint64_t rpath, runpath, soname;	/* string offsets */
+	int have_rpath, have_runpath, have_soname;
+	uint64_t *needed;	/* string offsets, in tag order */
+	size_t n_needed, alloc_needed;
 };
+
+/* One entry of the dynamic array. Single-valued tags: the last one wins, as in get-dynamic-info.h. */
+static void dyn_take(struct dynvals *dv, const GElf_Dyn *e)
+{
+	switch (e->d_tag) {
+	case DT_NEEDED:
+		PT_GROW(dv->needed, dv->n_needed, dv->alloc_needed);
+		dv->needed[dv->n_needed++] = e->d_un.d_val;
+		break;
+	case DT_SONAME: dv->soname = e->d_un.d_val; dv->have_soname = 1; break;
+	case DT_RPATH: dv->rpath = e->d_un.d_val; dv->have_rpath = 1; break;
+	case DT_RUNPATH: dv->runpath = e->d_un.d_val; dv->have_runpath = 1; break;
+	case DT_STRTAB: dv->strtab = e->d_un.d_ptr; dv->have_strtab = 1; break;
+	case DT_STRSZ: dv->strsz = e->d_un.d_val; break;
+	case DT_FLAGS_1: dv->flags_1 = e->d_un.d_val; break;
+	case DT_VERNEED: dv->verneed = e->d_un.d_ptr; break;
+	case DT_VERNEEDNUM: dv->verneednum = e->d_un.d_val; break;
+	case DT_VERDEF: dv->verdef = e->d_un.d_ptr; break;
+	case DT_VERDEFNUM: dv->verdefnum = e->d_un.d_val; break;
+	default: break;
+	}
+}
 
 static void read_versions(struct elfobj *o, Elf *elf, size_t phnum, const struct dynvals *dv,
 			  const char *strtab, size_t strsz, struct pt_diag *diag)
@@ -167,10 +193,6 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 			struct pt_diag *diag)
 {
 	struct dynvals dv = { 0 };
-	uint64_t rpath = 0, runpath = 0, soname = 0;
-	int have_rpath = 0, have_runpath = 0, have_soname = 0;
-	uint64_t *needed = NULL;
-	size_t n_needed = 0, alloc = 0;
 	char where[64];
 	Elf_Data *d;
 
@@ -192,25 +214,9 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 
 		if (!gelf_getdyn(d, (int)i, &e) || e.d_tag == DT_NULL)
 			break;
-		/* Single-valued tags: the last one wins, as in get-dynamic-info.h. */
-		switch (e.d_tag) {
-		case DT_NEEDED:
-			PT_GROW(needed, n_needed, alloc);
-			needed[n_needed++] = e.d_un.d_val;
-			break;
-		case DT_SONAME: soname = e.d_un.d_val; have_soname = 1; break;
-		case DT_RPATH: rpath = e.d_un.d_val; have_rpath = 1; break;
-		case DT_RUNPATH: runpath = e.d_un.d_val; have_runpath = 1; break;
-		case DT_STRTAB: dv.strtab = e.d_un.d_ptr; dv.have_strtab = 1; break;
-		case DT_STRSZ: dv.strsz = e.d_un.d_val; break;
-		case DT_FLAGS_1: o->flags_1 = e.d_un.d_val; break;
-		case DT_VERNEED: dv.verneed = e.d_un.d_ptr; break;
-		case DT_VERNEEDNUM: dv.verneednum = e.d_un.d_val; break;
-		case DT_VERDEF: dv.verdef = e.d_un.d_ptr; break;
-		case DT_VERDEFNUM: dv.verdefnum = e.d_un.d_val; break;
-		default: break;
-		}
+		dyn_take(&dv, &e);
 	}
+	o->flags_1 = dv.flags_1;
 
 	const char *strtab = NULL;
 	size_t strsz = 0;
@@ -222,7 +228,7 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 		strtab = sd ? sd->d_buf : NULL;
 		if (!sd)
 			strsz = 0;
-	} else if (n_needed || have_soname || have_rpath || have_runpath) {
+	} else if (dv.n_needed || dv.have_soname || dv.have_rpath || dv.have_runpath) {
 		pt_diag_add(diag, PT_SEV_WARNING, o->path, NULL,
 			    "DT_STRTAB address 0x%llx is outside the file's loadable segments",
 			    (unsigned long long)dv.strtab);
@@ -239,21 +245,21 @@ static int read_dynamic(struct elfobj *o, Elf *elf, size_t phnum, const GElf_Phd
 				    (tag), (unsigned long long)(off));                   \
 	} while (0)
 
-	o->needed = pt_xcalloc(n_needed ? n_needed : 1, sizeof(char *));
-	for (size_t i = 0; i < n_needed; i++) {
+	o->needed = pt_xcalloc(dv.n_needed ? dv.n_needed : 1, sizeof(char *));
+	for (size_t i = 0; i < dv.n_needed; i++) {
 		char *s = NULL;
-		DSTR(s, needed[i], "DT_NEEDED");
+		DSTR(s, dv.needed[i], "DT_NEEDED");
 		if (s)
 			o->needed[o->n_needed++] = s;
 	}
-	if (have_soname)
-		DSTR(o->soname, soname, "DT_SONAME");
-	if (have_rpath)
-		DSTR(o->rpath, rpath, "DT_RPATH");
-	if (have_runpath)
-		DSTR(o->runpath, runpath, "DT_RUNPATH");
+	if (dv.have_soname)
+		DSTR(o->soname, dv.soname, "DT_SONAME");
+	if (dv.have_rpath)
+		DSTR(o->rpath, dv.rpath, "DT_RPATH");
+	if (dv.have_runpath)
+		DSTR(o->runpath, dv.runpath, "DT_RUNPATH");
 #undef DSTR
-	free(needed);
+	free(dv.needed);
 	read_versions(o, elf, phnum, &dv, strtab, strsz, diag);
 	return 0;
 }
@@ -415,7 +421,387 @@ void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag)
 	shrank(o, diag);
 }
 
-static int open_file(struct elfobj *o, const char *path, bool full, struct pt_diag *diag)
+
+/*
+ * The resolver's way in for a well-formed little-endian file (each of a
+ * large library's hundreds of dependencies): the ELF header with the
+ * program headers, PT_INTERP, the dynamic array, the version records and
+ * the piece of the dynamic string table where the names are (GNU ld puts
+ * them last), each read with one pread. A mapping costs, per page touched,
+ * a fault that maps its neighbours too and their unmapping afterwards: more
+ * than the few hundred bytes a dependency needs. Returns 0 with o filled,
+ * or -1 for anything it does not take as it is (another byte order, a value
+ * out of range, a record that would warn, a piece too large): the caller
+ * then reads the file through libelf, which gives the diagnostics, so
+ * damaged files are reported exactly as before.
+ */
+#define FAST_HEAD 4096		/* ELF header and program headers: one read */
+#define FAST_MAX (256u << 10)	/* larger pieces go through libelf's mapping */
+
+struct fast_file {
+	int fd;
+	uint64_t size;
+	unsigned char head[FAST_HEAD];
+	size_t n_head;
+	GElf_Phdr *ph;
+	size_t phnum;
+};
+
+/* n bytes at off into a new buffer (n <= FAST_MAX), or NULL when short or unreadable. */
+static unsigned char *fast_read(const struct fast_file *f, uint64_t off, uint64_t n)
+{
+	unsigned char *b;
+	size_t done = 0;
+
+	if (n == 0 || n > FAST_MAX || off > f->size || n > f->size - off)
+		return NULL;
+	b = pt_xmalloc((size_t)n);
+	while (done < n) {
+		ssize_t r = pread(f->fd, b + done, (size_t)n - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(b);
+			return NULL;
+		}
+		done += (size_t)r;
+	}
+	return b;
+}
+
+static int fast_vaddr_to_off(const struct fast_file *f, uint64_t vaddr, uint64_t *off,
+			     uint64_t *avail)
+{
+	for (size_t i = 0; i < f->phnum; i++) {
+		const GElf_Phdr *ph = &f->ph[i];
+
+		if (ph->p_type != PT_LOAD || vaddr < ph->p_vaddr || vaddr - ph->p_vaddr >= ph->p_filesz)
+			continue;
+		*off = ph->p_offset + (vaddr - ph->p_vaddr);
+		if (*off >= f->size)
+			return -1;
+		*avail = ph->p_filesz - (vaddr - ph->p_vaddr);
+		if (*avail > f->size - *off)
+			*avail = f->size - *off;
+		return 0;
+	}
+	return -1;
+}
+
+/* The 2 KB at vaddr will be read soon (the first read of a version table): start reading it. */
+static void fast_hint(const struct fast_file *f, bool want, uint64_t vaddr)
+{
+	uint64_t off, avail;
+
+	if (want && fast_vaddr_to_off(f, vaddr, &off, &avail) == 0)
+		posix_fadvise(f->fd, (off_t)off, (off_t)(avail < 2048 ? avail : 2048),
+			      POSIX_FADV_WILLNEED);
+}
+
+static int fast_header(struct elfobj *o, struct fast_file *f, GElf_Ehdr *eh)
+{
+	const unsigned char *h = f->head;
+	bool is64;
+
+	if (f->n_head < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0 || h[EI_DATA] != ELFDATA2LSB ||
+	    (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64))
+		return -1;
+	is64 = h[EI_CLASS] == ELFCLASS64;
+	memset(eh, 0, sizeof(*eh));
+	memcpy(eh->e_ident, h, EI_NIDENT);
+	/* The fields ld.so checks, from either class (the file's byte order is the host's). */
+#define COPY_EHDR(T)                                                                   \
+	do {                                                                           \
+		T e;                                                                   \
+		if (f->n_head < sizeof(e))                                             \
+			return -1;                                                     \
+		memcpy(&e, h, sizeof(e));                                              \
+		eh->e_type = e.e_type;                                                 \
+		eh->e_machine = e.e_machine;                                           \
+		eh->e_version = e.e_version;                                           \
+		eh->e_phoff = e.e_phoff;                                               \
+		eh->e_phentsize = e.e_phentsize;                                       \
+		eh->e_phnum = e.e_phnum;                                               \
+	} while (0)
+	if (is64)
+		COPY_EHDR(Elf64_Ehdr);
+	else
+		COPY_EHDR(Elf32_Ehdr);
+#undef COPY_EHDR
+	o->cls = h[EI_CLASS];
+	o->data = h[EI_DATA];
+	o->osabi = h[EI_OSABI];
+	o->abiversion = h[EI_ABIVERSION];
+	o->type = eh->e_type;
+	o->machine = eh->e_machine;
+	/* Only what ld.so loads without a word: the rest is libelf's path, with its warnings. */
+	if ((eh->e_type != ET_DYN && eh->e_type != ET_EXEC) || ld_so_refusal(eh, h, f->size) ||
+	    eh->e_phnum == 0 || eh->e_phnum == PN_XNUM ||
+	    eh->e_phentsize != (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) ||
+	    eh->e_phoff > f->n_head || (uint64_t)eh->e_phnum * eh->e_phentsize > f->n_head - eh->e_phoff)
+		return -1;
+	f->phnum = eh->e_phnum;
+	f->ph = pt_xcalloc(f->phnum, sizeof(*f->ph));
+	for (size_t i = 0; i < f->phnum; i++) {
+		const unsigned char *p = h + eh->e_phoff + i * eh->e_phentsize;
+		GElf_Phdr *ph = &f->ph[i];
+
+		if (is64) {
+			Elf64_Phdr x;
+
+			memcpy(&x, p, sizeof(x));
+			*ph = x;
+		} else {
+			Elf32_Phdr x;
+
+			memcpy(&x, p, sizeof(x));
+			ph->p_type = x.p_type;
+			ph->p_flags = x.p_flags;
+			ph->p_offset = x.p_offset;
+			ph->p_vaddr = x.p_vaddr;
+			ph->p_paddr = x.p_paddr;
+			ph->p_filesz = x.p_filesz;
+			ph->p_memsz = x.p_memsz;
+			ph->p_align = x.p_align;
+		}
+	}
+	return 0;
+}
+
+/* The string at off of the piece [base, strsz) held in tab, or NULL. */
+static const char *fast_str(const char *tab, uint64_t base, uint64_t strsz, uint64_t off)
+{
+	if (!tab || off < base || off >= strsz || !memchr(tab + (off - base), '\0', strsz - off))
+		return NULL;
+	return tab + (off - base);
+}
+
+/* Forget the version records read so far (to read them again, or another way). */
+static void drop_verdef(struct elfobj *o)
+{
+	for (size_t i = 0; i < o->n_verdef; i++)
+		free(o->verdef[i]);
+	free(o->verdef);
+	o->verdef = NULL;
+	o->n_verdef = 0;
+	o->has_verdef = false;
+}
+
+static void drop_versions(struct elfobj *o)
+{
+	symver_free_verneed(o->verneed, o->n_verneed);
+	o->verneed = NULL;
+	o->n_verneed = 0;
+	drop_verdef(o);
+}
+
+static int fast_dynamic(struct elfobj *o, struct fast_file *f)
+{
+	const GElf_Phdr *dyn = NULL;
+	struct dynvals dv = { 0 };
+	uint64_t lo = UINT64_MAX, soff, avail, base;
+	int rc = -1;
+	size_t esz = o->cls == ELFCLASS32 ? sizeof(Elf32_Dyn) : sizeof(Elf64_Dyn);
+	unsigned char *d = NULL, *vn = NULL, *vd = NULL;
+	char *tab = NULL;
+	uint64_t strsz = 0;
+	struct pt_diag local;
+
+	pt_diag_init(&local);
+	for (size_t i = 0; i < f->phnum; i++) {
+		const GElf_Phdr *ph = &f->ph[i];
+
+		if (ph->p_type == PT_INTERP && !o->interp && ph->p_offset < f->size &&
+		    ph->p_filesz <= f->size - ph->p_offset && ph->p_filesz > 0) {
+			unsigned char *b = fast_read(f, ph->p_offset, ph->p_filesz);
+
+			if (!b)
+				goto out;
+			if (memchr(b, '\0', ph->p_filesz))
+				o->interp = pt_xstrdup((char *)b);
+			free(b);
+		}
+		if (ph->p_type == PT_DYNAMIC && !dyn)
+			dyn = ph;
+	}
+	if (!dyn) {
+		rc = 0;
+		goto out;
+	}
+	if (dyn->p_filesz % esz || !(d = fast_read(f, dyn->p_offset, dyn->p_filesz)))
+		goto out;
+	for (size_t i = 0; i < dyn->p_filesz / esz; i++) {
+		GElf_Dyn e;
+
+		if (o->cls == ELFCLASS32) {
+			Elf32_Dyn x;
+
+			memcpy(&x, d + i * esz, sizeof(x));
+			e.d_tag = x.d_tag;
+			e.d_un.d_val = x.d_un.d_val;
+		} else {
+			memcpy(&e, d + i * esz, sizeof(e));
+		}
+		if (e.d_tag == DT_NULL)
+			break;
+		dyn_take(&dv, &e);
+	}
+	o->flags_1 = dv.flags_1;
+	for (size_t i = 0; i < dv.n_needed; i++)
+		lo = dv.needed[i] < lo ? dv.needed[i] : lo;
+	if (dv.have_soname && dv.soname < lo)
+		lo = dv.soname;
+	if (dv.have_rpath && dv.rpath < lo)
+		lo = dv.rpath;
+	if (dv.have_runpath && dv.runpath < lo)
+		lo = dv.runpath;
+	if (dv.have_strtab) {
+		if (fast_vaddr_to_off(f, dv.strtab, &soff, &avail) != 0)
+			goto out;
+		strsz = dv.strsz < avail ? dv.strsz : avail;
+		/* Version names come after the file names; a name before lo sends it to libelf. */
+		if (lo >= strsz)
+			lo = strsz > 1024 ? strsz - 1024 : 0;
+		base = lo & ~(uint64_t)63;
+		/*
+		 * The names and both version tables are wanted now: ask for them
+		 * together, so that a cold file costs one wait on the disk, not three.
+		 */
+		fast_hint(f, dv.verneed && dv.verneednum, dv.verneed);
+		fast_hint(f, dv.verdef && dv.verdefnum, dv.verdef);
+		if (strsz > base && !(tab = (char *)fast_read(f, soff + base, strsz - base)))
+			goto out;
+	} else if (dv.n_needed || dv.have_soname || dv.have_rpath || dv.have_runpath) {
+		goto out;
+	} else {
+		base = 0;
+	}
+
+#define FAST_DSTR(field, off)                                                          \
+	do {                                                                           \
+		const char *s_ = fast_str(tab, base, strsz, (off));                    \
+		if (!s_)                                                               \
+			goto out;                                                      \
+		(field) = pt_xstrdup(s_);                                              \
+	} while (0)
+
+	o->needed = pt_xcalloc(dv.n_needed ? dv.n_needed : 1, sizeof(char *));
+	for (size_t i = 0; i < dv.n_needed; i++) {
+		FAST_DSTR(o->needed[o->n_needed], dv.needed[i]);
+		o->n_needed++;
+	}
+	if (dv.have_soname)
+		FAST_DSTR(o->soname, dv.soname);
+	if (dv.have_rpath)
+		FAST_DSTR(o->rpath, dv.rpath);
+	if (dv.have_runpath)
+		FAST_DSTR(o->runpath, dv.runpath);
+#undef FAST_DSTR
+	/*
+	 * The records are small (16 bytes each, a few dozen): read 2 KB, and
+	 * 16 KB when the walk ran past that (its warning says so).
+	 */
+	if (dv.verneed && dv.verneednum) {
+		if (fast_vaddr_to_off(f, dv.verneed, &soff, &avail) != 0)
+			goto out;
+		for (uint64_t n = avail < 2048 ? avail : 2048;; n = avail < 16384 ? avail : 16384) {
+			if (!(vn = fast_read(f, soff, n)))
+				goto out;
+			symver_parse_verneed_at(vn, (size_t)n, dv.verneednum, false, tab, (size_t)base,
+						(size_t)strsz, &o->verneed, &o->n_verneed, o->path,
+						&local);
+			free(vn);
+			vn = NULL;
+			if (!local.n || n >= 16384 || n == avail)
+				break;
+			drop_versions(o);
+			pt_diag_release(&local);
+			pt_diag_init(&local);
+		}
+	}
+	if (dv.verdef && dv.verdefnum && !local.n) {
+		if (fast_vaddr_to_off(f, dv.verdef, &soff, &avail) != 0)
+			goto out;
+		for (uint64_t n = avail < 2048 ? avail : 2048;; n = avail < 16384 ? avail : 16384) {
+			if (!(vd = fast_read(f, soff, n)))
+				goto out;
+			o->has_verdef = symver_parse_verdef_at(vd, (size_t)n, dv.verdefnum, false, tab,
+							       (size_t)base, (size_t)strsz, &o->verdef,
+							       &o->n_verdef, o->path, &local) > 0;
+			free(vd);
+			vd = NULL;
+			if (!local.n || n >= 16384 || n == avail)
+				break;
+			drop_verdef(o);	/* the Verneed records were read without a word */
+			pt_diag_release(&local);
+			pt_diag_init(&local);
+		}
+	}
+	/* Any warning (a record past the piece read, a name before it): libelf's path decides. */
+	rc = local.n ? -1 : 0;
+out:
+	pt_diag_release(&local);
+	free(dv.needed);
+	free(d);
+	free(vn);
+	free(vd);
+	free(tab);
+	return rc;
+}
+
+/* Everything fast_dynamic may have filled, for the way through libelf. */
+static void fast_undo(struct elfobj *o)
+{
+	for (size_t i = 0; i < o->n_needed; i++)
+		free(o->needed[i]);
+	free(o->needed);
+	o->needed = NULL;
+	o->n_needed = 0;
+	drop_versions(o);
+	free(o->interp);
+	free(o->soname);
+	free(o->rpath);
+	free(o->runpath);
+	o->interp = o->soname = o->rpath = o->runpath = NULL;
+	o->flags_1 = 0;
+}
+
+/* head: the file's first n_head bytes when the caller has them (NULL: read them). */
+static int read_fast(struct elfobj *o, const unsigned char *head, size_t n_head)
+{
+	struct fast_file f = { .fd = o->fd, .size = o->size };
+	GElf_Ehdr eh;
+	ssize_t n;
+	int rc = -1;
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	return -1;	/* the structs are copied as they are in the file */
+#endif
+	if (head) {
+		n = (ssize_t)(n_head < sizeof(f.head) ? n_head : sizeof(f.head));
+		memcpy(f.head, head, (size_t)n);
+	} else {
+		do
+			n = pread(o->fd, f.head, sizeof(f.head), 0);
+		while (n < 0 && errno == EINTR);
+	}
+	if (n <= 0)
+		return -1;
+	f.n_head = (size_t)n;
+	if (fast_header(o, &f, &eh) == 0 && fast_dynamic(o, &f) == 0)
+		rc = 0;
+	free(f.ph);
+	if (rc != 0)
+		fast_undo(o);
+	else if (!o->needed)
+		o->needed = pt_xcalloc(1, sizeof(char *));
+	return rc;
+}
+
+/* f: a candidate already open for path (taken over), or NULL to open it here. */
+static int open_file(struct elfobj *o, const char *path, struct elfobj_file *f, bool full,
+		     struct pt_diag *diag)
 {
 	struct pt_mapguard g;
 	struct stat st;
@@ -423,16 +809,33 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 
 	elfobj_zero(o, path);
 	elf_version(EV_CURRENT);
-	o->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (o->fd < 0 || fstat(o->fd, &st) != 0) {
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
-		return -1;
+	if (f) {
+		/* elfobj_loadable_fd checked it is a regular file. */
+		o->fd = f->fd;
+		f->fd = -1;
+		o->size = f->size;
+		o->dev = f->dev;
+		o->ino = f->ino;
+	} else {
+		o->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (o->fd < 0 || fstat(o->fd, &st) != 0) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot open: %s",
+				    strerror(errno));
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "not a regular file");
+			return -1;
+		}
+		o->size = (uint64_t)st.st_size;
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "not a regular file");
-		return -1;
+	if (!full && read_fast(o, f ? f->head : NULL, f ? f->n_head : 0) == 0) {
+		close(o->fd);
+		o->fd = -1;
+		return 0;
 	}
-	o->size = (uint64_t)st.st_size;
 	elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "elf_begin: %s", elf_errmsg(-1));
@@ -464,12 +867,25 @@ static int open_file(struct elfobj *o, const char *path, bool full, struct pt_di
 
 int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag)
 {
-	return open_file(o, path, true, diag);
+	return open_file(o, path, NULL, true, diag);
 }
 
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag)
 {
-	return open_file(o, path, false, diag);
+	return open_file(o, path, NULL, false, diag);
+}
+
+int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, struct elfobj_file *f,
+			   struct pt_diag *diag)
+{
+	int r = open_file(o, path, f, false, diag);
+
+	/* On success open_file closed it; on failure it is still o->fd. */
+	if (o->fd >= 0) {
+		close(o->fd);
+		o->fd = -1;
+	}
+	return r;
 }
 
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
@@ -543,27 +959,84 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off)
 	return (long)done;
 }
 
+const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
+				struct elfobj_map *m)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), start;
+	void *p;
+
+	m->base = NULL;
+	m->len = 0;
+	if (n == 0 || off > o->size || n > o->size - off)
+		return NULL;
+	if (o->mem)
+		return o->mem + off;
+	if (o->fd < 0 || pg == 0)
+		return NULL;
+	start = off - off % pg;
+	p = mmap(NULL, (size_t)(off - start) + n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, o->fd,
+		 (off_t)start);
+	if (p == MAP_FAILED)
+		return NULL;
+	m->base = p;
+	m->len = (size_t)(off - start) + n;
+	return (const uint8_t *)p + (off - start);
+}
+
+void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n)
+{
+	if (o->fd >= 0 && n > 0 && off < o->size)
+		posix_fadvise(o->fd, (off_t)off, (off_t)(n < o->size - off ? n : o->size - off),
+			      POSIX_FADV_WILLNEED);
+}
+
+void elfobj_unmap_range(struct elfobj_map *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	m->base = NULL;
+	m->len = 0;
+}
+
 int elfobj_loadable(const char *path, int cls, int machine)
 {
-	unsigned char h[64];
+	struct elfobj_file f;
+	int ok = elfobj_loadable_fd(path, cls, machine, &f);
+
+	if (ok == 1)
+		close(f.fd);
+	return ok;
+}
+
+int elfobj_loadable_fd(const char *path, int cls, int machine, struct elfobj_file *f)
+{
+	const unsigned char *h = f->head;
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
 	ssize_t n;
 
+	f->fd = -1;
+	f->n_head = 0;
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -1;
 	}
-	n = pread(fd, h, sizeof(h), 0);
-	close(fd);
-	if (n < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0)
+	/* The page the header is in: the program headers too, for elfobj_open_dynamic_fd. */
+	do
+		n = pread(fd, f->head, sizeof(f->head), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0) {
+		close(fd);
 		return 0;
+	}
 	/* open_verify in glibc elf/dl-load.c: each mismatch skips the file silently. */
 	if (h[EI_CLASS] != cls || h[EI_DATA] != ELFDATA2LSB || h[EI_VERSION] != EV_CURRENT ||
-	    (h[EI_OSABI] != ELFOSABI_SYSV && h[EI_OSABI] != ELFOSABI_GNU))
+	    (h[EI_OSABI] != ELFOSABI_SYSV && h[EI_OSABI] != ELFOSABI_GNU)) {
+		close(fd);
 		return 0;
+	}
 	if (cls == ELFCLASS64 && n >= (ssize_t)sizeof(Elf64_Ehdr)) {
 		Elf64_Ehdr e;
 		memcpy(&e, h, sizeof(e));
@@ -576,6 +1049,15 @@ int elfobj_loadable(const char *path, int cls, int machine)
 		ok = e.e_machine == machine && e.e_version == EV_CURRENT &&
 		     e.e_phentsize == sizeof(Elf32_Phdr) &&
 		     e.e_phoff + (uint64_t)e.e_phnum * e.e_phentsize <= (uint64_t)st.st_size;
+	}
+	if (ok) {
+		f->fd = fd;
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+		f->size = (uint64_t)st.st_size;
+		f->n_head = (size_t)n;
+	} else {
+		close(fd);
 	}
 	return ok;
 }

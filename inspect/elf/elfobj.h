@@ -6,7 +6,10 @@
  * Files are opened with ELF_C_READ_MMAP: only the pages touched (headers,
  * dynamic strings) become resident, which matters for 500 MB CUDA libraries.
  * A file truncated while it is read (SIGBUS on the mapping) is an error
- * naming it, never a crash (common/mapguard.h).
+ * naming it, never a crash (common/mapguard.h). The resolver's dependencies
+ * (elfobj_open_dynamic) are read with pread instead when they are well
+ * formed: a few hundred bytes each, where a mapping costs a fault per page
+ * touched, its neighbours mapped too, and the unmapping.
  */
 #ifndef PT_ELFOBJ_H
 #define PT_ELFOBJ_H
@@ -29,6 +32,7 @@ struct elf_section {
 struct elfobj {
 	char *path;		/* as opened (not realpath'ed) */
 	int fd;
+	unsigned long long dev, ino;	/* of the file opened (fstat), 0 for elfobj_open_mem */
 	void *elf;		/* Elf *, kept opaque so users need no libelf headers */
 	uint64_t size;		/* file size in bytes */
 
@@ -81,6 +85,27 @@ int elfobj_open(struct elfobj *o, const char *path, struct pt_diag *diag);
  */
 int elfobj_open_dynamic(struct elfobj *o, const char *path, struct pt_diag *diag);
 
+/*
+ * A loader candidate that elfobj_loadable_fd found loadable, still open:
+ * its fstat and the first bytes it read, so that opening it reads neither
+ * again.
+ */
+struct elfobj_file {
+	int fd;
+	unsigned long long dev, ino;
+	uint64_t size;
+	unsigned char head[4096];	/* the file's first n_head bytes */
+	size_t n_head;
+};
+
+/*
+ * The same from a candidate elfobj_loadable_fd left open for path (one
+ * open per dependency instead of two); f->fd is closed before it returns,
+ * whatever the outcome (f->fd becomes -1).
+ */
+int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, struct elfobj_file *f,
+			   struct pt_diag *diag);
+
 /* The same from bytes in memory (for tests and fuzzing); buf must outlive o. */
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
 		    struct pt_diag *diag);
@@ -102,6 +127,30 @@ void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag);
 long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 
 /*
+ * [off, off + n) of the file mapped read-only and populated at once, for a
+ * scan that would otherwise copy it through elfobj_pread (a copy costs more
+ * than mapping page-cache pages). Returns a pointer to the byte at off, or
+ * NULL when it cannot be mapped (then read with elfobj_pread); m records
+ * what elfobj_unmap_range releases. Read it under a mapguard (mapguard.h):
+ * a file cut meanwhile raises SIGBUS. Bytes of elfobj_open_mem are given
+ * as they are.
+ */
+struct elfobj_map {
+	void *base;
+	size_t len;
+};
+const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
+				struct elfobj_map *m);
+void elfobj_unmap_range(struct elfobj_map *m);
+
+/*
+ * [off, off + n) will be read whole, soon: the kernel may start reading it
+ * now, in large requests (posix_fadvise WILLNEED), where a scan through
+ * windows would wait on one read-around after another. Only a hint.
+ */
+void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n);
+
+/*
  * Cheap check of a loader candidate (glibc elf/dl-load.c open_verify): ELF
  * magic, class, data encoding, version, OS ABI, machine, ET_DYN, program
  * headers inside the file. Returns 1 if ld.so would accept the file for an
@@ -109,6 +158,13 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
  * be opened.
  */
 int elfobj_loadable(const char *path, int cls, int machine);
+
+/*
+ * elfobj_loadable that, on 1, leaves the file open in f for
+ * elfobj_open_dynamic_fd (or close(f->fd)). On 0 or -1 nothing is left
+ * open (f->fd is -1).
+ */
+int elfobj_loadable_fd(const char *path, int cls, int machine, struct elfobj_file *f);
 
 /* "x86-64", "AArch64", "i386" ...; a number for others. Static storage. */
 const char *elfobj_machine_name(int machine);

@@ -17,12 +17,13 @@ static uint32_t rd32(const uint8_t *p, bool be)
 		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-/* A NUL-terminated string at off inside the table, or NULL. */
-static const char *str_at(const char *strtab, size_t strsz, uint32_t off)
+/* A NUL-terminated string at off inside the table (strtab holds [base, strsz)), or NULL. */
+static const char *str_at(const char *strtab, size_t base, size_t strsz, uint32_t off)
 {
-	if (!strtab || off >= strsz || !memchr(strtab + off, '\0', strsz - off))
+	if (!strtab || off < base || off >= strsz ||
+	    !memchr(strtab + (off - base), '\0', strsz - off))
 		return NULL;
-	return strtab + off;
+	return strtab + (off - base);
 }
 
 static void bad(struct pt_diag *d, const char *file, const char *sec, size_t off, const char *what)
@@ -37,6 +38,15 @@ size_t symver_parse_verneed(const uint8_t *buf, size_t len, size_t count, bool b
 			    const char *strtab, size_t strsz, struct elf_verneed **out,
 			    size_t *n_out, const char *file, struct pt_diag *diag)
 {
+	return symver_parse_verneed_at(buf, len, count, be, strtab, 0, strsz, out, n_out, file,
+				       diag);
+}
+
+size_t symver_parse_verneed_at(const uint8_t *buf, size_t len, size_t count, bool be,
+			       const char *strtab, size_t base, size_t strsz,
+			       struct elf_verneed **out, size_t *n_out, const char *file,
+			       struct pt_diag *diag)
+{
 	struct elf_verneed *v = NULL;
 	size_t n = 0, alloc = 0, off = 0;
 
@@ -48,7 +58,7 @@ size_t symver_parse_verneed(const uint8_t *buf, size_t len, size_t count, bool b
 		}
 		const uint8_t *r = buf + off;
 		uint16_t cnt = rd16(r + 2, be);
-		const char *fname = str_at(strtab, strsz, rd32(r + 4, be));
+		const char *fname = str_at(strtab, base, strsz, rd32(r + 4, be));
 		uint32_t aux = rd32(r + 8, be), next = rd32(r + 12, be);
 
 		if (rd16(r, be) != 1 || !fname) {
@@ -67,7 +77,7 @@ size_t symver_parse_verneed(const uint8_t *buf, size_t len, size_t count, bool b
 				break;
 			}
 			const uint8_t *a = buf + aoff;
-			const char *name = str_at(strtab, strsz, rd32(a + 8, be));
+			const char *name = str_at(strtab, base, strsz, rd32(a + 8, be));
 			if (!name) {
 				bad(diag, file, ".gnu.version_r", aoff, "Vernaux name outside the string table");
 				break;
@@ -94,6 +104,14 @@ size_t symver_parse_verdef(const uint8_t *buf, size_t len, size_t count, bool be
 			   const char *strtab, size_t strsz, char ***out, size_t *n_out,
 			   const char *file, struct pt_diag *diag)
 {
+	return symver_parse_verdef_at(buf, len, count, be, strtab, 0, strsz, out, n_out, file,
+				      diag);
+}
+
+size_t symver_parse_verdef_at(const uint8_t *buf, size_t len, size_t count, bool be,
+			      const char *strtab, size_t base, size_t strsz, char ***out,
+			      size_t *n_out, const char *file, struct pt_diag *diag)
+{
 	char **v = NULL;
 	size_t n = 0, alloc = 0, off = 0, records = 0;
 
@@ -117,7 +135,7 @@ size_t symver_parse_verdef(const uint8_t *buf, size_t len, size_t count, bool be
 			bad(diag, file, ".gnu.version_d", aoff, "Verdaux record past the end of the data");
 			break;
 		}
-		const char *name = str_at(strtab, strsz, rd32(buf + aoff, be));
+		const char *name = str_at(strtab, base, strsz, rd32(buf + aoff, be));
 		if (!name) {
 			bad(diag, file, ".gnu.version_d", aoff, "Verdaux name outside the string table");
 			break;

@@ -41,6 +41,20 @@ size_t symver_parse_verdef(const uint8_t *buf, size_t len, size_t count, bool bi
 			   const char *strtab, size_t strsz, char ***out, size_t *n_out,
 			   const char *file, struct pt_diag *diag);
 
+/*
+ * The same with only a piece of the string table at hand: strtab holds the
+ * table's bytes [str_base, strsz). A name before str_base is "outside the
+ * string table" (the warning above), so a reader that read only the piece
+ * where names usually are learns from diag when it needs the whole table.
+ */
+size_t symver_parse_verneed_at(const uint8_t *buf, size_t len, size_t count, bool big_endian,
+			       const char *strtab, size_t str_base, size_t strsz,
+			       struct elf_verneed **out, size_t *n_out, const char *file,
+			       struct pt_diag *diag);
+size_t symver_parse_verdef_at(const uint8_t *buf, size_t len, size_t count, bool big_endian,
+			      const char *strtab, size_t str_base, size_t strsz, char ***out,
+			      size_t *n_out, const char *file, struct pt_diag *diag);
+
 void symver_free_verneed(struct elf_verneed *v, size_t n);
 
 /*

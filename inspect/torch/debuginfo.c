@@ -14,8 +14,45 @@
 #include <unistd.h>
 
 #include "elfobj.h"
+#include "lazylib.h"
 #include "mapguard.h"
 #include "xalloc.h"
+
+/* libdw is opened when there is DWARF to read (lazylib.h), not for every ptinspect run. */
+static __typeof__(dwarf_attr) *p_dwarf_attr;
+static __typeof__(dwarf_begin_elf) *p_dwarf_begin_elf;
+static __typeof__(dwarf_child) *p_dwarf_child;
+static __typeof__(dwarf_diename) *p_dwarf_diename;
+static __typeof__(dwarf_end) *p_dwarf_end;
+static __typeof__(dwarf_errmsg) *p_dwarf_errmsg;
+static __typeof__(dwarf_formstring) *p_dwarf_formstring;
+static __typeof__(dwarf_get_units) *p_dwarf_get_units;
+static __typeof__(dwarf_hasattr) *p_dwarf_hasattr;
+static __typeof__(dwarf_siblingof) *p_dwarf_siblingof;
+static __typeof__(dwarf_tag) *p_dwarf_tag;
+static const char *const dw_names[] = {
+	"dwarf_attr", "dwarf_begin_elf", "dwarf_child", "dwarf_diename", "dwarf_end",
+	"dwarf_errmsg", "dwarf_formstring", "dwarf_get_units", "dwarf_hasattr",
+	"dwarf_siblingof", "dwarf_tag",
+};
+static void **const dw_slots[] = {
+	(void **)&p_dwarf_attr, (void **)&p_dwarf_begin_elf, (void **)&p_dwarf_child,
+	(void **)&p_dwarf_diename, (void **)&p_dwarf_end, (void **)&p_dwarf_errmsg,
+	(void **)&p_dwarf_formstring, (void **)&p_dwarf_get_units, (void **)&p_dwarf_hasattr,
+	(void **)&p_dwarf_siblingof, (void **)&p_dwarf_tag,
+};
+static struct pt_lazylib libdw = PT_LAZYLIB("libdw.so.1", dw_names, dw_slots);
+#define dwarf_attr (*p_dwarf_attr)
+#define dwarf_begin_elf (*p_dwarf_begin_elf)
+#define dwarf_child (*p_dwarf_child)
+#define dwarf_diename (*p_dwarf_diename)
+#define dwarf_end (*p_dwarf_end)
+#define dwarf_errmsg (*p_dwarf_errmsg)
+#define dwarf_formstring (*p_dwarf_formstring)
+#define dwarf_get_units (*p_dwarf_get_units)
+#define dwarf_hasattr (*p_dwarf_hasattr)
+#define dwarf_siblingof (*p_dwarf_siblingof)
+#define dwarf_tag (*p_dwarf_tag)
 
 const char *debuginfo_verdict_text(enum debuginfo_verdict v)
 {
@@ -158,12 +195,17 @@ static int tensorimpl_in(Dwarf_Die *unit)
 static void scan_units(struct debuginfo *di, const char *path, Elf *elf, const char *dwp,
 		       struct pt_diag *diag)
 {
-	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	const char *why = pt_lazylib_load(&libdw);
+	Dwarf *dw = why ? NULL : dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	uint8_t ut;
 	int rc;
 
+	if (why) {
+		pt_diag_add(diag, PT_SEV_WARNING, path, ".debug_info", "%s", why);
+		return;
+	}
 	if (!dw) {
 		pt_diag_add(diag, PT_SEV_WARNING, path, ".debug_info", "dwarf_begin_elf: %s",
 			    dwarf_errmsg(-1));

@@ -159,7 +159,8 @@ done
 
 # B19: gdb stops ptinspect once libelf has mapped the file, the file is cut to 8 KB (its
 # dynamic section is past that), and ptinspect goes on: an error naming the file, exit 2,
-# never SIGBUS. The same for deps (each dependency is read the same way).
+# never SIGBUS. The same for deps (its main file is read the same way; dependencies are
+# read with pread, where a cut file reads short and goes to libelf's path).
 command -v gdb >/dev/null || skip "gdb is not installed (tests/deps)"
 lib=$(readlink -f /lib/x86_64-linux-gnu/libstdc++.so.6)
 for sub in "" deps; do
@@ -178,5 +179,26 @@ for sub in "" deps; do
 	check_contains "truncated while read ($sub): the error" \
 		"ptinspect: 'race.so': the file was truncated while it was read ($(stat -c %s "$lib") bytes, now 8192)" "$out"
 	check_contains "truncated while read ($sub): exit 2, no signal" "exited with code 02]" "$out"
+done
+# B19 for the section scans, which map a window at a time (elfobj_map_range): cut once the
+# first window is mapped. The CUDA scan warns per section, the dispatcher-trace search
+# (a file named libtorch_cpu) notes it cannot read; exit 1, never SIGBUS.
+for sub in cuda debug; do
+	f=race.so
+	[ "$sub" = debug ] && f=libtorch_cpu.so
+	cp "$lib" "$f"
+	out=$(ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" gdb -q -batch -ex 'handle SIGBUS nostop noprint pass' -ex 'break elfobj_map_range' -ex run \
+		-ex finish -ex "shell truncate -s 8192 $T/$f" -ex delete -ex continue \
+		--args "$PTINSPECT" $sub "$f" 2>&1)
+	if [ "$sub" = cuda ]; then
+		check_contains "window cut while scanned ($sub): the warning" \
+			"ptinspect: warning: 'race.so': .rodata: read error at offset 0x" "$out"
+		check_contains "window cut while scanned ($sub): says why" \
+			"(the file was cut while it was read)" "$out"
+	else
+		check_contains "window cut while scanned ($sub): the note" \
+			"ptinspect: note: 'libtorch_cpu.so': cannot read: Input/output error" "$out"
+	fi
+	check_contains "window cut while scanned ($sub): exit 1, no signal" "exited with code 01]" "$out"
 done
 finish

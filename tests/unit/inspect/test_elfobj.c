@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "elfobj.h"
 
@@ -146,6 +147,142 @@ static void not_elf(void **state)
 	pt_diag_release(&d);
 }
 
+/*
+ * elfobj_open_dynamic reads a dependency with a few preads and leaves
+ * anything it does not take as it is to libelf; elfobj_open always goes
+ * through libelf. Both must give the same fields and the same diagnostics.
+ */
+static void same_strv(char **a, size_t na, char **b, size_t nb)
+{
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++)
+		assert_string_equal(a[i], b[i]);
+}
+
+static void same_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void same_diag(const struct pt_diag *a, const struct pt_diag *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_int_equal(a->v[i].sev, b->v[i].sev);
+		same_str(a->v[i].where, b->v[i].where);
+		same_str(a->v[i].what, b->v[i].what);
+	}
+}
+
+/* Returns the rc both gave. */
+static int dynamic_matches_libelf(const char *path)
+{
+	struct elfobj f, l;
+	struct pt_diag df, dl;
+	int rf, rl;
+
+	pt_diag_init(&df);
+	pt_diag_init(&dl);
+	rf = elfobj_open_dynamic(&f, path, &df);
+	rl = elfobj_open(&l, path, &dl);
+	assert_int_equal(rf, rl);
+	same_diag(&df, &dl);
+	if (rf == 0) {
+		assert_int_equal(f.cls, l.cls);
+		assert_int_equal(f.data, l.data);
+		assert_int_equal(f.osabi, l.osabi);
+		assert_int_equal(f.abiversion, l.abiversion);
+		assert_int_equal(f.type, l.type);
+		assert_int_equal(f.machine, l.machine);
+		assert_int_equal(f.refused, l.refused);
+		assert_true(f.size == l.size && f.dev == l.dev && f.ino == l.ino);
+		same_str(f.interp, l.interp);
+		same_str(f.soname, l.soname);
+		same_str(f.rpath, l.rpath);
+		same_str(f.runpath, l.runpath);
+		assert_true(f.flags_1 == l.flags_1);
+		same_strv(f.needed, f.n_needed, l.needed, l.n_needed);
+		assert_int_equal(f.has_verdef, l.has_verdef);
+		same_strv(f.verdef, f.n_verdef, l.verdef, l.n_verdef);
+		assert_int_equal(f.n_verneed, l.n_verneed);
+		for (size_t i = 0; i < f.n_verneed; i++) {
+			assert_string_equal(f.verneed[i].file, l.verneed[i].file);
+			assert_int_equal(f.verneed[i].n, l.verneed[i].n);
+			for (size_t k = 0; k < f.verneed[i].n; k++) {
+				assert_string_equal(f.verneed[i].v[k].name, l.verneed[i].v[k].name);
+				assert_int_equal(f.verneed[i].v[k].weak, l.verneed[i].v[k].weak);
+			}
+		}
+	}
+	elfobj_release(&f);
+	elfobj_release(&l);
+	pt_diag_release(&df);
+	pt_diag_release(&dl);
+	return rf;
+}
+
+static void dynamic_read_real_libraries(void **state)
+{
+	/* Priority required/important in Debian, and this test's own program (an executable). */
+	static const char *const libs[] = {
+		LIBZ, "/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libm.so.6",
+		"/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/libstdc++.so.6",
+		"/lib/x86_64-linux-gnu/libgcc_s.so.1", "/proc/self/exe",
+	};
+	size_t len;
+	uint8_t *b = slurp(LIBZ, &len);
+
+	(void)state;
+	assert_non_null(b);
+	free(b);
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
+		if (access(libs[i], R_OK) == 0)
+			assert_int_equal(dynamic_matches_libelf(libs[i]), 0);
+}
+
+/*
+ * Cut and damaged copies of libz as files: the same result and diagnostics
+ * either way. Every byte of the first 12 KB (headers, .dynstr, version
+ * records) and of the last 4 KB (the dynamic array) set to 0xff in turn, a
+ * sample of the rest.
+ */
+static void dynamic_read_damaged_files(void **state)
+{
+	char path[] = "/dev/shm/test_elfobj.XXXXXX";
+	int fd = mkstemp(path);
+	size_t len;
+	uint8_t *b = slurp(LIBZ, &len);
+
+	(void)state;
+	if (fd < 0) {
+		strcpy(path, "/tmp/test_elfobj.XXXXXX");
+		fd = mkstemp(path);
+	}
+	assert_true(fd >= 0);
+	assert_non_null(b);
+	for (size_t cut = 0; cut < len; cut += (cut < 4096 ? 13 : 1021)) {
+		assert_int_equal(ftruncate(fd, 0), 0);
+		assert_int_equal(pwrite(fd, b, cut, 0), (ssize_t)cut);
+		dynamic_matches_libelf(path);
+	}
+	assert_int_equal(pwrite(fd, b, len, 0), (ssize_t)len);
+	for (size_t pos = 0; pos < len; pos += (pos < 12288 || pos + 4096 >= len ? 1 : 61)) {
+		const uint8_t ff = 0xff;
+
+		if (b[pos] == ff)
+			continue;
+		assert_int_equal(pwrite(fd, &ff, 1, (off_t)pos), 1);
+		dynamic_matches_libelf(path);
+		assert_int_equal(pwrite(fd, b + pos, 1, (off_t)pos), 1);
+	}
+	close(fd);
+	free(b);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +291,8 @@ int main(void)
 		cmocka_unit_test(section_headers_stripped),
 		cmocka_unit_test(phnum_past_end),
 		cmocka_unit_test(not_elf),
+		cmocka_unit_test(dynamic_read_real_libraries),
+		cmocka_unit_test(dynamic_read_damaged_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
