@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cmp.h"
 #include "glog.h"
 #include "runs.h"
 #include "schema.h"
@@ -450,11 +451,6 @@ int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progr
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Regular files under dir (relative names below prefix), recursively. */
 static void list_files(const char *dir, const char *prefix, char ***v, size_t *n, size_t *alloc)
 {
@@ -533,7 +529,7 @@ int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *di
 
 	list_files(tdir, "trace", &v, &n, &alloc);
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
+		qsort(v, n, sizeof(*v), pt_cmp_strp);
 	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
 		rc = -1;
 	if (rc == 0 && n) {
