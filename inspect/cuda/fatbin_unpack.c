@@ -5,6 +5,8 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "numparse.h"
+
 int fatbin_unpack_payload(enum fatbin_compression c, const uint8_t *src, size_t n, uint8_t *dst,
 		   size_t dstlen, const char **why)
 {
@@ -63,11 +65,11 @@ static const char *ptx_directive(const char *p, size_t n, const char *key)
 /* A decimal number at p, never reading at or past lim; returns the first byte after it. */
 static const char *digits(const char *p, const char *lim, unsigned *out)
 {
-	unsigned v = 0;
+	uint64_t v;
 
-	for (; p < lim && *p >= '0' && *p <= '9' && v < 100000; p++)
-		v = v * 10 + (unsigned)(*p - '0');
-	*out = v;
+	/* Stops before a digit past 999999 (a digit is read while the value is below 100000). */
+	p += pt_dec_scan(p, p < lim ? (size_t)(lim - p) : 0, 999999, &v);
+	*out = (unsigned)v;
 	return p;
 }
 

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "cmp.h"
+#include "numparse.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -67,14 +68,13 @@ char *showconfig_decode_cudnn(const char *s)
 	unsigned long v;
 
 	while (n < 3) {
-		char *end;
+		uint64_t x;
+		ssize_t k = pt_dec_u64(q, strlen(q), 100000, &x);
 
-		if (!isdigit((unsigned char)*q))
+		if (k <= 0)
 			return NULL;
-		p[n++] = strtoul(q, &end, 10);
-		if (p[n - 1] > 100000)
-			return NULL;
-		q = end;
+		p[n++] = (unsigned long)x;
+		q += k;
 		if (*q != '.')
 			break;
 		q++;

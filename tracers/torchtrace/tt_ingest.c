@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "cmp.h"
 #include "glog.h"
+#include "numparse.h"
 #include "runs.h"
 #include "schema.h"
 #include "term.h"
@@ -55,18 +56,15 @@ struct tt_file_ingest {
 long tt_name_rank(const char *name)
 {
 	const char *b = strrchr(name, '/'), *p;
-	char *end;
-	long r;
+	uint64_t r;
+	ssize_t k;
 
 	b = b ? b + 1 : name;
 	p = strstr(b, "rank_");
-	if (!p || p[5] < '0' || p[5] > '9')
+	if (!p || (k = pt_dec_u64(p + 5, strlen(p + 5), 1000000000, &r)) <= 0 ||
+	    (p[5 + k] != '_' && p[5 + k] != '.'))
 		return -1;
-	errno = 0;
-	r = strtol(p + 5, &end, 10);
-	if (errno || r > 1000000000L || (*end != '_' && *end != '.'))
-		return -1;
-	return r;
+	return (long)r;
 }
 
 static int payload_known(struct tt_file_ingest *g, const char *md5)
