@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "parts.h"
 #include "runenv.h"
 #include "runs.h"
@@ -58,14 +59,6 @@ static int idle_commit(void *arg)
 	return arg ? logs_ingest_idle(arg) : 0;
 }
 
-static double thread_cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Chunks of the spool into the index until the end, an error, or (stoppable) a handover. */
 static void indexer_loop(struct indexer *x, int stoppable)
 {
@@ -101,14 +94,14 @@ static void *indexer_main(void *arg)
 	x->r.idle = idle_commit;
 	x->r.idle_arg = x->ig;
 	indexer_loop(x, 1);
-	x->cpu_seconds = thread_cpu_seconds();
+	x->cpu_seconds = pt_thread_cpu_s();
 	return NULL;
 }
 
 /* In the main thread after the join: the rest of the spool, the last commit, the figures. */
 static void indexer_end(struct indexer *x)
 {
-	double c0 = thread_cpu_seconds();
+	double c0 = pt_thread_cpu_s();
 
 	if (x->ig)
 		indexer_loop(x, 0);
@@ -122,7 +115,7 @@ static void indexer_end(struct indexer *x)
 	}
 	if (x->r.buf)	/* opened (a failed open closed itself) */
 		spool_reader_close(&x->r);
-	x->cpu_seconds += thread_cpu_seconds() - c0;
+	x->cpu_seconds += pt_thread_cpu_s() - c0;
 	x->seconds = (double)(pt_now_ns() - x->t0) / 1e9;
 }
 
@@ -156,14 +149,8 @@ static void *checkpointer_main(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	pthread_mutex_lock(&c->mu);
 	while (!c->stop) {
-		struct timespec ts;
+		struct timespec ts = pt_deadline_ms(CHECKPOINT_MS);
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += CHECKPOINT_MS * 1000000L;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
 		pthread_cond_timedwait(&c->cond, &c->mu, &ts);
 		pthread_mutex_unlock(&c->mu);
 		db_checkpoint(c->ix);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ninjalog.h"
+#include "numparse.h"
 #include "xalloc.h"
 
 #define MAX_WARN 20
@@ -22,6 +23,8 @@ static int parse_u64(const char *s, size_t n, int base, uint64_t *out)
 	char tmp[32], *end;
 	unsigned long long v;
 
+	if (base == 10)
+		return n < sizeof(tmp) ? pt_dec_u64_all(s, n, UINT64_MAX, out) : -1;
 	if (n == 0 || n >= sizeof(tmp))
 		return -1;
 	memcpy(tmp, s, n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numparse.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -186,13 +187,10 @@ static int parse_number(const char *s, struct cuda_cc *cc)
 	if (n == 0 || strspn(s, "0123456789.") != n)
 		return -1;
 	if (dot) {
-		char *end;
-		long ma = strtol(s, &end, 10), mi;
+		uint64_t ma, mi;
 
-		if (end != dot || dot == s || !isdigit((unsigned char)dot[1]))
-			return -1;
-		mi = strtol(dot + 1, &end, 10);
-		if (*end || ma < 0 || ma > 99 || mi < 0 || mi > 9)
+		if (pt_dec_u64(s, n, 99, &ma) != dot - s || dot == s ||
+		    pt_dec_u64_all(dot + 1, strlen(dot + 1), 9, &mi) < 0)
 			return -1;
 		cc->major = (int)ma;
 		cc->minor = (int)mi;
@@ -201,7 +199,9 @@ static int parse_number(const char *s, struct cuda_cc *cc)
 	/* Without a dot the last digit is the minor: 86 → 8.6, 120 → 12.0 (the fatbin's arch). */
 	if (n < 2 || n > 3)
 		return -1;
-	long v = strtol(s, NULL, 10);
+	uint64_t v;
+
+	pt_dec_scan(s, n, UINT64_MAX, &v);
 	cc->major = (int)(v / 10);
 	cc->minor = (int)(v % 10);
 	return 0;

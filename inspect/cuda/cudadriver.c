@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numparse.h"
+
 /* NVIDIA's table: the first Linux driver of each CUDA toolkit release. */
 static const struct {
 	int maj, min;
@@ -32,16 +34,15 @@ int cudadriver_parse_version(const char *s, int *maj, int *min, int *patch)
 	const char *p = s;
 
 	while (k < 3) {
-		char *end;
-		long x;
+		uint64_t x;
+		ssize_t n = pt_dec_u64(p, strlen(p), 1000000, &x);
 
-		if (*p < '0' || *p > '9')
+		if (n == 0)
 			break;
-		x = strtol(p, &end, 10);
-		if (x > 1000000)
+		if (n < 0)
 			return -1;
 		v[k++] = (int)x;
-		p = end;
+		p += n;
 		if (*p != '.')
 			break;
 		p++;

@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include "lazylib.h"
+#include "numparse.h"
 
 /* liblz4 and libzstd are opened on the first payload (lazylib.h): only cuda --verify needs them. */
 static __typeof__(LZ4_decompress_safe) *p_LZ4_decompress_safe;
@@ -86,11 +87,11 @@ static const char *ptx_directive(const char *p, size_t n, const char *key)
 /* A decimal number at p, never reading at or past lim; returns the first byte after it. */
 static const char *digits(const char *p, const char *lim, unsigned *out)
 {
-	unsigned v = 0;
+	uint64_t v;
 
-	for (; p < lim && *p >= '0' && *p <= '9' && v < 100000; p++)
-		v = v * 10 + (unsigned)(*p - '0');
-	*out = v;
+	/* Stops before a digit past 999999 (a digit is read while the value is below 100000). */
+	p += pt_dec_scan(p, p < lim ? (size_t)(lim - p) : 0, 999999, &v);
+	*out = (unsigned)v;
 	return p;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "numparse.h"
 #include "xalloc.h"
 
 #define CACHE_MAGIC_OLD "ld.so-1.7.0"
@@ -206,19 +207,23 @@ int ldcache_load(struct ldcache *c, const char *path, struct pt_diag *diag)
 }
 
 /* glibc's _dl_cache_libcmp: runs of digits compare as numbers. */
+#define LIBCMP_SAT ((1ull << 60) * 10 + 9)
 static int libcmp(const char *p1, const char *p2)
 {
 	while (*p1) {
 		if (*p1 >= '0' && *p1 <= '9') {
 			if (*p2 >= '0' && *p2 <= '9') {
-				unsigned long long v1 = 0, v2 = 0;
+				uint64_t v1, v2;
 
-				/* Saturate instead of overflowing on absurd digit runs
-				   (and step over every digit: a saturated run looped forever). */
-				for (; *p1 >= '0' && *p1 <= '9'; p1++)
-					v1 = v1 > (1ull << 60) ? v1 : v1 * 10 + (unsigned)(*p1 - '0');
-				for (; *p2 >= '0' && *p2 <= '9'; p2++)
-					v2 = v2 > (1ull << 60) ? v2 : v2 * 10 + (unsigned)(*p2 - '0');
+				/* Saturate instead of overflowing on absurd digit runs (a digit
+				   is read while the value is at most 2^60), then step over
+				   every digit: a saturated run looped forever. */
+				p1 += pt_dec_scan(p1, strlen(p1), LIBCMP_SAT, &v1);
+				p2 += pt_dec_scan(p2, strlen(p2), LIBCMP_SAT, &v2);
+				while (*p1 >= '0' && *p1 <= '9')
+					p1++;
+				while (*p2 >= '0' && *p2 <= '9')
+					p2++;
 				if (v1 != v2)
 					return v1 < v2 ? -1 : 1;
 			} else {

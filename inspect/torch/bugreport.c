@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmp.h"
 #include "cudadriver.h"
 #include "envcheck.h"
 #include "ldcache.h"
@@ -320,11 +321,6 @@ static void conda(struct bugreport *b)
 	closedir(dp);
 }
 
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void bugreport_collect(const struct pyenv_report *r, const struct importdiag *g, struct bugreport *b)
 {
 	struct utsname u;
@@ -391,10 +387,10 @@ void bugreport_collect(const struct pyenv_report *r, const struct importdiag *g,
 		b->pip[b->n_pip++] = pt_xasprintf("[pip3] %s==%s", r->dist_name[i], r->dist_version[i]);
 	}
 	if (b->n_pip > 1)
-		qsort(b->pip, b->n_pip, sizeof(*b->pip), by_str);
+		qsort(b->pip, b->n_pip, sizeof(*b->pip), pt_cmp_strp);
 	conda(b);
 	if (b->n_conda > 1)
-		qsort(b->conda, b->n_conda, sizeof(*b->conda), by_str);
+		qsort(b->conda, b->n_conda, sizeof(*b->conda), pt_cmp_strp);
 }
 
 void bugreport_release(struct bugreport *b)

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cmp.h"
+#include "numparse.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -66,14 +68,13 @@ char *showconfig_decode_cudnn(const char *s)
 	unsigned long v;
 
 	while (n < 3) {
-		char *end;
+		uint64_t x;
+		ssize_t k = pt_dec_u64(q, strlen(q), 100000, &x);
 
-		if (!isdigit((unsigned char)*q))
+		if (k <= 0)
 			return NULL;
-		p[n++] = strtoul(q, &end, 10);
-		if (p[n - 1] > 100000)
-			return NULL;
-		q = end;
+		p[n++] = (unsigned long)x;
+		q += k;
 		if (*q != '.')
 			break;
 		q++;
@@ -149,11 +150,6 @@ static void parse_nvcc(struct showconfig *c, const char *flags)
 	free(s);
 }
 
-static int cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Sort key for dedup: the string, then its place, so the first of equal ones comes first. */
 struct ranked {
 	const char *s;
@@ -217,11 +213,11 @@ static void finish_nvcc(struct showconfig *c)
 		if (showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
 			ptx_dotted[np++] = pt_xstrdup(p);
 	}
-	qsort(ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp);
+	qsort(ptx_dotted, np, sizeof(*ptx_dotted), pt_cmp_strp);
 	sass_sorted = pt_xcalloc(c->n_nvcc_sass + 1, sizeof(*sass_sorted));
 	if (c->n_nvcc_sass)	/* only PTX codes: no list to copy (memcpy of NULL is UB) */
 		memcpy(sass_sorted, c->nvcc_sass, c->n_nvcc_sass * sizeof(*sass_sorted));
-	qsort(sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp);
+	qsort(sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), pt_cmp_strp);
 
 	/* TORCH_CUDA_ARCH_LIST: each SASS arch, "+PTX" where PTX of it is kept too. */
 	pt_strbuf_init(&al, SHOWCONFIG_MAX_LEN);
@@ -232,7 +228,7 @@ static void finish_nvcc(struct showconfig *c)
 
 		if (!showconfig_arch_dotted(c->nvcc_sass[i], d, sizeof(d)))
 			continue;
-		ptx = bsearch(&key, ptx_dotted, np, sizeof(*ptx_dotted), cmp_strp) != NULL;
+		ptx = bsearch(&key, ptx_dotted, np, sizeof(*ptx_dotted), pt_cmp_strp) != NULL;
 		pt_strbuf_addf(&al, "%s%s%s", al.len ? ";" : "", d, ptx ? "+PTX" : "");
 	}
 	/* PTX for an arch without its SASS: "X.Y+PTX" alone would add SASS, so name it. */
@@ -243,7 +239,7 @@ static void finish_nvcc(struct showconfig *c)
 		if (!showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
 			continue;
 		snprintf(name, sizeof(name), "sm_%s", c->nvcc_ptx[k] + 8);
-		if (!bsearch(&key, sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), cmp_strp))
+		if (!bsearch(&key, sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), pt_cmp_strp))
 			pt_strbuf_addf(&al, "%s%s+PTX", al.len ? ";" : "", p);
 	}
 	free(c->arch_list);

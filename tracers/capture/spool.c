@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fsutil.h"
 #include "xalloc.h"
 
@@ -300,14 +301,8 @@ int spool_read(struct spool_reader *r, int *stream, const uint8_t **data, size_t
 			pthread_mutex_lock(&r->st->mu);
 			if (!r->st->done && r->st->order_recs == recs && r->st->bytes[1] == bytes[1] &&
 			    r->st->bytes[2] == bytes[2]) {
-				struct timespec ts;
+				struct timespec ts = pt_deadline_ms(SPOOL_IDLE_MS);
 
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += SPOOL_IDLE_MS * 1000000L;
-				if (ts.tv_nsec >= 1000000000) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000;
-				}
 				pthread_cond_timedwait(&r->st->cond, &r->st->mu, &ts);
 			}
 			pthread_mutex_unlock(&r->st->mu);

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "numparse.h"
+
 void compileid_clear(struct compileid *id)
 {
 	id->ca = id->frame = id->compile = id->attempt = COMPILEID_NONE;
@@ -14,24 +16,20 @@ void compileid_clear(struct compileid *id)
  */
 static int parse_part(const uint8_t *buf, size_t len, size_t *i, int64_t *v)
 {
-	size_t k = *i, nd = 0;
-	int64_t x = 0;
+	size_t k = *i, room = k < len ? len - k : 0, nd;
+	uint64_t x;
 
 	if (k < len && buf[k] == '-') {
 		*v = COMPILEID_NONE;
 		*i = k + 1;
 		return 0;
 	}
-	while (k < len && buf[k] >= '0' && buf[k] <= '9') {
-		if (++nd > 18)
-			return -1;
-		x = x * 10 + (buf[k] - '0');
-		k++;
-	}
-	if (nd == 0)
+	/* At most 18 digits: a 19th is an error, not a stop. */
+	nd = pt_dec_scan(buf + k, room < 19 ? room : 19, UINT64_MAX, &x);
+	if (nd == 0 || nd > 18)
 		return -1;
-	*v = x;
-	*i = k;
+	*v = (int64_t)x;
+	*i = k + nd;
 	return 0;
 }
 

@@ -1,19 +1,19 @@
 /* glog-style prefixes; see glog.h. */
 #include "glog.h"
 
+#include "numparse.h"
+
 /* Up to max decimal digits at buf[*i]; returns the count (0: none) and the value. */
 static int digits(const uint8_t *buf, size_t len, size_t *i, int max, int64_t *v)
 {
-	int n = 0;
-	int64_t x = 0;
+	size_t room = *i < len ? len - *i : 0, n;
+	uint64_t x;
 
-	while (*i < len && n < max && buf[*i] >= '0' && buf[*i] <= '9') {
-		x = x * 10 + (buf[*i] - '0');
-		(*i)++;
-		n++;
-	}
-	*v = x;
-	return n;
+	/* max is at most 18 digits: the value always fits. */
+	n = pt_dec_scan(buf + *i, room < (size_t)max ? room : (size_t)max, UINT64_MAX, &x);
+	*i += n;
+	*v = (int64_t)x;
+	return (int)n;
 }
 
 /* Exactly n digits. */

@@ -3,6 +3,17 @@
 
 #include <string.h>
 
+#include "numparse.h"
+
+/* n digits the caller has checked are digits. */
+static int fixed_num(const uint8_t *p, size_t n)
+{
+	uint64_t v;
+
+	pt_dec_scan(p, n, UINT64_MAX, &v);
+	return (int)v;
+}
+
 static int ends_with(const uint8_t *p, size_t n, const char *suf)
 {
 	size_t k = strlen(suf);
@@ -84,10 +95,9 @@ static int parse_old(const uint8_t *buf, size_t len, struct torchlogs_line *t)
 		if (k != 5 && k != 8 && k != 11 && k != 14 && k != 17 && k != 20 &&
 		    (buf[k] < '0' || buf[k] > '9'))
 			return -1;
-#define NUM(a, n) ({ int v_ = 0; for (size_t q = (a); q < (a) + (n); q++) v_ = v_ * 10 + buf[q] - '0'; v_; })
-	y = NUM(1, 4); mo = NUM(6, 2); d = NUM(9, 2); h = NUM(12, 2); mi = NUM(15, 2);
-	s = NUM(18, 2); ms = NUM(21, 3);
-#undef NUM
+	y = fixed_num(buf + 1, 4); mo = fixed_num(buf + 6, 2); d = fixed_num(buf + 9, 2);
+	h = fixed_num(buf + 12, 2); mi = fixed_num(buf + 15, 2); s = fixed_num(buf + 18, 2);
+	ms = fixed_num(buf + 21, 3);
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
 		return -1;
 	i = 26;

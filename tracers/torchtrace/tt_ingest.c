@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cmp.h"
 #include "glog.h"
+#include "numparse.h"
 #include "runs.h"
 #include "schema.h"
 #include "term.h"
@@ -54,18 +56,15 @@ struct tt_file_ingest {
 long tt_name_rank(const char *name)
 {
 	const char *b = strrchr(name, '/'), *p;
-	char *end;
-	long r;
+	uint64_t r;
+	ssize_t k;
 
 	b = b ? b + 1 : name;
 	p = strstr(b, "rank_");
-	if (!p || p[5] < '0' || p[5] > '9')
+	if (!p || (k = pt_dec_u64(p + 5, strlen(p + 5), 1000000000, &r)) <= 0 ||
+	    (p[5 + k] != '_' && p[5 + k] != '.'))
 		return -1;
-	errno = 0;
-	r = strtol(p + 5, &end, 10);
-	if (errno || r > 1000000000L || (*end != '_' && *end != '.'))
-		return -1;
-	return r;
+	return (long)r;
 }
 
 static int payload_known(struct tt_file_ingest *g, const char *md5)
@@ -450,11 +449,6 @@ int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progr
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Regular files under dir (relative names below prefix), recursively. */
 static void list_files(const char *dir, const char *prefix, char ***v, size_t *n, size_t *alloc)
 {
@@ -533,7 +527,7 @@ int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *di
 
 	list_files(tdir, "trace", &v, &n, &alloc);
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
+		qsort(v, n, sizeof(*v), pt_cmp_strp);
 	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
 		rc = -1;
 	if (rc == 0 && n) {

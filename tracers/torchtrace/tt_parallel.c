@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fsutil.h"
 #include "jobs.h"
 #include "xalloc.h"
@@ -76,13 +77,6 @@ struct par {
 	pthread_mutex_t mu;
 	pthread_cond_t cv_space, cv_work, cv_done;
 };
-
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + ts.tv_nsec / 1e9 : 0;
-}
 
 unsigned tt_par_default_threads(void)
 {
@@ -184,7 +178,7 @@ static void *worker(void *arg)
 		j->parsed = 1;
 		pthread_cond_broadcast(&P->cv_done);
 	}
-	P->cpu_parse += thread_cpu();
+	P->cpu_parse += pt_thread_cpu_s();
 	pthread_mutex_unlock(&P->mu);
 	tt_md5_memo_free(memo);
 	return NULL;
@@ -364,7 +358,7 @@ static void *reader(void *arg)
 		if (read_file(P, i) < 0)
 			break;
 	pthread_mutex_lock(&P->mu);
-	P->cpu_read += thread_cpu();
+	P->cpu_read += pt_thread_cpu_s();
 	P->reader_done = 1;
 	pthread_cond_broadcast(&P->cv_work);
 	pthread_cond_broadcast(&P->cv_done);	/* this thread may wait for the end */
@@ -399,7 +393,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	pthread_t rt, *wt;
 	struct tt_reader_stats acc = {0};
 	int rc = 0, stopped = 0;
-	double cpu0 = thread_cpu(), inline_parse = 0;
+	double cpu0 = pt_thread_cpu_s(), inline_parse = 0;
 	struct tt_md5_memo *memo = NULL;	/* parsing here: no worker threads */
 
 	if (!n)
@@ -450,14 +444,14 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 				/* No worker threads: parse the next job here. */
 				struct job *w = &P.ring[P.taken++ % P.slots];
 
-				double t0 = thread_cpu();
+				double t0 = pt_thread_cpu_s();
 
 				pthread_mutex_unlock(&P.mu);
 				if (!memo)
 					memo = tt_md5_memo_new(P.memo_bytes);
 				parse_job(&P, w, memo);
 				pthread_mutex_lock(&P.mu);
-				inline_parse += thread_cpu() - t0;
+				inline_parse += pt_thread_cpu_s() - t0;
 				w->parsed = 1;
 				continue;
 			}
@@ -521,7 +515,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	if (cbs->cpu) {
 		cbs->cpu->read += P.cpu_read;
 		cbs->cpu->parse += P.cpu_parse + inline_parse;
-		cbs->cpu->deliver += thread_cpu() - cpu0 - inline_parse;
+		cbs->cpu->deliver += pt_thread_cpu_s() - cpu0 - inline_parse;
 	}
 	/* After a stop: jobs read but not delivered (parsed or not). */
 	for (uint64_t s = P.delivered; s < P.produced; s++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fsutil.h"
 #include "strbuf.h"
 #include "tt_internal.h"
 #include "xalloc.h"
@@ -170,24 +171,6 @@ static int bad_stack(json_t *st)
 	return 0;
 }
 
-static int mkdirs(const char *path)
-{
-	char *p = pt_xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; *s && rc == 0; s++)
-		if (*s == '/') {
-			*s = '\0';
-			if (mkdir(p, 0777) < 0 && errno != EEXIST)
-				rc = -1;
-			*s = '/';
-		}
-	if (rc == 0 && mkdir(p, 0777) < 0 && errno != EEXIST)
-		rc = -1;
-	free(p);
-	return rc;
-}
-
 /*
  * A file name the file system takes: a last component over NAME_MAX (255
  * bytes; a record's name can be anything) keeps its first 180 bytes (not
@@ -231,7 +214,7 @@ static int write_file(const char *root, const char *rel, const void *data, size_
 	int rc = -1;
 
 	*slash = '\0';
-	if (mkdirs(path) == 0) {
+	if (pt_mkdirs(path, 0777) == 0) {
 		*slash = '/';
 		f = fopen(path, "wb");
 		if (f && (fwrite(data, 1, len, f) == len) + (fclose(f) == 0) == 2)
@@ -527,7 +510,7 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 		t.root = root;
 		t.dir = json_object();
 		t.chromium = json_array();
-		if (mkdirs(root) < 0) {
+		if (pt_mkdirs(root, 0777) < 0) {
 			pt_diag_add(diag, PT_SEV_ERROR, root, NULL, "cannot create: %s", strerror(errno));
 			rc = -1;
 			step = -1;	/* --out itself, most likely: the other trees would fail alike */
