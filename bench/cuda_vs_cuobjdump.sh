@@ -10,12 +10,13 @@
 # (user + system) over RUNS runs each, warm page cache, and the ratio.
 #
 # usage: bench/cuda_vs_cuobjdump.sh [LIBRARY] [RUNS]
+#   RUNS: 5, or PT_BENCH_RUNS (the guide test sets 1: it checks the run, not the figures)
 #   PTINSPECT=path/to/ptinspect (default: build-rel/, else build/)
 #   CUOBJDUMP=path/to/cuobjdump (default: the CUDA test bed's)
 #   The CUDA test bed is made when absent (tests/torch2/testbed --flavour cuda, a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${2:-5}
+RUNS=${2:-${PT_BENCH_RUNS:-5}}
 P=${PTINSPECT:-}
 if [ -z "$P" ]; then
 	for c in build-rel/inspect/ptinspect build/inspect/ptinspect; do
