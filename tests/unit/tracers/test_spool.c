@@ -31,6 +31,23 @@ static int teardown(void **state)
 	return ptest_db_teardown(state);
 }
 
+/* Every chunk the spool in dir gives back, as "stream:bytes " in arrival order, into got. */
+static void read_back(struct ptest_db *f, const char *dir, struct pt_strbuf *got)
+{
+	struct spool_reader r;
+	const uint8_t *data;
+	size_t len;
+	int stream;
+
+	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
+	while (spool_read(&r, &stream, &data, &len) == 1) {
+		pt_strbuf_addf(got, "%d:", stream);
+		pt_strbuf_add(got, data, len);
+		pt_strbuf_adds(got, " ");
+	}
+	spool_reader_close(&r);
+}
+
 /*
  * Spool: chunks written to the two files come back in arrival order once the
  * writer is closed, and the rest of each file when order.bin lost its last record.
@@ -39,11 +56,7 @@ static void spool_roundtrip(void **state)
 {
 	struct ptest_db *f = *state;
 	struct spool_writer w;
-	struct spool_reader r;
 	char *dir = db_run_dir(f->ix, f->run);
-	const uint8_t *data;
-	size_t len;
-	int stream;
 	struct pt_strbuf got;
 
 	assert_int_equal(spool_writer_open(&w, dir, NULL, &f->diag), 0);
@@ -54,13 +67,7 @@ static void spool_roundtrip(void **state)
 	assert_int_equal(spool_write(&w, 2, "B2", 2), 0);
 	assert_int_equal(spool_writer_close(&w), 0);
 	pt_strbuf_init(&got, 1000);
-	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
-	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(&got, "%d:", stream);
-		pt_strbuf_add(&got, data, len);
-		pt_strbuf_adds(&got, " ");
-	}
-	spool_reader_close(&r);
+	read_back(f, dir, &got);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
 	/* Without its last record (pttrace killed), the rest of each file still comes back. */
 	{
@@ -70,13 +77,7 @@ static void spool_roundtrip(void **state)
 		free(order);
 	}
 	pt_strbuf_reset(&got);
-	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
-	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(&got, "%d:", stream);
-		pt_strbuf_add(&got, data, len);
-		pt_strbuf_adds(&got, " ");
-	}
-	spool_reader_close(&r);
+	read_back(f, dir, &got);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
 	pt_strbuf_release(&got);
 	/* And logs_ingest_run_dir indexes the files: neither stream ends in a newline, so each is one "other" line. */
