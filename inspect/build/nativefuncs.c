@@ -22,18 +22,16 @@ static __typeof__(yaml_parser_delete) *p_yaml_parser_delete;
 static __typeof__(yaml_document_get_root_node) *p_yaml_document_get_root_node;
 static __typeof__(yaml_document_get_node) *p_yaml_document_get_node;
 static __typeof__(yaml_document_delete) *p_yaml_document_delete;
-static const char *const yaml_names[] = {
-	"yaml_parser_initialize", "yaml_parser_set_input_string", "yaml_parser_load",
-	"yaml_parser_delete", "yaml_document_get_root_node", "yaml_document_get_node",
-	"yaml_document_delete",
+static const struct pt_lazysym yaml_syms[] = {
+	PT_LAZYSYM(yaml_parser_initialize),
+	PT_LAZYSYM(yaml_parser_set_input_string),
+	PT_LAZYSYM(yaml_parser_load),
+	PT_LAZYSYM(yaml_parser_delete),
+	PT_LAZYSYM(yaml_document_get_root_node),
+	PT_LAZYSYM(yaml_document_get_node),
+	PT_LAZYSYM(yaml_document_delete),
 };
-static void **const yaml_slots[] = {
-	(void **)&p_yaml_parser_initialize, (void **)&p_yaml_parser_set_input_string,
-	(void **)&p_yaml_parser_load, (void **)&p_yaml_parser_delete,
-	(void **)&p_yaml_document_get_root_node, (void **)&p_yaml_document_get_node,
-	(void **)&p_yaml_document_delete,
-};
-static struct pt_lazylib libyaml = PT_LAZYLIB("libyaml-0.so.2", yaml_names, yaml_slots);
+static struct pt_lazylib libyaml = PT_LAZYLIB("libyaml-0.so.2", yaml_syms);
 #define yaml_parser_initialize (*p_yaml_parser_initialize)
 #define yaml_parser_set_input_string (*p_yaml_parser_set_input_string)
 #define yaml_parser_load (*p_yaml_parser_load)

@@ -13,13 +13,16 @@ static __typeof__(LZ4_decompress_safe) *p_LZ4_decompress_safe;
 static __typeof__(ZSTD_decompress) *p_ZSTD_decompress;
 static __typeof__(ZSTD_isError) *p_ZSTD_isError;
 static __typeof__(ZSTD_getErrorName) *p_ZSTD_getErrorName;
-static const char *const lz4_names[] = { "LZ4_decompress_safe" };
-static void **const lz4_slots[] = { (void **)&p_LZ4_decompress_safe };
-static struct pt_lazylib lz4 = PT_LAZYLIB("liblz4.so.1", lz4_names, lz4_slots);
-static const char *const zstd_names[] = { "ZSTD_decompress", "ZSTD_isError", "ZSTD_getErrorName" };
-static void **const zstd_slots[] = { (void **)&p_ZSTD_decompress, (void **)&p_ZSTD_isError,
-				     (void **)&p_ZSTD_getErrorName };
-static struct pt_lazylib zstd = PT_LAZYLIB("libzstd.so.1", zstd_names, zstd_slots);
+static const struct pt_lazysym lz4_syms[] = {
+	PT_LAZYSYM(LZ4_decompress_safe),
+};
+static struct pt_lazylib lz4 = PT_LAZYLIB("liblz4.so.1", lz4_syms);
+static const struct pt_lazysym zstd_syms[] = {
+	PT_LAZYSYM(ZSTD_decompress),
+	PT_LAZYSYM(ZSTD_isError),
+	PT_LAZYSYM(ZSTD_getErrorName),
+};
+static struct pt_lazylib zstd = PT_LAZYLIB("libzstd.so.1", zstd_syms);
 #define LZ4_decompress_safe (*p_LZ4_decompress_safe)
 #define ZSTD_decompress (*p_ZSTD_decompress)
 #define ZSTD_isError (*p_ZSTD_isError)

@@ -23,10 +23,10 @@ const char *pt_lazylib_load(struct pt_lazylib *l)
 			l->error = l->buf;
 		}
 		for (size_t i = 0; h && i < l->n; i++) {
-			*l->slots[i] = dlsym(h, l->names[i]);
-			if (!*l->slots[i]) {
+			*l->syms[i].slot = dlsym(h, l->syms[i].name);
+			if (!*l->syms[i].slot) {
 				snprintf(l->buf, sizeof(l->buf), "cannot load %s: no %s in it",
-					 l->soname, l->names[i]);
+					 l->soname, l->syms[i].name);
 				l->error = l->buf;
 				break;
 			}

@@ -7,9 +7,8 @@
  * points it calls:
  *
  *	static __typeof__(ZSTD_decompress) *p_ZSTD_decompress;
- *	static const char *const names[] = { "ZSTD_decompress" };
- *	static void **const slots[] = { (void **)&p_ZSTD_decompress };
- *	static struct pt_lazylib zstd = PT_LAZYLIB("libzstd.so.1", names, slots);
+ *	static const struct pt_lazysym syms[] = { PT_LAZYSYM(ZSTD_decompress) };
+ *	static struct pt_lazylib zstd = PT_LAZYLIB("libzstd.so.1", syms);
  *	#define ZSTD_decompress (*p_ZSTD_decompress)
  *	...
  *	if ((why = pt_lazylib_load(&zstd))) ... report why ...
@@ -20,18 +19,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* An entry point: its name and the pointer dlsym fills. */
+struct pt_lazysym {
+	const char *name;
+	void **slot;
+};
+
+/* The entry for fn, whose pointer is p_<fn>. */
+#define PT_LAZYSYM(fn) { #fn, (void **)&p_##fn }
+
 struct pt_lazylib {
 	const char *soname;
-	const char *const *names;
-	void **const *slots;
+	const struct pt_lazysym *syms;
 	size_t n;
 	bool tried;
 	const char *error;	/* NULL once loaded */
 	char buf[256];
 };
 
-#define PT_LAZYLIB(soname, names, slots)                                                  \
-	{ (soname), (names), (slots), sizeof(names) / sizeof((names)[0]), false, NULL, { 0 } }
+#define PT_LAZYLIB(soname, syms) { (soname), (syms), sizeof(syms) / sizeof((syms)[0]), false, NULL, { 0 } }
 
 /*
  * Open the library and fill every slot, once (thread-safe). NULL when they

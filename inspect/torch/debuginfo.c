@@ -30,18 +30,20 @@ static __typeof__(dwarf_get_units) *p_dwarf_get_units;
 static __typeof__(dwarf_hasattr) *p_dwarf_hasattr;
 static __typeof__(dwarf_siblingof) *p_dwarf_siblingof;
 static __typeof__(dwarf_tag) *p_dwarf_tag;
-static const char *const dw_names[] = {
-	"dwarf_attr", "dwarf_begin_elf", "dwarf_child", "dwarf_diename", "dwarf_end",
-	"dwarf_errmsg", "dwarf_formstring", "dwarf_get_units", "dwarf_hasattr",
-	"dwarf_siblingof", "dwarf_tag",
+static const struct pt_lazysym dw_syms[] = {
+	PT_LAZYSYM(dwarf_attr),
+	PT_LAZYSYM(dwarf_begin_elf),
+	PT_LAZYSYM(dwarf_child),
+	PT_LAZYSYM(dwarf_diename),
+	PT_LAZYSYM(dwarf_end),
+	PT_LAZYSYM(dwarf_errmsg),
+	PT_LAZYSYM(dwarf_formstring),
+	PT_LAZYSYM(dwarf_get_units),
+	PT_LAZYSYM(dwarf_hasattr),
+	PT_LAZYSYM(dwarf_siblingof),
+	PT_LAZYSYM(dwarf_tag),
 };
-static void **const dw_slots[] = {
-	(void **)&p_dwarf_attr, (void **)&p_dwarf_begin_elf, (void **)&p_dwarf_child,
-	(void **)&p_dwarf_diename, (void **)&p_dwarf_end, (void **)&p_dwarf_errmsg,
-	(void **)&p_dwarf_formstring, (void **)&p_dwarf_get_units, (void **)&p_dwarf_hasattr,
-	(void **)&p_dwarf_siblingof, (void **)&p_dwarf_tag,
-};
-static struct pt_lazylib libdw = PT_LAZYLIB("libdw.so.1", dw_names, dw_slots);
+static struct pt_lazylib libdw = PT_LAZYLIB("libdw.so.1", dw_syms);
 #define dwarf_attr (*p_dwarf_attr)
 #define dwarf_begin_elf (*p_dwarf_begin_elf)
 #define dwarf_child (*p_dwarf_child)

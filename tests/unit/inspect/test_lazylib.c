@@ -14,12 +14,11 @@
 #include "lazylib.h"
 
 static __typeof__(getpid) *p_getpid;
-static const char *const c_names[] = { "getpid" };
-static void **const c_slots[] = { (void **)&p_getpid };
+static const struct pt_lazysym c_syms[] = { PT_LAZYSYM(getpid) };
 
 static void opens_real_library(void **state)
 {
-	struct pt_lazylib c = PT_LAZYLIB("libc.so.6", c_names, c_slots);
+	struct pt_lazylib c = PT_LAZYLIB("libc.so.6", c_syms);
 
 	(void)state;
 	assert_null(pt_lazylib_load(&c));
@@ -31,9 +30,8 @@ static void opens_real_library(void **state)
 static void missing_library(void **state)
 {
 	static void *slot;
-	static const char *const names[] = { "f" };
-	static void **const slots[] = { &slot };
-	struct pt_lazylib l = PT_LAZYLIB("libpt-no-such-library.so.0", names, slots);
+	const struct pt_lazysym syms[] = { { "f", &slot } };
+	struct pt_lazylib l = PT_LAZYLIB("libpt-no-such-library.so.0", syms);
 	const char *why = pt_lazylib_load(&l);
 
 	(void)state;
@@ -45,9 +43,8 @@ static void missing_library(void **state)
 static void missing_entry_point(void **state)
 {
 	static void *a, *b;
-	static const char *const names[] = { "getpid", "pt_no_such_function" };
-	static void **const slots[] = { &a, &b };
-	struct pt_lazylib l = PT_LAZYLIB("libc.so.6", names, slots);
+	const struct pt_lazysym syms[] = { { "getpid", &a }, { "pt_no_such_function", &b } };
+	struct pt_lazylib l = PT_LAZYLIB("libc.so.6", syms);
 
 	(void)state;
 	assert_string_equal(pt_lazylib_load(&l), "cannot load libc.so.6: no pt_no_such_function in it");
