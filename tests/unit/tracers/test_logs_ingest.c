@@ -91,8 +91,8 @@ static char *dump(struct fx *f)
 
 	pt_strbuf_init(&sb, 1 << 20);
 	json_array_foreach(rows, i, v) {
-		pt_strbuf_adds(&sb, json_string_value(json_object_get(v, "r")));
-		pt_strbuf_adds(&sb, "\n");
+		assert_int_equal(pt_strbuf_adds(&sb, json_string_value(json_object_get(v, "r"))), 0);
+		assert_int_equal(pt_strbuf_adds(&sb, "\n"), 0);
 	}
 	json_decref(rows);
 	return pt_strbuf_detach(&sb);
@@ -237,9 +237,9 @@ static void spool_roundtrip(void **state)
 	pt_strbuf_init(&got, 1000);
 	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
 	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(&got, "%d:", stream);
-		pt_strbuf_add(&got, data, len);
-		pt_strbuf_adds(&got, " ");
+		assert_int_equal(pt_strbuf_addf(&got, "%d:", stream), 0);
+		assert_int_equal(pt_strbuf_add(&got, data, len), 0);
+		assert_int_equal(pt_strbuf_adds(&got, " "), 0);
 	}
 	spool_reader_close(&r);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
@@ -253,9 +253,9 @@ static void spool_roundtrip(void **state)
 	pt_strbuf_reset(&got);
 	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
 	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(&got, "%d:", stream);
-		pt_strbuf_add(&got, data, len);
-		pt_strbuf_adds(&got, " ");
+		assert_int_equal(pt_strbuf_addf(&got, "%d:", stream), 0);
+		assert_int_equal(pt_strbuf_add(&got, data, len), 0);
+		assert_int_equal(pt_strbuf_adds(&got, " "), 0);
 	}
 	spool_reader_close(&r);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
