@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "ttysafe.h"
 #include "version.h"
 #include "xalloc.h"
@@ -14,7 +15,7 @@ const char *pt_cli_name(const struct pt_cli *cli)
 {
 	if (!cli->cmd)
 		return cli->prog;
-	snprintf(cli_name, sizeof(cli_name), "%s %s", cli->prog, cli->cmd->name);
+	pt_fmt_trunc(cli_name, sizeof(cli_name), "%s %s", cli->prog, cli->cmd->name);
 	return cli_name;
 }
 

@@ -62,10 +62,7 @@ void pt_diag_vadd(struct pt_diag *d, enum pt_severity sev, const char *file,
 		free(what);
 		return;
 	}
-	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? 2 * d->alloc : 8;
-		d->v = pt_xreallocarray(d->v, d->alloc, sizeof(*d->v));
-	}
+	PT_GROW(d->v, d->n, d->alloc);
 	struct pt_diag_msg *m = &d->v[d->n++];
 	m->sev = sev;
 	m->file = file ? pt_xstrdup(file) : NULL;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "strbuf.h"
 
 int pt_json_print(FILE *f, const json_t *j)
@@ -109,11 +110,13 @@ json_t *pt_json_strn_lossy(const char *s, size_t n)
 		size_t l = utf8_len(u + i, n - i);
 
 		if (l) {
-			pt_strbuf_add(&sb, u + i, l);
+			if (pt_strbuf_add(&sb, u + i, l) < 0)
+				PT_BUG("a JSON string past SIZE_MAX / 2");
 			i += l;
 		} else {
 			/* NUL and invalid bytes: U+FFFD, so the document stays valid. */
-			pt_strbuf_add(&sb, "\xef\xbf\xbd", 3);
+			if (pt_strbuf_add(&sb, "\xef\xbf\xbd", 3) < 0)
+				PT_BUG("a JSON string past SIZE_MAX / 2");
 			i++;
 		}
 	}

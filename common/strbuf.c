@@ -22,6 +22,7 @@ void pt_strbuf_release(struct pt_strbuf *sb)
 void pt_strbuf_reset(struct pt_strbuf *sb)
 {
 	sb->len = 0;
+	sb->clipped = 0;
 	if (sb->buf)
 		sb->buf[0] = '\0';
 }
@@ -30,14 +31,7 @@ int pt_strbuf_add(struct pt_strbuf *sb, const void *data, size_t n)
 {
 	if (n > sb->max || sb->len > sb->max - n)
 		return -1;
-	if (sb->len + n + 1 > sb->alloc) {
-		size_t a = sb->alloc ? sb->alloc : 64;
-
-		while (a < sb->len + n + 1)
-			a *= 2;
-		sb->buf = pt_xrealloc(sb->buf, a);
-		sb->alloc = a;
-	}
+	PT_RESERVE(sb->buf, sb->len + n + 1, sb->alloc);
 	if (n)
 		memcpy(sb->buf + sb->len, data, n);
 	sb->len += n;
@@ -50,18 +44,80 @@ int pt_strbuf_adds(struct pt_strbuf *sb, const char *s)
 	return pt_strbuf_add(sb, s, strlen(s));
 }
 
+/* Format, then append checked or clipped. */
+static int vaddf(struct pt_strbuf *sb, int trunc, const char *fmt, va_list ap)
+{
+	char *s = pt_xvasprintf(fmt, ap);
+	int rc = trunc ? pt_strbuf_adds_trunc(sb, s) : pt_strbuf_adds(sb, s);
+
+	free(s);
+	return rc;
+}
+
 int pt_strbuf_addf(struct pt_strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	int rc;
 
 	va_start(ap, fmt);
-	s = pt_xvasprintf(fmt, ap);
+	rc = vaddf(sb, 0, fmt, ap);
 	va_end(ap);
-	rc = pt_strbuf_adds(sb, s);
-	free(s);
 	return rc;
+}
+
+int pt_strbuf_add_trunc(struct pt_strbuf *sb, const void *data, size_t n)
+{
+	size_t room = sb->len < sb->max ? sb->max - sb->len : 0, take = n < room ? n : room;
+
+	if (pt_strbuf_add(sb, data, take) != 0)	/* cannot happen: take fits */
+		take = 0;
+	sb->clipped += n - take;
+	return take < n;
+}
+
+int pt_strbuf_adds_trunc(struct pt_strbuf *sb, const char *s)
+{
+	return pt_strbuf_add_trunc(sb, s, strlen(s));
+}
+
+int pt_strbuf_addf_trunc(struct pt_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vaddf(sb, 1, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int vfmt(char *buf, size_t n, const char *fmt, va_list ap)
+{
+	int k = vsnprintf(buf, n, fmt, ap);
+
+	return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+int pt_fmt(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfmt(buf, n, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int pt_fmt_trunc(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int cut;
+
+	va_start(ap, fmt);
+	cut = vfmt(buf, n, fmt, ap) < 0;
+	va_end(ap);
+	return cut;
 }
 
 const char *pt_strbuf_str(const struct pt_strbuf *sb)

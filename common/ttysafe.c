@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "xalloc.h"
+
 struct filter {
 	FILE *under;
 	const int *allow_color;		/* points at a flag that --color may change later */
@@ -108,8 +110,8 @@ static FILE *open_filter(struct filter *f, FILE *under, const int *allow_color, 
 	cookie_io_functions_t io = { .write = filter_write, .close = f ? NULL : filter_close };
 	FILE *s;
 
-	if (!f && !(f = calloc(1, sizeof(*f))))
-		return NULL;
+	if (!f)
+		f = pt_xcalloc(1, sizeof(*f));
 	f->under = under;
 	f->own_color = own_color;
 	f->allow_color = allow_color ? allow_color : &f->own_color;

@@ -18,7 +18,21 @@ char *pt_xstrndup(const char *s, size_t n);
 char *pt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *pt_xvasprintf(const char *fmt, va_list ap);
 
-/* Grow *v (holding *alloc elements of size) so that index n fits. */
+/*
+ * The one growth idiom: every array (and byte buffer) that grows keeps its
+ * capacity in a variable beside it and grows through these, doubling (8
+ * elements first), so n appends cost O(n) copies.
+ *
+ * PT_GROW: grow v (holding alloc elements) so that index n fits.
+ * PT_RESERVE: so that n elements fit (n == 0: nothing to do).
+ */
+#define PT_RESERVE(v, n, alloc)                                                 \
+	do {                                                                   \
+		size_t pt_need_ = (n);                                         \
+		if (pt_need_ > (alloc))                                        \
+			PT_GROW(v, pt_need_ - 1, alloc);                       \
+	} while (0)
+
 #define PT_GROW(v, n, alloc)                                                    \
 	do {                                                                   \
 		if ((n) >= (alloc)) {                                          \

@@ -75,10 +75,10 @@ static char *normalise_arch_list(const char *v)
 {
 	char *dup = pt_xstrdup(v), *tok, *save = NULL, *out;
 	char **parts = NULL;
-	size_t n = 0, len = 1;
+	size_t n = 0, alloc = 0, len = 1;
 
 	for (tok = strtok_r(dup, "; \t", &save); tok; tok = strtok_r(NULL, "; \t", &save)) {
-		parts = pt_xreallocarray(parts, n + 1, sizeof(*parts));
+		PT_GROW(parts, n, alloc);
 		parts[n++] = tok;
 		len += strlen(tok) + 1;
 	}
@@ -220,7 +220,7 @@ static void check_lib(const struct buildtree *t, const char *path, const char *r
 					    lc.dispatch_trace, ndebug ? "have" : "lack");
 		}
 	}
-	c->libs = pt_xreallocarray(c->libs, c->n_libs + 1, sizeof(*c->libs));
+	PT_GROW(c->libs, c->n_libs, c->a_libs);
 	c->libs[c->n_libs++] = lc;
 }
 
@@ -273,7 +273,7 @@ static void check_cuda_objects(const struct buildtree *t, struct build_check *c)
 		}
 		elfobj_release(&o);
 		pt_diag_release(&tmp);
-		c->libs = pt_xreallocarray(c->libs, c->n_libs + 1, sizeof(*c->libs));
+		PT_GROW(c->libs, c->n_libs, c->a_libs);
 		c->libs[c->n_libs++] = lc;
 	}
 	free(latest);

@@ -17,6 +17,7 @@
 #include "fatbin_scan.h"
 #include "ldpath.h"
 #include "resolve.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 static void add(struct snapshot *s, const char *section, const char *key, const char *value)
@@ -29,7 +30,7 @@ static void add_size(struct snapshot *s, const char *section, const char *key, l
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%lld", n);
+	pt_fmt_trunc(buf, sizeof(buf), "%lld", n);
 	add(s, section, key, buf);
 	s->v[s->n - 1].num = n;
 	s->v[s->n - 1].is_size = true;
@@ -57,7 +58,7 @@ static void library(struct snapshot *s, const char *path, const char *prefix, st
 		return;
 	}
 	pt_diag_release(&tmp);
-#define SEC(name) (snprintf(sec, sizeof(sec), "%s%s%s", prefix ? base : "", prefix ? ": " : "", name), sec)
+#define SEC(name) (pt_fmt_trunc(sec, sizeof(sec), "%s%s%s", prefix ? base : "", prefix ? ": " : "", name), sec)
 	add_size(s, SEC("file"), "size", (long long)o.size);
 	add(s, SEC("file"), "SONAME", o.soname);
 	add(s, SEC("file"), "RPATH", o.rpath);
@@ -78,7 +79,7 @@ static void library(struct snapshot *s, const char *path, const char *prefix, st
 		for (size_t k = 0; k < o.verneed[i].n; k++) {
 			char key[512];
 
-			snprintf(key, sizeof(key), "%s %s", o.verneed[i].file, o.verneed[i].v[k].name);
+			pt_fmt_trunc(key, sizeof(key), "%s %s", o.verneed[i].file, o.verneed[i].v[k].name);
 			add(s, SEC("symbol versions needed"), key, "yes");
 		}
 	for (size_t i = 0; i < o.n_sections; i++) {
@@ -98,7 +99,7 @@ static void library(struct snapshot *s, const char *path, const char *prefix, st
 				char key[64];
 				long long prev = 0;
 
-				snprintf(key, sizeof(key), "%s sm_%u%s", fatbin_kind_name(e->kind), e->arch,
+				pt_fmt_trunc(key, sizeof(key), "%s sm_%u%s", fatbin_kind_name(e->kind), e->arch,
 					 e->variant ? (e->variant == 'a' ? "a" : "f") : "");
 				/* Sum per target: look for the key added already. */
 				for (size_t k = 0; k < s->n; k++)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "buildninja.h"
+#include "diag.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -63,7 +64,7 @@ static int next_line(struct lexer *lx)
 			dollars++;
 		if (dollars % 2 == 1) {
 			/* "$" + newline: continue on the next line, blanks skipped. */
-			pt_strbuf_add(&lx->sb, lx->p, (size_t)(e - 1 - lx->p));
+			pt_strbuf_add_trunc(&lx->sb, lx->p, (size_t)(e - 1 - lx->p));
 			lx->p = nl ? nl + 1 : lx->end;
 			while (lx->p < lx->end && *lx->p == ' ')
 				lx->p++;
@@ -74,7 +75,7 @@ static int next_line(struct lexer *lx)
 
 			if (ee > lx->p && ee[-1] == '\r')
 				ee--;
-			pt_strbuf_add(&lx->sb, lx->p, (size_t)(ee - lx->p));
+			pt_strbuf_add_trunc(&lx->sb, lx->p, (size_t)(ee - lx->p));
 		}
 		lx->p = nl ? nl + 1 : lx->end;
 		break;
@@ -93,7 +94,8 @@ static char *take_path(const char **sp, const char *end)
 		const char *run = s;
 
 		if (*s == '$' && s + 1 < end && (s[1] == ' ' || s[1] == ':' || s[1] == '$')) {
-			pt_strbuf_add(&t, s + 1, 1);
+			if (pt_strbuf_add(&t, s + 1, 1) < 0)
+				PT_BUG("a path token longer than its line");
 			s += 2;
 			continue;
 		}
@@ -101,7 +103,8 @@ static char *take_path(const char **sp, const char *end)
 			s++;
 		if (s == run)	/* a lone '$' (a variable reference): kept as written */
 			s++;
-		pt_strbuf_add(&t, run, (size_t)(s - run));
+		if (pt_strbuf_add(&t, run, (size_t)(s - run)) < 0)
+			PT_BUG("a path token longer than its line");
 	}
 	*sp = s;
 	return t.buf ? pt_strbuf_detach(&t) : NULL;
@@ -119,7 +122,7 @@ static void bad(struct buildninja *b, struct pt_diag *d, const char *src, size_t
 
 	if (++b->n_bad > MAX_WARN)
 		return;
-	snprintf(where, sizeof(where), "line %zu", line);
+	pt_fmt_trunc(where, sizeof(where), "line %zu", line);
 	pt_diag_add(d, PT_SEV_WARNING, src, where, "%s", what);
 }
 
@@ -237,6 +240,8 @@ int buildninja_parse(const uint8_t *buf, size_t len, struct buildninja *b, const
 	while (next_line(&lx)) {
 		const char *s = pt_strbuf_str(&lx.sb), *end = s + lx.sb.len;
 
+		if (lx.sb.clipped)
+			bad(b, d, src, lx.line, "line longer than 64 MiB: its end is cut");
 		if (s == end || *s == '#')
 			continue;
 		if (*s == ' ' || *s == '\t')

@@ -417,7 +417,7 @@ void buildtree_memory(const struct buildtree *t, const struct build_profile *p, 
 
 			if (!strstr(file, heavy_units[k].pattern))
 				continue;
-			m->heavy = pt_xreallocarray(m->heavy, m->n_heavy + 1, sizeof(*m->heavy));
+			PT_GROW(m->heavy, m->n_heavy, m->a_heavy);
 			m->heavy[m->n_heavy] = (struct build_heavy){ pt_xstrdup(file), heavy_units[k].why, 0 };
 			/* Its compile time: the log edge whose output is this unit's. */
 			if (output && p->n_slowest) {

@@ -266,7 +266,11 @@ int buildtree_source(const struct buildtree *t, const char *query, struct native
 		}
 		pt_strbuf_init(&sb, 256u << 20);
 		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			pt_strbuf_add(&sb, chunk, n);
+			if (pt_strbuf_add_trunc(&sb, chunk, n)) {
+				pt_diag_add(d, PT_SEV_WARNING, s->yaml, NULL, "larger than %u MiB: the rest is not read",
+					    256u);
+				break;
+			}
 		fclose(f);
 		if (nativefuncs_parse((const uint8_t *)pt_strbuf_str(&sb), sb.len, nf, s->yaml, d) < 0) {
 			pt_strbuf_release(&sb);

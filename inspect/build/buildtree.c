@@ -51,8 +51,7 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_dia
 				close(fd);
 				return -1;
 			}
-			cap *= 2;
-			b = pt_xrealloc(b, cap);
+			PT_GROW(b, got, cap);
 		}
 		r = read(fd, b + got, cap - got);
 		if (r < 0 && errno == EINTR)
@@ -355,8 +354,8 @@ void buildtree_config(const struct buildtree *t, struct build_config *c)
 				q++;
 			n = strcspn(q, " ");
 			if (sb.len)
-				pt_strbuf_adds(&sb, " ");
-			pt_strbuf_addf(&sb, "-gencode %.*s", (int)n, q);
+				pt_strbuf_adds_trunc(&sb, " ");
+			pt_strbuf_addf_trunc(&sb, "-gencode %.*s", (int)n, q);
 			p = q + n;
 		}
 		if (sb.len) {

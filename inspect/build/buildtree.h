@@ -139,6 +139,7 @@ struct build_memory {
 	uint32_t observed_max_concurrent;	/* from the log */
 	struct build_heavy *heavy;
 	size_t n_heavy;
+	size_t a_heavy;		/* capacity (PT_GROW) */
 	size_t n_units;		/* translation units: build.ninja's compile edges (else compile_commands.json) */
 };
 
@@ -161,6 +162,7 @@ struct build_lib_check {
 struct build_check {
 	struct build_lib_check *libs;
 	size_t n_libs;
+	size_t a_libs;		/* capacity (PT_GROW) */
 	struct pt_diag findings;	/* warnings: mismatches; notes: agreements */
 };
 

@@ -134,15 +134,15 @@ int cmakecache_parse(const uint8_t *buf, size_t len, struct cmakecache *c, const
 			n_comments++;
 			if (valid_text(b + 2, (size_t)(e - b - 2))) {
 				if (help.len)
-					pt_strbuf_adds(&help, " ");
-				pt_strbuf_add(&help, b + 2, (size_t)(e - b - 2));
+					pt_strbuf_adds_trunc(&help, " ");
+				pt_strbuf_add_trunc(&help, b + 2, (size_t)(e - b - 2));
 			}
 			continue;
 		}
 		if (parse_entry(b, (size_t)(e - b), &ent) < 0) {
 			char where[32];
 
-			snprintf(where, sizeof(where), "line %zu", line);
+			pt_fmt_trunc(where, sizeof(where), "line %zu", line);
 			c->n_bad++;
 			if (c->n_bad <= 20)
 				pt_diag_add(d, PT_SEV_WARNING, src, where,

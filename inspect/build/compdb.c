@@ -40,9 +40,12 @@ static char *join_args(json_t *a)
 			pt_strbuf_release(&sb);
 			return NULL;
 		}
-		if (i)
-			pt_strbuf_adds(&sb, " ");
-		pt_strbuf_add(&sb, json_string_value(v), json_string_length(v));
+		/* Arguments over COMMAND_MAX in all: the entry counts as malformed. */
+		if ((i && pt_strbuf_adds(&sb, " ") < 0) ||
+		    pt_strbuf_add(&sb, json_string_value(v), json_string_length(v)) < 0) {
+			pt_strbuf_release(&sb);
+			return NULL;
+		}
 	}
 	return sb.buf ? pt_strbuf_detach(&sb) : pt_xstrdup("");
 }
@@ -156,7 +159,7 @@ static void warn_bad(struct pt_diag *d, const char *src, const size_t *bad, size
 	for (size_t b = 0; b < n; b++) {
 		char where[32];
 
-		snprintf(where, sizeof(where), "entry %zu", bad[b]);
+		pt_fmt_trunc(where, sizeof(where), "entry %zu", bad[b]);
 		pt_diag_add(d, PT_SEV_WARNING, src, where,
 			    "not an object with string 'directory', 'file' and 'command' or 'arguments'");
 	}
@@ -282,7 +285,7 @@ int compdb_parse(const uint8_t *buf, size_t len, struct compdb *c, const char *s
 	if (!root) {
 		char where[64];
 
-		snprintf(where, sizeof(where), "line %d column %d", err.line, err.column);
+		pt_fmt_trunc(where, sizeof(where), "line %d column %d", err.line, err.column);
 		pt_diag_add(d, PT_SEV_ERROR, src, where, "not JSON: %s", err.text);
 		return -1;
 	}

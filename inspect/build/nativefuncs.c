@@ -12,6 +12,7 @@
 
 #include "lazylib.h"
 #include "nativefuncs.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /* libyaml is opened on the first parse (lazylib.h): only `ptinspect build` reads YAML. */
@@ -85,7 +86,7 @@ int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, co
 	if (!yaml_parser_load(&p, &doc)) {
 		char where[48];
 
-		snprintf(where, sizeof(where), "line %zu column %zu", p.problem_mark.line + 1,
+		pt_fmt_trunc(where, sizeof(where), "line %zu column %zu", p.problem_mark.line + 1,
 			 p.problem_mark.column + 1);
 		pt_diag_add(d, PT_SEV_ERROR, src, where, "not YAML: %s", p.problem ? p.problem : "parse error");
 		yaml_parser_delete(&p);
@@ -147,7 +148,7 @@ bad_entry:
 		if (++bad <= MAX_WARN) {
 			char where[32];
 
-			snprintf(where, sizeof(where), "line %zu", m ? m->start_mark.line + 1 : 0);
+			pt_fmt_trunc(where, sizeof(where), "line %zu", m ? m->start_mark.line + 1 : 0);
 			pt_diag_add(d, PT_SEV_WARNING, src, where, "entry without a 'func:' schema");
 		}
 		free(e.func);

@@ -87,7 +87,7 @@ int ninja_explain_run(const char *dir, unsigned timeout_s, struct ninja_explain 
 			continue;
 		if (n <= 0)
 			break;
-		pt_strbuf_add(&out, buf, (size_t)n);	/* past OUT_MAX: the rest is dropped */
+		pt_strbuf_add_trunc(&out, buf, (size_t)n);	/* past OUT_MAX: the rest is dropped */
 	}
 	close(p[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

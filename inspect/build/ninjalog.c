@@ -14,6 +14,7 @@
 
 #include "ninjalog.h"
 #include "numparse.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 #define MAX_WARN 20
@@ -62,7 +63,7 @@ static void bad(struct ninjalog *l, struct pt_diag *d, const char *src, size_t l
 	l->n_bad++;
 	if (l->n_bad > MAX_WARN)
 		return;
-	snprintf(where, sizeof(where), "line %zu", line);
+	pt_fmt_trunc(where, sizeof(where), "line %zu", line);
 	pt_diag_add(d, PT_SEV_WARNING, src, where, "%s", what);
 }
 

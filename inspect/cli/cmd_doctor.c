@@ -50,7 +50,7 @@ struct doctor {
 	struct env_result e;
 	struct debuginfo *di;
 	const char **di_path;
-	size_t n_di;
+	size_t n_di, a_di, a_di_path;
 	struct dispatchtrace dt;
 	bool have_dt;
 	struct importdiag g;	/* why the import fails (or what is wrong although it works) */
@@ -68,8 +68,8 @@ static void collect_debug(struct doctor *dr, struct pt_diag *d)
 
 		if (!p || !r->loaded[i].by_import || !torch_lib(p))
 			continue;
-		dr->di = pt_xreallocarray(dr->di, dr->n_di + 1, sizeof(*dr->di));
-		dr->di_path = pt_xreallocarray(dr->di_path, dr->n_di + 1, sizeof(*dr->di_path));
+		PT_GROW(dr->di, dr->n_di, dr->a_di);
+		PT_GROW(dr->di_path, dr->n_di, dr->a_di_path);
 		if (debuginfo_read(p, NULL, &dr->di[dr->n_di], d) == 0)
 			dr->di_path[dr->n_di++] = p;
 	}

@@ -288,7 +288,7 @@ static int parse_hwcaps(struct ldpath_env *env, const char *list)
 		size_t l = strcspn(p, ",:");
 
 		if (l) {
-			env->hwcaps = pt_xreallocarray(env->hwcaps, env->n_hwcaps + 1, sizeof(char *));
+			PT_GROW(env->hwcaps, env->n_hwcaps, env->a_hwcaps);
 			env->hwcaps[env->n_hwcaps++] = pt_xstrndup(p, l);
 		}
 		p += l + (p[l] != '\0');

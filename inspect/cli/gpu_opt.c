@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "ptinspect.h"
+#include "strbuf.h"
 
 /* "9.0 (H100/H200/GH200)" */
 static void cc_text(char *buf, size_t n, const struct cuda_cc_info *i)
 {
-	snprintf(buf, n, "%d.%d%s%s%s", i->major, i->minor, i->names ? " (" : "",
+	pt_fmt_trunc(buf, n, "%d.%d%s%s%s", i->major, i->minor, i->names ? " (" : "",
 		 i->names ? i->names : "", i->names ? ")" : "");
 }
 

@@ -255,10 +255,10 @@ const char *cudaarch_target_name(const struct cuda_target *t, char *buf, size_t 
 	case FATBIN_KIND_PTX: pre = "compute_"; break;
 	case FATBIN_KIND_LTO: pre = "lto_"; break;
 	default:
-		snprintf(buf, n, "kind%u_%u%s", t->kind, t->arch, v);
+		pt_fmt_trunc(buf, n, "kind%u_%u%s", t->kind, t->arch, v);
 		return buf;
 	}
-	snprintf(buf, n, "%s%u%s", pre, t->arch, v);
+	pt_fmt_trunc(buf, n, "%s%u%s", pre, t->arch, v);
 	return buf;
 }
 
@@ -307,21 +307,21 @@ const char *cudaarch_ptx_min_driver(unsigned major, unsigned minor, char *buf, s
 	};
 
 	if (major == 7 && minor <= 8) {
-		snprintf(buf, n, "11.%u", minor);
+		pt_fmt_trunc(buf, n, "11.%u", minor);
 		return buf;
 	}
 	if (major == 8 && minor <= 5) {
-		snprintf(buf, n, "12.%u", minor);
+		pt_fmt_trunc(buf, n, "12.%u", minor);
 		return buf;
 	}
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		if (t[i].maj == major && t[i].min == minor) {
-			snprintf(buf, n, "%u.%u", t[i].cmaj, t[i].cmin);
+			pt_fmt_trunc(buf, n, "%u.%u", t[i].cmaj, t[i].cmin);
 			return buf;
 		}
 	}
 	if (major < 6) {
-		snprintf(buf, n, "9.0");	/* older than any driver that runs CUDA 13 code */
+		pt_fmt_trunc(buf, n, "9.0");	/* older than any driver that runs CUDA 13 code */
 		return buf;
 	}
 	return NULL;
@@ -418,7 +418,7 @@ char *cudaarch_arch_list(const struct cuda_summary *s, size_t *ptx_only)
 			lonely++;
 		if (t->kind != FATBIN_KIND_ELF)
 			continue;
-		pt_strbuf_addf(&sb, "%s%u.%u%s%s", sb.len ? ";" : "", t->arch / 10, t->arch % 10,
+		pt_strbuf_addf_trunc(&sb, "%s%u.%u%s%s", sb.len ? ";" : "", t->arch / 10, t->arch % 10,
 			       t->variant == 'a' ? "a" : t->variant == 'f' ? "f" : "",
 			       find(s, FATBIN_KIND_PTX, t->arch, t->variant) ? "+PTX" : "");
 	}
@@ -439,7 +439,7 @@ char *cudaarch_gencode(const struct cuda_summary *s)
 		if (t->kind != FATBIN_KIND_ELF && t->kind != FATBIN_KIND_PTX && t->kind != FATBIN_KIND_LTO)
 			continue;
 		cudaarch_target_name(t, code, sizeof(code));
-		pt_strbuf_addf(&sb, "%s-gencode arch=compute_%u%s,code=%s", sb.len ? " " : "", t->arch,
+		pt_strbuf_addf_trunc(&sb, "%s-gencode arch=compute_%u%s,code=%s", sb.len ? " " : "", t->arch,
 			       t->variant == 'a' ? "a" : t->variant == 'f' ? "f" : "", code);
 	}
 	return sb.buf ? pt_strbuf_detach(&sb) : pt_xstrdup("");

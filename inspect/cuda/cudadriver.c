@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "strbuf.h"
 
 /* NVIDIA's table: the first Linux driver of each CUDA toolkit release. */
 static const struct {
@@ -78,7 +79,7 @@ int cudadriver_from_libcuda(const char *path, char *out, size_t n)
 	/* libcuda.so.1 is the SONAME, not a driver version. */
 	if (cudadriver_parse_version(so, &a, &c, &d) < 0 || c < 0 || a < 100)
 		return -1;
-	snprintf(out, n, "%s", so);
+	pt_fmt_trunc(out, n, "%s", so);
 	return 0;
 }
 
@@ -158,31 +159,31 @@ enum cudadriver_verdict cudadriver_check(const char *driver, int rt_maj, int rt_
 	char rt[32], dc[32];
 
 	if (rt_min >= 0)
-		snprintf(rt, sizeof(rt), "%d.%d", rt_maj, rt_min);
+		pt_fmt_trunc(rt, sizeof(rt), "%d.%d", rt_maj, rt_min);
 	else
-		snprintf(rt, sizeof(rt), "%d", rt_maj);
+		pt_fmt_trunc(rt, sizeof(rt), "%d", rt_maj);
 	if (dmaj >= 0)
-		snprintf(dc, sizeof(dc), "CUDA %d.%d", dmaj, dmin);
+		pt_fmt_trunc(dc, sizeof(dc), "CUDA %d.%d", dmaj, dmin);
 	else
-		snprintf(dc, sizeof(dc), "older than CUDA 10.0");
+		pt_fmt_trunc(dc, sizeof(dc), "older than CUDA 10.0");
 	if (!need_major) {
-		snprintf(why, n, "CUDA runtime %s is not in ptinspect's driver table", rt);
+		pt_fmt_trunc(why, n, "CUDA runtime %s is not in ptinspect's driver table", rt);
 		return CUDADRIVER_UNKNOWN;
 	}
 	if (vcmp(driver, need_major) < 0) {
-		snprintf(why, n,
+		pt_fmt_trunc(why, n,
 			 "the CUDA runtime (%s) is newer than the NVIDIA driver %s (%s): CUDA %d "
 			 "needs driver >= %s; update the driver, or use a torch built for %s",
 			 rt, driver, dc, rt_maj, need_major, dc);
 		return CUDADRIVER_TOO_OLD;
 	}
 	if (need_full && vcmp(driver, need_full) < 0) {
-		snprintf(why, n,
+		pt_fmt_trunc(why, n,
 			 "the NVIDIA driver %s (%s) is older than CUDA runtime %s's own (>= %s): it runs "
 			 "through minor version compatibility, but PTX built by CUDA %s cannot be JIT-compiled",
 			 driver, dc, rt, need_full, rt);
 		return CUDADRIVER_MINOR_COMPAT;
 	}
-	snprintf(why, n, "the NVIDIA driver %s (%s) runs CUDA runtime %s", driver, dc, rt);
+	pt_fmt_trunc(why, n, "the NVIDIA driver %s (%s) runs CUDA runtime %s", driver, dc, rt);
 	return CUDADRIVER_OK;
 }

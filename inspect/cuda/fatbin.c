@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "xalloc.h"
 
 static uint16_t le16(const uint8_t *p)
@@ -199,10 +200,10 @@ static void warn_at(struct pt_diag *diag, const char *file, const char *where, u
 	char w[160];
 
 	if (at == fat_off)
-		snprintf(w, sizeof(w), "%s%sfat binary at offset 0x%llx", where ? where : "",
+		pt_fmt_trunc(w, sizeof(w), "%s%sfat binary at offset 0x%llx", where ? where : "",
 			 where ? ", " : "", (unsigned long long)fat_off);
 	else
-		snprintf(w, sizeof(w), "%s%sfat binary at offset 0x%llx, entry at offset 0x%llx",
+		pt_fmt_trunc(w, sizeof(w), "%s%sfat binary at offset 0x%llx, entry at offset 0x%llx",
 			 where ? where : "", where ? ", " : "", (unsigned long long)fat_off,
 			 (unsigned long long)at);
 	pt_diag_add(diag, PT_SEV_WARNING, file, w, "%s", what);
@@ -324,7 +325,7 @@ static enum fatbin_walk_status walk(fatbin_read_fn rd, void *ctx, uint64_t off, 
 		if (strict) {
 			char msg[160];
 
-			snprintf(msg, sizeof(msg),
+			pt_fmt_trunc(msg, sizeof(msg),
 				 "fat size %llu points past the end of the section (%llu bytes left)",
 				 (unsigned long long)h.fat_size,
 				 (unsigned long long)(end - off - FATBIN_HEADER_SIZE));
@@ -395,7 +396,7 @@ static enum fatbin_walk_status walk(fatbin_read_fn rd, void *ctx, uint64_t off, 
 	if (q != e) {
 		char msg[128];
 
-		snprintf(msg, sizeof(msg), "%llu bytes after the last entry are too few for an entry header",
+		pt_fmt_trunc(msg, sizeof(msg), "%llu bytes after the last entry are too few for an entry header",
 			 (unsigned long long)(e - q));
 		warn_at(diag, file, where, off, q, msg);
 		return FATBIN_WALK_DAMAGED;

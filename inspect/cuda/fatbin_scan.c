@@ -15,6 +15,7 @@
 #include "jobs.h"
 #include "mapguard.h"
 #include "fatbin_unpack.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 #define WINDOW 512		/* header reads: fat binary header plus an entry header or two */
@@ -50,10 +51,7 @@ static const uint8_t *reader_get(void *ctx, uint64_t off, size_t n)
 		return off <= r->o->size && n <= r->o->size - off ? r->o->mem + off : NULL;
 	if (r->len && off >= r->off && off - r->off <= r->len && n <= r->len - (off - r->off))
 		return r->buf + (off - r->off);
-	if (want > r->cap) {
-		r->buf = pt_xrealloc(r->buf, want);
-		r->cap = want;
-	}
+	PT_RESERVE(r->buf, want, r->cap);
 	got = elfobj_pread(r->o, r->buf, want, off);
 	if (got < 0) {
 		r->len = 0;
@@ -133,7 +131,7 @@ static enum fatbin_walk_status take(struct scanner *sc, size_t sec, uint64_t off
 	char where[160];
 	enum fatbin_walk_status st;
 
-	snprintf(where, sizeof(where), "section %s", c->name);
+	pt_fmt_trunc(where, sizeof(where), "section %s", c->name);
 	st = fatbin_walk_seen(reader_get, &sc->rd, off, end, mode, s->n_fatbins, &s->entries,
 			      fat_end, sc->o->path, where, sc->diag, &sc->seen);
 	if (st == FATBIN_WALK_OVERLAP)
@@ -171,7 +169,7 @@ static void note_overlaps(struct scanner *sc, size_t sec)
 {
 	char where[160];
 
-	snprintf(where, sizeof(where), "section %s", sc->s->secs[sec].name);
+	pt_fmt_trunc(where, sizeof(where), "section %s", sc->s->secs[sec].name);
 	if (sc->overlaps)
 		pt_diag_add(sc->diag, PT_SEV_NOTE, sc->o->path, where,
 			    "%zu more fat binary header%s inside damaged fat binaries lead%s into "
@@ -518,7 +516,7 @@ static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_
 	const char *why = NULL;
 	char where[160];
 
-	snprintf(where, sizeof(where), "section %s, entry at offset 0x%llx", c->name,
+	pt_fmt_trunc(where, sizeof(where), "section %s, entry at offset 0x%llx", c->name,
 		 (unsigned long long)e->offset);
 	if (e->kind != FATBIN_KIND_ELF && e->kind != FATBIN_KIND_PTX)
 		return 1;
@@ -529,20 +527,14 @@ static int verify_entry(const struct elfobj *o, const struct cuda_scan *s, size_
 				    (unsigned long long)n, (unsigned long long)e->payload_size);
 		return n > e->payload_size ? -1 : 1;
 	}
-	if (n + 1 > *src_cap) {
-		*src_cap = (size_t)n + 1;
-		*src = pt_xrealloc(*src, *src_cap);
-	}
+	PT_RESERVE(*src, (size_t)n + 1, *src_cap);
 	if (elfobj_pread(o, *src, (size_t)n, e->offset + e->header_size) != (long)n) {
 		pt_diag_add(diag, PT_SEV_WARNING, o->path, where, "payload cannot be read");
 		return -1;
 	}
 	payload = *src;
 	if (e->comp != FATBIN_COMP_NONE) {
-		if (outlen + 1 > *dst_cap) {
-			*dst_cap = (size_t)outlen + 1;
-			*dst = pt_xrealloc(*dst, *dst_cap);
-		}
+		PT_RESERVE(*dst, (size_t)outlen + 1, *dst_cap);
 		if (fatbin_unpack_payload(e->comp, *src, (size_t)n, *dst, (size_t)outlen, &why) != 0) {
 			pt_diag_add(diag, PT_SEV_WARNING, o->path, where, "%s decompression failed: %s",
 				    fatbin_comp_name(e->comp), why);

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "cudadriver.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /* At most this much of a /proc file is read (they are a few hundred bytes). */
@@ -80,8 +81,7 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir)
 	DIR *d;
 	struct dirent *de;
 
-	snprintf(path, sizeof(path), "%s/version", dir);
-	text = read_small(path);
+	text = pt_fmt(path, sizeof(path), "%s/version", dir) == 0 ? read_small(path) : NULL;
 	if (!text) {
 		p->proc_why = pt_xasprintf("no %s (the NVIDIA kernel driver is not loaded)", path);
 		return;
@@ -99,8 +99,7 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir)
 		if (p->cuda_version)
 			p->cuda_from = "driver version";
 	}
-	snprintf(path, sizeof(path), "%s/gpus", dir);
-	d = opendir(path);
+	d = pt_fmt(path, sizeof(path), "%s/gpus", dir) == 0 ? opendir(path) : NULL;
 	if (!d) {
 		p->proc_why = pt_xasprintf("no %s", path);
 		return;
@@ -112,7 +111,8 @@ void gpuprobe_proc(struct gpuprobe *p, const char *dir)
 
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/gpus/%s/information", dir, de->d_name);
+		if (pt_fmt(path, sizeof(path), "%s/gpus/%s/information", dir, de->d_name) < 0)
+			continue;	/* a path over 4096 bytes names no file */
 		text = read_small(path);
 		if (!text)
 			continue;

@@ -45,7 +45,7 @@ static void set_ver(struct dynsym *t, size_t idx, const char *name, const char *
 	if (idx >= t->n_ver) {
 		size_t n = idx + 1;
 
-		t->ver = pt_xreallocarray(t->ver, n, sizeof(*t->ver));
+		PT_GROW(t->ver, idx, t->a_ver);
 		memset(t->ver + t->n_ver, 0, (n - t->n_ver) * sizeof(*t->ver));
 		t->n_ver = n;
 	}

@@ -43,7 +43,7 @@ struct dynsym {
 	struct dynsym_sections s;
 	size_t n_syms;
 	struct dynsym_version *ver;	/* by version index */
-	size_t n_ver;
+	size_t n_ver, a_ver;
 	/* .gnu.hash, when valid */
 	uint32_t nbuckets, symoffset, bloom_size, bloom_shift;
 	const uint8_t *bloom, *buckets, *chains;

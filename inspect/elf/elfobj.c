@@ -16,12 +16,13 @@
 #include <unistd.h>
 
 #include "mapguard.h"
+#include "strbuf.h"
 #include "symver.h"
 #include "xalloc.h"
 
 static void where_off(char *buf, size_t n, const char *what, uint64_t off)
 {
-	snprintf(buf, n, "%s at offset 0x%llx", what, (unsigned long long)off);
+	pt_fmt_trunc(buf, n, "%s at offset 0x%llx", what, (unsigned long long)off);
 }
 
 /* File offset of vaddr through the PT_LOAD segments; *avail gets the bytes left in that segment. */
@@ -1075,7 +1076,7 @@ const char *elfobj_machine_name(int machine)
 	case EM_S390: return "s390";
 	case EM_RISCV: return "RISC-V";
 	default:
-		snprintf(buf, sizeof(buf), "machine %d", machine);
+		pt_fmt_trunc(buf, sizeof(buf), "machine %d", machine);
 		return buf;
 	}
 }

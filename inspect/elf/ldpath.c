@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -80,6 +81,7 @@ int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *di
 	for (size_t i = 0; i < env->n_system_dirs; i++)
 		env->system_dirs[i] = pt_xstrdup(debian_system_dirs[i]);
 	env->hwcaps = pt_xcalloc(3, sizeof(char *));
+	env->a_hwcaps = 3;
 	for (int l = 4; l >= 2; l--)
 		if (level >= l)
 			env->hwcaps[env->n_hwcaps++] = pt_xasprintf("x86-64-v%d", l);
@@ -126,8 +128,11 @@ char *ldpath_in_root(const struct ldpath_env *env, const char *path)
 	if (!env->root || !*env->root || path[0] != '/')
 		return pt_xstrdup(path);
 	rl = strlen(env->root);
+	if (rl + 1 >= 1 << 16)
+		return pt_xstrdup(path);	/* a root of 64 KiB: no file is there */
 	pt_strbuf_init(&cur, 1 << 16);
-	pt_strbuf_addf(&cur, "%s", env->root);
+	if (pt_strbuf_adds(&cur, env->root) < 0)
+		PT_BUG("a root shorter than the cap does not fit");
 	todo = pt_xstrdup(path);
 	rest = todo;
 	while (*rest) {
@@ -156,7 +161,8 @@ char *ldpath_in_root(const struct ldpath_env *env, const char *path)
 			continue;
 		}
 		size_t before = cur.len;
-		pt_strbuf_addf(&cur, "/%s", comp);
+		if (pt_strbuf_addf(&cur, "/%s", comp) < 0)
+			break;	/* past 64 KiB (a symlink loop growing the path): resolved this far */
 		if (links >= IN_ROOT_MAX_LINKS || lstat(cur.buf, &st) != 0 || !S_ISLNK(st.st_mode))
 			continue;
 		n = readlink(cur.buf, link, sizeof(link) - 1);
@@ -176,8 +182,8 @@ char *ldpath_in_root(const struct ldpath_env *env, const char *path)
 		todo = rest = next;
 	}
 	free(todo);
-	if (cur.len == rl)
-		pt_strbuf_addf(&cur, "/");
+	if (cur.len == rl && pt_strbuf_adds(&cur, "/") < 0)
+		PT_BUG("the root alone fills the buffer");
 	return pt_strbuf_detach(&cur);
 }
 
@@ -212,8 +218,7 @@ char *ldpath_expand(const char *s, const char *origin, const struct ldpath_env *
 		size_t namelen, used;
 
 		if (*p != '$' || !(used = dst_name(p + 1, &name, &namelen))) {
-			if (len + 2 >= cap)
-				out = pt_xrealloc(out, cap *= 2);
+			PT_RESERVE(out, len + 2, cap);
 			out[len++] = *p++;
 			continue;
 		}
@@ -230,8 +235,7 @@ char *ldpath_expand(const char *s, const char *origin, const struct ldpath_env *
 		} else {
 			/* $OSNAME, $FOO ...: not a token glibc knows; kept literally. */
 			size_t n = used + 1;
-			if (len + n + 1 >= cap)
-				out = pt_xrealloc(out, cap = 2 * (cap + n));
+			PT_RESERVE(out, len + n + 1, cap);
 			memcpy(out + len, p, n);
 			len += n;
 			p += n;
@@ -242,8 +246,7 @@ char *ldpath_expand(const char *s, const char *origin, const struct ldpath_env *
 		if (!val || !*val)
 			goto drop;
 		size_t vl = strlen(val);
-		if (len + vl + 1 >= cap)
-			out = pt_xrealloc(out, cap = 2 * (cap + vl));
+		PT_RESERVE(out, len + vl + 1, cap);
 		memcpy(out + len, val, vl);
 		len += vl;
 		p += used + 1;

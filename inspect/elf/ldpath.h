@@ -22,6 +22,7 @@ struct ldpath_env {
 	size_t n_system_dirs;
 	char **hwcaps;			/* active glibc-hwcaps subdirs, best first */
 	size_t n_hwcaps;
+	size_t a_hwcaps;		/* capacity (PT_GROW) */
 	bool legacy_hwcaps;		/* glibc < 2.37 also tries tls/, x86_64/ ... */
 	bool secure;			/* AT_SECURE rules (elf-loader.md §8) */
 	bool no_cache;			/* like ld.so --inhibit-cache */

@@ -373,7 +373,7 @@ static void add_name(struct resolve_obj *o, const char *name)
 {
 	if (name_in(o->names, o->n_names, name))
 		return;
-	o->names = pt_xreallocarray(o->names, o->n_names + 1, sizeof(char *));
+	PT_GROW(o->names, o->n_names, o->a_names);
 	o->names[o->n_names++] = pt_xstrdup(name);
 }
 
@@ -476,7 +476,7 @@ static struct resolve_dep *new_dep(struct resolve_result *r, const char *name, s
 {
 	struct resolve_dep *d;
 
-	r->deps = pt_xreallocarray(r->deps, r->n_deps + 1, sizeof(*r->deps));
+	PT_GROW(r->deps, r->n_deps, r->a_deps);
 	d = &r->deps[r->n_deps++];
 	memset(d, 0, sizeof(*d));
 	d->name = pt_xstrdup(name);
@@ -528,7 +528,7 @@ static size_t add_obj(struct search *s, const char *path, size_t req)
 	o.loader = req;
 	o.first_dep = NONE;
 	o.depth = req == NONE ? 0 : r->objs[req].depth + 1;
-	r->objs = pt_xreallocarray(r->objs, r->n_objs + 1, sizeof(*r->objs));
+	PT_GROW(r->objs, r->n_objs, r->a_objs);
 	r->objs[r->n_objs] = o;
 	return r->n_objs++;
 }
@@ -721,6 +721,7 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 
 	memset(r, 0, sizeof(*r));
 	r->objs = pt_xcalloc(1, sizeof(*r->objs));
+	r->a_objs = 1;
 	root = &r->objs[0];
 	root->loader = root->first_dep = NONE;
 	root->path = pt_xstrdup(path);

@@ -54,6 +54,7 @@ struct resolve_obj {
 	/* private to resolve.c: names it was requested under, identity, $ORIGIN */
 	char **names;
 	size_t n_names;
+	size_t a_names;		/* capacity (PT_GROW) */
 	unsigned long long dev, ino;
 	char *origin;
 };
@@ -77,8 +78,10 @@ struct resolve_dep {
 struct resolve_result {
 	struct resolve_obj *objs;
 	size_t n_objs;
+	size_t a_objs;
 	struct resolve_dep *deps;
 	size_t n_deps;
+	size_t a_deps;
 	size_t n_missing;	/* deps with obj == -1 */
 	size_t n_unmet;		/* deps with missing versions */
 };

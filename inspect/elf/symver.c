@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "xalloc.h"
 
 static uint16_t rd16(const uint8_t *p, bool be)
@@ -30,7 +31,7 @@ static void bad(struct pt_diag *d, const char *file, const char *sec, size_t off
 {
 	char where[64];
 
-	snprintf(where, sizeof(where), "%s offset 0x%zx", sec, off);
+	pt_fmt_trunc(where, sizeof(where), "%s offset 0x%zx", sec, off);
 	pt_diag_add(d, PT_SEV_WARNING, file, where, "%s", what);
 }
 

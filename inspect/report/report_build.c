@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "strbuf.h"
 #include "term.h"
 #include "report_elf.h"
 
@@ -13,11 +14,11 @@
 const char *report_duration(char *buf, size_t n, uint64_t ms)
 {
 	if (ms < 60000)
-		snprintf(buf, n, "%" PRIu64 ".%" PRIu64 " s", ms / 1000, (ms % 1000) / 100);
+		pt_fmt_trunc(buf, n, "%" PRIu64 ".%" PRIu64 " s", ms / 1000, (ms % 1000) / 100);
 	else if (ms < 3600000)
-		snprintf(buf, n, "%" PRIu64 " min %02" PRIu64 " s", ms / 60000, (ms / 1000) % 60);
+		pt_fmt_trunc(buf, n, "%" PRIu64 " min %02" PRIu64 " s", ms / 60000, (ms / 1000) % 60);
 	else
-		snprintf(buf, n, "%" PRIu64 " h %02" PRIu64 " min", ms / 3600000, (ms / 60000) % 60);
+		pt_fmt_trunc(buf, n, "%" PRIu64 " h %02" PRIu64 " min", ms / 3600000, (ms / 60000) % 60);
 	return buf;
 }
 
@@ -400,7 +401,7 @@ static void dispatch_rows(FILE *f, const struct nf_entry *e, const struct nf_ent
 {
 	char title[64];
 
-	snprintf(title, sizeof(title), "dispatch (%s)", e->name);
+	pt_fmt_trunc(title, sizeof(title), "dispatch (%s)", e->name);
 	if (e != own && own->n_dispatch)
 		dispatch_rows(f, own, own);
 	for (size_t i = 0; i < e->n_dispatch; i++)

@@ -77,7 +77,7 @@ void report_config_text(FILE *f, const struct showconfig *c, int indent, const s
 	if (c->cxx_version) {
 		const char *n = report_cxx_name(c->cxx_version);
 
-		snprintf(buf, sizeof(buf), "%s%s%s%s", c->cxx_version, n ? " (" : "", n ? n : "",
+		pt_fmt_trunc(buf, sizeof(buf), "%s%s%s%s", c->cxx_version, n ? " (" : "", n ? n : "",
 			 n ? ")" : "");
 		row(f, indent, "C++ standard", buf);
 	}
@@ -101,29 +101,29 @@ void report_config_text(FILE *f, const struct showconfig *c, int indent, const s
 
 		pt_strbuf_init(&sb, 4096);
 		for (size_t i = 0; i < c->n_nvcc_sass; i++)
-			pt_strbuf_addf(&sb, "%s%s", i ? " " : "", c->nvcc_sass[i]);
+			pt_strbuf_addf_trunc(&sb, "%s%s", i ? " " : "", c->nvcc_sass[i]);
 		row(f, indent, "SASS", sb.len ? pt_strbuf_str(&sb) : "none");
 		pt_strbuf_reset(&sb);
 		for (size_t i = 0; i < c->n_nvcc_ptx; i++)
-			pt_strbuf_addf(&sb, "%s%s", i ? " " : "", c->nvcc_ptx[i]);
+			pt_strbuf_addf_trunc(&sb, "%s%s", i ? " " : "", c->nvcc_ptx[i]);
 		row(f, indent, "PTX", sb.len ? pt_strbuf_str(&sb) : "none");
 		pt_strbuf_release(&sb);
 		row(f, indent, "TORCH_CUDA_ARCH_LIST", c->arch_list);
 	}
 	if (c->cudnn) {
 		if (c->cudnn_version && strcmp(c->cudnn_version, c->cudnn))
-			snprintf(buf, sizeof(buf), "%s (printed as %s)", c->cudnn_version, c->cudnn);
+			pt_fmt_trunc(buf, sizeof(buf), "%s (printed as %s)", c->cudnn_version, c->cudnn);
 		else
-			snprintf(buf, sizeof(buf), "%s", c->cudnn);
+			pt_fmt_trunc(buf, sizeof(buf), "%s", c->cudnn);
 		row(f, indent, "cuDNN", buf);
 		row(f, indent, "cuDNN built against CUDA", c->cudnn_cuda);
 	}
 	if (c->built_with_cudnn) {
 		if (c->built_with_cudnn_version && strcmp(c->built_with_cudnn_version, c->built_with_cudnn))
-			snprintf(buf, sizeof(buf), "%s (printed as %s)", c->built_with_cudnn_version,
+			pt_fmt_trunc(buf, sizeof(buf), "%s (printed as %s)", c->built_with_cudnn_version,
 				 c->built_with_cudnn);
 		else
-			snprintf(buf, sizeof(buf), "%s", c->built_with_cudnn);
+			pt_fmt_trunc(buf, sizeof(buf), "%s", c->built_with_cudnn);
 		row(f, indent, "built with cuDNN", buf);
 	}
 	row(f, indent, "Magma", c->magma);

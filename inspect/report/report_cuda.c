@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "strbuf.h"
 #include "term.h"
 #include "report_elf.h"
 #include "xalloc.h"
@@ -98,7 +99,7 @@ static void gpu_label(char *buf, size_t n, const char *arg, struct cuda_cc cc)
 {
 	const char *names = cudaarch_gpu_names(cc);
 
-	snprintf(buf, n, "%s: %d.%d%s%s%s", arg, cc.major, cc.minor, names ? " (" : "",
+	pt_fmt_trunc(buf, n, "%s: %d.%d%s%s%s", arg, cc.major, cc.minor, names ? " (" : "",
 		 names ? names : "", names ? ")" : "");
 }
 
@@ -275,7 +276,7 @@ static json_t *version_json(unsigned major, unsigned minor)
 {
 	char b[32];
 
-	snprintf(b, sizeof(b), "%u.%u", major, minor);
+	pt_fmt_trunc(b, sizeof(b), "%u.%u", major, minor);
 	return json_string(b);
 }
 
@@ -288,7 +289,7 @@ static json_t *entry_json(const struct report_cuda *r, size_t i)
 	char v[2] = { e->variant, '\0' };
 	json_t *j = json_object();
 
-	snprintf(fl, sizeof(fl), "0x%llx", (unsigned long long)e->flags);
+	pt_fmt_trunc(fl, sizeof(fl), "0x%llx", (unsigned long long)e->flags);
 	json_object_set_new(j, "kind", json_string(kind_word(e->kind)));
 	json_object_set_new(j, "target", json_string(cudaarch_target_name(&t, name, sizeof(name))));
 	json_object_set_new(j, "arch", json_integer(e->arch));
@@ -303,7 +304,7 @@ static json_t *entry_json(const struct report_cuda *r, size_t i)
 	json_object_set_new(j, "debug", json_boolean(e->flags & FATBIN_F_DEBUG));
 	json_object_set_new(j, "flags", json_string(fl));
 	if (e->flags & ~(uint64_t)FATBIN_F_KNOWN) {
-		snprintf(fl, sizeof(fl), "0x%llx", (unsigned long long)(e->flags & ~(uint64_t)FATBIN_F_KNOWN));
+		pt_fmt_trunc(fl, sizeof(fl), "0x%llx", (unsigned long long)(e->flags & ~(uint64_t)FATBIN_F_KNOWN));
 		json_object_set_new(j, "unknown_flags", json_string(fl));
 	}
 	json_object_set_new(j, "section", json_string(s->secs[s->fatbins[e->fatbin].section].name));
@@ -334,7 +335,7 @@ static json_t *verdict_json(const struct report_cuda *r, const struct cuda_verdi
 	const char *need = v->has_ptx ? cudaarch_ptx_min_driver(v->isa_major, v->isa_minor, drv,
 								 sizeof(drv)) : NULL;
 
-	snprintf(cc, sizeof(cc), "%d.%d", v->cc.major, v->cc.minor);
+	pt_fmt_trunc(cc, sizeof(cc), "%d.%d", v->cc.major, v->cc.minor);
 	json_object_set_new(j, "gpu", json_string(arg));
 	json_object_set_new(j, "cc", json_string(cc));
 	json_object_set_new(j, "names", pt_json_str(cudaarch_gpu_names(v->cc)));
@@ -348,7 +349,7 @@ static json_t *verdict_json(const struct report_cuda *r, const struct cuda_verdi
 					: json_null());
 	json_object_set_new(j, "ptx_min_driver", v->has_ptx ? pt_json_str(need) : json_null());
 	if (v->driver_cuda) {
-		snprintf(cc, sizeof(cc), "%d.%d", v->driver_cuda / 1000, v->driver_cuda % 1000 / 10);
+		pt_fmt_trunc(cc, sizeof(cc), "%d.%d", v->driver_cuda / 1000, v->driver_cuda % 1000 / 10);
 		json_object_set_new(j, "driver_cuda", json_string(cc));
 		json_object_set_new(j, "ptx_jit_blocked", json_boolean(v->jit_blocked));
 	}
@@ -562,7 +563,7 @@ json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_res
 		json_t *x = json_object();
 		char cc[16], drv[16];
 
-		snprintf(cc, sizeof(cc), "%d.%d", v.cc.major, v.cc.minor);
+		pt_fmt_trunc(cc, sizeof(cc), "%d.%d", v.cc.major, v.cc.minor);
 		json_object_set_new(x, "gpu", json_string(opts->gpu_args[g]));
 		json_object_set_new(x, "cc", json_string(cc));
 		json_object_set_new(x, "library", w < 0 ? json_null() : json_string(r->objs[cd->v[w].obj].path));

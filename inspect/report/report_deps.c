@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "strbuf.h"
 #include "term.h"
 #include "xalloc.h"
 
@@ -91,7 +92,7 @@ static void print_edge_notes(struct walker *w, const struct resolve_dep *d)
 	if (d->obj == NONE) {
 		char ind[600];
 
-		snprintf(ind, sizeof(ind), "  %s", w->prefix);
+		pt_fmt_trunc(ind, sizeof(ind), "  %s", w->prefix);
 		print_missing(w->f, ind, d, w->c);
 	}
 	for (size_t k = 0; k < d->n_missing_versions; k++)

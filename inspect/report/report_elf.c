@@ -5,18 +5,19 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "strbuf.h"
 #include "term.h"
 
 const char *report_size(char *buf, size_t n, unsigned long long b)
 {
 	if (b < 1024)
-		snprintf(buf, n, "%llu B", b);
+		pt_fmt_trunc(buf, n, "%llu B", b);
 	else if (b < 1024 * 1024)
-		snprintf(buf, n, "%.1f KB", b / 1024.0);
+		pt_fmt_trunc(buf, n, "%.1f KB", b / 1024.0);
 	else if (b < 1024ull * 1024 * 1024)
-		snprintf(buf, n, "%.1f MB", b / (1024.0 * 1024));
+		pt_fmt_trunc(buf, n, "%.1f MB", b / (1024.0 * 1024));
 	else
-		snprintf(buf, n, "%.2f GB", b / (1024.0 * 1024 * 1024));
+		pt_fmt_trunc(buf, n, "%.2f GB", b / (1024.0 * 1024 * 1024));
 	return buf;
 }
 

@@ -226,12 +226,12 @@ static char *cudnn(const struct pyenv_report *r, const struct importdiag *g)
 
 	pt_strbuf_init(&sb, 8192);
 	if (r->torch_ok && r->cudnn_version > 0)
-		pt_strbuf_addf(&sb, "%ld", r->cudnn_version);
+		pt_strbuf_addf_trunc(&sb, "%ld", r->cudnn_version);
 	if (lib)
-		pt_strbuf_addf(&sb, "%s%s", sb.len ? " " : "", lib);
+		pt_strbuf_addf_trunc(&sb, "%s%s", sb.len ? " " : "", lib);
 	for (size_t i = 0; g && i < g->n_missing; i++)
 		if (!strncmp(g->missing[i].name, "libcudnn", 8))
-			pt_strbuf_addf(&sb, "%s%s needed but not found", sb.len ? "; " : "", g->missing[i].name);
+			pt_strbuf_addf_trunc(&sb, "%s%s needed but not found", sb.len ? "; " : "", g->missing[i].name);
 	/* collect_env's guess: what ldconfig knows (the cache, read, not ldconfig -p). */
 	pt_diag_init(&d);
 	if (!sb.len && ldcache_load(&c, "/etc/ld.so.cache", &d) == 0) {
@@ -239,7 +239,7 @@ static char *cudnn(const struct pyenv_report *r, const struct importdiag *g)
 
 		for (size_t i = 0; i < c.n; i++)
 			if (!strncmp(c.v[i].key, "libcudnn.so.", 12) && c.v[i].flags == 0x0303)
-				pt_strbuf_addf(&sb, "%s%s", k++ ? ", " : "Probably one of the following: ",
+				pt_strbuf_addf_trunc(&sb, "%s%s", k++ ? ", " : "Probably one of the following: ",
 					       c.v[i].value);
 		ldcache_release(&c);
 	}
@@ -313,7 +313,7 @@ static void conda(struct bugreport *b)
 
 		if (json && !json[5] && (*json = '\0', bld = strrchr(n, '-')) && (*bld = '\0', v = strrchr(n, '-')) &&
 		    (*v = '\0', is_relevant(n))) {
-			b->conda = pt_xreallocarray(b->conda, b->n_conda + 1, sizeof(*b->conda));
+			PT_GROW(b->conda, b->n_conda, b->a_conda);
 			b->conda[b->n_conda++] = pt_xasprintf("[conda] %-24s %-12s %s", n, v + 1, bld + 1);
 		}
 		free(n);
@@ -383,7 +383,7 @@ void bugreport_collect(const struct pyenv_report *r, const struct importdiag *g,
 		if (!b->v[i])
 			b->v[i] = pt_xstrdup("Could not collect");
 	for (size_t i = 0; i < r->n_dists; i++) {
-		b->pip = pt_xreallocarray(b->pip, b->n_pip + 1, sizeof(*b->pip));
+		PT_GROW(b->pip, b->n_pip, b->a_pip);
 		b->pip[b->n_pip++] = pt_xasprintf("[pip3] %s==%s", r->dist_name[i], r->dist_version[i]);
 	}
 	if (b->n_pip > 1)

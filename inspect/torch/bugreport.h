@@ -44,8 +44,10 @@ struct bugreport {
 	char *v[BR_N_FIELDS];		/* the value as collect_env would print it */
 	char **pip;			/* "[pip3] numpy==1.24.2" */
 	size_t n_pip;
+	size_t a_pip;
 	char **conda;			/* "[conda] ..." */
 	size_t n_conda;
+	size_t a_conda;
 };
 
 /* collect_env's SystemEnv name ("torch_version") and label ("PyTorch version"). */

@@ -21,8 +21,8 @@ static int exists(const char *dir, const char *name)
 	char p[PATH_MAX];
 	struct stat st;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return stat(p, &st) == 0;
+	/* A path over PATH_MAX names no file the tree could hold. */
+	return pt_fmt(p, sizeof(p), "%s/%s", dir, name) == 0 && stat(p, &st) == 0;
 }
 
 int envcheck_is_source_tree(const char *dir)
@@ -38,7 +38,7 @@ const char *envcheck_lib_stem(const char *path, char *out, size_t n)
 	so = strstr(b, ".so");
 	if (strncmp(b, "lib", 3) || !so || (so[3] && so[3] != '.'))
 		return NULL;
-	snprintf(out, n, "%.*s", (int)(so - b), b);
+	pt_fmt_trunc(out, n, "%.*s", (int)(so - b), b);
 	return out;
 }
 
@@ -265,7 +265,7 @@ int envcheck_deps(const struct pyenv_report *r, struct envcheck_deps_summary *su
 			sum->n_unmet++;
 			pt_strbuf_init(&sb, 4096);
 			for (size_t k = 0; k < e->n_missing_versions; k++)
-				pt_strbuf_addf(&sb, "%s%s", k ? ", " : "", e->missing_versions[k]);
+				pt_strbuf_addf_trunc(&sb, "%s%s", k ? ", " : "", e->missing_versions[k]);
 			pt_diag_add(findings, PT_SEV_WARNING, r->python, "deps",
 				    "%s (%s) lacks version%s %s needed by %s", e->name,
 				    e->obj != (size_t)-1 ? res.objs[e->obj].realpath : "?",
@@ -298,10 +298,10 @@ void envcheck_arch_compare(char *const *cfg_t, size_t n_cfg, char *const *bin_t,
 	pt_strbuf_init(&extra, 4096);
 	for (size_t i = 0; i < n_cfg; i++)
 		if (!in_list(bin_t, n_bin, cfg_t[i]))
-			pt_strbuf_addf(&miss, "%s%s", miss.len ? " " : "", cfg_t[i]);
+			pt_strbuf_addf_trunc(&miss, "%s%s", miss.len ? " " : "", cfg_t[i]);
 	for (size_t i = 0; i < n_bin; i++)
 		if (!in_list(cfg_t, n_cfg, bin_t[i]))
-			pt_strbuf_addf(&extra, "%s%s", extra.len ? " " : "", bin_t[i]);
+			pt_strbuf_addf_trunc(&extra, "%s%s", extra.len ? " " : "", bin_t[i]);
 	if (miss.len)
 		pt_diag_add(d, PT_SEV_WARNING, python, "fatbin",
 			    "the NVCC architecture flags name %s but %s holds no code for that: a "
@@ -323,7 +323,7 @@ int envcheck_fatbin(const struct pyenv_report *r, const struct showconfig *cfg,
 	struct cuda_scan s;
 	struct pt_diag d;
 	char **cfg_t = NULL, **bin_t = NULL;
-	size_t n_cfg = 0, n_bin = 0;
+	size_t n_cfg = 0, n_bin = 0, a_bin = 0;
 	int rc = -1;
 
 	if (!cfg || !l || !l->realpath || (!cfg->n_nvcc_sass && !cfg->n_nvcc_ptx))
@@ -345,7 +345,7 @@ int envcheck_fatbin(const struct pyenv_report *r, const struct showconfig *cfg,
 				continue;
 			cudaarch_target_name(&t, name, sizeof(name));
 			if (!in_list(bin_t, n_bin, name)) {
-				bin_t = pt_xreallocarray(bin_t, n_bin + 1, sizeof(*bin_t));
+				PT_GROW(bin_t, n_bin, a_bin);
 				bin_t[n_bin++] = pt_xstrdup(name);
 			}
 		}

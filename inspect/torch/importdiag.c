@@ -34,11 +34,12 @@ const char *importdiag_cause_key(enum importdiag_cause c)
 	return (unsigned)c < sizeof(k) / sizeof(k[0]) ? k[c] : "?";
 }
 
-static void push_str(char ***v, size_t *n, char *s)
-{
-	*v = pt_xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = s;
-}
+/* Append s (owned) to o->f, counted by o->n_f, capacity o->a_f. */
+#define push_str(o, f, s)                                                       \
+	do {                                                                   \
+		PT_GROW((o)->f, (o)->n_##f, (o)->a_##f);                       \
+		(o)->f[(o)->n_##f++] = (s);                                    \
+	} while (0)
 
 static const char *base(const char *p)
 {
@@ -117,17 +118,17 @@ static void missing_add(struct importdiag *g, const struct resolve_result *res,
 
 	for (size_t i = 0; i < g->n_missing; i++)
 		if (!strcmp(g->missing[i].name, e->name)) {
-			push_str(&g->missing[i].also, &g->missing[i].n_also,
+			push_str(&g->missing[i], also,
 				 pt_xstrdup(res->objs[e->needed_by].realpath));
 			return;
 		}
-	g->missing = pt_xreallocarray(g->missing, g->n_missing + 1, sizeof(*g->missing));
+	PT_GROW(g->missing, g->n_missing, g->a_missing);
 	m = &g->missing[g->n_missing++];
 	memset(m, 0, sizeof(*m));
 	m->name = pt_xstrdup(e->name);
 	m->needed_by = pt_xstrdup(res->objs[e->needed_by].realpath);
 	for (size_t i = 0; i < e->n_tried; i++)
-		push_str(&m->tried, &m->n_tried,
+		push_str(m, tried,
 			 pt_xasprintf("%s (%s%s%s)", e->tried[i].path, resolve_found_by_name(e->tried[i].from),
 				      e->tried[i].why_skipped ? ": " : "",
 				      e->tried[i].why_skipped ? e->tried[i].why_skipped : ""));
@@ -154,7 +155,7 @@ static void missing_add(struct importdiag *g, const struct resolve_result *res,
 static void check_mixed(struct importdiag *g, const struct resolve_result *res)
 {
 	char **dirs = NULL;
-	size_t *count = NULL, nd = 0, best = 0;
+	size_t *count = NULL, nd = 0, a_dirs = 0, a_count = 0, best = 0;
 
 	for (size_t i = 1; i < res->n_objs; i++) {
 		char *d;
@@ -166,8 +167,8 @@ static void check_mixed(struct importdiag *g, const struct resolve_result *res)
 		for (k = 0; k < nd && strcmp(dirs[k], d); k++)
 			;
 		if (k == nd) {
-			dirs = pt_xreallocarray(dirs, nd + 1, sizeof(*dirs));
-			count = pt_xreallocarray(count, nd + 1, sizeof(*count));
+			PT_GROW(dirs, nd, a_dirs);
+			PT_GROW(count, nd, a_count);
 			dirs[nd] = d;
 			count[nd++] = 0;
 		} else {
@@ -190,7 +191,7 @@ static void check_mixed(struct importdiag *g, const struct resolve_result *res)
 			free(d);
 			continue;
 		}
-		g->mixed = pt_xreallocarray(g->mixed, g->n_mixed + 1, sizeof(*g->mixed));
+		PT_GROW(g->mixed, g->n_mixed, g->a_mixed);
 		m = &g->mixed[g->n_mixed++];
 		m->lib = pt_xstrdup(o->path);
 		m->how = pt_xstrdup(o->first_dep != NONE ? resolve_found_by_name(res->deps[o->first_dep].found_by)
@@ -243,16 +244,16 @@ static void check_cuda(struct importdiag_cuda *c, struct resolve_result *res, si
 		read_proc_driver(c->driver, sizeof(c->driver));
 	if (c->rt_major < 0) {
 		c->verdict = CUDADRIVER_UNKNOWN;
-		snprintf(c->why, sizeof(c->why), "the CUDA runtime version is not in %s's name", c->cudart);
+		pt_fmt_trunc(c->why, sizeof(c->why), "the CUDA runtime version is not in %s's name", c->cudart);
 	} else if (!c->libcuda && !c->driver[0]) {
 		c->verdict = CUDADRIVER_UNKNOWN;
-		snprintf(c->why, sizeof(c->why),
+		pt_fmt_trunc(c->why, sizeof(c->why),
 			 "no NVIDIA driver: libcuda.so.1 is not found by the loader's rules from %s and "
 			 "/proc/driver/nvidia/version is absent (CUDA is unavailable; import still works)",
 			 c->cudart);
 	} else if (!c->driver[0]) {
 		c->verdict = CUDADRIVER_UNKNOWN;
-		snprintf(c->why, sizeof(c->why), "the driver version is not in %s's name", c->libcuda);
+		pt_fmt_trunc(c->why, sizeof(c->why), "the driver version is not in %s's name", c->libcuda);
 	} else {
 		c->verdict = cudadriver_check(c->driver, c->rt_major, c->rt_minor, c->why, sizeof(c->why));
 	}
@@ -316,12 +317,12 @@ static void binding(struct importdiag *g, const struct pyenv_report *r, const st
 		if (resolve_tree(exe, env, &er, &local) == 0)
 			for (size_t i = 0; i < er.n_objs; i++)
 				if (!in_strv(g->bind_paths, g->n_bind_paths, er.objs[i].realpath))
-					push_str(&g->bind_paths, &g->n_bind_paths, pt_xstrdup(er.objs[i].realpath));
+					push_str(g, bind_paths, pt_xstrdup(er.objs[i].realpath));
 		resolve_release(&er);
 	}
 	for (size_t i = 0; i < res->n_objs; i++)
 		if (!in_strv(g->bind_paths, g->n_bind_paths, res->objs[i].realpath))
-			push_str(&g->bind_paths, &g->n_bind_paths, pt_xstrdup(res->objs[i].realpath));
+			push_str(g, bind_paths, pt_xstrdup(res->objs[i].realpath));
 	g->have_bind = bindcheck_run((const char *const *)g->bind_paths, g->n_bind_paths, &g->bind,
 				     &local) == 0;
 	/* Objects that could not be read are worth a note, not a cause. */
@@ -341,10 +342,10 @@ static void pick_cause(struct importdiag *g, const struct pyenv_report *r)
 		char more[64] = "", also[64] = "";
 
 		if (g->n_missing > 1)
-			snprintf(more, sizeof(more), " (and %zu more missing librar%s)", g->n_missing - 1,
+			pt_fmt_trunc(more, sizeof(more), " (and %zu more missing librar%s)", g->n_missing - 1,
 				 g->n_missing > 2 ? "ies" : "y");
 		if (m->n_also)
-			snprintf(also, sizeof(also), " (and %zu more object%s)", m->n_also,
+			pt_fmt_trunc(also, sizeof(also), " (and %zu more object%s)", m->n_also,
 				 m->n_also > 1 ? "s" : "");
 		headline(g, "missing library: %s, needed by %s%s, is not found by the loader's rules%s",
 			 m->name, m->needed_by, also, more);
@@ -365,7 +366,7 @@ static void pick_cause(struct importdiag *g, const struct pyenv_report *r)
 			if (g->bind.v[i].obj == w)
 				first = g->bind.v[i].name;
 		if (nobj > 1)
-			snprintf(others, sizeof(others), " (%zu) and %zu more object%s", nworst, nobj - 1,
+			pt_fmt_trunc(others, sizeof(others), " (%zu) and %zu more object%s", nworst, nobj - 1,
 				 nobj > 2 ? "s" : "");
 		g->cause = IMPORTDIAG_UNDEFINED_SYMBOL;
 		if (g->n_mixed)
@@ -480,8 +481,8 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 
 			pt_strbuf_init(&sb, 4096);
 			for (size_t k = 0; k < e->n_missing_versions; k++)
-				pt_strbuf_addf(&sb, "%s%s", k ? ", " : "", e->missing_versions[k]);
-			push_str(&g->unmet, &g->n_unmet,
+				pt_strbuf_addf_trunc(&sb, "%s%s", k ? ", " : "", e->missing_versions[k]);
+			push_str(g, unmet,
 				 pt_xasprintf("%s (%s) lacks version%s %s, needed by %s", e->name,
 					      res.objs[e->obj].realpath, e->n_missing_versions > 1 ? "s" : "",
 					      pt_strbuf_str(&sb), res.objs[e->needed_by].realpath));

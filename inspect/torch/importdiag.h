@@ -41,8 +41,10 @@ struct importdiag_missing {
 	char *needed_by;	/* the first object (load order) that needs it */
 	char **also;		/* the others that need it too */
 	size_t n_also;
+	size_t a_also;
 	char **tried;		/* "path (how)" in the loader's order */
 	size_t n_tried;
+	size_t a_tried;
 	struct debpkg_owner *owners;	/* installed packages that have a file of that name */
 	size_t n_owners;
 	char *hint;		/* what would provide it (pip wheel, nvidia-cudnn), or NULL */
@@ -74,13 +76,17 @@ struct importdiag {
 	size_t n_objs;		/* objects in its tree */
 	struct importdiag_missing *missing;
 	size_t n_missing;
+	size_t a_missing;
 	char **unmet;		/* "libX (path) lacks VER needed by Y" */
 	size_t n_unmet;
+	size_t a_unmet;
 	struct importdiag_mixed *mixed;
 	size_t n_mixed;
+	size_t a_mixed;
 	bool have_bind;
 	char **bind_paths;	/* the scope, in load order (the interpreter first) */
 	size_t n_bind_paths;
+	size_t a_bind_paths;
 	struct bindcheck_result bind;
 	struct importdiag_cuda cuda;
 	char *spec_disagrees;	/* find_spec's answer when it differs from the located one */

@@ -99,7 +99,7 @@ int pyenv_run_capture(char *const argv[], struct pt_strbuf *out, int quiet)
 		if (n < 0)
 			break;
 		if (out)
-			pt_strbuf_add(out, buf, (size_t)n);	/* past the cap: dropped */
+			pt_strbuf_add_trunc(out, buf, (size_t)n);	/* past the cap: dropped */
 	}
 	close(fds[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -322,7 +322,7 @@ static bool same_file(const char *a, const char *b)
 size_t pyenv_find_torch_pythons(const char *skip, char ***out)
 {
 	char *cands[64];
-	size_t nc = 0, n = 0;
+	size_t nc = 0, n = 0, alloc = 0;
 	const char *path = getenv("PATH");
 
 	*out = NULL;
@@ -347,7 +347,7 @@ size_t pyenv_find_torch_pythons(const char *skip, char ***out)
 		st = pyenv_run_capture((char *const[]){ cands[i], (char *)"-c", (char *)"import torch", NULL },
 				 NULL, 1);
 		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-			*out = pt_xreallocarray(*out, n + 1, sizeof(**out));
+			PT_GROW(*out, n, alloc);
 			(*out)[n++] = pt_xstrdup(cands[i]);
 		}
 	}

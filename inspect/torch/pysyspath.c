@@ -41,15 +41,15 @@ static bool next_line(const char *buf, size_t len, size_t *pos, const char **l, 
 	return true;
 }
 
-static void push(char ***v, size_t *n, char *s)
+static void push(char ***v, size_t *n, size_t *alloc, char *s)
 {
-	*v = pt_xreallocarray(*v, *n + 1, sizeof(**v));
+	PT_GROW(*v, *n, *alloc);
 	(*v)[(*n)++] = s;
 }
 
 size_t pysyspath_pth_paths(const char *buf, size_t len, const char *sitedir, char ***out)
 {
-	size_t pos = 0, n = 0, ll;
+	size_t pos = 0, n = 0, alloc = 0, ll;
 	const char *l;
 
 	*out = NULL;
@@ -61,16 +61,16 @@ size_t pysyspath_pth_paths(const char *buf, size_t len, const char *sitedir, cha
 		if (ll > 6 && !strncmp(l, "import", 6) && (l[6] == ' ' || l[6] == '\t'))
 			continue;
 		if (l[0] == '/')
-			push(out, &n, pt_xstrndup(l, ll));
+			push(out, &n, &alloc, pt_xstrndup(l, ll));
 		else
-			push(out, &n, pt_xasprintf("%s/%.*s", sitedir, (int)ll, l));
+			push(out, &n, &alloc, pt_xasprintf("%s/%.*s", sitedir, (int)ll, l));
 	}
 	return n;
 }
 
 size_t pysyspath_pth_imports(const char *buf, size_t len, char ***out)
 {
-	size_t pos = 0, n = 0, ll;
+	size_t pos = 0, n = 0, alloc = 0, ll;
 	const char *l;
 
 	*out = NULL;
@@ -85,7 +85,7 @@ size_t pysyspath_pth_imports(const char *buf, size_t len, char ***out)
 		while (i < ll && (isalnum((unsigned char)l[i]) || l[i] == '_' || l[i] == '.'))
 			i++;
 		if (i > s)
-			push(out, &n, pt_xstrndup(l + s, i - s));
+			push(out, &n, &alloc, pt_xstrndup(l + s, i - s));
 	}
 	return n;
 }
@@ -224,7 +224,7 @@ static size_t list_dir(const char *dir, const char *pre, const char *suf, char *
 {
 	struct dirent **ents;
 	int n = scandir(dir, &ents, NULL, alphasort);
-	size_t k = 0, pl = strlen(pre), sl = strlen(suf);
+	size_t k = 0, alloc = 0, pl = strlen(pre), sl = strlen(suf);
 
 	*out = NULL;
 	if (n < 0)
@@ -234,7 +234,7 @@ static size_t list_dir(const char *dir, const char *pre, const char *suf, char *
 		size_t l = strlen(nm);
 
 		if (l >= pl + sl && !strncmp(nm, pre, pl) && !strcmp(nm + l - sl, suf))
-			push(out, &k, pt_xasprintf("%s/%s", dir, nm));
+			push(out, &k, &alloc, pt_xasprintf("%s/%s", dir, nm));
 		free(ents[i]);
 	}
 	free(ents);

@@ -24,17 +24,12 @@ struct entry {
 	bool open;
 };
 
-static void push_str(char ***v, size_t *n, const char *s)
-{
-	/*
-	 * The capacity is the power of two at or above n (8 at least), so it
-	 * doubles when n reaches one: 400,000 NVCC codes must not cost a copy
-	 * of the list each (a quadratic realloc where realloc moves the block).
-	 */
-	if (*n == 0 || (*n >= 8 && !(*n & (*n - 1))))
-		*v = pt_xreallocarray(*v, *n ? 2 * *n : 8, sizeof(**v));
-	(*v)[(*n)++] = pt_xstrdup(s);
-}
+/* Doubling: 400,000 NVCC codes must not cost a copy of the list each. */
+#define push_str(c, f, s)                                                       \
+	do {                                                                   \
+		PT_GROW((c)->f, (c)->n_##f, (c)->a_##f);                       \
+		(c)->f[(c)->n_##f++] = pt_xstrdup(s);                          \
+	} while (0)
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -112,7 +107,7 @@ const char *showconfig_arch_dotted(const char *name, char *out, size_t n)
 		if (!isalpha((unsigned char)*t))
 			return NULL;
 	/* The last digit is the minor version: sm_120 is 12.0. */
-	snprintf(out, n, "%.*s.%c%s", (int)(nd - 1), d, d[nd - 1], d + nd);
+	pt_fmt_trunc(out, n, "%.*s.%c%s", (int)(nd - 1), d, d[nd - 1], d + nd);
 	return out;
 }
 
@@ -125,9 +120,9 @@ static void add_codes(struct showconfig *c, const char *codes)
 		while (*t == ' ')
 			t++;
 		if (starts(t, "sm_"))
-			push_str(&c->nvcc_sass, &c->n_nvcc_sass, t);
+			push_str(c, nvcc_sass, t);
 		else if (starts(t, "compute_"))
-			push_str(&c->nvcc_ptx, &c->n_nvcc_ptx, t);
+			push_str(c, nvcc_ptx, t);
 	}
 	free(s);
 }
@@ -229,7 +224,7 @@ static void finish_nvcc(struct showconfig *c)
 		if (!showconfig_arch_dotted(c->nvcc_sass[i], d, sizeof(d)))
 			continue;
 		ptx = bsearch(&key, ptx_dotted, np, sizeof(*ptx_dotted), pt_cmp_strp) != NULL;
-		pt_strbuf_addf(&al, "%s%s%s", al.len ? ";" : "", d, ptx ? "+PTX" : "");
+		pt_strbuf_addf_trunc(&al, "%s%s%s", al.len ? ";" : "", d, ptx ? "+PTX" : "");
 	}
 	/* PTX for an arch without its SASS: "X.Y+PTX" alone would add SASS, so name it. */
 	for (size_t k = 0; k < c->n_nvcc_ptx; k++) {
@@ -238,9 +233,9 @@ static void finish_nvcc(struct showconfig *c)
 
 		if (!showconfig_arch_dotted(c->nvcc_ptx[k], p, sizeof(p)))
 			continue;
-		snprintf(name, sizeof(name), "sm_%s", c->nvcc_ptx[k] + 8);
+		pt_fmt_trunc(name, sizeof(name), "sm_%s", c->nvcc_ptx[k] + 8);
 		if (!bsearch(&key, sass_sorted, c->n_nvcc_sass, sizeof(*sass_sorted), pt_cmp_strp))
-			pt_strbuf_addf(&al, "%s%s+PTX", al.len ? ";" : "", p);
+			pt_strbuf_addf_trunc(&al, "%s%s+PTX", al.len ? ";" : "", p);
 	}
 	free(c->arch_list);
 	c->arch_list = al.len ? pt_strbuf_detach(&al) : NULL;
@@ -280,7 +275,7 @@ static const char *next_key(const char *s)
 static void add_setting(struct showconfig *c, const char *key, size_t klen, const char *v,
 			size_t vlen)
 {
-	c->settings = pt_xreallocarray(c->settings, c->n_settings + 1, sizeof(*c->settings));
+	PT_GROW(c->settings, c->n_settings, c->a_settings);
 	c->settings[c->n_settings].key = pt_xstrndup(key, klen);
 	c->settings[c->n_settings].value = pt_xstrndup(v, vlen);
 	c->n_settings++;
@@ -298,7 +293,7 @@ static void parse_settings(struct showconfig *c, const char *s, size_t line, con
 	const char *p = s;
 	char where[32];
 
-	snprintf(where, sizeof(where), "line %zu", line);
+	pt_fmt_trunc(where, sizeof(where), "line %zu", line);
 	while (*p == ' ')
 		p++;
 	if (*p && !key_at(p)) {
@@ -306,7 +301,7 @@ static void parse_settings(struct showconfig *c, const char *s, size_t line, con
 		size_t n = nk ? (size_t)(nk - p) : strlen(p);
 		char *junk = pt_xasprintf("Build settings: %.*s", (int)n, p);
 
-		push_str(&c->unparsed, &c->n_unparsed, junk);
+		push_str(c, unparsed, junk);
 		pt_diag_add(diag, PT_SEV_NOTE, file, where, "build settings start with '%.*s', not KEY=",
 			    (int)(n > 40 ? 40 : n), p);
 		free(junk);
@@ -333,7 +328,7 @@ static void parse_settings(struct showconfig *c, const char *s, size_t line, con
 					if (!(isupper((unsigned char)*u) || isdigit((unsigned char)*u) || *u == '_'))
 						frag = false;
 				if (frag && *t) {
-					push_str(&c->unparsed, &c->n_unparsed, t);
+					push_str(c, unparsed, t);
 					pt_diag_add(diag, PT_SEV_NOTE, file, where,
 						    "build settings end in '%s' without a value (cut short?)", t);
 					end = comma;
@@ -406,7 +401,7 @@ static bool interpret(struct showconfig *c, const char *s, size_t line, const ch
 	if (is_compiler(s)) {
 		char *t = trimmed(s);
 
-		push_str(&c->compilers, &c->n_compilers, t);
+		push_str(c, compilers, t);
 		free(t);
 	} else if (starts(s, "C++ Version:")) {
 		set_field(&c->cxx_version, after(s, "C++ Version:"));
@@ -517,16 +512,16 @@ static void close_entry(struct showconfig *c, struct entry *e, const char *file,
 		while (n && cur[n - 1] == ' ')
 			n--;
 		cur[n] = '\0';
-		snprintf(where, sizeof(where), "line %zu", e->line);
+		pt_fmt_trunc(where, sizeof(where), "line %zu", e->line);
 		pt_diag_add(diag, PT_SEV_NOTE, file, where,
 			    "two entries on one line (a lost line break?): read as two");
-		push_str(&c->items, &c->n_items, cur);
+		push_str(c, items, cur);
 		c->n_known += interpret(c, cur, e->line, file, diag);
 		cur += (m - cur) + 4;
 		while (*cur == ' ')
 			cur++;
 	}
-	push_str(&c->items, &c->n_items, cur);
+	push_str(c, items, cur);
 	c->n_known += interpret(c, cur, e->line, file, diag);
 	free(all);
 	pt_strbuf_reset(&e->text);
@@ -579,9 +574,9 @@ static void unrepr(struct pt_strbuf *out, const char *s, size_t n)
 			} else
 				ch = e;	/* \\, \', \" and anything else: the character itself */
 		}
-		pt_strbuf_add(out, &ch, 1);
+		pt_strbuf_add_trunc(out, &ch, 1);
 	}
-	pt_strbuf_add(out, "\n", 1);
+	pt_strbuf_add_trunc(out, "\n", 1);
 }
 
 /* The text with every repr line expanded, or NULL when there is none. */
@@ -601,8 +596,8 @@ static char *expand_repr(const uint8_t *buf, size_t len, size_t *outlen)
 			unrepr(&out, (const char *)buf + pos, n);
 			any = true;
 		} else {
-			pt_strbuf_add(&out, buf + pos, n);
-			pt_strbuf_add(&out, "\n", 1);
+			pt_strbuf_add_trunc(&out, buf + pos, n);
+			pt_strbuf_add_trunc(&out, "\n", 1);
 		}
 		pos += n + (nl ? 1 : 0);
 	}
@@ -679,9 +674,9 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			 */
 			wrap_w = prev_len;
 			for (size_t i = 0; i < prev_blanks; i++)
-				pt_strbuf_adds(&e.text, " ");
+				pt_strbuf_adds_trunc(&e.text, " ");
 			line[ln] = '\0';
-			pt_strbuf_adds(&e.text, line);
+			pt_strbuf_adds_trunc(&e.text, line);
 			prev_len = raw;
 			prev_blanks = blanks;
 			free(line);
@@ -698,7 +693,7 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			close_entry(c, &e, file, diag);
 			while (*t == ' ')
 				t++;
-			pt_strbuf_adds(&e.text, t);
+			pt_strbuf_adds_trunc(&e.text, t);
 			e.dash_col = col;
 			e.line = lineno;
 			e.open = true;
@@ -708,15 +703,15 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			bool bare = e.text.len && sofar[e.text.len - 1] == ';';
 
 			if (!bare)
-				pt_strbuf_adds(&e.text, " ");
-			pt_strbuf_adds(&e.text, line + col);
+				pt_strbuf_adds_trunc(&e.text, " ");
+			pt_strbuf_adds_trunc(&e.text, line + col);
 		} else {
 			char where[32];
 
 			close_entry(c, &e, file, diag);
-			snprintf(where, sizeof(where), "line %zu", lineno);
+			pt_fmt_trunc(where, sizeof(where), "line %zu", lineno);
 			pt_diag_add(diag, PT_SEV_NOTE, file, where, "not part of the configuration: kept as unparsed");
-			push_str(&c->unparsed, &c->n_unparsed, line);
+			push_str(c, unparsed, line);
 		}
 		free(line);
 	}
@@ -784,11 +779,9 @@ int showconfig_read_stream(FILE *f, char **out, size_t *len)
 	/* One byte past the parser's limit, so that "too large" is still seen. */
 	pt_strbuf_init(&sb, SHOWCONFIG_MAX_LEN + 1);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (pt_strbuf_add(&sb, buf, n) < 0) {
-			/* Keep what fits, up to the limit + 1: the parser then says "too large". */
-			pt_strbuf_add(&sb, buf, sb.max - sb.len);
+		/* Keep what fits, up to the limit + 1: the parser then says "too large". */
+		if (pt_strbuf_add_trunc(&sb, buf, n))
 			break;
-		}
 	if (ferror(f)) {
 		pt_strbuf_release(&sb);
 		return -1;

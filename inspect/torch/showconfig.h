@@ -28,6 +28,7 @@ struct showconfig_kv {
 struct showconfig {
 	char **compilers;	/* "GCC 9.3", "clang 13.1.6", "MSVC 192930151", in order */
 	size_t n_compilers;
+	size_t a_compilers;
 	char *cxx_version;	/* "201703" as printed */
 	char *mkl;		/* "2024.2", the MKL version */
 	char *mkldnn;		/* "v3.7.1", MKL-DNN / oneDNN */
@@ -40,8 +41,10 @@ struct showconfig {
 	char *nvcc_flags;	/* the NVCC architecture flags text, wrapped lines joined */
 	char **nvcc_sass;	/* "sm_80": real architectures, in order, unique */
 	size_t n_nvcc_sass;
+	size_t a_nvcc_sass;
 	char **nvcc_ptx;	/* "compute_90": PTX embedded for JIT, in order, unique */
 	size_t n_nvcc_ptx;
+	size_t a_nvcc_ptx;
 	char *arch_list;	/* the same as TORCH_CUDA_ARCH_LIST: "7.0;8.0;9.0+PTX" */
 	char *cudnn;		/* as printed: "91.0.2" */
 	char *cudnn_version;	/* decoded: "9.10.2" */
@@ -54,10 +57,13 @@ struct showconfig {
 	char *xpu;		/* the text after "XPU" */
 	struct showconfig_kv *settings;	/* "Build settings:", in order */
 	size_t n_settings;
+	size_t a_settings;
 	char **items;		/* every "- ..." entry, wrapped lines joined, dash removed */
 	size_t n_items;
+	size_t a_items;
 	char **unparsed;	/* every other non-blank line, verbatim */
 	size_t n_unparsed;
+	size_t a_unparsed;
 	bool has_header;	/* "PyTorch built with:" seen */
 	size_t n_known;		/* items that are entries torch prints (GCC, CUDA Runtime ...) */
 };

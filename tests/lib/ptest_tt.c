@@ -48,13 +48,13 @@ char *ptest_tt_payload_line(const char *kind, const char *extra, const char *pay
 
 	tt_md5((const uint8_t *)payload, strlen(payload), md5);
 	pt_strbuf_init(&sb, 1 << 20);
-	pt_strbuf_addf(&sb, P "{\"%s\": {}, %s, \"has_payload\": \"%s\"}\n\t", kind, extra, md5);
+	assert_int_equal(pt_strbuf_addf(&sb, P "{\"%s\": {}, %s, \"has_payload\": \"%s\"}\n\t", kind, extra, md5), 0);
 	for (const char *s = payload; *s; s++) {
-		pt_strbuf_add(&sb, s, 1);
+		assert_int_equal(pt_strbuf_add(&sb, s, 1), 0);
 		if (*s == '\n')
-			pt_strbuf_add(&sb, "\t", 1);
+			assert_int_equal(pt_strbuf_add(&sb, "\t", 1), 0);
 	}
-	pt_strbuf_add(&sb, "\n", 1);
+	assert_int_equal(pt_strbuf_add(&sb, "\n", 1), 0);
 	return pt_strbuf_detach(&sb);
 }
 

@@ -209,7 +209,7 @@ int runenv_probe_python(const char *python, char *const *env, struct torch_probe
 			continue;
 		if (n <= 0)
 			break;
-		pt_strbuf_add(&out, buf, (size_t)n);
+		pt_strbuf_add_trunc(&out, buf, (size_t)n);
 	}
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

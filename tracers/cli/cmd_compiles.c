@@ -8,6 +8,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
+#include "strbuf.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -77,17 +78,17 @@ static const char *parse(int argc, char **argv, struct pt_cli *ctx, const char *
 static void fmt_time(char *buf, size_t n, double s)
 {
 	if (s < 0)
-		snprintf(buf, n, "-");
+		pt_fmt_trunc(buf, n, "-");
 	else
-		snprintf(buf, n, "%.3f", s);
+		pt_fmt_trunc(buf, n, "%.3f", s);
 }
 
 static void fmt_int(char *buf, size_t n, int64_t v)
 {
 	if (v < 0)
-		snprintf(buf, n, "-");
+		pt_fmt_trunc(buf, n, "-");
 	else
-		snprintf(buf, n, "%lld", (long long)v);
+		pt_fmt_trunc(buf, n, "%lld", (long long)v);
 }
 
 static void print_compile(const struct tt_compile *c, int color)
@@ -99,11 +100,11 @@ static void print_compile(const struct tt_compile *c, int color)
 	compileid_format(&c->cid, id, sizeof(id));
 	fmt_time(t, sizeof(t), c->t_entire);
 	if (c->label[0])
-		snprintf(rank, sizeof(rank), "%s ", c->label);
+		pt_fmt_trunc(rank, sizeof(rank), "%s ", c->label);
 	else if (c->rank >= 0)
-		snprintf(rank, sizeof(rank), "rank %lld ", (long long)c->rank);
+		pt_fmt_trunc(rank, sizeof(rank), "rank %lld ", (long long)c->rank);
 	if (c->occurrence > 1)
-		snprintf(id + strlen(id), sizeof(id) - strlen(id), " #%d", c->occurrence);
+		pt_fmt_trunc(id + strlen(id), sizeof(id) - strlen(id), " #%d", c->occurrence);
 	printf("%s[%s] %s%-9s%s", rank, id, pt_c(color, col), c->status, pt_c(color, PT_C_RESET));
 	printf(" %s", c->co_name ? c->co_name : "?");
 	if (c->co_filename)

@@ -172,10 +172,7 @@ static int64_t print_rows(struct db *ix, int64_t run_id, struct db_stmt *s, int 
 		ssize_t got = -1;
 
 		if (have_files) {
-			if (len > cap) {
-				cap = len;
-				buf = pt_xrealloc(buf, cap);
-			}
+			PT_RESERVE(buf, len, cap);
 			got = spool_pread(&r, (int)db_col_int(s, LOGS_COL_STREAM),
 					  (uint64_t)db_col_int(s, LOGS_COL_OFF), buf, len);
 		}

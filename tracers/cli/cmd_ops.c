@@ -14,6 +14,7 @@
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -44,7 +45,7 @@ static void print_counts(json_t *rows)
 		char op[512];
 		const char *ovl = str(v, "overload");
 
-		snprintf(op, sizeof(op), "%s%s%s", str(v, "op"), *ovl ? "." : "", ovl);
+		pt_fmt_trunc(op, sizeof(op), "%s%s%s", str(v, "op"), *ovl ? "." : "", ovl);
 		printf("%8lld  %-40s %s\n", (long long)json_integer_value(json_object_get(v, "calls")), op,
 		       str(v, "dispatch_key"));
 	}

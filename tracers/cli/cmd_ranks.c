@@ -9,6 +9,7 @@
 
 #include "jsonout.h"
 #include "pttrace.h"
+#include "strbuf.h"
 #include "tt_query.h"
 
 static const char usage_text[] =
@@ -114,9 +115,9 @@ static void print_text(json_t *o, int color)
 		json_t *conf = json_object_get(m, "rank_conflict");
 
 		if (json_is_integer(json_object_get(m, "rank")))
-			snprintf(rk, sizeof(rk), "%lld", (long long)json_integer_value(json_object_get(m, "rank")));
+			pt_fmt_trunc(rk, sizeof(rk), "%lld", (long long)json_integer_value(json_object_get(m, "rank")));
 		if (json_is_integer(json_object_get(m, "pid")))
-			snprintf(pid, sizeof(pid), "%lld", (long long)json_integer_value(json_object_get(m, "pid")));
+			pt_fmt_trunc(pid, sizeof(pid), "%lld", (long long)json_integer_value(json_object_get(m, "pid")));
 		printf("%-8s %5s %9s %8lld %8lld %6lld %6lld  %s\n", jstr(m, "label"), rk, pid,
 		       (long long)json_integer_value(json_object_get(m, "records")),
 		       (long long)json_integer_value(json_object_get(m, "compiles")),

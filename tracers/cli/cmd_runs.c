@@ -19,6 +19,7 @@
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
+#include "strbuf.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
 
@@ -63,16 +64,16 @@ static void fmt_status(char *out, size_t n, json_t *r)
 	const char *st = json_string_value(json_object_get(r, "status"));
 
 	if (st && !strcmp(st, "exited"))
-		snprintf(out, n, "exit %lld", (long long)json_integer_value(json_object_get(r, "exit_code")));
+		pt_fmt_trunc(out, n, "exit %lld", (long long)json_integer_value(json_object_get(r, "exit_code")));
 	else if (st && !strcmp(st, "signaled")) {
 		int sig = (int)json_integer_value(json_object_get(r, "signal"));
 
-		snprintf(out, n, "signal %d (%s)", sig, strsignal(sig));
+		pt_fmt_trunc(out, n, "signal %d (%s)", sig, strsignal(sig));
 	} else if (st && !strcmp(st, "lost")) {
 		/* Stored by a writing command, or seen now: the recording pttrace is gone. */
-		snprintf(out, n, "interrupted");
+		pt_fmt_trunc(out, n, "interrupted");
 	} else
-		snprintf(out, n, "%s", st ? st : "?");
+		pt_fmt_trunc(out, n, "%s", st ? st : "?");
 }
 
 /* The argv JSON array as one shell-like line. */
@@ -158,7 +159,7 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 			fmt_status(st, sizeof(st), r);
 			fmt_time(when, sizeof(when), start);
 			if (json_is_integer(end))
-				snprintf(dur, sizeof(dur), "%.1f",
+				pt_fmt_trunc(dur, sizeof(dur), "%.1f",
 					 (double)(json_integer_value(end) - start) / 1e6);
 			printf("%-5lld %-12s %-20s %-19s %9s  ",
 			       (long long)json_integer_value(json_object_get(r, "id")),

@@ -40,16 +40,14 @@ static char *normalise(const char *in)
 		for (p = s; regexec(&re, p, 1, &m, p == s ? 0 : REG_NOTBOL) == 0 && m.rm_eo > 0;) {
 			size_t need = o + (size_t)m.rm_so + strlen(pat[k][1]) + strlen(p) + 1;
 
-			if (need > cap)
-				out = pt_xrealloc(out, cap = need);
+			PT_RESERVE(out, need, cap);
 			memcpy(out + o, p, (size_t)m.rm_so);
 			o += (size_t)m.rm_so;
 			memcpy(out + o, pat[k][1], strlen(pat[k][1]));
 			o += strlen(pat[k][1]);
 			p += m.rm_eo;
 		}
-		if (o + strlen(p) + 1 > cap)
-			out = pt_xrealloc(out, o + strlen(p) + 1);
+		PT_RESERVE(out, o + strlen(p) + 1, cap);
 		strcpy(out + o, p);
 		regfree(&re);
 		free(s);

@@ -12,6 +12,7 @@
 #include "schema.h"
 #include "lines.h"
 #include "spool.h"
+#include "diag.h"
 #include "strbuf.h"
 #include "torchlogs.h"
 #include "xalloc.h"
@@ -103,14 +104,18 @@ static char *insert_sql(const char *head, int cols, int rows)
 {
 	struct pt_strbuf b;
 
+	int over;
+
 	pt_strbuf_init(&b, 1u << 16);
-	pt_strbuf_adds(&b, head);
+	over = pt_strbuf_adds(&b, head);
 	for (int r = 0; r < rows; r++) {
-		pt_strbuf_adds(&b, r ? ",(" : "(");
+		over |= pt_strbuf_adds(&b, r ? ",(" : "(");
 		for (int c = 0; c < cols; c++)
-			pt_strbuf_adds(&b, c ? ",?" : "?");
-		pt_strbuf_adds(&b, ")");
+			over |= pt_strbuf_adds(&b, c ? ",?" : "?");
+		over |= pt_strbuf_adds(&b, ")");
 	}
+	if (over)
+		PT_BUG("INSERT of %d rows of %d columns over 64 KiB", rows, cols);
 	return pt_strbuf_detach(&b);
 }
 static const char fix_call_sql[] =
@@ -140,11 +145,7 @@ static size_t arena_add(struct logs_ingest *ig, const void *p, size_t n)
 {
 	size_t off = ig->alen;
 
-	if (ig->alen + n > ig->acap) {
-		while (ig->alen + n > ig->acap)
-			ig->acap *= 2;
-		ig->arena = pt_xrealloc(ig->arena, ig->acap);
-	}
+	PT_RESERVE(ig->arena, ig->alen + n, ig->acap);
 	if (n)
 		memcpy(ig->arena + ig->alen, p, n);
 	ig->alen += n;
@@ -377,8 +378,8 @@ static int group_add(struct logs_ingest *ig, struct stream_state *ss, int64_t se
 		g->len = 0;
 	}
 	if (g->nlines)
-		pt_strbuf_add(&g->text, "\n", 1);
-	pt_strbuf_add(&g->text, text, n);
+		pt_strbuf_add_trunc(&g->text, "\n", 1);
+	pt_strbuf_add_trunc(&g->text, text, n);
 	g->nlines++;
 	g->len = l->off + l->raw_len - g->off;
 	return 0;
@@ -525,7 +526,7 @@ static int on_dispatch(struct logs_ingest *ig, struct stream_state *ss, int64_t 
 		if (!c.key_len) {
 			/* Torn off before its key: its tail may come on a later line. */
 			pt_strbuf_reset(&ss->torn_head);
-			pt_strbuf_add(&ss->torn_head, l->p + pos[i], e - pos[i]);
+			pt_strbuf_add_trunc(&ss->torn_head, l->p + pos[i], e - pos[i]);
 			ss->torn_call = call;
 		}
 	}
@@ -565,17 +566,17 @@ static int on_prefixed(struct logs_ingest *ig, struct stream_state *ss, int64_t 
 		if (group_close(ig, ss) < 0)
 			return -1;
 		group_open(ss, kind, seq, l);
-		pt_strbuf_add(&g->key, l->p, t->key_len);
+		pt_strbuf_add_trunc(&g->key, l->p, t->key_len);
 		g->level = t->g.levelno ? t->g.levelno : -1;
 		/* BACKCOMPAT: torch 2.1/2.2 lines (old_form) carry a year; glog_time_us uses it. */
 		g->ts_us = glog_time_us(&t->g, ig->ref_us, ig->tz_off_s);
 		g->pid = t->g.pid;
-		pt_strbuf_add(&g->file, l->p + t->g.file_off, t->g.file_len);
+		pt_strbuf_add_trunc(&g->file, l->p + t->g.file_off, t->g.file_len);
 		g->src_line = t->g.lineno;
 		g->rank = t->g.rank;
 		g->cid = t->cid;
 		if (t->artifact_len)
-			pt_strbuf_add(&g->artifact, l->p + t->artifact_off, t->artifact_len);
+			pt_strbuf_add_trunc(&g->artifact, l->p + t->artifact_off, t->artifact_len);
 	}
 	return group_add(ig, ss, seq, l, l->p + t->msg_off, l->len - t->msg_off);
 }

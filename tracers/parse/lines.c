@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "diag.h"
+
 void lines_init(struct lines *ls, uint64_t start_off)
 {
 	memset(ls, 0, sizeof(*ls));
@@ -67,7 +69,8 @@ int lines_feed(struct lines *ls, const uint8_t *buf, size_t len, lines_fn fn, vo
 			take = n < room ? n : room;
 			if (ls->part.len == 0)
 				ls->part_off = ls->off;
-			pt_strbuf_add(&ls->part, buf + i, take);
+			if (pt_strbuf_add(&ls->part, buf + i, take) < 0)
+				PT_BUG("a piece sized to the room left does not fit");
 			ls->off += take;
 			i += take;
 			n -= take;

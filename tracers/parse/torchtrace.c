@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 static const char *const context_keys[] = {
@@ -184,7 +186,7 @@ void tt_reader_release(struct tt_reader *r)
 		free(r->strs[i]);
 	free(r->strs);
 	r->strs = NULL;
-	r->nstrs = 0;
+	r->nstrs = r->astrs = 0;
 }
 
 const char *tt_str(const struct tt_reader *r, long long i)
@@ -217,7 +219,7 @@ json_t *tt_resolve_stack(const struct tt_reader *r, const json_t *stack)
 			else {
 				char buf[64];
 
-				snprintf(buf, sizeof(buf), "<str %lld undefined>", (long long)n);
+				pt_fmt_trunc(buf, sizeof(buf), "<str %lld undefined>", (long long)n);
 				json_object_set_new(c, "filename", json_string(buf));
 			}
 		}
@@ -230,7 +232,7 @@ static void damaged(struct tt_reader *r, uint64_t lineno, const char *fmt, const
 {
 	char where[48];
 
-	snprintf(where, sizeof(where), "line %llu", (unsigned long long)lineno);
+	pt_fmt_trunc(where, sizeof(where), "line %llu", (unsigned long long)lineno);
 	r->st.damaged++;
 	pt_diag_add(r->diag, PT_SEV_WARNING, r->file, where, fmt, arg);
 }
@@ -267,7 +269,7 @@ static void define_str(struct tt_reader *r, struct tt_record *rec)
 	if ((size_t)i >= r->nstrs) {
 		size_t old = r->nstrs;
 
-		r->strs = pt_xreallocarray(r->strs, (size_t)i + 1, sizeof(*r->strs));
+		PT_GROW(r->strs, (size_t)i, r->astrs);
 		memset(r->strs + old, 0, ((size_t)i + 1 - old) * sizeof(*r->strs));
 		r->nstrs = (size_t)i + 1;
 	}
@@ -369,11 +371,13 @@ static int emit(struct tt_reader *r)
 				/* blanks[i]: offset of the "\n" + empty line; drop the "\n" before it. */
 				size_t at = r->blanks[i];
 
-				pt_strbuf_add(&b, r->pay.buf + from, at - from);
+				if (pt_strbuf_add(&b, r->pay.buf + from, at - from) < 0)
+					PT_BUG("a payload less its blank lines outgrew the payload cap");
 				from = at + 1;
 			}
 			if (from <= r->pay.len)
-				pt_strbuf_add(&b, r->pay.buf + from, r->pay.len - from);
+				if (pt_strbuf_add(&b, r->pay.buf + from, r->pay.len - from) < 0)
+					PT_BUG("a payload less its blank lines outgrew the payload cap");
 			tt_md5((const uint8_t *)pt_strbuf_str(&b), b.len, md5b);
 			if (want && !strcmp(md5b, want)) {
 				pt_strbuf_release(&r->pay);
@@ -393,7 +397,7 @@ static int emit(struct tt_reader *r)
 			char where[48];
 
 			r->st.md5_mismatches++;
-			snprintf(where, sizeof(where), "line %llu", (unsigned long long)rec->lineno);
+			pt_fmt_trunc(where, sizeof(where), "line %llu", (unsigned long long)rec->lineno);
 			pt_diag_add(r->diag, PT_SEV_WARNING, r->file, where,
 				    "payload md5 %s, declared %s%s", rec->md5, want ? want : "(not a string)",
 				    r->pay_lines ? "" : " (no payload lines)");

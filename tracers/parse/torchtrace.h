@@ -110,7 +110,7 @@ struct tt_reader {
 	int pay_over;		/* payload exceeded the cap */
 	struct tt_record rec;
 	char **strs;		/* the intern table */
-	size_t nstrs;
+	size_t nstrs, astrs;
 	uint64_t orphan_run;	/* first line of the current orphan run, 0 none */
 };
 

@@ -17,6 +17,7 @@
 #include "report_data.h"
 #include "report_provenance.h"
 #include "run_diff.h"
+#include "strbuf.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -35,7 +36,7 @@ struct rctx {
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
 	/* dump_file payloads ("<eval_with_key>.4" and its md5): frames in them link to lines. */
 	char **dump_names, **dump_md5s;
-	size_t ndumps;
+	size_t ndumps, a_dump_names, a_dump_md5s;
 };
 
 static int on_dump(void *ctx, const struct rp_rec *r)
@@ -49,8 +50,8 @@ static int on_dump(void *ctx, const struct rp_rec *r)
 	env = json_loads(r->envelope, 0, NULL);
 	name = json_string_value(json_object_get(json_object_get(env, "dump_file"), "name"));
 	if (name) {
-		c->dump_names = pt_xreallocarray(c->dump_names, c->ndumps + 1, sizeof(char *));
-		c->dump_md5s = pt_xreallocarray(c->dump_md5s, c->ndumps + 1, sizeof(char *));
+		PT_GROW(c->dump_names, c->ndumps, c->a_dump_names);
+		PT_GROW(c->dump_md5s, c->ndumps, c->a_dump_md5s);
 		c->dump_names[c->ndumps] = pt_xstrdup(name);
 		c->dump_md5s[c->ndumps++] = pt_xstrdup(r->md5);
 	}
@@ -158,8 +159,7 @@ static int copy_hljs(struct rctx *c)
 	if (!f)
 		return 0;	/* not installed: code stays plain, the pages say so */
 	do {
-		if (alloc - n < 65536)
-			buf = pt_xrealloc(buf, alloc = alloc * 2 + 65536);
+		PT_RESERVE(buf, n + 65536, alloc);
 		got = fread(buf + n, 1, alloc - n, f);
 		n += got;
 	} while (got);
@@ -176,7 +176,7 @@ static void cid_text(const struct compileid *cid, char *out, size_t n)
 	char t[COMPILEID_MAX];
 
 	compileid_format(cid, t, sizeof(t));
-	snprintf(out, n, "[%s]", t);
+	pt_fmt_trunc(out, n, "[%s]", t);
 }
 
 /* Graph breaks and recompiles keyed as the compiles are (struct rp_occ's rank): their
@@ -255,8 +255,7 @@ static struct tnode *trie_child(struct tnode *n, const char *label)
 	for (size_t i = 0; i < n->nkids; i++)
 		if (!strcmp(n->kids[i].label, label))
 			return &n->kids[i];
-	if (n->nkids == n->akids)
-		n->kids = pt_xreallocarray(n->kids, n->akids = n->akids * 2 + 4, sizeof(*n->kids));
+	PT_GROW(n->kids, n->nkids, n->akids);
 	memset(&n->kids[n->nkids], 0, sizeof(*n->kids));
 	n->kids[n->nkids].label = pt_xstrdup(label);
 	return &n->kids[n->nkids++];
@@ -270,9 +269,7 @@ static int trie_add(void *ctx, int64_t rank, const struct compileid *cid, char *
 
 	for (size_t i = 0; i < nframes && i < TRIE_MAX_DEPTH; i++)
 		n = trie_child(n, frames[i]);
-	if (n->nleaves == n->aleaves)
-		n->leaves = pt_xreallocarray(n->leaves, n->aleaves = n->aleaves * 2 + 2,
-					     sizeof(*n->leaves));
+	PT_GROW(n->leaves, n->nleaves, n->aleaves);
 	l = &n->leaves[n->nleaves++];
 	l->rank = rank;
 	l->cid = *cid;
@@ -513,7 +510,7 @@ static void write_matrix(struct rctx *c, struct html *h)
 {
 	struct compileid *cols = NULL;
 	int64_t *ranks = NULL;
-	size_t ncols = 0, nranks = 0;
+	size_t ncols = 0, nranks = 0, a_cols = 0, a_ranks = 0;
 
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
@@ -522,13 +519,13 @@ static void write_matrix(struct rctx *c, struct html *h)
 		for (j = 0; j < ncols && !compileid_equal(&cols[j], &o->cid); j++)
 			;
 		if (j == ncols) {
-			cols = pt_xreallocarray(cols, ncols + 1, sizeof(*cols));
+			PT_GROW(cols, ncols, a_cols);
 			cols[ncols++] = o->cid;
 		}
 		for (j = 0; j < nranks && ranks[j] != o->rank; j++)
 			;
 		if (j == nranks) {
-			ranks = pt_xreallocarray(ranks, nranks + 1, sizeof(*ranks));
+			PT_GROW(ranks, nranks, a_ranks);
 			ranks[nranks++] = o->rank;
 		}
 	}
@@ -880,7 +877,7 @@ static int write_index(struct rctx *c)
 	json_t *v;
 	int rc = 0;
 
-	snprintf(title, sizeof(title), "pttrace report: run %lld", (long long)c->o->run_id);
+	pt_fmt_trunc(title, sizeof(title), "pttrace report: run %lld", (long long)c->o->run_id);
 	if (page_open(c, &h, "index.html", title, "") < 0) {
 		json_decref(run);
 		json_decref(kc.unk);
@@ -1455,13 +1452,13 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	int rc = 0;
 
 	rp_occ_key(o->rank, &o->cid, key, sizeof(key));
-	snprintf(rel, sizeof(rel), "c/%s.html", key);
+	pt_fmt_trunc(rel, sizeof(rel), "c/%s.html", key);
 	cid_text(&o->cid, title, sizeof(title));
 	if (o->rank >= 0)
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), " rank %lld",
+		pt_fmt_trunc(title + strlen(title), sizeof(title) - strlen(title), " rank %lld",
 			 (long long)o->rank);
 	else if (o->rank < -1)
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), " process %lld",
+		pt_fmt_trunc(title + strlen(title), sizeof(title) - strlen(title), " process %lld",
 			 (long long)(-1 - o->rank));
 	if (page_open(c, &h, rel, title, "../") < 0)
 		return -1;
@@ -1604,7 +1601,7 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 		pp->rc = -1;
 		return 0;
 	}
-	snprintf(rel, sizeof(rel), "p/%s.txt", md5);
+	pt_fmt_trunc(rel, sizeof(rel), "p/%s.txt", md5);
 	if (write_file(c, rel, data, len) < 0) {
 		free(data);
 		return -1;
@@ -1617,8 +1614,8 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 			pretty = json_dumps(j, JSON_INDENT(2) | JSON_ENCODE_ANY);
 		json_decref(j);
 	}
-	snprintf(rel, sizeof(rel), "p/%s.html", md5);
-	snprintf(title, sizeof(title), "%s%s%s", kind, name ? ": " : "", name ? name : "");
+	pt_fmt_trunc(rel, sizeof(rel), "p/%s.html", md5);
+	pt_fmt_trunc(title, sizeof(title), "%s%s%s", kind, name ? ": " : "", name ? name : "");
 	if (page_open(c, &h, rel, title, "../") < 0) {
 		free(data);
 		free(pretty);

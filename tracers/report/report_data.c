@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report_data.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /*
@@ -70,11 +71,11 @@ void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n)
 
 	compileid_format_dir(cid, dir, sizeof(dir));
 	if (rank >= 0)
-		snprintf(out, n, "r%lld_%s", (long long)rank, dir);
+		pt_fmt_trunc(out, n, "r%lld_%s", (long long)rank, dir);
 	else if (rank < -1)
-		snprintf(out, n, "p%lld_%s", (long long)(-1 - rank), dir);
+		pt_fmt_trunc(out, n, "p%lld_%s", (long long)(-1 - rank), dir);
 	else
-		snprintf(out, n, "-_%s", dir);
+		pt_fmt_trunc(out, n, "-_%s", dir);
 }
 
 /* ---- compile occurrences ---- */

@@ -28,7 +28,7 @@ struct pane {
 
 static void split_lines(struct pane *p)
 {
-	size_t alloc = 0;
+	size_t alloc = 0, alloc2 = 0;
 
 	for (size_t i = 0; i <= p->len;) {
 		size_t j = i;
@@ -37,11 +37,8 @@ static void split_lines(struct pane *p)
 			j++;
 		if (j == p->len && i == p->len && p->len)
 			break;
-		if (p->nlines == alloc) {
-			alloc = alloc * 2 + 64;
-			p->line = pt_xreallocarray(p->line, alloc, sizeof(*p->line));
-			p->llen = pt_xreallocarray(p->llen, alloc, sizeof(*p->llen));
-		}
+		PT_GROW(p->line, p->nlines, alloc);
+		PT_GROW(p->llen, p->nlines, alloc2);
 		p->line[p->nlines] = p->text + i;
 		p->llen[p->nlines++] = j - i;
 		i = j + 1;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "term.h"
 #include "fsutil.h"
 #include "strbuf.h"
@@ -145,6 +146,7 @@ static int readonly_fallback(struct db *ix)
 {
 	char *wal = pt_xasprintf("%s-wal", ix->path), *uri;
 	struct pt_strbuf b;
+	int over;
 	struct stat st;
 	int rc = -1;
 
@@ -164,15 +166,18 @@ static int readonly_fallback(struct db *ix)
 	sqlite3_close_v2(ix->db);
 	ix->db = NULL;
 	/* file: URI, with what would be read as URI syntax escaped. */
+	/* Sized for every byte escaped: it cannot fill. */
 	pt_strbuf_init(&b, 3 * strlen(ix->path) + 64);
-	pt_strbuf_adds(&b, "file:");
+	over = pt_strbuf_adds(&b, "file:");
 	for (const char *p = ix->path; *p; p++) {
 		if (*p == '%' || *p == '?' || *p == '#' || (unsigned char)*p < 0x20)
-			pt_strbuf_addf(&b, "%%%02X", (unsigned char)*p);
+			over |= pt_strbuf_addf(&b, "%%%02X", (unsigned char)*p);
 		else
-			pt_strbuf_add(&b, p, 1);
+			over |= pt_strbuf_add(&b, p, 1);
 	}
-	pt_strbuf_adds(&b, "?immutable=1");
+	over |= pt_strbuf_adds(&b, "?immutable=1");
+	if (over)
+		PT_BUG("the escaped database URI outgrew its buffer");
 	uri = pt_strbuf_detach(&b);
 	if (sqlite3_open_v2(uri, &ix->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "jsonout.h"
+#include "strbuf.h"
 #include "version.h"
 #include "db_json.h"
 #include "xalloc.h"
@@ -177,7 +178,7 @@ static double proc_start_s(long pid)
 	size_t n;
 	int field = 2;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	pt_fmt_trunc(path, sizeof(path), "/proc/%ld/stat", pid);
 	if (!(f = fopen(path, "r")))
 		return -1;
 	n = fread(buf, 1, sizeof(buf) - 1, f);

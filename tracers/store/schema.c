@@ -18,6 +18,7 @@
 #include "schema.h"
 
 #include "db_json.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -160,7 +161,7 @@ static int schema_ensure(struct db *ix)
 	if (app == 0) {
 		char sql[96];
 
-		snprintf(sql, sizeof(sql), "PRAGMA application_id=%d; PRAGMA user_version=%d;",
+		pt_fmt_trunc(sql, sizeof(sql), "PRAGMA application_id=%d; PRAGMA user_version=%d;",
 			 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
 		if (db_exec(ix, sql) < 0)
 			goto fail;

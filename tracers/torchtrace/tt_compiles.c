@@ -28,7 +28,7 @@ static void add_art(struct tt_compile *c, const char *label)
 			c->arts[i].n++;
 			return;
 		}
-	c->arts = pt_xreallocarray(c->arts, c->narts + 1, sizeof(*c->arts));
+	PT_GROW(c->arts, c->narts, c->aarts);
 	c->arts[c->narts].kind = pt_xstrdup(label);
 	c->arts[c->narts++].n = 1;
 }
@@ -222,7 +222,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			c->process = db_col_int(s, 11);
 			/* Who compiled it, when the run has several processes: the rank, else the process. */
 			if (db_col_int(s, 13) > 1)
-				snprintf(c->label, sizeof(c->label), r >= 0 && db_col_int(s, 12) == 1 ? "rank %lld" : "p%lld",
+				pt_fmt_trunc(c->label, sizeof(c->label), r >= 0 && db_col_int(s, 12) == 1 ? "rank %lld" : "p%lld",
 					 (long long)(r >= 0 && db_col_int(s, 12) == 1 ? r : c->process));
 			c->occurrence = occ;
 			c->cid = id;

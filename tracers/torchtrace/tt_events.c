@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "xalloc.h"
 
 static void ev_add(struct tt_events *e, size_t *alloc, int64_t rank, const char *who,
 		   const struct compileid *cid, char *where, char *what, char *prev)
 {
 	PT_GROW(e->v, e->n, *alloc);
-	snprintf(e->v[e->n].who, sizeof(e->v[e->n].who), "%s", who ? who : "");
+	pt_fmt_trunc(e->v[e->n].who, sizeof(e->v[e->n].who), "%s", who ? who : "");
 	e->v[e->n].rank = rank;
 	e->v[e->n].cid = *cid;
 	e->v[e->n].where = where;

@@ -6,6 +6,7 @@
  * same chromium events and cache artifacts over and over).
  */
 #include "tt_ingest.h"
+#include "strbuf.h"
 #include "tt_internal.h"
 #include "tt_parallel.h"
 
@@ -107,7 +108,7 @@ static int on_record(void *ctx, const struct tt_record *rec)
 	/* The previous record's time is the reference: a trace that runs over New Year keeps counting. */
 	time_us = glog_time_us(gp, g->ref_us, g->tz_off);
 	g->ref_us = time_us;
-	snprintf(emitbuf, sizeof(emitbuf), "%.*s:%lld", (int)(gp->file_len > 400 ? 400 : gp->file_len),
+	pt_fmt_trunc(emitbuf, sizeof(emitbuf), "%.*s:%lld", (int)(gp->file_len > 400 ? 400 : gp->file_len),
 		 rec->prefix + gp->file_off, (long long)gp->lineno);
 	emit = emitbuf;
 	emit_len = strlen(emitbuf);
@@ -336,13 +337,13 @@ static int finish_file(struct tt_file_ingest *g, const struct tt_reader_stats *s
 	rank_source = frank < 0 ? NULL : frank == g->name_rank && (!g->rank_from_record || g->json_rank < 0)
 		? "file" : "record";
 	if (g->json_rank >= 0 && g->name_rank >= 0 && g->json_rank != g->name_rank) {
-		snprintf(conflict_buf, sizeof(conflict_buf),
+		pt_fmt_trunc(conflict_buf, sizeof(conflict_buf),
 			 "the file name says rank %ld, its records rank %lld; rank %lld used (%s)",
 			 g->name_rank, g->json_rank, frank,
 			 g->rank_from_record ? "--rank-from=record" : "--rank-from=record uses the records'");
 		conflict = conflict_buf;
 	} else if (g->json_rank2 >= 0) {
-		snprintf(conflict_buf, sizeof(conflict_buf),
+		pt_fmt_trunc(conflict_buf, sizeof(conflict_buf),
 			 "records of ranks %lld and %lld in one file; %llu record%s kept under rank %lld",
 			 g->json_rank, g->json_rank2, (unsigned long long)g->other_rank,
 			 g->other_rank == 1 ? "" : "s", frank);

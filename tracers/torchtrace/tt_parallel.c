@@ -252,10 +252,7 @@ static int read_file(struct par *P, size_t fi)
 			size_t want = need - len > MORE ? need - len : MORE;
 			ssize_t n;
 
-			if (len + want > cap) {
-				cap = len + want > 2 * cap ? len + want : 2 * cap;
-				buf = pt_xrealloc(buf, cap);
-			}
+			PT_RESERVE(buf, len + want, cap);
 			n = read(fd, buf + len, want);
 			if (n < 0 && errno == EINTR)
 				continue;

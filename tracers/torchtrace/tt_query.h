@@ -50,6 +50,7 @@ struct tt_compile {
 	json_t *restart_reasons;	/* the list torch logged, NULL when none */
 	struct tt_artifact_count *arts;
 	size_t narts;
+	size_t aarts;
 	json_t *stack;		/* dynamo_start's frames as "file:line in name" strings, or NULL */
 };
 

@@ -187,9 +187,9 @@ static int load_members(struct xr *x, int64_t run_id, json_t *members)
 		m->rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
 		m->process = db_col_int(s, 3);
 		if (m->rank >= 0 && db_col_int(s, 7) == 1)
-			snprintf(m->label, sizeof(m->label), "rank %lld", (long long)m->rank);
+			pt_fmt_trunc(m->label, sizeof(m->label), "rank %lld", (long long)m->rank);
 		else
-			snprintf(m->label, sizeof(m->label), "p%lld", (long long)m->process);
+			pt_fmt_trunc(m->label, sizeof(m->label), "p%lld", (long long)m->process);
 		o = json_object();
 		json_object_set_new(o, "label", json_string(m->label));
 		json_object_set_new(o, "rank", m->rank >= 0 ? json_integer(m->rank) : json_null());
@@ -300,7 +300,7 @@ static int check_cache(struct xr *x, json_t *checks)
 		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "i", x->m[i].file_id) < 0)
 			rc = -1;
 		while (rc == 0 && (step = db_step(s)) == 1)
-			pt_strbuf_addf(&sb, "%s%s", sb.len ? " " : "", cache_status(db_col_text(s, 0), &prio));
+			pt_strbuf_addf_trunc(&sb, "%s%s", sb.len ? " " : "", cache_status(db_col_text(s, 0), &prio));
 		if (rc == 0 && step < 0)
 			rc = -1;
 		val[i] = pt_strbuf_detach(&sb);
@@ -347,7 +347,7 @@ static int load_arts(struct xr *x, int64_t file_id, const char *kind, const char
 		if (seen)
 			continue;
 		PT_GROW(*out, *n, alloc);
-		snprintf((*out)[*n].dir, sizeof((*out)[*n].dir), "%s", dir);
+		pt_fmt_trunc((*out)[*n].dir, sizeof((*out)[*n].dir), "%s", dir);
 		key_of(&id, (*out)[*n].key, sizeof((*out)[*n].key));
 		(*out)[*n].len = db_col_bytes(s, 4);
 		(*out)[*n].data = pt_xstrndup(db_col_text(s, 4) ? db_col_text(s, 4) : "", (*out)[*n].len);
@@ -375,7 +375,7 @@ static char *schedule_ops(const char *data, size_t len)
 	json_array_foreach(a, i, v) {
 		ok &= json_is_string(v);
 		if (ok)
-			pt_strbuf_addf(&sb, "%s%s", i ? "," : "", json_string_value(v));
+			pt_strbuf_addf_trunc(&sb, "%s%s", i ? "," : "", json_string_value(v));
 	}
 	json_decref(a);
 	if (!ok) {
@@ -410,10 +410,10 @@ static int check_schedules(struct xr *x, json_t *checks, json_t **by_graph)
 			if (!ops)
 				continue;
 			any = 1;
-			pt_strbuf_addf(&sb, "%s%s", sb.len ? "," : "", ops);
+			pt_strbuf_addf_trunc(&sb, "%s%s", sb.len ? "," : "", ops);
 			char key[sizeof(x->m[i].label) + sizeof(a[k].key) + 2];
 
-			snprintf(key, sizeof(key), "%s\t%s", x->m[i].label, a[k].key);
+			pt_fmt_trunc(key, sizeof(key), "%s\t%s", x->m[i].label, a[k].key);
 			json_object_set_new(*by_graph, key, json_string(ops));
 			json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o}", "rank", x->m[i].label, "graph",
 							      a[k].dir, "compile_id", a[k].key, "ops",
@@ -472,7 +472,7 @@ static int check_runtime(struct xr *x, json_t *checks)
 				continue;
 			/* The fingerprint: the JSON in a canonical form (compact, sorted keys). */
 			canon = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-			pt_strbuf_addf(&sb, "%s%s", have ? "\n" : "", canon ? canon : "");
+			pt_strbuf_addf_trunc(&sb, "%s%s", have ? "\n" : "", canon ? canon : "");
 			free(canon);
 			have = 1;
 			if (json_is_array(ops) && json_array_size(ops)) {

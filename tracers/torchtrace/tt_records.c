@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db_json.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 static const char SQL_PAYLOAD[] = "SELECT data FROM trace_payloads WHERE md5 = ?";
@@ -40,11 +41,11 @@ int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
 		if (json_is_string(enc) && !strcmp(json_string_value(enc), "json"))
 			*ext = "json";
 		json_decref(env);
-		snprintf(base, nbase, "%s", name ? name : "artifact");
+		pt_fmt_trunc(base, nbase, "%s", name ? name : "artifact");
 	} else if (!strcmp(kind, "graph_dump")) {
-		snprintf(base, nbase, "%s", name ? name : "graph_dump");
+		pt_fmt_trunc(base, nbase, "%s", name ? name : "graph_dump");
 	} else if (!strcmp(kind, "optimize_ddp_split_child")) {
-		snprintf(base, nbase, "optimize_ddp_split_child_%s", name ? name : "");
+		pt_fmt_trunc(base, nbase, "optimize_ddp_split_child_%s", name ? name : "");
 	} else if (!strcmp(kind, "inductor_output_code")) {
 		/* tlparse -p: inductor_output_code_<stem of the file name>.txt */
 		const char *b = name ? strrchr(name, '/') : NULL;
@@ -53,17 +54,17 @@ int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
 		b = b ? b + 1 : name;
 		dot = b ? strrchr(b, '.') : NULL;
 		if (b && *b)
-			snprintf(base, nbase, "inductor_output_code_%.*s", (int)(dot && dot != b ? (size_t)(dot - b) : strlen(b)), b);
+			pt_fmt_trunc(base, nbase, "inductor_output_code_%.*s", (int)(dot && dot != b ? (size_t)(dot - b) : strlen(b)), b);
 		else
-			snprintf(base, nbase, "inductor_output_code");
+			pt_fmt_trunc(base, nbase, "inductor_output_code");
 	} else if (!strcmp(kind, "dynamo_guards")) {
 		/* tlparse renders dynamo_guards.html from this JSON; we keep the JSON. */
-		snprintf(base, nbase, "dynamo_guards");
+		pt_fmt_trunc(base, nbase, "dynamo_guards");
 		*ext = "json";
 	} else if (!strcmp(kind, "dump_file")) {
-		snprintf(base, nbase, "%s", name ? name : "dump_file");
+		pt_fmt_trunc(base, nbase, "%s", name ? name : "dump_file");
 	} else {
-		snprintf(base, nbase, "%s", kind);
+		pt_fmt_trunc(base, nbase, "%s", kind);
 	}
 	/* A name is one path component. */
 	for (char *p = base; *p; p++)

@@ -100,7 +100,7 @@ int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
 {
 	struct db_stmt *s = NULL;
 	int64_t *ranks = NULL;	/* seen so far: one metadata event each */
-	size_t nranks = 0;
+	size_t nranks = 0, aranks = 0;
 	int rc;
 
 	(void)diag;
@@ -116,7 +116,7 @@ int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
 			seen |= ranks[i] == rank;
 		if (!seen) {
 			/* Perfetto and chrome://tracing label process tracks from these metadata events. */
-			ranks = pt_xreallocarray(ranks, nranks + 1, sizeof(*ranks));
+			PT_GROW(ranks, nranks, aranks);
 			ranks[nranks++] = rank;
 			fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%lld,\"tid\":0,"
 				   "\"args\":{\"name\":\"rank %lld\"}}", *nevents || nranks > 1 ? ",\n" : "",

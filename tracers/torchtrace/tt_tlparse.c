@@ -39,9 +39,9 @@ static void put_name(char *out, size_t n, const char *a, const char *b, const ch
 	size_t el = strlen(ext) + 2, al = strlen(a), room = n > el ? n - el : 0;
 
 	if (al >= room)
-		snprintf(out, n, "%.*s.%s", (int)room, a, ext);
+		pt_fmt_trunc(out, n, "%.*s.%s", (int)room, a, ext);
 	else
-		snprintf(out, n, "%s%.*s.%s", a, (int)(room - al), b ? b : "", ext);
+		pt_fmt_trunc(out, n, "%s%.*s.%s", a, (int)(room - al), b ? b : "", ext);
 	for (char *p = out; *p; p++)
 		if (*p == '/')
 			*p = '_';
@@ -99,14 +99,14 @@ int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_
 		dot = strrchr(b, '.');
 		if (!dot || dot == b)
 			dot = b + strlen(b);
-		snprintf(stem, sizeof(stem), "_%.*s", (int)(dot - b), b);
+		pt_fmt_trunc(stem, sizeof(stem), "_%.*s", (int)(dot - b), b);
 		put_name(name, n, kind, stem, "txt");
 		return 'p';
 	}
 	if (!strcmp(kind, "optimize_ddp_split_child") && (s = mstr(meta, "name"))) {
 		char part[400];
 
-		snprintf(part, sizeof(part), "_%s", s);
+		pt_fmt_trunc(part, sizeof(part), "_%s", s);
 		put_name(name, n, kind, part, "txt");
 		return 'p';
 	}
@@ -115,7 +115,7 @@ int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_
 		return 'h';
 	}
 	if (!strcmp(kind, "link") && mstr(meta, "name") && mstr(meta, "url")) {
-		snprintf(name, n, "%s", mstr(meta, "name"));
+		pt_fmt_trunc(name, n, "%s", mstr(meta, "name"));
 		return 'l';
 	}
 	if (!strcmp(kind, "artifact") && (s = mstr(meta, "name")) && mstr(meta, "encoding")) {
@@ -130,7 +130,7 @@ int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_
 		const char *k = strstr(s, "<eval_with_key>.");
 
 		if (k && k[16] >= '0' && k[16] <= '9')
-			snprintf(name, n, "eval_with_key_%lld.txt", strtoll(k + 16, NULL, 10));
+			pt_fmt_trunc(name, n, "eval_with_key_%lld.txt", strtoll(k + 16, NULL, 10));
 		else
 			put_name(name, n, s, NULL, "txt");
 		return 'g';
@@ -232,14 +232,14 @@ void tt_tlparse_key(const struct compileid *c, char *out, size_t n)
 	char f[24] = "-", k[24] = "-", ca[24] = "", at[24] = "";
 
 	if (c->ca >= 0)
-		snprintf(ca, sizeof(ca), "!%lld/", (long long)c->ca);
+		pt_fmt_trunc(ca, sizeof(ca), "!%lld/", (long long)c->ca);
 	if (c->frame >= 0)
-		snprintf(f, sizeof(f), "%lld", (long long)c->frame);
+		pt_fmt_trunc(f, sizeof(f), "%lld", (long long)c->frame);
 	if (c->compile >= 0)
-		snprintf(k, sizeof(k), "%lld", (long long)c->compile);
+		pt_fmt_trunc(k, sizeof(k), "%lld", (long long)c->compile);
 	if (c->attempt > 0)
-		snprintf(at, sizeof(at), "_%lld", (long long)c->attempt);
-	snprintf(out, n, "[%s%s/%s%s]", ca, f, k, at);
+		pt_fmt_trunc(at, sizeof(at), "_%lld", (long long)c->attempt);
+	pt_fmt_trunc(out, n, "[%s%s/%s%s]", ca, f, k, at);
 }
 
 void tt_tlparse_dir(const struct compileid *c, char *out, size_t n)

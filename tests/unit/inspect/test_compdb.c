@@ -73,10 +73,10 @@ static void entry_by_entry(void **state)
 
 	/* More than 20 malformed entries: 20 warnings and the count, once. */
 	pt_strbuf_init(&sb, 1 << 20);
-	pt_strbuf_adds(&sb, "[");
+	assert_int_equal(pt_strbuf_adds(&sb, "["), 0);
 	for (int i = 0; i < 25; i++)
-		pt_strbuf_adds(&sb, i ? ",{\"file\": \"f\"}" : "{\"file\": \"f\"}");
-	pt_strbuf_adds(&sb, "]");
+		assert_int_equal(pt_strbuf_adds(&sb, i ? ",{\"file\": \"f\"}" : "{\"file\": \"f\"}"), 0);
+	assert_int_equal(pt_strbuf_adds(&sb, "]"), 0);
 	pt_diag_init(&d);
 	assert_int_equal(compdb_parse((const uint8_t *)sb.buf, sb.len, &c, "cc", &d), 0);
 	assert_int_equal(c.n_bad, 25);
@@ -108,24 +108,24 @@ static char *big_text(size_t normal, size_t nested, int comma_first, size_t *len
 	size_t e = 0;
 
 	pt_strbuf_init(&sb, 64u << 20);
-	pt_strbuf_adds(&sb, "[\n");
+	assert_int_equal(pt_strbuf_adds(&sb, "[\n"), 0);
 	for (int half = 0; half < 2; half++) {
 		for (size_t i = 0; i < normal; i++, e++) {
 			if (e % 1000 == 7)
-				pt_strbuf_addf(&sb, "{\"file\": \"bad%zu.c\"}%s", e, comma_first ? "\n," : ",\n");
+				assert_int_equal(pt_strbuf_addf(&sb, "{\"file\": \"bad%zu.c\"}%s", e, comma_first ? "\n," : ",\n"), 0);
 			else
-				pt_strbuf_addf(&sb, "{\"directory\": \"/b\", \"command\": \"cc -O2 -c f%zu.c "
-					       "-DPAD=%0200zu\", \"file\": \"f%zu.c\"}%s", e, e, e, comma_first ? "\n," : ",\n");
+				assert_int_equal(pt_strbuf_addf(&sb, "{\"directory\": \"/b\", \"command\": \"cc -O2 -c f%zu.c "
+					       "-DPAD=%0200zu\", \"file\": \"f%zu.c\"}%s", e, e, e, comma_first ? "\n," : ",\n"), 0);
 		}
 		if (!half) {
-			pt_strbuf_adds(&sb, "{\"directory\": \"/b\", \"x\": [\n");
+			assert_int_equal(pt_strbuf_adds(&sb, "{\"directory\": \"/b\", \"x\": [\n"), 0);
 			for (size_t i = 0; i < nested; i++)
-				pt_strbuf_addf(&sb, "{\"y\": %zu},\n", i);
-			pt_strbuf_adds(&sb, "{}],\n\"command\": \"cc -c nested.c\", \"file\": \"nested.c\"},\n");
+				assert_int_equal(pt_strbuf_addf(&sb, "{\"y\": %zu},\n", i), 0);
+			assert_int_equal(pt_strbuf_adds(&sb, "{}],\n\"command\": \"cc -c nested.c\", \"file\": \"nested.c\"},\n"), 0);
 			e++;
 		}
 	}
-	pt_strbuf_adds(&sb, "{\"directory\": \"/b\", \"command\": \"cc -c last.c\", \"file\": \"last.c\"}\n]\n");
+	assert_int_equal(pt_strbuf_adds(&sb, "{\"directory\": \"/b\", \"command\": \"cc -c last.c\", \"file\": \"last.c\"}\n]\n"), 0);
 	*len = sb.len;
 	return pt_strbuf_detach(&sb);
 }

@@ -15,9 +15,9 @@ static int collect(void *arg, const struct line *l)
 {
 	struct pt_strbuf *out = arg;
 
-	pt_strbuf_addf(out, "%llu:%u:%zu:", (unsigned long long)l->off, l->flags, l->raw_len);
-	pt_strbuf_add(out, l->p, l->len);
-	pt_strbuf_add(out, "|", 1);
+	assert_int_equal(pt_strbuf_addf(out, "%llu:%u:%zu:", (unsigned long long)l->off, l->flags, l->raw_len), 0);
+	assert_int_equal(pt_strbuf_add(out, l->p, l->len), 0);
+	assert_int_equal(pt_strbuf_add(out, "|", 1), 0);
 	return 0;
 }
 

@@ -66,8 +66,8 @@ static char *dump(struct ptest_db *f)
 
 	pt_strbuf_init(&sb, 1 << 20);
 	json_array_foreach(rows, i, v) {
-		pt_strbuf_adds(&sb, json_string_value(json_object_get(v, "r")));
-		pt_strbuf_adds(&sb, "\n");
+		assert_int_equal(pt_strbuf_adds(&sb, json_string_value(json_object_get(v, "r"))), 0);
+		assert_int_equal(pt_strbuf_adds(&sb, "\n"), 0);
 	}
 	json_decref(rows);
 	return pt_strbuf_detach(&sb);

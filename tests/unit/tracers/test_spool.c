@@ -41,9 +41,9 @@ static void read_back(struct ptest_db *f, const char *dir, struct pt_strbuf *got
 
 	assert_int_equal(spool_reader_open(&r, dir, NULL, &f->diag), 0);
 	while (spool_read(&r, &stream, &data, &len) == 1) {
-		pt_strbuf_addf(got, "%d:", stream);
-		pt_strbuf_add(got, data, len);
-		pt_strbuf_adds(got, " ");
+		assert_int_equal(pt_strbuf_addf(got, "%d:", stream), 0);
+		assert_int_equal(pt_strbuf_add(got, data, len), 0);
+		assert_int_equal(pt_strbuf_adds(got, " "), 0);
 	}
 	spool_reader_close(&r);
 }

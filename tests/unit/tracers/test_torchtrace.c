@@ -247,7 +247,7 @@ static void md5_memo_full_starts_over(void **state)
 		for (int i = 0; i < 10; i++) {
 			snprintf(pay, sizeof(pay), "x%dy", i);
 			tt_md5((const uint8_t *)pay, 3, md5);
-			pt_strbuf_addf(&t, P "{\"k\": {}, \"has_payload\": \"%s\"}\n\t%s\n", md5, pay);
+			assert_int_equal(pt_strbuf_addf(&t, P "{\"k\": {}, \"has_payload\": \"%s\"}\n\t%s\n", md5, pay), 0);
 		}
 	pt_diag_init(&d0);
 	run(t.buf, 0, &d0, &s0);

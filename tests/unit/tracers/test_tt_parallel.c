@@ -40,7 +40,7 @@ static void add(struct digest *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	pt_strbuf_add(&d->s, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	assert_int_equal(pt_strbuf_add(&d->s, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1), 0);
 }
 
 static int on_rec(void *ctx, const struct tt_record *r)
@@ -56,14 +56,14 @@ static int on_rec(void *ctx, const struct tt_record *r)
 	    r->md5_declared ? r->md5_declared : "-", (int)r->rule, r->payload_len, r->str_index,
 	    r->str_value ? r->str_value : "-", (long long)r->glog.pid, (int)r->glog.file_len,
 	    r->prefix + r->glog.file_off, (long long)r->glog.lineno);
-	pt_strbuf_add(&d->s, r->prefix, r->prefix_len + r->json_len);
-	pt_strbuf_add(&d->s, "\n", 1);
+	assert_int_equal(pt_strbuf_add(&d->s, r->prefix, r->prefix_len + r->json_len), 0);
+	assert_int_equal(pt_strbuf_add(&d->s, "\n", 1), 0);
 	if (r->payload_len)
-		pt_strbuf_add(&d->s, (const char *)r->payload, r->payload_len);
+		assert_int_equal(pt_strbuf_add(&d->s, (const char *)r->payload, r->payload_len), 0);
 	if (meta)
-		pt_strbuf_add(&d->s, meta, strlen(meta));
+		assert_int_equal(pt_strbuf_add(&d->s, meta, strlen(meta)), 0);
 	free(meta);
-	pt_strbuf_add(&d->s, "\n", 1);
+	assert_int_equal(pt_strbuf_add(&d->s, "\n", 1), 0);
 	return 0;
 }
 
@@ -344,7 +344,7 @@ static void a_failing_callback_stops(void **state)
 	(void)state;
 	pt_strbuf_init(&s, 1u << 30);
 	for (int i = 0; i < 20000; i++)
-		pt_strbuf_add(&s, ENV(01, "dynamo_start") "}\n", strlen(ENV(01, "dynamo_start") "}\n"));
+		assert_int_equal(pt_strbuf_add(&s, ENV(01, "dynamo_start") "}\n", strlen(ENV(01, "dynamo_start") "}\n")), 0);
 	p = write_tmp(s.buf, s.len);
 	f.path = f.name = p;
 	f.copy_to = NULL;
