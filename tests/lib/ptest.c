@@ -2,10 +2,12 @@
 #include "ptest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *ptest_tmpdir(char *buf, const char *tag)
@@ -33,6 +35,75 @@ int ptest_rmtree(const char *path)
 	if (access(path, F_OK) < 0)
 		return errno == ENOENT ? 0 : -1;
 	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+}
+
+/* mkdir -p of path (relative to nothing: the caller passes it whole). */
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+				*p = '/';
+				return -1;
+			}
+			*p = '/';
+		}
+	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int tree_entry(const char *dir, const char *e)
+{
+	const char *arg = e + 2, *sp;
+	char *path, *target = NULL;
+	int rc = -1, fd;
+
+	if (strlen(e) < 3 || e[1] != ' ') {
+		errno = EINVAL;
+		return -1;
+	}
+	if (e[0] == 'l') {
+		if (!(sp = strchr(arg, ' '))) {
+			errno = EINVAL;
+			return -1;
+		}
+		target = strndup(arg, (size_t)(sp - arg));
+		arg = sp + 1;
+	}
+	path = ptest_path(dir, arg);
+	if (!path || (e[0] == 'l' && !target))
+		goto out;
+	switch (e[0]) {
+	case 'd':
+		rc = mkdirs(path);
+		break;
+	case 'f':
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		rc = fd < 0 ? -1 : close(fd);
+		break;
+	case 'l':
+		rc = symlink(target, path);
+		break;
+	default:
+		errno = EINVAL;
+	}
+out:
+	free(path);
+	free(target);
+	return rc;
+}
+
+int ptest_tree(const char *dir, const char *const *entries)
+{
+	for (; *entries; entries++)
+		if (tree_entry(dir, *entries) < 0) {
+			int e = errno;
+
+			fprintf(stderr, "ptest_tree: %s: '%s': %s\n", dir, *entries, strerror(e));
+			errno = e;
+			return -1;
+		}
+	return 0;
 }
 
 char *ptest_path(const char *dir, const char *name)

@@ -17,6 +17,14 @@ char *ptest_tmpdir(char *buf, const char *tag);
 /* Remove a directory tree (rm -rf, without a shell; symlinks are not followed). 0 or -1. */
 int ptest_rmtree(const char *path);
 
+/*
+ * Make a tree under dir from entries, one string each, NULL-terminated:
+ * "d path" a directory (parents made), "f path" an empty file, "l target path"
+ * a symbolic link path -> target (target taken as it is). 0, or -1 with errno
+ * (the failing entry printed on stderr).
+ */
+int ptest_tree(const char *dir, const char *const *entries);
+
 /* "<dir>/<name>", malloc'd (the caller frees). */
 char *ptest_path(const char *dir, const char *name);
 

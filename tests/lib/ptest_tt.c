@@ -14,6 +14,7 @@
 #include "runs.h"
 #include "strbuf.h"
 #include "torchtrace.h"
+#include "tt_ingest.h"
 #include "xalloc.h"
 
 int64_t ptest_tt_new_run(struct ptest_db *f, const char *name)
@@ -56,6 +57,29 @@ char *ptest_tt_payload_line(const char *kind, const char *extra, const char *pay
 	}
 	assert_int_equal(pt_strbuf_add(&sb, "\n", 1), 0);
 	return pt_strbuf_detach(&sb);
+}
+
+void ptest_tt_two_runs(struct ptest_db *f, int64_t *a, int64_t *b)
+{
+	char *r0 = ptest_tt_payload_line("dynamo_output_graph", CID(0, 0, 0), "G");
+	char *r1 = ptest_tt_payload_line("dynamo_output_graph", CID(0, 1, 0), "H");
+	char *bb = ptest_tt_payload_line("dynamo_output_graph", CID(0, 0, 0), "G changed");
+	char *ev2 = ptest_tt_payload_line("chromium_event", "\"rank\": 3", "{\"name\":\"x\",\"ts\":6.5,\"ph\":\"E\",\"tid\":7,\"pid\":0}");
+	char *ev = pt_xasprintf(P "{\"chromium_event\": {}, \"has_payload\": \"x\"}\n" EV(5.5) "%s", ev2);
+
+	*a = ptest_tt_new_run(f, "a");
+	*b = ptest_tt_new_run(f, "b");
+	ptest_tt_put(f, *a, "dedicated_log_torch_trace_rank_0_a.log", r0);
+	ptest_tt_put(f, *a, "dedicated_log_torch_trace_rank_1_a.log", r1);
+	ptest_tt_put(f, *a, "dedicated_log_torch_trace_rank_3_a.log", ev);
+	ptest_tt_put(f, *b, "dedicated_log_torch_trace_rank_0_a.log", bb);
+	assert_int_equal(tt_index_run(f->ix, *a, 0, &f->diag, NULL), 0);
+	assert_int_equal(tt_index_run(f->ix, *b, 0, &f->diag, NULL), 0);
+	free(r0);
+	free(r1);
+	free(bb);
+	free(ev);
+	free(ev2);
 }
 
 int64_t ptest_tt_int(struct ptest_db *f, const char *sql, int64_t run)

@@ -24,6 +24,13 @@ void ptest_tt_put(struct ptest_db *f, int64_t run, const char *name, const char 
 /* A record line of kind with extra JSON fields and payload (tab-indented, md5 declared); malloc'd. */
 char *ptest_tt_payload_line(const char *kind, const char *extra, const char *payload);
 
+/*
+ * Two runs indexed from crafted files: *a has ranks 0 and 1 that compiled
+ * different graphs ([0/0] "G", [0/1] "H") and rank 3 with two chromium events
+ * only (the second's md5 is not the declared one); *b has rank 0's [0/0] as "G changed".
+ */
+void ptest_tt_two_runs(struct ptest_db *f, int64_t *a, int64_t *b);
+
 /* The integer of sql's first row with ?1 bound to run; -99 for NULL. */
 int64_t ptest_tt_int(struct ptest_db *f, const char *sql, int64_t run);
 

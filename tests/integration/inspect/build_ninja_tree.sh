@@ -72,4 +72,20 @@ check_eq "damaged log: exit 1" 1 $?
 check_contains "damaged log: file and line" ".ninja_log': line $(wc -l <"$D/.ninja_log"): not 5 tab-separated fields" "$(cat "$T/bad.err")"
 check_rc "no cache: exit 2" 2 "$P" build "$T"
 check_contains "no cache: said so" "not a CMake build tree: no CMakeCache.txt in it or in its build/" "$(cat "$T/.err")"
+
+# --source with a native_functions.yaml over 256 MiB: read up to the limit, with a
+# warning naming the file; the operator before the cut is still found.
+S=$T/src
+mkdir -p "$S/aten/src/ATen/native" "$S/build"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\nCMAKE_GENERATOR:INTERNAL=Ninja\n' "$S" >"$S/build/CMakeCache.txt"
+: >"$S/build/build.ninja"
+{
+	printf -- '- func: resize_(Tensor(a!) self, SymInt[] size) -> Tensor(a!)\n  dispatch:\n    CPU: resize_\n'
+	yes '# padding past the limit: 256 MiB' | head -c $((257 << 20))
+} >"$S/aten/src/ATen/native/native_functions.yaml"
+"$P" build --source 'at::native::resize_' "$S/build" >"$T/big.out" 2>"$T/big.err"
+echo "rc $?" >>"$T/big.out"
+check_contains "yaml over 256 MiB: warning naming it" "$S/aten/src/ATen/native/native_functions.yaml': larger than 256 MiB: the rest is not read" "$(cat "$T/big.err")"
+check_contains "yaml over 256 MiB: the operator before the cut found" "resize_" "$(cat "$T/big.out")"
+rm -f "$S/aten/src/ATen/native/native_functions.yaml"
 finish

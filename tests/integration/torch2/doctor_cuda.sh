@@ -7,19 +7,11 @@
 # say which library, who needs it, and the nvidia-cudnn note, and --issue
 # must still print collect_env's facts.
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
-TB=$PT_SRC/tests/torch2/testbed
+. "$PT_TESTLIB/testbed.sh"
 PY=/usr/bin/python3
 
-"$TB" --flavour cuda create 2>"$T/create.err"
-rc=$?
-[ $rc = 77 ] && skip "CUDA test bed unavailable: $(grep 'cannot run here\|unreachable' "$T/create.err")"
-check_eq "testbed --flavour cuda create" 0 $rc
-[ $rc = 0 ] || { tail -5 "$T/create.err"; finish; }
-"$TB" --flavour cuda build >"$T/build.out" 2>&1
-rc=$?
-check_eq "project builds inside" 0 $rc
-[ $rc = 0 ] || { tail -30 "$T/build.out"; finish; }
-P=$("$TB" --flavour cuda builddir)/inspect/ptinspect
+testbed_ready --flavour cuda
+P=$TB_BUILD/inspect/ptinspect
 run() { "$TB" --flavour cuda run -b "$T:/t" "$@"; }
 
 # Python's own failure, for the record.

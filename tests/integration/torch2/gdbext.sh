@@ -6,15 +6,11 @@
 # its g++ 14, GDB 16, /usr/include (libtorch-dev 2.6) and python3 -- live, on
 # a core file, and in python3 running a torch script.
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
-TB=$PT_SRC/tests/torch2/testbed
+. "$PT_TESTLIB/testbed.sh"
 SCRIPT=tests/integration/gdbext/gdb_tensors.sh
 [ -f "$PT_SRC/$SCRIPT" ] || skip "$SCRIPT is not in this tree"
 
-"$TB" create 2>"$T/create.err"
-rc=$?
-[ $rc = 77 ] && skip "torch 2.x test bed unavailable: $(grep 'cannot run here' "$T/create.err")"
-grep -h 'testbed: ' "$T/create.err"	# cold (with each step's time) or cached
-check_eq "testbed create" 0 $rc
+testbed_ready --no-build
 
 check_eq "the headers inside are torch 2.6's" "2.6.0" \
 	"$("$TB" run sh -c 'printf "#include <torch/version.h>\nTORCH_VERSION\n" |

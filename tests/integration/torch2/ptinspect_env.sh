@@ -5,19 +5,11 @@
 # torch.__config__.show() says, and the loaded-objects list is what importing
 # torch really maps into a python3 process.
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
-TB=$PT_SRC/tests/torch2/testbed
+. "$PT_TESTLIB/testbed.sh"
 PY=/usr/bin/python3
 
-"$TB" create 2>"$T/create.err"
-rc=$?
-[ $rc = 77 ] && skip "torch 2.x test bed unavailable: $(grep 'cannot run here' "$T/create.err")"
-grep -h 'testbed: ' "$T/create.err"	# cold (with each step's time) or cached
-check_eq "testbed create" 0 $rc
-"$TB" build >"$T/build.out" 2>&1
-rc=$?
-check_eq "project builds inside" 0 $rc
-[ $rc = 0 ] || { tail -30 "$T/build.out"; finish; }
-P=$("$TB" builddir)/inspect/ptinspect
+testbed_ready
+P=$TB_BUILD/inspect/ptinspect
 
 # The reference, from the interpreter itself: show() parsed by hand, the
 # torch.version facts, and the objects `import torch` adds to /proc/self/maps.

@@ -14,22 +14,14 @@
 #    against the reader.
 # (One run serves all three: the scenarios are the tier's costliest part.)
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
-TB=$PT_SRC/tests/torch2/testbed
+. "$PT_TESTLIB/testbed.sh"
 PY=/usr/bin/python3
 [ -x $PY ] || skip "no /usr/bin/python3 on the host"
 NAMES="simple breaks_recompile failure autograd_ca multirank"
 
 t0=$(date +%s)
-"$TB" create 2>"$T/create.err"
-rc=$?
-[ $rc = 77 ] && skip "torch 2.x test bed unavailable: $(grep 'cannot run here' "$T/create.err")"
-grep -h 'testbed: ' "$T/create.err"	# cold (with each step's time) or cached
-check_eq "testbed create" 0 $rc
-"$TB" build >"$T/build.out" 2>&1
-rc=$?
-check_eq "project builds inside" 0 $rc
-[ $rc = 0 ] || { tail -30 "$T/build.out"; finish; }
-PTT=$("$TB" builddir)/tracers/pttrace
+testbed_ready
+PTT=$TB_BUILD/tracers/pttrace
 
 # TORCH_LOGS per scenario as in tests/torch2/run-scenarios (the fixtures' table).
 declare -A logs=(

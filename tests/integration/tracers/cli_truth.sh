@@ -1,4 +1,4 @@
-# What a new user meets first (issue 17, point 9): a mistyped --db creates no
+# What a new user meets first: a mistyped --db creates no
 # directory tree, ls says when there is no database, run --json keeps stdout
 # JSON, a bad --grep is a usage error, rm gives the space back and ids are
 # never reused, a failed exec is reported once, ops says why it is empty.

@@ -2,13 +2,14 @@
  * buildninja: build statements with implicit outputs, implicit and
  * order-only inputs and validations, "$" escapes and line continuations,
  * bindings, rules, includes, top-level variables, comments, malformed
- * statements and NUL bytes; the producer index.
+ * statements, NUL bytes and a line over the 64 MiB limit; the producer index.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buildninja.h"
@@ -134,11 +135,40 @@ static void malformed(void **state)
 	pt_diag_release(&d);
 }
 
+/* A line over 64 MiB: one warning naming it, its start kept, the next line read as usual. */
+static void line_over_limit(void **state)
+{
+	static const char head[] = "build big: r ", tail[] = "\nbuild ok: r in\n";
+	size_t fill = (64u << 20) + 10, n = sizeof(head) - 1 + fill + sizeof(tail) - 1;
+	uint8_t *buf = malloc(n);
+	struct buildninja b;
+	struct pt_diag d;
+
+	(void)state;
+	assert_non_null(buf);
+	memcpy(buf, head, sizeof(head) - 1);
+	memset(buf + sizeof(head) - 1, 'a', fill);
+	memcpy(buf + n - (sizeof(tail) - 1), tail, sizeof(tail) - 1);
+	pt_diag_init(&d);
+	assert_int_equal(buildninja_parse(buf, n, &b, "m", &d), 0);
+	assert_int_equal(pt_diag_count(&d, PT_SEV_WARNING), 1);
+	assert_string_equal(d.v[0].where, "line 1");
+	assert_string_equal(d.v[0].what, "line longer than 64 MiB: its end is cut");
+	assert_int_equal(b.n_edges, 2);
+	assert_string_equal(b.edges[0].outs[0], "big");
+	assert_int_equal(strlen(b.edges[0].ins[0]), (64u << 20) - (sizeof(head) - 1));
+	assert_string_equal(b.edges[1].outs[0], "ok");
+	buildninja_release(&b);
+	pt_diag_release(&d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(statements),
 		cmocka_unit_test(malformed),
+		cmocka_unit_test(line_over_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

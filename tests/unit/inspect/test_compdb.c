@@ -1,7 +1,7 @@
 /*
  * compdb: "command" and "arguments" entries, "output", entries of the wrong
  * shape (entry by entry and through the whole-text decode), not JSON, not an
- * array, and the whole-word flag test.
+ * array, arguments over the 16 MiB limit, and the whole-word flag test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +49,39 @@ static void entries(void **state)
 }
 
 /* The entry-by-entry path (objects only) gives what the whole-text path gives. */
+/* Arguments over 16 MiB in all: that entry is malformed, the others are kept. */
+static void arguments_over_limit(void **state)
+{
+	size_t half = 9u << 20;
+	char *arg = malloc(half + 1), *text;
+	struct compdb c;
+	struct pt_diag d;
+	struct pt_strbuf sb;
+
+	(void)state;
+	assert_non_null(arg);
+	memset(arg, 'x', half);
+	arg[half] = '\0';
+	pt_strbuf_init(&sb, 64u << 20);
+	assert_int_equal(pt_strbuf_addf(&sb, "[{\"directory\": \"/b\", \"arguments\": [\"cc\", \"%s\", \"%s\"],"
+					 " \"file\": \"big.c\"},\n"
+					 "{\"directory\": \"/b\", \"arguments\": [\"cc\", \"%s\"], \"file\": \"ok.c\"}]",
+					 arg, arg, arg), 0);
+	text = pt_strbuf_detach(&sb);
+	pt_diag_init(&d);
+	assert_int_equal(compdb_parse(P(text), &c, "cc", &d), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.n_bad, 1);
+	assert_string_equal(c.v[0].file, "ok.c");
+	assert_int_equal(strlen(c.v[0].command), 3 + half);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].where, "entry 0");
+	compdb_release(&c);
+	pt_diag_release(&d);
+	free(text);
+	free(arg);
+}
+
 static void entry_by_entry(void **state)
 {
 	struct compdb c;
@@ -214,6 +247,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(entries),
+		cmocka_unit_test(arguments_over_limit),
 		cmocka_unit_test(entry_by_entry),
 		cmocka_unit_test(stretches_in_threads),
 		cmocka_unit_test(not_a_database),

@@ -71,16 +71,24 @@ static const struct ent basic[] = {
 	{ "libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6", 0x0303, 0 },
 };
 
-static void lookup_rules(void **state)
+/* A cache made of e (and hwcaps names hw), parsed without error into *c (which owns the bytes). */
+static void parse_made(const struct ent *e, size_t n, const char *const *hw, size_t nhw,
+		       struct ldcache *c, struct pt_diag *d)
 {
 	size_t len;
-	uint8_t *b = make_cache(basic, 5, NULL, 0, &len);
+	uint8_t *b = make_cache(e, n, hw, nhw, &len);
+
+	pt_diag_init(d);
+	assert_int_equal(ldcache_parse(c, b, len, "cache", d), 0);
+}
+
+static void lookup_rules(void **state)
+{
 	struct ldcache c;
 	struct pt_diag d;
 
 	(void)state;
-	pt_diag_init(&d);
-	assert_int_equal(ldcache_parse(&c, b, len, "cache", &d), 0);
+	parse_made(basic, 5, NULL, 0, &c, &d);
 	assert_int_equal(c.n, 5);
 	assert_string_equal(ldcache_lookup(&c, "libz.so.1", NULL, 0), "/lib/x86_64-linux-gnu/libz.so.1");
 	assert_string_equal(ldcache_lookup(&c, "libc.so.6", NULL, 0), "/lib/x86_64-linux-gnu/libc.so.6");
@@ -105,14 +113,11 @@ static void hwcaps_entries(void **state)
 		{ "libh.so", "/d/libh.so", 0x0303, 0 },
 	};
 	char *v3v2[] = { "x86-64-v3", "x86-64-v2" }, *v2[] = { "x86-64-v2" };
-	size_t len;
-	uint8_t *b = make_cache(e, 3, hw, 2, &len);
 	struct ldcache c;
 	struct pt_diag d;
 
 	(void)state;
-	pt_diag_init(&d);
-	assert_int_equal(ldcache_parse(&c, b, len, "cache", &d), 0);
+	parse_made(e, 3, hw, 2, &c, &d);
 	assert_int_equal(c.n_hwcaps_names, 2);
 	assert_string_equal(ldcache_lookup(&c, "libh.so", v3v2, 2), "/d/glibc-hwcaps/x86-64-v3/libh.so");
 	assert_string_equal(ldcache_lookup(&c, "libh.so", v2, 1), "/d/glibc-hwcaps/x86-64-v2/libh.so");

@@ -106,21 +106,22 @@ static void in_root(void **state)
  */
 static void in_root_follows_links(void **state)
 {
-	char dir[] = "/tmp/pt_inroot_XXXXXX", cmd[512], want[256];
+	static const char *const tree[] = {
+		"d lib", "d etc/alternatives", "d usr/lib/nvidia/current",
+		"f usr/lib/nvidia/current/libcuda.so.550",
+		"l libcuda.so.550 usr/lib/nvidia/current/libcuda.so.1",
+		"l /usr/lib/nvidia/current/libcuda.so.1 etc/alternatives/cuda",
+		"l /etc/alternatives/cuda lib/libcuda.so.1",
+		"l ../../../../.. usr/lib/nvidia/current/up", "l /lib usr/lib64",
+		"l loop1 loop2", "l loop2 loop1", NULL,
+	};
+	char dir[PTEST_PATH_MAX], want[PTEST_PATH_MAX + 64];
 	struct ldpath_env r = env;
 	char *p;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd),
-		 "cd %s && mkdir -p lib etc/alternatives usr/lib/nvidia/current && "
-		 "touch usr/lib/nvidia/current/libcuda.so.550 && "
-		 "ln -s libcuda.so.550 usr/lib/nvidia/current/libcuda.so.1 && "
-		 "ln -s /usr/lib/nvidia/current/libcuda.so.1 etc/alternatives/cuda && "
-		 "ln -s /etc/alternatives/cuda lib/libcuda.so.1 && "
-		 "ln -s ../../../../.. usr/lib/nvidia/current/up && ln -s /lib usr/lib64 && "
-		 "ln -s loop1 loop2 && ln -s loop2 loop1", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_non_null(ptest_tmpdir(dir, "inroot"));
+	assert_int_equal(ptest_tree(dir, tree), 0);
 	r.root = dir;
 	p = ldpath_in_root(&r, "/lib/libcuda.so.1");
 	snprintf(want, sizeof(want), "%s/usr/lib/nvidia/current/libcuda.so.550", dir);

@@ -1,8 +1,9 @@
 /*
- * tracers/ingest: lines → records. Groups (TORCH_LOGS prefixes, tracebacks,
- * warnings), the dispatcher tree, torn dispatcher lines, two interleaved
- * streams, and that every line lands in exactly one record whatever the
- * chunking. The spool's files: test_spool.c.
+ * tracers/logs/logs_ingest.c: lines → records. Groups (TORCH_LOGS prefixes,
+ * tracebacks, warnings), the dispatcher tree, torn dispatcher lines, two
+ * interleaved streams, every line in exactly one record whatever the
+ * chunking, and a run's spool indexed from its files. Writing and
+ * reading the spool itself: test_spool.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
+#include "spool.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -34,10 +36,6 @@ static int teardown(void **state)
 	return ptest_db_teardown(state);
 }
 
-/*
- * Spool: chunks written to the two files come back in arrival order once the
- * writer is closed, and the rest of each file when order.bin lost its last record.
- */
 static int64_t one_int(struct db *ix, const char *sql, int64_t run)
 {
 	struct db_stmt *s = db_prepare(ix, sql);
@@ -187,11 +185,36 @@ static void two_streams(void **state)
 				 f->run), 3);
 }
 
+/*
+ * logs_ingest_run_dir indexes a run's spool (written by the spool writer):
+ * neither stream ends in a newline, so each is one "other" line.
+ */
+static void spool_dir_indexed(void **state)
+{
+	struct ptest_db *f = *state;
+	struct spool_writer w;
+	struct logs_ingest_stats st;
+	char *dir = db_run_dir(f->ix, f->run);
+
+	assert_int_equal(spool_writer_open(&w, dir, NULL, &f->diag), 0);
+	assert_int_equal(spool_write(&w, 1, "a1", 2), 0);
+	assert_int_equal(spool_write(&w, 1, "a2", 2), 0);
+	assert_int_equal(spool_write(&w, 2, "B1", 2), 0);
+	assert_int_equal(spool_write(&w, 1, "a3", 2), 0);
+	assert_int_equal(spool_write(&w, 2, "B2", 2), 0);
+	assert_int_equal(spool_writer_close(&w), 0);
+	assert_int_equal(logs_ingest_run_dir(f->ix, f->run, 0, 0, &st), 0);
+	assert_int_equal(st.lines[LOGS_OTHER], 2);
+	assert_int_equal(st.bytes, 10);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_from_stderr, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_streams, setup, teardown),
+		cmocka_unit_test_setup_teardown(spool_dir_indexed, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /*
  * tracers/capture/spool.c: the child's output written in arrival order and read back,
- * also without order.bin's last record (pttrace killed); then indexed by
- * logs_ingest_run_dir.
+ * also without order.bin's last record (pttrace killed). Indexing a spool:
+ * test_logs_ingest.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "logs_ingest.h"
 #include "ptest_db.h"
 #include "runs.h"
 #include "spool.h"
@@ -80,14 +79,6 @@ static void spool_roundtrip(void **state)
 	read_back(f, dir, &got);
 	assert_string_equal(got.buf, "1:a1a2 2:B1 1:a3 2:B2 ");
 	pt_strbuf_release(&got);
-	/* And logs_ingest_run_dir indexes the files: neither stream ends in a newline, so each is one "other" line. */
-	{
-		struct logs_ingest_stats st;
-
-		assert_int_equal(logs_ingest_run_dir(f->ix, f->run, 0, 0, &st), 0);
-		assert_int_equal(st.lines[LOGS_OTHER], 2);
-		assert_int_equal(st.bytes, 10);
-	}
 	free(dir);
 }
 

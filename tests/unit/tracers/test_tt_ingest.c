@@ -2,8 +2,9 @@
  * tracers/torchtrace/tt_ingest.c over crafted TORCH_TRACE files in a fresh
  * database: ranks (JSON wins, file name otherwise, records before the rank is
  * known get it, conflicts reported), payload dedup, re-indexing a file, a file
- * that fails to index, and the ranks/diff/timeline documents over what was
- * indexed. Compile status: test_tt_compiles.c; tlparse: test_tt_tlparse.c.
+ * that fails to index. Compile status: test_tt_compiles.c; tlparse:
+ * test_tt_tlparse.c; what ranks, diff and timeline make of an index:
+ * test_tt_ranks.c, test_tt_diff.c, test_tt_timeline.c.
  */#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,58 +107,6 @@ static void name_rank_rules(void **state)
 	assert_int_equal(tt_name_rank("rank_99999999999999999999_.log"), -1);
 }
 
-/* Ranks that compiled different things; the diff of two runs; one timeline with pid = rank. */
-static void ranks_diff_timeline(void **state)
-{
-	struct ptest_db *f = *state;
-	int64_t a = ptest_tt_new_run(f, "a"), b = ptest_tt_new_run(f, "b");
-	char *r0 = ptest_tt_payload_line("dynamo_output_graph", CID(0, 0, 0), "G");
-	char *r1 = ptest_tt_payload_line("dynamo_output_graph", CID(0, 1, 0), "H");
-	char *bb = ptest_tt_payload_line("dynamo_output_graph", CID(0, 0, 0), "G changed");
-	char *ev2 = ptest_tt_payload_line("chromium_event", "\"rank\": 3", "{\"name\":\"x\",\"ts\":6.5,\"ph\":\"E\",\"tid\":7,\"pid\":0}");
-	char *ev = pt_xasprintf(P "{\"chromium_event\": {}, \"has_payload\": \"x\"}\n" EV(5.5) "%s", ev2);
-	json_t *o;
-	char *s, *out = NULL;
-	size_t len;
-	uint64_t n, skipped;
-	FILE *mf;
-
-	ptest_tt_put(f, a, "dedicated_log_torch_trace_rank_0_a.log", r0);
-	ptest_tt_put(f, a, "dedicated_log_torch_trace_rank_1_a.log", r1);
-	ptest_tt_put(f, a, "dedicated_log_torch_trace_rank_3_a.log", ev);
-	ptest_tt_put(f, b, "dedicated_log_torch_trace_rank_0_a.log", bb);
-	assert_int_equal(tt_index_run(f->ix, a, 0, &f->diag, NULL), 0);
-	assert_int_equal(tt_index_run(f->ix, b, 0, &f->diag, NULL), 0);
-	assert_int_equal(tt_ranks_json(f->ix, a, &o, &f->diag), 0);
-	s = json_dumps(json_object_get(o, "divergences"), JSON_COMPACT);
-	/* "another order" only when both compiled the same ids: a different set is listed id by id. */
-	assert_string_equal(s, "[\"rank 1 compiled [0/1], rank 0 did not\",\"rank 0 compiled [0/0], rank 1 did not\","
-			       "\"rank 3 compiled 0 graphs, rank 0 1\",\"rank 0 compiled [0/0], rank 3 did not\"]");
-	free(s);
-	json_decref(o);
-	assert_int_equal(tt_diff_json(f->ix, a, b, &o, &f->diag), 0);
-	assert_int_equal(json_array_size(json_object_get(o, "removed")), 1);	/* rank 1 [0/1] */
-	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(o, "matched"), 0), "graph_changed")));
-	json_decref(o);
-	mf = open_memstream(&out, &len);
-	assert_int_equal(tt_timeline_write(f->ix, a, mf, &n, &skipped, &f->diag), 0);
-	fclose(mf);
-	assert_int_equal(n, 2);
-	/* After rank 3's metadata event: an event whose md5 is not the declared one, parsed and
-	 * written again; one as torch wrote it, its bytes kept but the pid (the fast path). */
-	assert_string_equal(out, "{\"traceEvents\": [\n"
-				 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,\"tid\":0,"
-				 "\"args\":{\"name\":\"rank 3\"}},\n"
-				 "{\"name\":\"dynamo\",\"ts\":5.5,\"ph\":\"B\",\"pid\":3},\n"
-				 "{\"name\":\"x\",\"ts\":6.5,\"ph\":\"E\",\"tid\":7,\"pid\":3}\n]}\n");
-	free(out);
-	free(r0);
-	free(r1);
-	free(bb);
-	free(ev);
-	free(ev2);
-}
-
 /*
  * A file that cannot be indexed makes tt_index_run fail and leaves the run's
  * "trace" part partial (so reindex retries it), while the other files are
@@ -193,7 +142,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rank_rules),
 		cmocka_unit_test_setup_teardown(ranks_name_then_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(ranks_diff_timeline, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_file_keeps_part_partial, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,15 +1,18 @@
 /*
  * tracers/torchtrace/tt_timeline.c: the pid of a chromium event found in its text,
- * whatever its shape.
+ * whatever its shape; one timeline of a run's ranks with pid = rank.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptest_db.h"
+#include "ptest_tt.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -59,10 +62,46 @@ static void chromium_pid_shapes(void **state)
 	}
 }
 
+static int setup(void **state)
+{
+	return ptest_db_setup(state, "test-tt-timeline", 0);
+}
+
+static int teardown(void **state)
+{
+	return ptest_db_teardown(state);
+}
+
+/* One timeline: rank 3's events with pid 3, after a metadata event naming the rank. */
+static void pid_is_rank(void **state)
+{
+	struct ptest_db *f = *state;
+	int64_t a, b;
+	char *out = NULL;
+	size_t len;
+	uint64_t n, skipped;
+	FILE *mf;
+
+	ptest_tt_two_runs(f, &a, &b);
+	mf = open_memstream(&out, &len);
+	assert_int_equal(tt_timeline_write(f->ix, a, mf, &n, &skipped, &f->diag), 0);
+	fclose(mf);
+	assert_int_equal(n, 2);
+	/* After rank 3's metadata event: an event whose md5 is not the declared one, parsed and
+	 * written again; one as torch wrote it, its bytes kept but the pid (the fast path). */
+	assert_string_equal(out, "{\"traceEvents\": [\n"
+				 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,\"tid\":0,"
+				 "\"args\":{\"name\":\"rank 3\"}},\n"
+				 "{\"name\":\"dynamo\",\"ts\":5.5,\"ph\":\"B\",\"pid\":3},\n"
+				 "{\"name\":\"x\",\"ts\":6.5,\"ph\":\"E\",\"tid\":7,\"pid\":3}\n]}\n");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chromium_pid_shapes),
+		cmocka_unit_test_setup_teardown(pid_is_rank, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
