@@ -2,12 +2,14 @@
 #include "ptest.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 char *ptest_tmpdir(char *buf, const char *tag)
@@ -104,6 +106,40 @@ int ptest_tree(const char *dir, const char *const *entries)
 			return -1;
 		}
 	return 0;
+}
+
+int ptest_aborts(void (*fn)(void *), void *arg, char *out, size_t cap)
+{
+	int fds[2], status;
+	size_t got = 0;
+	ssize_t r;
+	pid_t pid;
+
+	if (cap == 0 || pipe(fds) < 0)
+		return -1;
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		signal(SIGABRT, SIG_DFL);
+		fn(arg);
+		_exit(0);
+	}
+	close(fds[1]);
+	while ((r = read(fds[0], out + got, cap - 1 - got)) > 0 || (r < 0 && errno == EINTR))
+		if (r > 0 && (got += (size_t)r) == cap - 1)
+			break;
+	out[got] = '\0';
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
 }
 
 char *ptest_path(const char *dir, const char *name)

@@ -25,6 +25,13 @@ int ptest_rmtree(const char *path);
  */
 int ptest_tree(const char *dir, const char *const *entries);
 
+/*
+ * Run fn(arg) in a child process whose stderr goes to out (cap bytes, NUL-
+ * terminated, cut to fit). 1 when the child died of SIGABRT (a PT_BUG), 0
+ * when it ended otherwise, -1 when it could not be run.
+ */
+int ptest_aborts(void (*fn)(void *), void *arg, char *out, size_t cap);
+
 /* "<dir>/<name>", malloc'd (the caller frees). */
 char *ptest_path(const char *dir, const char *name);
 

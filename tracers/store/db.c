@@ -293,9 +293,7 @@ void db_close(struct db *ix)
 	if (ix->db) {
 		/* Every statement was ours; one left over is a bug in this file. */
 		if (sqlite3_next_stmt(ix->db, NULL))
-			pt_diag_add(ix->diag, PT_SEV_NOTE, ix->path, NULL,
-				    "BUG: unfinalized statement: %s",
-				    sqlite3_sql(sqlite3_next_stmt(ix->db, NULL)));
+			PT_BUG("unfinalized statement: %s", sqlite3_sql(sqlite3_next_stmt(ix->db, NULL)));
 		sqlite3_close_v2(ix->db);
 	}
 	free(ix->path);
@@ -411,9 +409,7 @@ static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void
 			rc = sqlite3_bind_null(s->st, k);
 			break;
 		default:
-			pt_diag_add(s->ix->diag, PT_SEV_ERROR, s->ix->path, s->sql,
-				    "BUG: db_bind: unknown format letter '%c'", *f);
-			return -1;
+			PT_BUG("db_bind: unknown format letter '%c' in \"%s\" for %s", *f, fmt, s->sql);
 		}
 	}
 	if (rc != SQLITE_OK) {

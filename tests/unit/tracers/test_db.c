@@ -16,6 +16,7 @@
 
 #include "db.h"
 #include "parts.h"
+#include "ptest.h"
 #include "ptest_db.h"
 #include "schema.h"
 #include "db_json.h"
@@ -34,6 +35,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	return ptest_db_free(*state);
+}
+
+static void bind_q(void *s)
+{
+	(void)db_bind(s, "q", 1);
 }
 
 /* Every bind letter round-trips, NULLs included; a bad letter is a reported bug. */
@@ -59,8 +65,15 @@ static void binding(void **state)
 	assert_true(db_col_is_null(s, 7));
 	assert_true(db_col_is_null(s, 8));
 	db_reset(s);
-	assert_int_equal(db_bind(s, "q", 1), -1);
-	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_ERROR), 1);
+	/* An unknown format letter is a bug in the caller: PT_BUG, which aborts. */
+	{
+		char err[512];
+
+		assert_int_equal(ptest_aborts(bind_q, s, err, sizeof(err)), 1);
+		assert_non_null(strstr(err, "BUG: "));
+		assert_non_null(strstr(err, "db_bind: unknown format letter 'q' in \"q\""));
+	}
+	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_ERROR), 0);
 	pt_diag_release(&f->diag);
 	/* A bad statement is an error naming the SQL. */
 	assert_null(db_prepare(f->ix, "SELECT nope FROM nowhere"));
