@@ -56,23 +56,20 @@ struct pt_cli {
 #define PT_CLI_STYLE(cli) (&(const struct pt_style){ .color = (cli)->color })
 
 /*
- * The option entries every subcommand shares: --json (returns 'j'), --color
- * [=WHEN] ('C'), --no-color ('N'), --help ('h'). Put PT_CLI_OPTIONS first in
- * a struct option table; pt_cli_common_opt handles what they return.
+ * The option entries every subcommand of both tools shares: --json (returns
+ * 'j'), --color[=WHEN] ('C'), --no-color ('N'), --help ('h'). A subcommand's
+ * struct option table starts with PT_CLI_OPTIONS, adds its own entries (other
+ * codes than these four), and its getopt_long loop (optind = 0 first; "h" in
+ * the optstring) hands what it does not know to pt_cli_option. getopt words a
+ * bad option itself under argv[0], the subcommand's full name (pt_cli_run):
+ * "pttrace diff: unrecognized option '--frob'", the same everywhere.
+ * A subcommand without text in colour still takes --color and ignores it.
  */
 #define PT_CLI_OPTIONS                                            \
 	{ "json", no_argument, NULL, 'j' },                       \
 	{ "color", optional_argument, NULL, 'C' },                \
 	{ "no-color", no_argument, NULL, 'N' },                   \
 	{ "help", no_argument, NULL, 'h' }
-
-/*
- * getopt_long with the shared wording: an unknown option, or one missing its
- * value, prints "<prog> <cmd>: unrecognized option '--frob'" (getopt's own
- * words, under the subcommand's full name) and returns '?'.
- */
-int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstring,
-		  const struct option *longopts);
 
 /*
  * The end of a subcommand's option switch (its "default:"): 'j', 'C', 'N'
@@ -84,20 +81,31 @@ int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstri
 int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage);
 
 /*
- * Handle 'j', 'C' and 'N' from PT_CLI_OPTIONS: 1 handled, 0 not one of them,
- * -1 a bad --color value (message printed; exit EXIT_USAGE).
+ * The whole option loop of a subcommand with no options of its own:
+ * getopt_long over PT_CLI_OPTIONS with optstring ("h"; "+h" stops at the
+ * first argument that is not an option), each through pt_cli_option.
+ * Returns -1 (go on: the arguments start at optind) or the exit code.
  */
-int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg);
+int pt_cli_parse_common(struct pt_cli *cli, int argc, char **argv, const char *optstring,
+			const char *usage);
+
+/*
+ * After the option loop, for a subcommand that takes at most max arguments
+ * and names the first one too many: 1 after "<prog> <cmd>: unexpected
+ * argument 'x'" (pt_cli_bad_arg) and usage on stderr; 0 when there are at
+ * most max.
+ */
+int pt_cli_extra_arg(const struct pt_cli *cli, int argc, char **argv, int max, const char *usage);
 
 /* --color=WHEN (NULL: always): 0, or -1 after a message. Sets color/color_err. */
 int pt_cli_set_color(struct pt_cli *cli, const char *when);
 
-/* "<prog> <cmd>: unrecognized option 'arg'", for hand-written option loops. */
+/* "<prog> <cmd>: unrecognized option 'arg'", getopt's words (main.c's global options). */
 void pt_cli_bad_option(const struct pt_cli *cli, const char *arg);
 
 /*
- * For hand-written loops: an argument starting with '-' is an unrecognized
- * option (as above), anything else "<prog> <cmd>: unexpected argument 'x'".
+ * An argument starting with '-' is an unrecognized option (as above),
+ * anything else "<prog> <cmd>: unexpected argument 'x'".
  */
 void pt_cli_bad_arg(const struct pt_cli *cli, const char *arg);
 

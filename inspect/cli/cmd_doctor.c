@@ -236,9 +236,8 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
-		{ "python", required_argument, NULL, 'p' },
+		PT_PYENV_OPTIONS,
 		{ "issue", no_argument, NULL, 'i' },
-		{ "expect", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *python = NULL, *expect = NULL;

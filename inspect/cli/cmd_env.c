@@ -32,8 +32,7 @@ int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
-		{ "python", required_argument, NULL, 'p' },
-		{ "expect", required_argument, NULL, 'e' },
+		PT_PYENV_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
