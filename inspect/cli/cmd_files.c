@@ -328,7 +328,8 @@ static int setup_env(struct files_opts *fo, struct pt_cli *ctx)
 	return rc;
 }
 
-static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
+/* The options into fo: -1 (go on: the FILEs start at optind), or the exit code. */
+static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 {
 	enum { O_LLP = 256, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
 	       O_DEPTH, O_NOTREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
@@ -350,8 +351,7 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		{ "cuda-deps", no_argument, NULL, O_CUDADEPS },
 		{ NULL, 0, NULL, 0 },
 	};
-	json_t *files = NULL, *problems = NULL;
-	int c, rc = EXIT_FINE;
+	int c;
 	char *end;
 
 	optind = 0;	/* GNU: re-initialise getopt for this argv */
@@ -417,8 +417,23 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, fo->root);
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+/* Each FILE's report (fo->sections), one JSON document for all with --json. */
+static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
+{
+	json_t *files = NULL, *problems = NULL;
+	int rc = parse_opts(argc, argv, ctx, fo);
+
+	if (rc >= 0) {
+		gpu_auto_release(&fo->gpu_auto);
+		return rc;
+	}
+	rc = EXIT_FINE;
 	if (((fo->sections & SEC_DEPS) || fo->cuda_deps) && setup_env(fo, ctx) != 0) {
 		ldpath_env_release(&fo->env);
+		gpu_auto_release(&fo->gpu_auto);
 		return EXIT_USAGE;
 	}
 	if (ctx->json) {
