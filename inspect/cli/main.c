@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	/* Control characters in the files' strings never reach the terminal raw (B24). */
 	pt_ttysafe_stdio();
 	/* Leading global options; the subcommands accept them too. */
-	i = pt_cli_globals(&cli, argc, argv, 0, usage, &rc);
+	i = pt_cli_globals(&cli, argc, argv, usage, &rc);
 
 	if (i < 0)
 		return rc;

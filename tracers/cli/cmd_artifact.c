@@ -87,6 +87,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,	/* --json, --color: taken, nothing changes (payloads are raw bytes) */
+		PT_CLI_DB_OPTION,
 		{ "out", required_argument, NULL, 'o' },
 		{ "export", no_argument, NULL, 'e' },
 		{ "rank", required_argument, NULL, 'r' },
@@ -119,7 +120,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 		switch (c) {
 		case 1:
 			if (npos == 3) {
-				pt_cli_bad_arg(ctx, optarg);
+				pt_cli_unexpected_arg(ctx, optarg);
 				fputs(usage_text, stderr);
 				return EXIT_USAGE;
 			}

@@ -40,16 +40,19 @@ static const char recompiles_usage[] =
 /* Each subcommand's options: the shared ones and its own. */
 static const struct option compiles_opts[] = {
 	PT_CLI_OPTIONS,
+	PT_CLI_DB_OPTION,
 	{ "rank", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 static const struct option breaks_opts[] = {
 	PT_CLI_OPTIONS,
+	PT_CLI_DB_OPTION,
 	{ "unique", no_argument, NULL, 'u' },
 	{ NULL, 0, NULL, 0 },
 };
 static const struct option recompiles_opts[] = {
 	PT_CLI_OPTIONS,
+	PT_CLI_DB_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 

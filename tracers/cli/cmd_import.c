@@ -141,6 +141,7 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ "name", required_argument, NULL, 'n' },
 		{ "into", required_argument, NULL, 'i' },
 		{ "rank-from", required_argument, NULL, 'r' },

@@ -42,6 +42,7 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ct
 	enum { O_LEVEL = 256, O_ARTIFACT, O_COMPILE, O_RANK, O_GREP, O_KIND, O_STREAM, O_LIMIT };
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "artifact", required_argument, NULL, O_ARTIFACT },
 		{ "compile", required_argument, NULL, O_COMPILE },

@@ -49,6 +49,7 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ "out", required_argument, NULL, 'o' },
 		{ "diff", required_argument, NULL, 'd' },
 		{ "open", no_argument, NULL, 'O' },

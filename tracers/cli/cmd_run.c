@@ -56,6 +56,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_REPORT };
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ "logs", required_argument, NULL, O_LOGS },
 		{ "dispatch", no_argument, NULL, O_DISPATCH },
 		{ "trace", no_argument, NULL, O_TRACE },

@@ -499,6 +499,7 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;

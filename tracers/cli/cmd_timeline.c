@@ -18,6 +18,7 @@ int cmd_timeline(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,	/* --json, --color: taken, nothing changes (the output is JSON) */
+		PT_CLI_DB_OPTION,
 		{ "chrome", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -1,9 +1,9 @@
 # One option skeleton in every subcommand of both tools (common/cli.h): a bad
 # option reads "<tool> <subcommand>: unrecognized option '--frob'" as the
 # first line on stderr, exit 2, wherever it stands; the shared options
-# (--json, --color[=WHEN], --no-color, --help) are taken by every subcommand;
-# a bad --color value, an option without its value and an argument too many
-# are worded once for all.
+# (--json, --color[=WHEN], --no-color, --help; pttrace's --db) are taken by
+# every subcommand; a bad --color value, an option without its value and an
+# argument too many are worded once for all.
 . "$PT_TESTLIB/common.sh" || exit 2
 export PTTRACE_DB=$T/db/pttrace.db
 cd "$T" || exit 2
@@ -43,9 +43,22 @@ for tool in "$PTTRACE" "$PTINSPECT"; do
 				"$(head -1 "$T/out" | cut -d' ' -f1-3)"
 			check_eq "$name $sub $opts --help: nothing on stderr" "" "$(cat "$T/err")"
 		done
+		# --db FILE after the subcommand's name: pttrace's, not ptinspect's.
+		if [ "$name" = pttrace ]; then
+			"$tool" "$sub" --db "$T/other.db" --help >"$T/out" 2>"$T/err"
+			check_eq "$name $sub --db FILE --help: exit status" 0 $?
+		else
+			first_err "$name $sub --db FILE" 2 "$name $sub: unrecognized option '--db'" \
+				"$tool" "$sub" --db "$T/other.db"
+		fi
 		n=$((n + 1))
 	done
 done
+# The subcommand's --db is the database it opens (a named one that is not there is a mistake).
+first_err "pttrace ls --db FILE" 2 "pttrace: '$T/other.db': no pttrace database (--db)" \
+	"$PTTRACE" ls --db "$T/other.db"
+first_err "pttrace show RUN --db=FILE" 2 "pttrace: '$T/other.db': no pttrace database (No such file or directory)" \
+	"$PTTRACE" show 1 --db="$T/other.db"
 # Before any subcommand (pttrace) and among ptinspect's files.
 "$PTTRACE" --frob 2>"$T/err"
 check_eq "pttrace --frob" "pttrace: unrecognized option '--frob'" "$(head -1 "$T/err")"
