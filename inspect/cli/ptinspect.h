@@ -6,6 +6,7 @@
 #ifndef PT_PTINSPECT_H
 #define PT_PTINSPECT_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,14 +16,21 @@
 #include "envreport.h"
 #include "term.h"
 
+/* What doctor and env are asked: --python PATH, --expect DIR, and their own flag. */
+struct pyenv_opts {
+	const char *python;	/* NULL: the first python3 on PATH */
+	const char *expect;	/* NULL: no expectation */
+	bool flag;		/* the subcommand's own flag (doctor --issue, env --verbose) */
+};
+
 /*
- * The option entries of the subcommands that ask a Python environment
- * (doctor, env): --python PATH (returns 'p'), --expect DIR ('e'); after
- * PT_CLI_OPTIONS in their tables.
+ * The option loop of doctor and env (pyenv_opt.c): getopt_long over
+ * PT_CLI_OPTIONS, --python, --expect and the subcommand's flag entry (its
+ * short form, if any, in optstring with "h"); they take no arguments.
+ * Returns -1 (go on) or the exit code (--help, a usage error).
  */
-#define PT_PYENV_OPTIONS                                         \
-	{ "python", required_argument, NULL, 'p' },               \
-	{ "expect", required_argument, NULL, 'e' }
+int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *optstring,
+		     const struct option *flag, const char *usage, struct pyenv_opts *o);
 
 /* Each returns the process exit code. argv[0] is the full name ("ptinspect deps"). */
 int cmd_build(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect build [DIR] */

@@ -79,7 +79,6 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 	struct pt_diag diag;
 	struct db *ix = NULL;
 	json_t *rows;
-	/* Options before or after the operands (`pttrace show RUN --json`); "--" ends them. */
 	int rc = pt_cli_parse_common(ctx, argc, argv, "h", ls_usage);
 
 	if (rc >= 0)
