@@ -19,14 +19,6 @@ const char *pt_cli_name(const struct pt_cli *cli)
 	return cli_name;
 }
 
-int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstring,
-		  const struct option *longopts)
-{
-	(void)cli;	/* argv[0] is already the full name (pt_cli_run) */
-	opterr = 1;
-	return getopt_long(argc, argv, optstring, longopts, NULL);
-}
-
 int pt_cli_set_color(struct pt_cli *cli, const char *when)
 {
 	int m = when ? pt_color_mode_parse(when) : PT_COLOR_ALWAYS;
@@ -42,7 +34,11 @@ int pt_cli_set_color(struct pt_cli *cli, const char *when)
 	return 0;
 }
 
-int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg)
+/*
+ * 'j', 'C', 'N' from PT_CLI_OPTIONS and 'D' from PT_CLI_DB_OPTION: 1 handled, 0 not one of them, -1 a
+ * bad --color value (message printed).
+ */
+static int common_opt(struct pt_cli *cli, int c, const char *arg)
 {
 	switch (c) {
 	case 'j':
@@ -52,6 +48,9 @@ int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg)
 		return pt_cli_set_color(cli, arg) < 0 ? -1 : 1;
 	case 'N':
 		return pt_cli_set_color(cli, "never") < 0 ? -1 : 1;
+	case 'D':
+		cli->db = arg;
+		return 1;
 	default:
 		return 0;
 	}
@@ -59,7 +58,7 @@ int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg)
 
 int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage)
 {
-	int r = pt_cli_common_opt(cli, c, arg);
+	int r = common_opt(cli, c, arg);
 
 	if (r > 0)
 		return -1;
@@ -73,21 +72,48 @@ int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage)
 	return EXIT_USAGE;
 }
 
+int pt_cli_parse_common(struct pt_cli *cli, int argc, char **argv, const char *optstring,
+			const char *usage)
+{
+	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct option longopts_db[] = {
+		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, optstring, cli->takes_db ? longopts_db : longopts,
+				NULL)) != -1)
+		if ((rc = pt_cli_option(cli, c, optarg, usage)) >= 0)
+			return rc;
+	return -1;
+}
+
+int pt_cli_extra_arg(const struct pt_cli *cli, int argc, char **argv, int max, const char *usage)
+{
+	if (argc - optind <= max)
+		return 0;
+	pt_cli_unexpected_arg(cli, argv[optind + max]);
+	fputs(usage, stderr);
+	return 1;
+}
+
 void pt_cli_bad_option(const struct pt_cli *cli, const char *arg)
 {
 	fprintf(stderr, "%s: unrecognized option '%s'\n", pt_cli_name(cli), arg);
 }
 
-void pt_cli_bad_arg(const struct pt_cli *cli, const char *arg)
+void pt_cli_unexpected_arg(const struct pt_cli *cli, const char *arg)
 {
-	if (arg[0] == '-')
-		pt_cli_bad_option(cli, arg);
-	else
-		fprintf(stderr, "%s: unexpected argument '%s'\n", pt_cli_name(cli), arg);
+	fprintf(stderr, "%s: unexpected argument '%s'\n", pt_cli_name(cli), arg);
 }
 
-int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, int with_db,
-		   void (*usage)(FILE *f), int *rc)
+int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, void (*usage)(FILE *f), int *rc)
 {
 	int i = 1;
 
@@ -97,7 +123,7 @@ int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, int with_db,
 
 		if (!strcmp(a, "--json")) {
 			cli->json = 1;
-		} else if (with_db && (!strcmp(a, "--db") || !strncmp(a, "--db=", 5))) {
+		} else if (cli->takes_db && (!strcmp(a, "--db") || !strncmp(a, "--db=", 5))) {
 			if (a[4] == '=') {
 				cli->db = a + 5;
 			} else if (i + 1 < argc) {

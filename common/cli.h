@@ -45,7 +45,8 @@ struct pt_cmd {
 struct pt_cli {
 	const char *prog;		/* "pttrace", "ptinspect" */
 	const struct pt_cmd *cmd;	/* the subcommand running, NULL before */
-	const char *db;			/* --db (pttrace), NULL: the default */
+	int takes_db;			/* the tool has --db (pttrace) */
+	const char *db;			/* --db FILE, NULL: the default */
 	int json;			/* --json */
 	enum pt_color_mode color_mode;
 	int color;			/* stdout gets colour */
@@ -56,9 +57,14 @@ struct pt_cli {
 #define PT_CLI_STYLE(cli) (&(const struct pt_style){ .color = (cli)->color })
 
 /*
- * The option entries every subcommand shares: --json (returns 'j'), --color
- * [=WHEN] ('C'), --no-color ('N'), --help ('h'). Put PT_CLI_OPTIONS first in
- * a struct option table; pt_cli_common_opt handles what they return.
+ * The option entries every subcommand of both tools shares: --json (returns
+ * 'j'), --color[=WHEN] ('C'), --no-color ('N'), --help ('h'). A subcommand's
+ * struct option table starts with PT_CLI_OPTIONS, adds its own entries (other
+ * codes than these four), and its getopt_long loop (optind = 0 first; "h" in
+ * the optstring) hands what it does not know to pt_cli_option. getopt words a
+ * bad option itself under argv[0], the subcommand's full name (pt_cli_run):
+ * "pttrace diff: unrecognized option '--frob'", the same everywhere.
+ * A subcommand without text in colour still takes --color and ignores it.
  */
 #define PT_CLI_OPTIONS                                            \
 	{ "json", no_argument, NULL, 'j' },                       \
@@ -67,16 +73,14 @@ struct pt_cli {
 	{ "help", no_argument, NULL, 'h' }
 
 /*
- * getopt_long with the shared wording: an unknown option, or one missing its
- * value, prints "<prog> <cmd>: unrecognized option '--frob'" (getopt's own
- * words, under the subcommand's full name) and returns '?'.
+ * --db FILE ('D'), shared by every subcommand of a tool that has a database
+ * (pttrace: cli->takes_db); after PT_CLI_OPTIONS. pt_cli_option sets cli->db.
  */
-int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstring,
-		  const struct option *longopts);
+#define PT_CLI_DB_OPTION { "db", required_argument, NULL, 'D' }
 
 /*
  * The end of a subcommand's option switch (its "default:"): 'j', 'C', 'N'
- * from PT_CLI_OPTIONS are applied (returns -1: go on); 'h' prints usage on
+ * from PT_CLI_OPTIONS and 'D' from PT_CLI_DB_OPTION are applied (returns -1: go on); 'h' prints usage on
  * stdout (returns EXIT_FINE); anything else is a usage error already worded
  * by getopt: usage on stderr, EXIT_USAGE (a bad --color value: its message only).
  * Use: default: if ((rc = pt_cli_option(ctx, c, optarg, usage)) >= 0) return rc;
@@ -84,22 +88,32 @@ int pt_cli_getopt(struct pt_cli *cli, int argc, char **argv, const char *optstri
 int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage);
 
 /*
- * Handle 'j', 'C' and 'N' from PT_CLI_OPTIONS: 1 handled, 0 not one of them,
- * -1 a bad --color value (message printed; exit EXIT_USAGE).
+ * The whole option loop of a subcommand with no options of its own:
+ * getopt_long over PT_CLI_OPTIONS (and PT_CLI_DB_OPTION where the tool
+ * takes_db) with optstring ("h"; "+h" stops at the
+ * first argument that is not an option), each through pt_cli_option.
+ * Returns -1 (go on: the arguments start at optind) or the exit code.
  */
-int pt_cli_common_opt(struct pt_cli *cli, int c, const char *arg);
+int pt_cli_parse_common(struct pt_cli *cli, int argc, char **argv, const char *optstring,
+			const char *usage);
+
+/*
+ * After the option loop, for a subcommand that takes at most max arguments:
+ * what is left from optind on is arguments (getopt has taken the options;
+ * what follows "--" or, with "+", the first argument is an argument too).
+ * More than max: "<prog> <cmd>: unexpected argument 'x'" for the first one
+ * too many and usage on stderr, and 1 returned; else 0.
+ */
+int pt_cli_extra_arg(const struct pt_cli *cli, int argc, char **argv, int max, const char *usage);
 
 /* --color=WHEN (NULL: always): 0, or -1 after a message. Sets color/color_err. */
 int pt_cli_set_color(struct pt_cli *cli, const char *when);
 
-/* "<prog> <cmd>: unrecognized option 'arg'", for hand-written option loops. */
+/* "<prog> <cmd>: unrecognized option 'arg'", getopt's words (main.c's global options). */
 void pt_cli_bad_option(const struct pt_cli *cli, const char *arg);
 
-/*
- * For hand-written loops: an argument starting with '-' is an unrecognized
- * option (as above), anything else "<prog> <cmd>: unexpected argument 'x'".
- */
-void pt_cli_bad_arg(const struct pt_cli *cli, const char *arg);
+/* "<prog> <cmd>: unexpected argument 'arg'" (an argument too many). */
+void pt_cli_unexpected_arg(const struct pt_cli *cli, const char *arg);
 
 /* "<prog> <cmd>" (or "<prog>" before dispatch), for messages. */
 const char *pt_cli_name(const struct pt_cli *cli);
@@ -107,11 +121,10 @@ const char *pt_cli_name(const struct pt_cli *cli);
 /*
  * Global options before the subcommand: --json, --color[=WHEN], --no-color,
  * --version, -h/--help (usage(stdout), exit 0), and --db FILE when the tool
- * takes it (with_db). Returns the index of the first other argument, or -1
- * with *rc set (help, version, or a usage error already reported).
+ * takes it (cli->takes_db). Returns the index of the first other argument,
+ * or -1 with *rc set (help, version, or a usage error already reported).
  */
-int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, int with_db,
-		   void (*usage)(FILE *f), int *rc);
+int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, void (*usage)(FILE *f), int *rc);
 
 /* The row of table[0..n) named name, or NULL. */
 const struct pt_cmd *pt_cli_find(const struct pt_cmd *table, size_t n, const char *name);

@@ -65,14 +65,12 @@ static int run_source(const struct buildtree *t, const char *q, struct pt_cli *c
 int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
+		PT_CLI_OPTIONS,
 		{ "since-last", no_argument, NULL, 's' },
 		{ "details", no_argument, NULL, 'd' },
 		{ "compdb", no_argument, NULL, 'c' },
 		{ "no-compdb", no_argument, NULL, 'n' },
 		{ "source", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct buildtree t;
@@ -91,18 +89,14 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 's': since_last = 1; break;
 		case 'd': details = 1; compdb = 1; break;
 		case 'c': compdb = 1; break;
 		case 'n': compdb = 0; break;
 		case 'S': source = optarg; compdb = 0; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
 	if (optind + 1 < argc) {

@@ -2,7 +2,6 @@
  * `ptinspect diff A B`: two build trees, installs or libraries side by side.
  * Snapshots and comparison in builddiff.c, rendering in report_diff.c.
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "builddiff.h"
@@ -24,29 +23,13 @@ static const char usage_text[] =
 
 int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "color", optional_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct snapshot a, b;
 	struct snapshot_diff d;
 	struct pt_diag diag;
-	int c, rc;
+	int rc = pt_cli_parse_common(ctx, argc, argv, "h", usage_text);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': ctx->json = 1; break;
-		case 'C':
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'h': fputs(usage_text, stdout); return EXIT_FINE;
-		default: fputs(usage_text, stderr); return EXIT_USAGE;
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (argc - optind != 2) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

@@ -4,7 +4,6 @@
  * runtime), debug info of its libraries, TORCH_SHOW_DISPATCH_TRACE. A short
  * verdict first, details after. Only calls modules; see cmd_env.c for env.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,37 +233,17 @@ static void issue_block(const struct doctor *dr)
 
 int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 {
-	static const struct option longopts[] = {
-		PT_CLI_OPTIONS,
-		{ "python", required_argument, NULL, 'p' },
-		{ "issue", no_argument, NULL, 'i' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *python = NULL, *expect = NULL;
-	bool issue = false;
+	static const struct option issue_opt = { "issue", no_argument, NULL, 'i' };
+	struct pyenv_opts po;
 	struct doctor dr;
 	struct pt_diag d;
-	int c, rc;
+	int rc = pyenv_opts_parse(ctx, argc, argv, "h", &issue_opt, usage_text, &po);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': python = optarg; break;
-		case 'e': expect = optarg; break;
-		case 'i': issue = true; break;
-		default:
-			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
-				return c;
-		}
-	}
-	if (optind < argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+	if (rc >= 0)
+		return rc;
 	memset(&dr, 0, sizeof(dr));
 	pt_diag_init(&d);
-	if (env_collect(python, expect, 1, argv[0], &dr.e, &d) < 0) {
+	if (env_collect(po.python, po.expect, 1, argv[0], &dr.e, &d) < 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -274,7 +253,7 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 			    "%s", dr.g.headline);
 	collect_debug(&dr, &d);
 	bugreport_collect(&dr.e.rep, dr.have_g ? &dr.g : NULL, &dr.br);
-	if (issue) {
+	if (po.flag) {	/* --issue */
 		issue_block(&dr);
 	} else if (ctx->json) {
 		json_t *doc = doctor_json(&dr);

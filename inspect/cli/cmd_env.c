@@ -3,7 +3,6 @@
  * environment (ptinspect-pyenv) and report version, configuration, the
  * shared objects the import loaded, and the cross-checks (envcheck.c).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,35 +29,16 @@ static const char usage_text[] =
 
 int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 {
-	static const struct option longopts[] = {
-		PT_CLI_OPTIONS,
-		{ "python", required_argument, NULL, 'p' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *python = NULL, *expect = NULL;
+	static const struct option verbose_opt = { "verbose", no_argument, NULL, 'v' };
+	struct pyenv_opts po;
 	struct env_result e;
 	struct pt_diag d;
-	int c, verbose = 0, rc;
+	int rc = pyenv_opts_parse(ctx, argc, argv, "hv", &verbose_opt, usage_text, &po);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': python = optarg; break;
-		case 'e': expect = optarg; break;
-		case 'v': verbose = 1; break;
-		default:
-			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
-				return c;
-		}
-	}
-	if (optind < argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+	if (rc >= 0)
+		return rc;
 	pt_diag_init(&d);
-	if (env_collect(python, expect, 0, argv[0], &e, &d) < 0) {
+	if (env_collect(po.python, po.expect, 0, argv[0], &e, &d) < 0) {
 		rc = EXIT_USAGE;
 		if (ctx->json) {
 			json_t *doc = json_object();
@@ -80,7 +60,7 @@ int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 		json_decref(doc);
 	} else {
 		report_env_text(stdout, &e.rep, e.have_cfg ? &e.cfg : NULL, &e.findings, e.others,
-				e.n_others, verbose, PT_CLI_STYLE(ctx));
+				e.n_others, po.flag /* --verbose */, PT_CLI_STYLE(ctx));
 	}
 	rc = pt_diag_count(&e.findings, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:

@@ -328,14 +328,13 @@ static int setup_env(struct files_opts *fo, struct pt_cli *ctx)
 	return rc;
 }
 
-static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
+/* The options into fo: -1 (go on: the FILEs start at optind), or the exit code. */
+static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 {
-	enum { O_JSON = 256, O_COLOR, O_LLP, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
+	enum { O_LLP = 256, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
 	       O_DEPTH, O_NOTREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "color", optional_argument, NULL, O_COLOR },
-		{ "help", no_argument, NULL, 'h' },
+		PT_CLI_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "ld-library-path", required_argument, NULL, O_LLP },
 		{ "root", required_argument, NULL, O_ROOT },
@@ -352,20 +351,12 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		{ "cuda-deps", no_argument, NULL, O_CUDADEPS },
 		{ NULL, 0, NULL, 0 },
 	};
-	json_t *files = NULL, *problems = NULL;
-	int c, rc = EXIT_FINE;
+	int c;
 	char *end;
 
 	optind = 0;	/* GNU: re-initialise getopt for this argv */
 	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
 		switch (c) {
-		case O_JSON:
-			ctx->json = 1;
-			break;
-		case O_COLOR:
-			if (pt_cli_set_color(ctx, optarg) < 0)
-				return EXIT_USAGE;
-			break;
 		case 'v': fo->view.verbose = 1; break;
 		case O_LLP: fo->llp = optarg; fo->llp_set = 1; break;
 		case O_ROOT: fo->root = optarg; break;
@@ -413,12 +404,9 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 				fo->gpu_args[fo->n_gpus++] = optarg;
 			}
 			break;
-		case 'h':
-			fputs(fo->usage, stdout);
-			return EXIT_FINE;
 		default:
-			fputs(fo->usage, stderr);
-			return EXIT_USAGE;
+			if ((c = pt_cli_option(ctx, c, optarg, fo->usage)) >= 0)
+				return c;
 		}
 	}
 	if (optind >= argc) {
@@ -429,8 +417,23 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, fo->root);
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+/* Each FILE's report (fo->sections), one JSON document for all with --json. */
+static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
+{
+	json_t *files = NULL, *problems = NULL;
+	int rc = parse_opts(argc, argv, ctx, fo);
+
+	if (rc >= 0) {
+		gpu_auto_release(&fo->gpu_auto);
+		return rc;
+	}
+	rc = EXIT_FINE;
 	if (((fo->sections & SEC_DEPS) || fo->cuda_deps) && setup_env(fo, ctx) != 0) {
 		ldpath_env_release(&fo->env);
+		gpu_auto_release(&fo->gpu_auto);
 		return EXIT_USAGE;
 	}
 	if (ctx->json) {
@@ -462,60 +465,53 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 	return rc;
 }
 
+/* The per-file reports: `ptinspect FILE...` (name NULL) and its subcommands. */
+static const struct files_cmd {
+	const char *name;
+	unsigned sections;
+	const char *usage;
+} files_cmds[] = {
+	{ NULL, SEC_ALL,
+	  "usage: ptinspect [OPTIONS] FILE...\n"
+	  "Every report for each file: ELF identity, dependencies, CUDA code,\n"
+	  "debug info.\n"
+	  COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT },
+	{ "cuda", SEC_CUDA,
+	  "usage: ptinspect cuda [OPTIONS] FILE...\n"
+	  "The CUDA fat binaries in each file: targets, TORCH_CUDA_ARCH_LIST, and\n"
+	  "whether a GPU can run them.\n"
+	  COMMON_OPTIONS CUDA_OPTIONS
+	  "Dependency options (with --cuda-deps): those of 'ptinspect deps'.\n"
+	  "Exit status: 0 fine, 1 problems found (damaged fat binaries, a --gpu that\n"
+	  "cannot run the code), 2 usage error or unreadable input.\n" },
+	{ "debug", SEC_DEBUG,
+	  "usage: ptinspect debug [OPTIONS] FILE...\n"
+	  "Whether each file can be debugged: DWARF in the file, split DWARF\n"
+	  "(.dwo/.dwp), a separate debug file (.gnu_debuglink, build-id under\n"
+	  "/usr/lib/debug), compiler flags from DW_AT_producer, and a verdict:\n"
+	  "\"gdb can show tensor fields here\", \"symbols only\" or \"nothing\".\n"
+	  COMMON_OPTIONS
+	  "Exit status: 0 every file has usable DWARF, 1 some file has not,\n"
+	  "2 usage error or unreadable input.\n" },
+	{ "deps", SEC_ELF | SEC_DEPS,
+	  "usage: ptinspect deps [OPTIONS] FILE...\n"
+	  "The ELF and dependency report only, resolved as glibc's ld.so would.\n"
+	  COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT },
+};
+
 int cmd_files(int argc, char **argv, struct pt_cli *ctx)
 {
-	struct files_opts fo = {
-		.sections = SEC_ALL,
-		.usage = "usage: ptinspect [OPTIONS] FILE...\n"
-			 "Every report for each file: ELF identity, dependencies, CUDA code,\n"
-			 "debug info.\n"
-			 COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT,
-	};
+	const char *name = ctx->cmd ? ctx->cmd->name : NULL;
+	struct files_opts fo = { 0 };
 
-	return run(argc, argv, ctx, &fo);
-}
+	for (size_t i = 0; i < sizeof(files_cmds) / sizeof(files_cmds[0]); i++) {
+		const struct files_cmd *fc = &files_cmds[i];
 
-int cmd_cuda(int argc, char **argv, struct pt_cli *ctx)
-{
-	struct files_opts fo = {
-		.sections = SEC_CUDA,
-		.usage = "usage: ptinspect cuda [OPTIONS] FILE...\n"
-			 "The CUDA fat binaries in each file: targets, TORCH_CUDA_ARCH_LIST, and\n"
-			 "whether a GPU can run them.\n"
-			 COMMON_OPTIONS CUDA_OPTIONS
-			 "Dependency options (with --cuda-deps): those of 'ptinspect deps'.\n"
-			 "Exit status: 0 fine, 1 problems found (damaged fat binaries, a --gpu that\n"
-			 "cannot run the code), 2 usage error or unreadable input.\n",
-	};
-
-	return run(argc, argv, ctx, &fo);
-}
-
-int cmd_deps(int argc, char **argv, struct pt_cli *ctx)
-{
-	struct files_opts fo = {
-		.sections = SEC_ELF | SEC_DEPS,
-		.usage = "usage: ptinspect deps [OPTIONS] FILE...\n"
-			 "The ELF and dependency report only, resolved as glibc's ld.so would.\n"
-			 COMMON_OPTIONS DEPS_OPTIONS EXIT_TEXT,
-	};
-
-	return run(argc, argv, ctx, &fo);
-}
-
-int cmd_debug(int argc, char **argv, struct pt_cli *ctx)
-{
-	struct files_opts fo = {
-		.sections = SEC_DEBUG,
-		.usage = "usage: ptinspect debug [OPTIONS] FILE...\n"
-			 "Whether each file can be debugged: DWARF in the file, split DWARF\n"
-			 "(.dwo/.dwp), a separate debug file (.gnu_debuglink, build-id under\n"
-			 "/usr/lib/debug), compiler flags from DW_AT_producer, and a verdict:\n"
-			 "\"gdb can show tensor fields here\", \"symbols only\" or \"nothing\".\n"
-			 COMMON_OPTIONS
-			 "Exit status: 0 every file has usable DWARF, 1 some file has not,\n"
-			 "2 usage error or unreadable input.\n",
-	};
-
-	return run(argc, argv, ctx, &fo);
+		if (name ? fc->name && !strcmp(fc->name, name) : !fc->name) {
+			fo.sections = fc->sections;
+			fo.usage = fc->usage;
+			return run(argc, argv, ctx, &fo);
+		}
+	}
+	PT_BUG("ptinspect %s has no row in files_cmds", name);
 }

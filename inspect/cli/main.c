@@ -16,9 +16,9 @@
 static const struct pt_cmd subcommands[] = {
 	{ "build", cmd_build, "the build tree a torch came from: configuration, profile, cross-checks", 0 },
 	{ "config", cmd_config, "the build configuration (torch.__config__.show()) as fields", 0 },
-	{ "cuda", cmd_cuda, "the CUDA fat binaries and whether a GPU can run them", 0 },
-	{ "debug", cmd_debug, "whether each file can be debugged: DWARF, split DWARF, debuglink", 0 },
-	{ "deps", cmd_deps, "the ELF and dependency report only", 0 },
+	{ "cuda", cmd_files, "the CUDA fat binaries and whether a GPU can run them", 0 },
+	{ "debug", cmd_files, "whether each file can be debugged: DWARF, split DWARF, debuglink", 0 },
+	{ "deps", cmd_files, "the ELF and dependency report only", 0 },
 	{ "diff", cmd_diff, "two builds, installs or libraries side by side", 0 },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)", 0 },
 	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects", 0 },
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	/* Control characters in the files' strings never reach the terminal raw (B24). */
 	pt_ttysafe_stdio();
 	/* Leading global options; the subcommands accept them too. */
-	i = pt_cli_globals(&cli, argc, argv, 0, usage, &rc);
+	i = pt_cli_globals(&cli, argc, argv, usage, &rc);
 
 	if (i < 0)
 		return rc;

@@ -4,6 +4,7 @@
  * and compile_directory.json as tlparse writes them, per file/rank).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +70,33 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 	return 0;
 }
 
+/* --rank N (0 or more), --nth N (1 or more): 0, or -1 after a message. */
+static int number_opt(int c, const char *arg, long long *v)
+{
+	char *end;
+
+	*v = strtoll(arg, &end, 10);
+	if (*end || *v < (c == 'n' ? 1 : 0)) {
+		fprintf(stderr, "pttrace artifact: --%s wants a number, not '%s'\n", c == 'n' ? "nth" : "rank", arg);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 {
+	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,	/* --json, --color: taken, nothing changes (payloads are raw bytes) */
+		PT_CLI_DB_OPTION,
+		{ "out", required_argument, NULL, 'o' },
+		{ "export", no_argument, NULL, 'e' },
+		{ "rank", required_argument, NULL, 'r' },
+		{ "nth", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *pos[3] = {0}, *out = NULL;
-	int npos = 0, rc = EXIT_USAGE, export_mode = 0;
-	long long rank = -1;
+	int c, npos = 0, rc = EXIT_USAGE, export_mode = 0;
+	long long rank = -1, v;
 	long nth = 0;
 	struct compileid cid;
 	struct pt_diag diag;
@@ -81,36 +104,49 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 	int64_t run;
 	struct art_ctx a = {0};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "--export")) {
-			export_mode = 1;
-		} else if ((!strcmp(argv[i], "--rank") || !strcmp(argv[i], "--nth")) && i + 1 < argc) {
-			char *end;
-			long long v = strtoll(argv[i + 1], &end, 10);
-
-			if (*end || v < (argv[i][2] == 'n' ? 1 : 0)) {
-				fprintf(stderr, "pttrace artifact: %s wants a number, not '%s'\n", argv[i], argv[i + 1]);
+	/*
+	 * In order ("-": each argument that is no option comes as 1), so that a
+	 * COMPILE of "-/-" (records without a compile id, tlparse's [-/-]) is
+	 * taken as the argument it is before getopt sees an option in it.
+	 */
+	optind = 0;
+	for (;;) {
+		if (optind > 0 && optind < argc && npos == 1 && !strncmp(argv[optind], "-/", 2)) {
+			pos[npos++] = argv[optind++];
+			continue;
+		}
+		if ((c = getopt_long(argc, argv, "-h", longopts, NULL)) == -1)
+			break;
+		switch (c) {
+		case 1:
+			if (npos == 3) {
+				pt_cli_unexpected_arg(ctx, optarg);
+				fputs(usage_text, stderr);
 				return EXIT_USAGE;
 			}
-			if (argv[i][2] == 'n')
+			pos[npos++] = optarg;
+			break;
+		case 'o': out = optarg; break;
+		case 'e': export_mode = 1; break;
+		case 'r':
+		case 'n':
+			if (number_opt(c, optarg, &v) < 0)
+				return EXIT_USAGE;
+			if (c == 'n')
 				nth = (long)v;
 			else
 				rank = v;
-			i++;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
-		} else if ((argv[i][0] == '-' && !(npos == 1 && argv[i][1] == '/')) || npos == 3) {
-			/* "-/-" is the compile id of records without one (tlparse's [-/-]). */
-			pt_cli_bad_arg(ctx, argv[i]);
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		} else {
-			pos[npos++] = argv[i];
+			break;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
+	/* After "--": the rest are arguments. */
+	while (optind < argc && npos < 3)
+		pos[npos++] = argv[optind++];
+	if (pt_cli_extra_arg(ctx, argc, argv, 0, usage_text))
+		return EXIT_USAGE;
 	if (npos < (out ? 1 : 3)) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

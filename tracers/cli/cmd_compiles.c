@@ -2,6 +2,7 @@
  * `pttrace compiles RUN [--rank N]`, `pttrace graph-breaks RUN`,
  * `pttrace recompiles RUN`: the compile-level view of a run's TORCH_TRACE.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,43 +37,59 @@ static const char recompiles_usage[] =
 	"guard, and where it came from (recompile_reasons records).\n"
 	"Exit status: 0 fine, 2 usage error or no such run.\n";
 
+/* Each subcommand's options: the shared ones and its own. */
+static const struct option compiles_opts[] = {
+	PT_CLI_OPTIONS,
+	PT_CLI_DB_OPTION,
+	{ "rank", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct option breaks_opts[] = {
+	PT_CLI_OPTIONS,
+	PT_CLI_DB_OPTION,
+	{ "unique", no_argument, NULL, 'u' },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct option recompiles_opts[] = {
+	PT_CLI_OPTIONS,
+	PT_CLI_DB_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
 static int unique;	/* graph-breaks --unique */
 
-/* RUN and the common options; returns the RUN argument or NULL (usage printed). */
-static const char *parse(int argc, char **argv, struct pt_cli *ctx, const char *usage,
-			 long long *rank, int *rc)
+/* The options and RUN; returns the RUN argument, or NULL with *rc the exit code. */
+static const char *parse(int argc, char **argv, struct pt_cli *ctx, const struct option *longopts,
+			 const char *usage, long long *rank, int *rc)
 {
-	const char *run = NULL;
+	char *end;
+	int c;
 
-	*rc = EXIT_USAGE;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			ctx->json = 1;
-		} else if (usage == breaks_usage && !strcmp(argv[i], "--unique")) {
-			unique = 1;
-		} else if (rank && !strcmp(argv[i], "--rank") && i + 1 < argc) {
-			char *end;
-
-			*rank = strtoll(argv[++i], &end, 10);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'u': unique = 1; break;
+		case 'r':
+			*rank = strtoll(optarg, &end, 10);
 			if (*end || *rank < 0) {
 				fprintf(stderr, "%s: --rank wants a number\n", argv[0]);
+				*rc = EXIT_USAGE;
 				return NULL;
 			}
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
-			*rc = EXIT_FINE;
-			return NULL;
-		} else if (argv[i][0] == '-' || run) {
-			pt_cli_bad_arg(ctx, argv[i]);
-			fputs(usage, stderr);
-			return NULL;
-		} else {
-			run = argv[i];
+			break;
+		default:
+			if ((*rc = pt_cli_option(ctx, c, optarg, usage)) >= 0)
+				return NULL;
 		}
 	}
-	if (!run)
+	*rc = EXIT_USAGE;
+	if (pt_cli_extra_arg(ctx, argc, argv, 1, usage))
+		return NULL;
+	if (optind == argc) {
 		fprintf(stderr, "%s: no RUN given\n%s", argv[0], usage);
-	return run;
+		return NULL;
+	}
+	return argv[optind];
 }
 
 static void fmt_time(char *buf, size_t n, double s)
@@ -141,7 +158,7 @@ int cmd_compiles(int argc, char **argv, struct pt_cli *ctx)
 {
 	long long rank = -1;
 	int rc;
-	const char *spec = parse(argc, argv, ctx, compiles_usage, &rank, &rc);
+	const char *spec = parse(argc, argv, ctx, compiles_opts, compiles_usage, &rank, &rc);
 	struct pt_diag diag;
 	struct db *ix;
 	int64_t run;
@@ -255,10 +272,11 @@ static void print_unique(json_t *u, int color)
 	}
 }
 
-static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usage, int recompiles)
+static int events_cmd(int argc, char **argv, struct pt_cli *ctx, int recompiles)
 {
 	int rc;
-	const char *spec = parse(argc, argv, ctx, usage, NULL, &rc);
+	const char *spec = parse(argc, argv, ctx, recompiles ? recompiles_opts : breaks_opts,
+				 recompiles ? recompiles_usage : breaks_usage, NULL, &rc);
 	struct pt_diag diag;
 	struct db *ix;
 	int64_t run;
@@ -333,10 +351,10 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, const char *usa
 
 int cmd_graph_breaks(int argc, char **argv, struct pt_cli *ctx)
 {
-	return events_cmd(argc, argv, ctx, breaks_usage, 0);
+	return events_cmd(argc, argv, ctx, 0);
 }
 
 int cmd_recompiles(int argc, char **argv, struct pt_cli *ctx)
 {
-	return events_cmd(argc, argv, ctx, recompiles_usage, 1);
+	return events_cmd(argc, argv, ctx, 1);
 }

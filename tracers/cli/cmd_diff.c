@@ -5,7 +5,6 @@
  * innermost frame), TORCH_TRACE graph breaks and compiles, and the exit
  * status. Exit 1 when anything differs, as diff(1) does.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,24 +102,15 @@ static void print_compiles_diff(json_t *tc)
 
 int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 {
-	static const struct option longopts[] = {
-		PT_CLI_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pt_diag diag;
 	struct db *ix = NULL;
 	json_t *doc = NULL;
 	int64_t a, b;
-	int c, rc = EXIT_USAGE;
+	int rc = pt_cli_parse_common(ctx, argc, argv, "h", usage_text);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		default:
-			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
-				return c;
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	rc = EXIT_USAGE;
 	if (argc - optind != 2) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,14 @@ static void collect(struct walk *w, const char *path, int in_dir)
 
 int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
+	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
+		{ "name", required_argument, NULL, 'n' },
+		{ "into", required_argument, NULL, 'i' },
+		{ "rank-from", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *name = NULL, *into = NULL, *rank_from = NULL;
 	struct walk w = { 0 };
 	struct srcfile *files;
@@ -146,37 +155,29 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 	struct db *ix = NULL;
 	int64_t run_id = 0;
 	struct tt_ingest_totals tot = {0};
-	int i, rc = EXIT_USAGE;
+	int c, i, rc = EXIT_USAGE;
 	uint64_t t0 = pt_now_ns();
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--name") && i + 1 < argc)
-			name = argv[++i];
-		else if (!strcmp(argv[i], "--into") && i + 1 < argc)
-			into = argv[++i];
-		else if (!strcmp(argv[i], "--json"))
-			ctx->json = 1;
-		else if (!strncmp(argv[i], "--rank-from", 11) &&
-			 (argv[i][11] == '=' || (!argv[i][11] && i + 1 < argc))) {
-			rank_from = argv[i][11] == '=' ? argv[i] + 12 : argv[++i];
+	/* Options before the PATHs only ("+"): all after the first PATH are PATHs. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n': name = optarg; break;
+		case 'i': into = optarg; break;
+		case 'r':
+			rank_from = optarg;
 			if (strcmp(rank_from, "file") && strcmp(rank_from, "record")) {
 				fprintf(stderr, "pttrace import: --rank-from wants 'file' or 'record', not '%s'\n",
 					rank_from);
 				return EXIT_USAGE;
 			}
-		}
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
 			break;
-		} else {
-			pt_cli_bad_option(ctx, argv[i]);
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
 		}
 	}
+	i = optind;
 	if (i >= argc || (name && into)) {
 		fputs(i >= argc ? "pttrace import: no PATH given\n" : "pttrace import: --name and --into exclude each other\n", stderr);
 		fputs(usage_text, stderr);

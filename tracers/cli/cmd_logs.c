@@ -39,8 +39,10 @@ static const char usage_text[] =
 
 static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ctx)
 {
-	enum { O_LEVEL = 256, O_ARTIFACT, O_COMPILE, O_RANK, O_GREP, O_KIND, O_STREAM, O_LIMIT, O_JSON };
+	enum { O_LEVEL = 256, O_ARTIFACT, O_COMPILE, O_RANK, O_GREP, O_KIND, O_STREAM, O_LIMIT };
 	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "artifact", required_argument, NULL, O_ARTIFACT },
 		{ "compile", required_argument, NULL, O_COMPILE },
@@ -49,8 +51,6 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ct
 		{ "kind", required_argument, NULL, O_KIND },
 		{ "stream", required_argument, NULL, O_STREAM },
 		{ "limit", required_argument, NULL, O_LIMIT },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -118,13 +118,9 @@ static int parse(int argc, char **argv, struct logs_filter *f, struct pt_cli *ct
 			}
 			break;
 		case O_LIMIT: f->limit = strtoll(optarg, NULL, 10); break;
-		case O_JSON: ctx->json = 1; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
 		default:
-			fputs(usage_text, stderr);
-			return -2;
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c == EXIT_FINE ? -1 : -2;
 		}
 	}
 	if (argc - optind != 1) {

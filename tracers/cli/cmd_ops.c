@@ -131,6 +131,7 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 	static const struct option longopts[] = {
 		{ "tree", no_argument, NULL, 't' },
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;

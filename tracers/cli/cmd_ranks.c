@@ -4,6 +4,7 @@
  * collective schedules, tensor meta, runtime estimates, graph execution
  * order, collectives parity.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -209,32 +210,23 @@ static void print_text(json_t *o, int color)
 
 int cmd_ranks(int argc, char **argv, struct pt_cli *ctx)
 {
-	const char *spec = NULL;
 	struct pt_diag diag;
 	struct db *ix;
 	int64_t run;
 	json_t *o;
-	int rc = EXIT_USAGE;
+	int rc = pt_cli_parse_common(ctx, argc, argv, "h", usage_text);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			ctx->json = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
-		} else if (argv[i][0] == '-' || spec) {
-			pt_cli_bad_arg(ctx, argv[i]);
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		} else
-			spec = argv[i];
-	}
-	if (!spec) {
+	if (rc >= 0)
+		return rc;
+	if (pt_cli_extra_arg(ctx, argc, argv, 1, usage_text))
+		return EXIT_USAGE;
+	if (optind == argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	rc = EXIT_USAGE;
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[optind], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (tt_ranks_json(ix, run, &o, &diag) == 0) {
 		json_t *m;

@@ -1,9 +1,9 @@
 /* `pttrace report RUN [--out DIR] [--diff RUN2] [--open]`: a static HTML report. */
 #include <errno.h>
+#include <getopt.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -46,39 +46,40 @@ static void open_browser(const char *index)
 
 int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 {
-	const char *spec = NULL, *out = NULL, *diff = NULL;
-	int open = 0, rc = EXIT_USAGE;
+	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
+		{ "out", required_argument, NULL, 'o' },
+		{ "diff", required_argument, NULL, 'd' },
+		{ "open", no_argument, NULL, 'O' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec, *out = NULL, *diff = NULL;
+	int c, open = 0, rc = EXIT_USAGE;
 	struct report_opts o = {0};
 	struct report_stats st;
 	struct pt_diag diag;
 	struct db *ix;
 	char *outdir = NULL, *index = NULL;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strncmp(argv[i], "--out=", 6))
-			out = argv[i] + 6;
-		else if (!strcmp(argv[i], "--diff") && i + 1 < argc)
-			diff = argv[++i];
-		else if (!strcmp(argv[i], "--open"))
-			open = 1;
-		else if (!strcmp(argv[i], "--json"))
-			ctx->json = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
-		} else if (argv[i][0] == '-' || spec) {
-			pt_cli_bad_arg(ctx, argv[i]);
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		} else
-			spec = argv[i];
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'd': diff = optarg; break;
+		case 'O': open = 1; break;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
+		}
 	}
-	if (!spec) {
+	if (pt_cli_extra_arg(ctx, argc, argv, 1, usage_text))
+		return EXIT_USAGE;
+	if (optind == argc) {
 		fprintf(stderr, "pttrace report: no RUN given\n%s", usage_text);
 		return EXIT_USAGE;
 	}
+	spec = argv[optind];
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, spec, &ix, &o.run_id, &diag) < 0)
 		return EXIT_USAGE;

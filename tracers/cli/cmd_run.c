@@ -53,8 +53,10 @@ struct run_opts {
 
 static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *ctx)
 {
-	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_JSON, O_REPORT };
+	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_REPORT };
 	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ "logs", required_argument, NULL, O_LOGS },
 		{ "dispatch", no_argument, NULL, O_DISPATCH },
 		{ "trace", no_argument, NULL, O_TRACE },
@@ -63,9 +65,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 		{ "name", required_argument, NULL, O_NAME },
 		{ "tag", required_argument, NULL, O_TAG },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, O_JSON },
 		{ "report", optional_argument, NULL, O_REPORT },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -83,14 +83,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 		case O_NAME: o->name = optarg; break;
 		case O_TAG: o->tag = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case O_JSON: ctx->json = 1; break;
 		case O_REPORT: o->report = 1; o->report_dir = optarg; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
 		default:
-			fputs(usage_text, stderr);
-			return -2;
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c == EXIT_FINE ? -1 : -2;
 		}
 	}
 	if (optind >= argc) {

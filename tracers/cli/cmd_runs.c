@@ -23,31 +23,6 @@
 #include "tt_ingest.h"
 #include "tt_query.h"
 
-/*
- * Options every run subcommand takes, before or after the operands
- * (`pttrace show RUN --json`, as the issue writes it; "--" still ends them).
- * Returns the index of the first operand (operands are permuted to the end)
- * or -1/-2.
- */
-static int common_opts(int argc, char **argv, struct pt_cli *ctx, const char *usage)
-{
-	static const struct option longopts[] = {
-		PT_CLI_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		default:
-			if ((c = pt_cli_option(ctx, c, optarg, usage)) >= 0)
-				return c == EXIT_FINE ? -1 : -2;
-		}
-	}
-	return optind;
-}
-
 /* "2026-11-22 02:47:18" in local time. */
 static void fmt_time(char *out, size_t n, int64_t us)
 {
@@ -104,11 +79,12 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 	struct pt_diag diag;
 	struct db *ix = NULL;
 	json_t *rows;
-	int first = common_opts(argc, argv, ctx, ls_usage), rc = EXIT_USAGE;
+	int rc = pt_cli_parse_common(ctx, argc, argv, "h", ls_usage);
 
-	if (first < 0)
-		return first == -1 ? EXIT_FINE : EXIT_USAGE;
-	if (first != argc) {
+	if (rc >= 0)
+		return rc;
+	rc = EXIT_USAGE;
+	if (optind != argc) {
 		fputs(ls_usage, stderr);
 		return EXIT_USAGE;
 	}
@@ -347,16 +323,17 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 	struct db *ix = NULL;
 	json_t *run = NULL;
 	int64_t id;
-	int first = common_opts(argc, argv, ctx, show_usage), rc = EXIT_USAGE;
+	int rc = pt_cli_parse_common(ctx, argc, argv, "h", show_usage);
 
-	if (first < 0)
-		return first == -1 ? EXIT_FINE : EXIT_USAGE;
-	if (argc - first != 1) {
+	if (rc >= 0)
+		return rc;
+	rc = EXIT_USAGE;
+	if (argc - optind != 1) {
 		fputs(show_usage, stderr);
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, argv[first], &ix, &id, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[optind], &ix, &id, &diag) < 0)
 		return EXIT_USAGE;
 	if (!(run = show_json(ix, id)))
 		goto out;
@@ -435,16 +412,19 @@ int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
-	json_t *done = json_array(), *refused = json_array();
-	int first = common_opts(argc, argv, ctx, rm_usage), rc = EXIT_FINE;
+	json_t *done, *refused;
+	int first, rc = pt_cli_parse_common(ctx, argc, argv, "h", rm_usage);
 
-	if (first < 0 || first >= argc) {
-		if (first >= argc)
-			fputs(rm_usage, stderr);
-		json_decref(done);
-		json_decref(refused);
-		return first == -1 ? EXIT_FINE : EXIT_USAGE;
+	if (rc >= 0)
+		return rc;
+	if (optind >= argc) {
+		fputs(rm_usage, stderr);
+		return EXIT_USAGE;
 	}
+	first = optind;
+	rc = EXIT_FINE;
+	done = json_array();
+	refused = json_array();
 	pt_diag_init(&diag);
 	find_running(ctx, argv + first, argc - first, refused, &diag);
 	if (json_array_size(refused) == (size_t)(argc - first)) {
@@ -518,6 +498,7 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_diag diag;

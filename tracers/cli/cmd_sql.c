@@ -3,7 +3,6 @@
  * connection. With RUN, its id is bound to the parameter :run (or ?1 when
  * the query has one unnamed parameter), so saved queries work for any run.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,26 +87,17 @@ static int print_rows(struct db_stmt *s, int json)
 
 int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 {
-	static const struct option longopts[] = {
-		PT_CLI_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pt_diag diag;
 	struct db *ix = NULL;
 	struct db_stmt *s;
 	const char *run = NULL, *sql;
 	int64_t run_id = -1;
 	const char *more;
-	int c, rc = EXIT_USAGE;
+	int rc = pt_cli_parse_common(ctx, argc, argv, "+h", usage_text);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (c) {
-		default:
-			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
-				return c;
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	rc = EXIT_USAGE;
 	if (argc - optind == 2) {
 		run = argv[optind];
 		sql = argv[optind + 1];

@@ -1,5 +1,6 @@
 /* `pttrace timeline RUN --chrome FILE`: every rank's chromium events as one trace. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,33 +16,37 @@ static const char usage_text[] =
 
 int cmd_timeline(int argc, char **argv, struct pt_cli *ctx)
 {
-	const char *spec = NULL, *out = NULL;
+	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,	/* --json, --color: taken, nothing changes (the output is JSON) */
+		PT_CLI_DB_OPTION,
+		{ "chrome", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
 	struct pt_diag diag;
 	struct db *ix;
 	int64_t run;
 	uint64_t n = 0, skipped = 0;
 	FILE *f;
-	int rc = EXIT_USAGE;
+	int c, rc = EXIT_USAGE;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--chrome") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_FINE;
-		} else if (argv[i][0] == '-' || spec) {
-			pt_cli_bad_arg(ctx, argv[i]);
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		} else
-			spec = argv[i];
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': out = optarg; break;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
+		}
 	}
-	if (!spec || !out) {
+	if (pt_cli_extra_arg(ctx, argc, argv, 1, usage_text))
+		return EXIT_USAGE;
+	if (optind == argc || !out) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
+	if (pt_cmd_open(ctx, argv[optind], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!f) {

@@ -64,9 +64,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	struct pt_cli cli = { .prog = "pttrace", .color_mode = PT_COLOR_AUTO };
+	struct pt_cli cli = { .prog = "pttrace", .color_mode = PT_COLOR_AUTO, .takes_db = 1 };
 	const struct pt_cmd *cmd;
-	int rc, i = pt_cli_globals(&cli, argc, argv, 1, usage, &rc);
+	int rc, i = pt_cli_globals(&cli, argc, argv, usage, &rc);
 
 	if (i < 0)
 		return rc;
