@@ -15,6 +15,7 @@ struct filter {
 	int allow_progress;
 	unsigned char pend[24];		/* an escape sequence being read: ESC, '[', parameters */
 	size_t np;
+	bool c2;			/* a 0xc2 byte held: the first of a C1 control's UTF-8? */
 };
 
 static int color_out, color_err;
@@ -34,12 +35,32 @@ static void flush_pending(struct filter *f)
 	for (size_t i = 0; i < f->np; i++)
 		put_escaped(f, f->pend[i]);
 	f->np = 0;
+	if (f->c2)
+		fputc(0xc2, f->under);
+	f->c2 = false;
 }
 
 static void feed(struct filter *f, unsigned char b)
 {
 	for (;;) {
 		if (f->np == 0) {
+			/*
+			 * C1 controls (U+0080-U+009F, 0xc2 0x80-0x9f in UTF-8): a terminal
+			 * takes U+009B as CSI, so they are shown as \xc2\xNN. Any other
+			 * 0xc2 sequence is text.
+			 */
+			if (f->c2) {
+				f->c2 = false;
+				if (b >= 0x80 && b <= 0x9f) {
+					fprintf(f->under, "\\xc2\\x%02x", b);
+					return;
+				}
+				fputc(0xc2, f->under);
+			}
+			if (b == 0xc2) {
+				f->c2 = true;
+				return;
+			}
 			if (b == 0x1b)
 				f->pend[f->np++] = b;
 			else if (b == '\n' || b == '\t' || (b == '\r' && f->allow_progress))
@@ -79,8 +100,8 @@ static ssize_t filter_write(void *c, const char *buf, size_t n)
 		size_t run = 0;
 
 		/* Plain text in one piece; the byte-wise state machine for the rest. */
-		while (!f->np && i + run < n && (unsigned char)buf[i + run] >= 0x20 &&
-		       (unsigned char)buf[i + run] != 0x7f)
+		while (!f->np && !f->c2 && i + run < n && (unsigned char)buf[i + run] >= 0x20 &&
+		       (unsigned char)buf[i + run] != 0x7f && (unsigned char)buf[i + run] != 0xc2)
 			run++;
 		if (run) {
 			fwrite(buf + i, 1, run, f->under);

@@ -45,10 +45,30 @@ static void ttysafe_escapes(void **state)
 	free(o);
 }
 
+/* C1 controls in UTF-8 (0xc2 0x80-0x9f; U+009B is CSI to a terminal) are shown; other 0xc2 text passes. */
+static void ttysafe_c1_controls(void **state)
+{
+	char *o;
+
+	(void)state;
+	o = through_filter("a\xc2\x9b" "2Jb \xc2\xa9 caf\xc3\xa9 \xc2\x85 \xc2", 1, 1);
+	assert_string_equal(o, "a\\xc2\\x9b2Jb \xc2\xa9 caf\xc3\xa9 \\xc2\\x85 \xc2");
+	free(o);
+	/* Cut between the two bytes (the split is in the middle of the input). */
+	o = through_filter("ab\xc2\x9b" "cd", 0, 0);
+	assert_string_equal(o, "ab\\xc2\\x9bcd");
+	free(o);
+	/* After an escape sequence that is not ours. */
+	o = through_filter("\033\xc2\x9b" "1", 0, 0);
+	assert_string_equal(o, "\\x1b\\xc2\\x9b1");
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ttysafe_escapes),
+		cmocka_unit_test(ttysafe_c1_controls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
