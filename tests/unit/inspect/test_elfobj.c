@@ -289,7 +289,8 @@ static void dynamic_read_damaged_files(void **state)
 /*
  * elfobj_loadable_fd says whether the header came from the page cache (the
  * resolver reads ahead when it did not, prefetch.h), and a dependency read
- * either way is the same object. A copy of libz in the current directory
+ * either way is the same object; so is a whole object (elfobj_open) read
+ * cold, its pieces asked for ahead of libelf, and from bytes in memory. A copy of libz in the current directory
  * (a disk, where POSIX_FADV_DONTNEED drops the pages; on tmpfs it cannot,
  * and only the second half is checked).
  */
@@ -309,8 +310,8 @@ static void loadable_fd_tells_cached(void **state)
 	assert_int_equal(fsync(fd), 0);
 	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 	for (int pass = 0; pass < 2; pass++) {
-		struct elfobj a, l;
-		struct pt_diag da, dl;
+		struct elfobj a, l, m;
+		struct pt_diag da, dl, dm;
 
 		assert_int_equal(elfobj_loadable_fd(path, ELFCLASS64, EM_X86_64, &f), 1);
 		if (pass == 1)
@@ -321,9 +322,30 @@ static void loadable_fd_tells_cached(void **state)
 		assert_memory_equal(f.head, b, 4096);
 		pt_diag_init(&da);
 		pt_diag_init(&dl);
+		pt_diag_init(&dm);
 		assert_int_equal(elfobj_open_dynamic_fd(&a, path, &f, &da), 0);
 		assert_int_equal(f.fd, -1);
+		/* The first time the whole open too starts cold (its pieces asked for first). */
+		if (pass == 0)
+			assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 		assert_int_equal(elfobj_open(&l, path, &dl), 0);
+		assert_int_equal(elfobj_open_mem(&m, "mem", b, len, &dm), 0);
+		assert_int_equal(dm.n, 0);
+		assert_int_equal(l.n_sections, m.n_sections);
+		for (size_t i = 0; i < l.n_sections; i++) {
+			assert_string_equal(l.sections[i].name, m.sections[i].name);
+			assert_true(l.sections[i].offset == m.sections[i].offset &&
+				    l.sections[i].size == m.sections[i].size);
+		}
+		assert_int_equal(l.build_id_len, m.build_id_len);
+		assert_memory_equal(l.build_id, m.build_id, m.build_id_len);
+		same_str(l.debuglink, m.debuglink);
+		same_str(l.soname, m.soname);
+		same_strv(l.needed, l.n_needed, m.needed, m.n_needed);
+		assert_int_equal(l.n_verneed, m.n_verneed);
+		assert_int_equal(l.has_debug_info, m.has_debug_info);
+		elfobj_release(&m);
+		pt_diag_release(&dm);
 		assert_int_equal(da.n, 0);
 		assert_int_equal(dl.n, 0);
 		assert_string_equal(a.soname, l.soname);
