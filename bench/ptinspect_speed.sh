@@ -7,7 +7,9 @@
 # Cold: before every run the library, its whole dependency tree and
 # /etc/ld.so.cache are dropped from the page cache (posix_fadvise DONTNEED;
 # pages some running process maps, such as libc's, stay resident).
-#   bench/ptinspect_speed.sh [BUILD_DIR] [RUNS] [LIBRARY]
+#   bench/ptinspect_speed.sh [BUILD_DIR] [RUNS] [LIBRARY] [OLD_BUILD_DIR]
+# OLD_BUILD_DIR: another build's ptinspect (the tree before a change) run
+# in the same rounds, so before and after meet the same load.
 # Needs libtree (apt-get install libtree) and /usr/bin/python3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,6 +18,13 @@ runs=${2:-11}
 lib=${3:-/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.1.13}
 P=$build/inspect/ptinspect
 [ -x "$P" ] || { echo "no ptinspect at $P (build first)" >&2; exit 2; }
+old=()
+if [ -n "${4:-}" ]; then
+	O=$4/inspect/ptinspect
+	[ -x "$O" ] || { echo "no ptinspect at $O" >&2; exit 2; }
+	old=(-- "before: ptinspect FILE" "$O" --color=never "$lib"
+	     -- "before: ptinspect deps FILE" "$O" deps --color=never "$lib")
+fi
 [ -r "$lib" ] || { echo "no library $lib" >&2; exit 2; }
 command -v libtree >/dev/null || { echo "needs libtree (apt-get install libtree)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/ptbench.XXXXXX")
@@ -24,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 R=$here/runstat.py
 
 echo "library: $lib ($(du -mL "$lib" | cut -f1) MB, $(($(wc -l <"$work/files") - 2)) dependencies)"
-echo "ptinspect: $P; $(libtree --version 2>&1 | head -1); $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg); median of $runs interleaved runs"
+echo "ptinspect: $P${O:+ (before: $O)}; $(libtree --version 2>&1 | head -1); $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg); median of $runs interleaved runs"
 for mode in warm cold; do
 	cold=()
 	[ "$mode" = cold ] && cold=(--cold "$work/files")
@@ -32,8 +41,10 @@ for mode in warm cold; do
 	"$R" --runs "$runs" "${cold[@]}" --anchor libtree \
 		-- "ptinspect FILE (default)" "$P" --color=never "$lib" \
 		-- "ptinspect deps FILE" "$P" deps --color=never "$lib" \
+		"${old[@]}" \
 		-- "ldd" ldd "$lib" \
 		-- libtree libtree "$lib"
+	echo "  (load after: $(cut -d' ' -f1 /proc/loadavg))"
 done
 # Any single file: the largest libraries here, every per-file section.
 echo "peak RSS of the default report on the largest libraries (goal < 16 MB whatever the size):"

@@ -2,7 +2,8 @@
 """Interleaved timing of commands for the bench scripts: each round runs every
 command once (in turn, so load on the shared machine hits them alike), then
 prints per command the median wall time, median CPU time (user + sys of the
-child) and the peak RSS (max of 3 more runs under GNU time, /usr/bin/time).
+child) and the peak RSS (max of 3 more runs under GNU time, /usr/bin/time,
+cold too with --cold).
 
 usage: runstat.py [--runs N] [--cold FILELIST] [--anchor LABEL] -- LABEL CMD... [-- LABEL CMD...]
   --cold FILELIST: before every run, drop the files named in FILELIST (one a
@@ -58,9 +59,12 @@ def run(cmd):
     wall = time.perf_counter() - t0
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
 
-def peak_rss_mb(cmd, tmp):
+def peak_rss_mb(cmd, tmp, files):
     """Peak RSS through GNU time (its own small process forks the command;
-    wait4's figure for a child of this Python would include Python's pages)."""
+    wait4's figure for a child of this Python would include Python's pages),
+    with the page cache as cold as the timed runs had it."""
+    if files:
+        evict(files)
     os.waitpid(spawn(["/usr/bin/time", "-f", "%M", "-o", tmp] + cmd), 0)
     with open(tmp) as f:
         return int(f.read().split()[-1]) / 1024
@@ -79,7 +83,7 @@ def main():
                 evict(files)
             res[label].append(run(cmd))
     tmp = "/tmp/runstat.%d" % os.getpid()
-    rss = {label: max(peak_rss_mb(cmd, tmp) for _ in range(3)) for label, cmd in cmds}
+    rss = {label: max(peak_rss_mb(cmd, tmp, files) for _ in range(3)) for label, cmd in cmds}
     os.unlink(tmp)
     a = res[anchor]
     aw = statistics.median(r[0] for r in a)

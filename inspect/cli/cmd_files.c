@@ -182,6 +182,31 @@ static size_t cuda_deps_section(struct resolve_result *r, const struct files_opt
 	return bad;
 }
 
+/*
+ * The sections of o the CUDA scan and the dispatcher-trace check will read
+ * whole (10.6 MB of libtorch_cpu.so), read ahead while the dependencies
+ * are resolved: with a cold page cache the disk reads both at once.
+ */
+#define SCAN_READ_AHEAD (32u << 20)
+
+static void read_ahead_scans(struct elfobj *o, const struct files_opts *fo, bool dispatch)
+{
+	struct elfobj_range *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+
+	if (fo->sections & SEC_CUDA)
+		na = cuda_scan_ranges(o, fo->scan_flags, &a);
+	if (dispatch)
+		nb = dispatchtrace_ranges(o, &b);
+	if (nb) {
+		a = pt_xreallocarray(a, na + nb, sizeof(*a));
+		memcpy(a + na, b, nb * sizeof(*b));
+	}
+	elfobj_read_ahead(o, a, na + nb, SCAN_READ_AHEAD);
+	free(a);
+	free(b);
+}
+
 static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *ctx,
 		       json_t *files, json_t *problems)
 {
@@ -191,6 +216,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 	struct debuginfo di;
 	struct dispatchtrace dt = { 0 };
 	int have_dt = 0;
+	bool want_dt = false;
 	int rc = EXIT_FINE, have_deps = 0, cuda_bad = 0, have_di = 0;
 	int debug_only = fo->sections == SEC_DEBUG;
 	json_t *fj = NULL;
@@ -201,14 +227,18 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
-		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
 	if (fo->sections & SEC_DEBUG) {
 		char stem[64];
 
-		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
 		/* libtorch_cpu holds the dispatcher: can TORCH_SHOW_DISPATCH_TRACE print? */
-		if (envcheck_lib_stem(path, stem, sizeof(stem)) && !strcmp(stem, "libtorch_cpu"))
+		want_dt = envcheck_lib_stem(path, stem, sizeof(stem)) && !strcmp(stem, "libtorch_cpu");
+	}
+	read_ahead_scans(&o, fo, want_dt);
+	if ((fo->sections & SEC_DEPS) || fo->cuda_deps)
+		have_deps = resolve_tree(path, &fo->env, &r, &diag) == 0;
+	if (fo->sections & SEC_DEBUG) {
+		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
+		if (want_dt)
 			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
 	}
 	if (ctx->json) {

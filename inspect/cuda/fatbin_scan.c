@@ -493,6 +493,25 @@ int cuda_scan(const struct elfobj *o, unsigned flags, struct cuda_scan *s, struc
 	return 0;
 }
 
+size_t cuda_scan_ranges(const struct elfobj *o, unsigned flags, struct elfobj_range **out)
+{
+	size_t n = 0;
+
+	*out = pt_xcalloc(o->n_sections + 1, sizeof(**out));
+	for (size_t i = 0; i < o->n_sections; i++) {
+		const struct elf_section *es = &o->sections[i];
+
+		if (es->type == SHT_NOBITS)
+			continue;
+		if (walked_name(es->name))
+			continue;
+		if (!strcmp(es->name, ".nvFatBinSegment") ||
+		    (!(flags & CUDA_SCAN_REGISTERED_ONLY) && scannable(es)))
+			(*out)[n++] = (struct elfobj_range){ es->offset, es->size };
+	}
+	return n;
+}
+
 void cuda_scan_release(struct cuda_scan *s)
 {
 	for (size_t i = 0; i < s->n_secs; i++)

@@ -73,6 +73,15 @@ int cuda_scan(const struct elfobj *o, unsigned flags, struct cuda_scan *s, struc
 
 void cuda_scan_release(struct cuda_scan *s);
 
+/*
+ * The file ranges cuda_scan(o, flags) reads whole, for elfobj_read_ahead:
+ * .nvFatBinSegment and (without CUDA_SCAN_REGISTERED_ONLY) every data
+ * section it searches for fat binaries. Not .nv_fatbin: only the headers
+ * of what it holds are read. Returns the number stored in *out (caller
+ * frees).
+ */
+size_t cuda_scan_ranges(const struct elfobj *o, unsigned flags, struct elfobj_range **out);
+
 /* What --verify found. */
 struct cuda_verify {
 	size_t checked;		/* SASS and PTX entries decompressed (or read) and checked */

@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "mapguard.h"
@@ -446,6 +448,7 @@ struct fast_file {
 	size_t n_head;
 	GElf_Phdr *ph;
 	size_t phnum;
+	bool warm;		/* the head was in the page cache: so, most likely, is the rest */
 };
 
 /* n bytes at off into a new buffer (n <= FAST_MAX), or NULL when short or unreadable. */
@@ -490,12 +493,16 @@ static int fast_vaddr_to_off(const struct fast_file *f, uint64_t vaddr, uint64_t
 	return -1;
 }
 
-/* The 2 KB at vaddr will be read soon (the first read of a version table): start reading it. */
+/*
+ * The 2 KB at vaddr will be read soon (the first read of a version table):
+ * start reading it. Not for a file whose head was in the page cache (one
+ * system call per table saved).
+ */
 static void fast_hint(const struct fast_file *f, bool want, uint64_t vaddr)
 {
 	uint64_t off, avail;
 
-	if (want && fast_vaddr_to_off(f, vaddr, &off, &avail) == 0)
+	if (want && !f->warm && fast_vaddr_to_off(f, vaddr, &off, &avail) == 0)
 		posix_fadvise(f->fd, (off_t)off, (off_t)(avail < 2048 ? avail : 2048),
 			      POSIX_FADV_WILLNEED);
 }
@@ -768,10 +775,13 @@ static void fast_undo(struct elfobj *o)
 	o->flags_1 = 0;
 }
 
-/* head: the file's first n_head bytes when the caller has them (NULL: read them). */
-static int read_fast(struct elfobj *o, const unsigned char *head, size_t n_head)
+/*
+ * head: the file's first n_head bytes when the caller has them (NULL: read
+ * them); warm: they were in the page cache.
+ */
+static int read_fast(struct elfobj *o, const unsigned char *head, size_t n_head, bool warm)
 {
-	struct fast_file f = { .fd = o->fd, .size = o->size };
+	struct fast_file f = { .fd = o->fd, .size = o->size, .warm = warm };
 	GElf_Ehdr eh;
 	ssize_t n;
 	int rc = -1;
@@ -798,6 +808,29 @@ static int read_fast(struct elfobj *o, const unsigned char *head, size_t n_head)
 	else if (!o->needed)
 		o->needed = pt_xcalloc(1, sizeof(char *));
 	return rc;
+}
+
+static bool byte_cached(int fd, uint64_t off);
+
+/*
+ * A whole object (elfobj_open) whose first page is not in the page cache:
+ * libelf would read the headers, the dynamic array, its strings and
+ * version tables, then the section table and its names through the
+ * mapping, one page fault after another (libtorch_cpu.so: 12-14 ms).
+ * Ask for them in fewer rounds: the file's last 64 KB (GNU ld puts the
+ * section table, .shstrtab and .gnu_debuglink there) with the header,
+ * then what read_fast reads, in its rounds; its results are dropped.
+ */
+#define COLD_TAIL (64u << 10)
+
+static void warm_up_cold(struct elfobj *o)
+{
+	if (byte_cached(o->fd, 0))
+		return;
+	if (o->size > COLD_TAIL)
+		posix_fadvise(o->fd, (off_t)(o->size - COLD_TAIL), COLD_TAIL, POSIX_FADV_WILLNEED);
+	read_fast(o, NULL, 0, false);
+	fast_undo(o);
 }
 
 /* f: a candidate already open for path (taken over), or NULL to open it here. */
@@ -832,11 +865,13 @@ static int open_file(struct elfobj *o, const char *path, struct elfobj_file *f, 
 		o->dev = st.st_dev;
 		o->ino = st.st_ino;
 	}
-	if (!full && read_fast(o, f ? f->head : NULL, f ? f->n_head : 0) == 0) {
+	if (!full && read_fast(o, f ? f->head : NULL, f ? f->n_head : 0, f && f->cached) == 0) {
 		close(o->fd);
 		o->fd = -1;
 		return 0;
 	}
+	if (full)
+		warm_up_cold(o);
 	elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
 		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "elf_begin: %s", elf_errmsg(-1));
@@ -908,8 +943,11 @@ int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t 
 	return elfobj_read(o, elf, true, diag);
 }
 
+static void read_ahead_end(struct elfobj *o);
+
 void elfobj_release(struct elfobj *o)
 {
+	read_ahead_end(o);
 	if (o->elf)
 		elf_end(o->elf);
 	if (o->fd >= 0)
@@ -991,6 +1029,103 @@ void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n)
 			      POSIX_FADV_WILLNEED);
 }
 
+struct read_ahead {
+	pthread_t th;
+	int fd;
+	struct elfobj_range *v;
+	size_t n;
+};
+
+static void *read_ahead_main(void *arg)
+{
+	struct read_ahead *ra = arg;
+
+	for (size_t i = 0; i < ra->n; i++)
+		posix_fadvise(ra->fd, (off_t)ra->v[i].off, (off_t)ra->v[i].len, POSIX_FADV_WILLNEED);
+	return NULL;
+}
+
+/* Is the byte at off in the page cache? (false also where RWF_NOWAIT is not supported) */
+static bool byte_cached(int fd, uint64_t off)
+{
+	unsigned char b;
+	struct iovec iov = { &b, 1 };
+
+	return preadv2(fd, &iov, 1, (off_t)off, RWF_NOWAIT) == 1;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct elfobj_range *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void elfobj_read_ahead(struct elfobj *o, const struct elfobj_range *v, size_t n,
+		       uint64_t max_bytes)
+{
+	struct read_ahead *ra;
+	uint64_t total = 0;
+	size_t k = 0;
+
+	if (o->fd < 0 || o->read_ahead || !n)
+		return;
+	ra = pt_xcalloc(1, sizeof(*ra));
+	ra->v = pt_xcalloc(n, sizeof(*ra->v));
+	for (size_t i = 0; i < n; i++)
+		if (v[i].len && v[i].off < o->size)
+			ra->v[k++] = (struct elfobj_range){ v[i].off, v[i].len < o->size - v[i].off
+									 ? v[i].len : o->size - v[i].off };
+	qsort(ra->v, k, sizeof(*ra->v), cmp_range);
+	for (size_t i = 0; i < k; i++) {
+		struct elfobj_range r = ra->v[i];
+
+		if (ra->n && r.off <= ra->v[ra->n - 1].off + ra->v[ra->n - 1].len) {
+			struct elfobj_range *last = &ra->v[ra->n - 1];
+			uint64_t end = r.off + r.len;
+
+			if (end > last->off + last->len) {
+				total += end - (last->off + last->len);
+				last->len = end - last->off;
+			}
+		} else {
+			ra->v[ra->n++] = r;
+			total += r.len;
+		}
+		if (total > max_bytes) {
+			ra->v[ra->n - 1].len -= total - max_bytes;
+			break;
+		}
+	}
+	/* In the page cache at both ends of every range (a warm cache): no thread. */
+	for (k = 0; k < ra->n; k++)
+		if (!byte_cached(o->fd, ra->v[k].off) ||
+		    !byte_cached(o->fd, ra->v[k].off + ra->v[k].len - 1))
+			break;
+	ra->fd = k < ra->n ? fcntl(o->fd, F_DUPFD_CLOEXEC, 0) : -1;
+	if (ra->fd < 0 || pthread_create(&ra->th, NULL, read_ahead_main, ra) != 0) {
+		if (ra->fd >= 0)
+			close(ra->fd);
+		free(ra->v);
+		free(ra);
+		return;
+	}
+	o->read_ahead = ra;
+}
+
+static void read_ahead_end(struct elfobj *o)
+{
+	struct read_ahead *ra = o->read_ahead;
+
+	if (!ra)
+		return;
+	pthread_join(ra->th, NULL);
+	close(ra->fd);
+	free(ra->v);
+	free(ra);
+	o->read_ahead = NULL;
+}
+
 void elfobj_unmap_range(struct elfobj_map *m)
 {
 	if (m->base)
@@ -1013,21 +1148,38 @@ int elfobj_loadable_fd(const char *path, int cls, int machine, struct elfobj_fil
 {
 	const unsigned char *h = f->head;
 	struct stat st;
+	struct iovec iov;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
 	ssize_t n;
 
 	f->fd = -1;
 	f->n_head = 0;
+	f->cached = false;
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -1;
 	}
-	/* The page the header is in: the program headers too, for elfobj_open_dynamic_fd. */
+	/*
+	 * The page the header is in: the program headers too, for
+	 * elfobj_open_dynamic_fd. First only from the page cache, to tell
+	 * the caller whether the disk had to be read (a cold cache: the
+	 * resolver then reads ahead, prefetch.h; a warm one: no read-ahead
+	 * hints for the rest).
+	 */
+	iov.iov_base = f->head;
+	iov.iov_len = sizeof(f->head);
 	do
-		n = pread(fd, f->head, sizeof(f->head), 0);
+		n = preadv2(fd, &iov, 1, 0, RWF_NOWAIT);
 	while (n < 0 && errno == EINTR);
+	f->cached = n >= (ssize_t)sizeof(f->head) || (n >= 0 && (uint64_t)n >= (uint64_t)st.st_size);
+	if (!f->cached) {
+		/* Not (all) cached, or RWF_NOWAIT not supported here: read it the ordinary way. */
+		do
+			n = pread(fd, f->head, sizeof(f->head), 0);
+		while (n < 0 && errno == EINTR);
+	}
 	if (n < EI_NIDENT || memcmp(h, ELFMAG, SELFMAG) != 0) {
 		close(fd);
 		return 0;

@@ -118,6 +118,24 @@ void ldpath_env_release(struct ldpath_env *env)
  */
 #define IN_ROOT_MAX_LINKS 40
 
+char *ldpath_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return pt_xstrdup(".");
+	if (slash == path)
+		return pt_xstrdup("/");
+	return pt_xstrndup(path, (size_t)(slash - path));
+}
+
+char *ldpath_absolute(const struct ldpath_env *env, const char *path)
+{
+	if (path[0] == '/')
+		return pt_xstrdup(path);
+	return pt_xasprintf("%s/%s", env->cwd, path);
+}
+
 char *ldpath_in_root(const struct ldpath_env *env, const char *path)
 {
 	struct pt_strbuf cur;	/* resolved so far, inside the root ("" is its top) */

@@ -57,6 +57,12 @@ char *ldpath_expand(const char *s, const char *origin, const struct ldpath_env *
 size_t ldpath_split(const char *list, bool is_ld_library_path, const char *origin,
 		    const struct ldpath_env *env, char ***out);
 
+/* The directory part of path: "." without a '/', "/" for "/x". Caller frees. */
+char *ldpath_dirname(const char *path);
+
+/* path made absolute against env->cwd (not realpath'ed: $ORIGIN's rule, §4). Caller frees. */
+char *ldpath_absolute(const struct ldpath_env *env, const char *path);
+
 /* root + path for file access (path is absolute inside root). Caller frees. */
 char *ldpath_in_root(const struct ldpath_env *env, const char *path);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "prefetch.h"
 #include "symver.h"
 #include "xalloc.h"
 
@@ -62,6 +63,12 @@ struct search {
 	struct loaded_name *names;
 	size_t names_cap, names_n;
 	size_t indexed;		/* objects [0, indexed) are in names */
+	/*
+	 * Read-ahead workers (prefetch.h), started at the first candidate
+	 * whose header was not in the page cache: with a warm cache none.
+	 */
+	bool may_prefetch;
+	struct prefetch *prefetch;
 };
 
 struct loaded_name {
@@ -73,11 +80,18 @@ struct loaded_name {
 /* Is in (a host path) a loadable candidate? On 1 it stays open in s->found. */
 static int candidate(struct search *s, const char *in)
 {
+	int ok;
+
 	if (s->found.fd >= 0) {
 		close(s->found.fd);
 		s->found.fd = -1;
 	}
-	return elfobj_loadable_fd(in, s->cls, s->machine, &s->found);
+	ok = elfobj_loadable_fd(in, s->cls, s->machine, &s->found);
+	if (ok == 1 && !s->found.cached && s->may_prefetch) {
+		s->may_prefetch = false;
+		s->prefetch = prefetch_start(&s->r->objs[0].elf, s->r->objs[0].origin, s->env);
+	}
+	return ok;
 }
 
 static void found_close(struct search *s)
@@ -107,23 +121,6 @@ static void tried_clear(struct search *s)
 	s->n_tried = s->alloc_tried = 0;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return pt_xstrdup(".");
-	if (slash == path)
-		return pt_xstrdup("/");
-	return pt_xstrndup(path, (size_t)(slash - path));
-}
-
-static char *make_abs(const struct ldpath_env *env, const char *path)
-{
-	if (path[0] == '/')
-		return pt_xstrdup(path);
-	return pt_xasprintf("%s/%s", env->cwd, path);
-}
 
 /* realpath(3) of a directory, remembered in s; NULL when it has none. */
 static const char *dir_realpath(struct search *s, const char *dir)
@@ -343,7 +340,7 @@ static char *search_name(struct search *s, size_t req, const char *name, enum fo
 			free(in);
 			if (ok == 1) {
 				*fb = FOUND_LD_SO_CACHE;
-				*dir = dir_of(c);
+				*dir = ldpath_dirname(c);
 				return pt_xstrdup(c);
 			}
 		}
@@ -522,8 +519,8 @@ static size_t add_obj(struct search *s, const char *path, size_t req)
 	if (!o.realpath)
 		o.realpath = pt_xstrdup(path);
 	/* $ORIGIN: the directory of the path it was opened as, made absolute, not realpath'ed (§4). */
-	abs = make_abs(env, path);
-	o.origin = dir_of(abs);
+	abs = ldpath_absolute(env, path);
+	o.origin = ldpath_dirname(abs);
 	free(abs);
 	o.loader = req;
 	o.first_dep = NONE;
@@ -580,13 +577,13 @@ static size_t process_needed(struct search *s, size_t req, const char *name, boo
 		char *exp = ldpath_expand(name, r->objs[req].origin, env, false);
 
 		if (exp) {
-			char *abs = make_abs(env, exp), *in = ldpath_in_root(env, abs);
+			char *abs = ldpath_absolute(env, exp), *in = ldpath_in_root(env, abs);
 			int ok = candidate(s, in);
 
 			free(in);
 			if (ok == 1) {
 				path = abs;
-				dir = dir_of(abs);
+				dir = ldpath_dirname(abs);
 			} else {
 				tried_add(s, abs, FOUND_DIRECT,
 					  ok == 0 ? "not a loadable object of this class and machine" : NULL);
@@ -702,6 +699,7 @@ static void search_init(struct search *s, struct resolve_result *r, const struct
 
 static void search_release(struct search *s)
 {
+	prefetch_stop(s->prefetch);
 	found_close(s);
 	for (size_t i = 0; i < s->n_dirs; i++) {
 		free(s->dir_in[i]);
@@ -731,7 +729,7 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 	}
 	r->n_objs = 1;
 	{
-		char *abs = make_abs(env, path), *rp;
+		char *abs = ldpath_absolute(env, path), *rp;
 
 		root->dev = root->elf.dev;
 		root->ino = root->elf.ino;
@@ -742,7 +740,7 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 		 * (symlinks resolved); a file given to ld.so --list gets the
 		 * directory it was named by (dl-object.c).
 		 */
-		root->origin = dir_of(root->elf.interp ? root->realpath : abs);
+		root->origin = ldpath_dirname(root->elf.interp ? root->realpath : abs);
 		/*
 		 * A file named inside --root: its $ORIGIN is the directory inside
 		 * the root, as the loader in that root sees it (Debian's cuBLAS
@@ -758,6 +756,7 @@ int resolve_tree(const char *path, const struct ldpath_env *env, struct resolve_
 		free(abs);
 	}
 	search_init(&s, r, env, diag);
+	s.may_prefetch = true;
 	/* The dynamic loader is in the process before anything else. */
 	interp = root->elf.interp ? root->elf.interp : "/lib64/ld-linux-x86-64.so.2";
 	{

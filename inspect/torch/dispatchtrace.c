@@ -3,6 +3,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,27 @@ static int range_has_text(const struct elfobj *o, unsigned char *buf, size_t cap
 	return 0;
 }
 
+/* .rodata and .rodata.*: where a string literal is. */
+static bool is_rodata(const struct elf_section *s)
+{
+	return s->type == SHT_PROGBITS && (s->flags & SHF_ALLOC) &&
+	       !(s->flags & (SHF_WRITE | SHF_EXECINSTR)) && !strncmp(s->name, ".rodata", 7) &&
+	       (s->name[7] == '\0' || s->name[7] == '.');
+}
+
+size_t dispatchtrace_ranges(const struct elfobj *o, struct elfobj_range **out)
+{
+	size_t n = 0;
+
+	*out = pt_xcalloc(o->n_sections + 1, sizeof(**out));
+	for (size_t i = 0; i < o->n_sections; i++)
+		if (is_rodata(&o->sections[i]))
+			(*out)[n++] = (struct elfobj_range){ o->sections[i].offset, o->sections[i].size };
+	if (!o->n_sections)
+		(*out)[n++] = (struct elfobj_range){ 0, o->size };
+	return n;
+}
+
 /*
  * 1/0 for the file, -1 when unreadable. The text is a string literal, so it
  * lives in the read-only data sections (.rodata, .rodata.*): only those are
@@ -135,9 +157,7 @@ static int file_has_text(const char *path, struct pt_diag *diag)
 	for (size_t i = 0; i < o.n_sections && r == 0; i++) {
 		const struct elf_section *s = &o.sections[i];
 
-		if (s->type != SHT_PROGBITS || !(s->flags & SHF_ALLOC) ||
-		    (s->flags & (SHF_WRITE | SHF_EXECINSTR)) || strncmp(s->name, ".rodata", 7) ||
-		    (s->name[7] != '\0' && s->name[7] != '.'))
+		if (!is_rodata(s))
 			continue;
 		if (s->offset < o.size)
 			r = range_has_text(&o, buf, CAP, s->offset,

@@ -9,6 +9,7 @@
 #define PT_DISPATCHTRACE_H
 
 #include "diag.h"
+#include "elfobj.h"
 #include "showconfig.h"
 
 struct dispatchtrace {
@@ -26,6 +27,13 @@ int dispatchtrace_check(const struct showconfig *cfg, const char *torch_version,
 			const char *libtorch_cpu, struct dispatchtrace *out, struct pt_diag *diag);
 
 void dispatchtrace_release(struct dispatchtrace *t);
+
+/*
+ * The file ranges dispatchtrace_check reads in the library o (its
+ * read-only data sections; the whole file when it has no section table),
+ * for elfobj_read_ahead. Returns the number stored in *out (caller frees).
+ */
+size_t dispatchtrace_ranges(const struct elfobj *o, struct elfobj_range **out);
 
 /* 1 if the bytes hold the trace line's text "], key=[" (the printing code is compiled in). */
 int dispatchtrace_text_present(const unsigned char *buf, size_t len);

@@ -52,10 +52,40 @@ static void dispatch_trace_rules(void **state)
 	assert_int_equal(dispatchtrace_text_present((const unsigned char *)"], key=", 7), 0);
 }
 
+/* What the check reads of a library, for elfobj_read_ahead: its .rodata sections, nothing else. */
+static void ranges_are_rodata(void **state)
+{
+	struct elfobj o;
+	struct pt_diag d;
+	struct elfobj_range *r;
+	size_t n, want = 0;
+
+	(void)state;
+	pt_diag_init(&d);
+	/* zlib1g is in every Debian system (Priority: required); it has a .rodata. */
+	assert_int_equal(elfobj_open(&o, "/lib/x86_64-linux-gnu/libz.so.1", &d), 0);
+	n = dispatchtrace_ranges(&o, &r);
+	for (size_t i = 0; i < o.n_sections; i++) {
+		const struct elf_section *s = &o.sections[i];
+
+		if (strcmp(s->name, ".rodata") && strncmp(s->name, ".rodata.", 8))
+			continue;
+		assert_true(want < n);
+		assert_true(r[want].off == s->offset && r[want].len == s->size);
+		want++;
+	}
+	assert_int_equal(n, want);
+	assert_true(n >= 1);
+	free(r);
+	elfobj_release(&o);
+	pt_diag_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dispatch_trace_rules),
+		cmocka_unit_test(ranges_are_rodata),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

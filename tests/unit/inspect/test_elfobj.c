@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "elfobj.h"
@@ -271,6 +274,108 @@ static void dynamic_read_damaged_files(void **state)
 	unlink(path);
 }
 
+/*
+ * elfobj_loadable_fd says whether the header came from the page cache (the
+ * resolver reads ahead when it did not, prefetch.h), and a dependency read
+ * either way is the same object; so is a whole object (elfobj_open) read
+ * cold, its pieces asked for ahead of libelf, and from bytes in memory. A copy of libz in the current directory
+ * (a disk, where POSIX_FADV_DONTNEED drops the pages; on tmpfs it cannot,
+ * and only the second half is checked).
+ */
+static void loadable_fd_tells_cached(void **state)
+{
+	char path[] = "test_elfobj_cache.XXXXXX";
+	int fd = mkstemp(path);
+	size_t len;
+	uint8_t *b = slurp(LIBZ, &len);
+	struct elfobj_file f;
+	struct statfs fs;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_non_null(b);
+	assert_int_equal(pwrite(fd, b, len, 0), (ssize_t)len);
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		struct elfobj a, l, m;
+		struct pt_diag da, dl, dm;
+
+		assert_int_equal(elfobj_loadable_fd(path, ELFCLASS64, EM_X86_64, &f), 1);
+		if (pass == 1)
+			assert_true(f.cached);	/* read a moment ago */
+		else if (fstatfs(fd, &fs) == 0 && fs.f_type != TMPFS_MAGIC && fs.f_type != RAMFS_MAGIC)
+			assert_false(f.cached);	/* dropped, so read from the disk */
+		assert_int_equal(f.n_head, 4096);
+		assert_memory_equal(f.head, b, 4096);
+		pt_diag_init(&da);
+		pt_diag_init(&dl);
+		pt_diag_init(&dm);
+		assert_int_equal(elfobj_open_dynamic_fd(&a, path, &f, &da), 0);
+		assert_int_equal(f.fd, -1);
+		/* The first time the whole open too starts cold (its pieces asked for first). */
+		if (pass == 0)
+			assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+		assert_int_equal(elfobj_open(&l, path, &dl), 0);
+		assert_int_equal(elfobj_open_mem(&m, "mem", b, len, &dm), 0);
+		assert_int_equal(dm.n, 0);
+		assert_int_equal(l.n_sections, m.n_sections);
+		for (size_t i = 0; i < l.n_sections; i++) {
+			assert_string_equal(l.sections[i].name, m.sections[i].name);
+			assert_true(l.sections[i].offset == m.sections[i].offset &&
+				    l.sections[i].size == m.sections[i].size);
+		}
+		assert_int_equal(l.build_id_len, m.build_id_len);
+		assert_memory_equal(l.build_id, m.build_id, m.build_id_len);
+		same_str(l.debuglink, m.debuglink);
+		same_str(l.soname, m.soname);
+		same_strv(l.needed, l.n_needed, m.needed, m.n_needed);
+		assert_int_equal(l.n_verneed, m.n_verneed);
+		assert_int_equal(l.has_debug_info, m.has_debug_info);
+		elfobj_release(&m);
+		pt_diag_release(&dm);
+		assert_int_equal(da.n, 0);
+		assert_int_equal(dl.n, 0);
+		assert_string_equal(a.soname, l.soname);
+		same_strv(a.needed, a.n_needed, l.needed, l.n_needed);
+		same_strv(a.verdef, a.n_verdef, l.verdef, l.n_verdef);
+		assert_int_equal(a.n_verneed, l.n_verneed);
+		elfobj_release(&a);
+		elfobj_release(&l);
+		pt_diag_release(&da);
+		pt_diag_release(&dl);
+	}
+	close(fd);
+	unlink(path);
+	free(b);
+}
+
+/* elfobj_read_ahead: ranges clipped to the file, merged; nothing for bytes in memory. */
+static void read_ahead_is_only_a_hint(void **state)
+{
+	static const struct elfobj_range r[] = {
+		{ 8192, 4096 }, { 0, 4096 }, { 4096, 100 }, { 1u << 30, 10 }, { 100, 0 },
+	};
+	size_t len;
+	uint8_t *b = slurp(LIBZ, &len);
+	struct elfobj o;
+	struct pt_diag d;
+
+	(void)state;
+	assert_non_null(b);
+	pt_diag_init(&d);
+	assert_int_equal(elfobj_open(&o, LIBZ, &d), 0);
+	elfobj_read_ahead(&o, r, sizeof(r) / sizeof(r[0]), 1u << 20);
+	elfobj_read_ahead(&o, r, 1, 1);	/* one per object: ignored */
+	elfobj_release(&o);	/* waits for the thread */
+	assert_int_equal(elfobj_open_mem(&o, "mem", b, len, &d), 0);
+	elfobj_read_ahead(&o, r, 2, 1u << 20);
+	assert_null(o.read_ahead);
+	elfobj_release(&o);
+	pt_diag_release(&d);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +386,8 @@ int main(void)
 		cmocka_unit_test(not_elf),
 		cmocka_unit_test(dynamic_read_real_libraries),
 		cmocka_unit_test(dynamic_read_damaged_files),
+		cmocka_unit_test(loadable_fd_tells_cached),
+		cmocka_unit_test(read_ahead_is_only_a_hint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,12 +107,37 @@ static void verify_payload(void **state)
 	done(&r);
 }
 
+/*
+ * What the scan reads whole, for elfobj_read_ahead: .nvFatBinSegment (the
+ * object's data sections are too small to hold a fat binary), never
+ * .nv_fatbin, of which only headers are read.
+ */
+static void ranges_read_whole(void **state)
+{
+	struct run r;
+	struct elfobj_range *v;
+	size_t n;
+
+	(void)state;
+	scan(&r, NULL, 0);
+	n = cuda_scan_ranges(&r.o, 0, &v);
+	assert_int_equal(n, 1);
+	assert_true(v[0].off == WRAPPER_OFF && v[0].len == 0x18);
+	free(v);
+	n = cuda_scan_ranges(&r.o, CUDA_SCAN_REGISTERED_ONLY, &v);
+	assert_int_equal(n, 1);
+	assert_true(v[0].off == WRAPPER_OFF);
+	free(v);
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(intact_object),
 		cmocka_unit_test(damaged_copies),
 		cmocka_unit_test(verify_payload),
+		cmocka_unit_test(ranges_read_whole),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
