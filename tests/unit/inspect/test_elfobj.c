@@ -24,10 +24,16 @@
  * fuzz_elfobj/libz, byte-identical to zlib1g 1:1.2.13.dfsg-1's), so every
  * machine tests the same bytes. Malloc'd; asserts it was read.
  */
-static uint8_t *libz(size_t *len)
+static char *libz_path(void)
 {
 	const char *src = getenv("PT_SRC");
-	char *path = ptest_path(src ? src : "..", "tests/fuzz/corpus/fuzz_elfobj/libz");
+
+	return ptest_path(src ? src : "..", "tests/fuzz/corpus/fuzz_elfobj/libz");
+}
+
+static uint8_t *libz(size_t *len)
+{
+	char *path = libz_path();
 	uint8_t *b = (uint8_t *)ptest_slurp(path, len);
 
 	if (!b)
@@ -287,7 +293,7 @@ static void loadable_fd_tells_cached(void **state)
 	char path[] = "test_elfobj_cache.XXXXXX";
 	int fd = mkstemp(path);
 	size_t len;
-	uint8_t *b = slurp(LIBZ, &len);
+	uint8_t *b = libz(&len);
 	struct elfobj_file f;
 	struct statfs fs;
 
@@ -357,14 +363,19 @@ static void read_ahead_is_only_a_hint(void **state)
 		{ 8192, 4096 }, { 0, 4096 }, { 4096, 100 }, { 1u << 30, 10 }, { 100, 0 },
 	};
 	size_t len;
-	uint8_t *b = slurp(LIBZ, &len);
+	uint8_t *b = libz(&len);
 	struct elfobj o;
 	struct pt_diag d;
 
 	(void)state;
 	assert_non_null(b);
 	pt_diag_init(&d);
-	assert_int_equal(elfobj_open(&o, LIBZ, &d), 0);
+	{
+		char *path = libz_path();
+
+		assert_int_equal(elfobj_open(&o, path, &d), 0);
+		free(path);
+	}
 	elfobj_read_ahead(&o, r, sizeof(r) / sizeof(r[0]), 1u << 20);
 	elfobj_read_ahead(&o, r, 1, 1);	/* one per object: ignored */
 	elfobj_release(&o);	/* waits for the thread */
