@@ -40,17 +40,21 @@ void tt_par_set_chunk(size_t bytes)
 #define MEMO_TOTAL (8u << 20)	/* payloads kept to skip hashing repeats, all threads */
 #define MEMO_MIN (64u << 10)	/* ...but at least this per thread */
 
-/* One record kept for delivery: the record, its bytes and the chunk's message count before it. */
+/*
+ * One record kept for delivery: the record (its prefix, json and payload
+ * point into the job's buffer, parsed in place), the chunk's message count
+ * before it, and a copy of its `str` value (the reader's intern table does
+ * not outlive the chunk).
+ */
 struct par_rec {
-	struct par_rec *next;
 	struct tt_record rec;
 	size_t ndiag;
-	char data[];
+	char *str;
 };
 
 struct job {
 	size_t file;
-	uint8_t *buf;
+	uint8_t *buf;		/* len + 1 bytes; the records point into it until delivered */
 	size_t len;
 	uint64_t base_line;	/* lines of the file before this chunk */
 	int crlf;		/* the file's policy, -1 for the first chunk (the reader decides) */
@@ -60,7 +64,8 @@ struct job {
 	struct pt_diag io_diag;	/* the reader thread's messages, after the chunk's */
 	/* results */
 	int parsed;
-	struct par_rec *recs, **tail;
+	struct par_rec *recs;
+	size_t nrecs, arecs;
 	struct pt_diag diag;
 	struct tt_reader_stats st;
 };
@@ -112,30 +117,16 @@ static uint64_t count_lines(const uint8_t *p, size_t n)
 static int collect(void *ctx, const struct tt_record *rec)
 {
 	struct job *j = ctx;
-	size_t env = rec->prefix_len + rec->json_len;
-	size_t sl = rec->str_value ? strlen(rec->str_value) + 1 : 0;
-	struct par_rec *p = pt_xmalloc(sizeof(*p) + env + rec->payload_len + sl + 1);
-	char *d = p->data;
+	struct par_rec *p;
 
-	p->next = NULL;
+	PT_GROW(j->recs, j->nrecs, j->arecs);
+	p = &j->recs[j->nrecs++];
 	p->rec = *rec;
 	p->ndiag = j->diag.n;
-	memcpy(d, rec->prefix, env);
-	d[env] = '\0';
-	p->rec.prefix = d;
-	p->rec.json = d + rec->prefix_len;
-	if (rec->payload) {
-		memcpy(d + env + 1, rec->payload, rec->payload_len);
-		p->rec.payload = (const uint8_t *)(d + env + 1);
-	}
-	if (rec->str_value) {
-		memcpy(d + env + 1 + rec->payload_len, rec->str_value, sl);
-		p->rec.str_value = d + env + 1 + rec->payload_len;
-	}
+	p->str = rec->str_value ? pt_xstrdup(rec->str_value) : NULL;
+	p->rec.str_value = p->str;
 	/* kind, meta and md5_declared point into the envelope object: keep it. */
 	json_incref(rec->env);
-	*j->tail = p;
-	j->tail = &p->next;
 	return 0;
 }
 
@@ -145,18 +136,16 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 
 	pt_diag_init(&j->diag);
 	j->recs = NULL;
-	j->tail = &j->recs;
+	j->nrecs = j->arecs = 0;
 	tt_reader_init(&r, P->files[j->file].name, &j->diag, collect, j);
 	r.memo = memo;
 	r.crlf = j->crlf;
 	r.st.lines = j->base_line;
 	if (j->len)
-		tt_reader_feed(&r, j->buf, j->len);
+		tt_reader_feed_inplace(&r, j->buf, j->len);
 	tt_reader_finish(&r);
 	j->st = r.st;
 	tt_reader_release(&r);
-	free(j->buf);
-	j->buf = NULL;
 }
 
 static void *worker(void *arg)
@@ -252,7 +241,7 @@ static int read_file(struct par *P, size_t fi)
 			size_t want = need - len > MORE ? need - len : MORE;
 			ssize_t n;
 
-			PT_RESERVE(buf, len + want, cap);
+			PT_RESERVE(buf, len + want + 1, cap);	/* + 1: parsed in place */
 			n = read(fd, buf + len, want);
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -308,7 +297,7 @@ static int read_file(struct par *P, size_t fi)
 		size_t nrest = len - b;
 
 		if (nrest) {
-			rest = pt_xmalloc(nrest > CHUNK + 1 ? nrest : CHUNK + 1);
+			rest = pt_xmalloc(nrest > CHUNK + 1 ? nrest + 1 : CHUNK + 2);
 			memcpy(rest, buf + b, nrest);
 		}
 		j.buf = buf;
@@ -333,7 +322,7 @@ static int read_file(struct par *P, size_t fi)
 		j.first = 0;
 		buf = rest;
 		len = nrest;
-		cap = rest ? (nrest > CHUNK + 1 ? nrest : CHUNK + 1) : 0;
+		cap = rest ? (nrest > CHUNK + 1 ? nrest + 1 : CHUNK + 2) : 0;
 		scan = 0;
 	}
 	if (out >= 0) {
@@ -372,14 +361,18 @@ static void flush_diag(struct pt_diag *to, const struct pt_diag *from, size_t *d
 	}
 }
 
+/* The records of a parsed job, and the buffer they point into. */
 static void free_recs(struct job *j)
 {
-	for (struct par_rec *p = j->recs, *next; p; p = next) {
-		next = p->next;
-		json_decref(p->rec.env);
-		free(p);
+	for (size_t i = 0; i < j->nrecs; i++) {
+		json_decref(j->recs[i].rec.env);
+		free(j->recs[i].str);
 	}
+	free(j->recs);
 	j->recs = NULL;
+	j->nrecs = j->arecs = 0;
+	free(j->buf);
+	j->buf = NULL;
 }
 
 int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
@@ -469,9 +462,9 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 			if (cbs->begin && cbs->begin(cbs->ctx, j->file) != 0)
 				stopped = 1;
 		}
-		for (struct par_rec *p = j->recs; p && !stopped; p = p->next) {
-			flush_diag(diag, &j->diag, &fl, p->ndiag);
-			if (cbs->record && cbs->record(cbs->ctx, &p->rec) < 0)
+		for (size_t k = 0; k < j->nrecs && !stopped; k++) {
+			flush_diag(diag, &j->diag, &fl, j->recs[k].ndiag);
+			if (cbs->record && cbs->record(cbs->ctx, &j->recs[k].rec) < 0)
 				stopped = 1;
 		}
 		if (!stopped) {
@@ -518,10 +511,11 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	for (uint64_t s = P.delivered; s < P.produced; s++) {
 		struct job *j = &P.ring[s % P.slots];
 
-		free(j->buf);
 		if (j->parsed) {
-			free_recs(j);
+			free_recs(j);	/* and the buffer */
 			pt_diag_release(&j->diag);
+		} else {
+			free(j->buf);
 		}
 		pt_diag_release(&j->io_diag);
 	}
