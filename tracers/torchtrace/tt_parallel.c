@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,25 +90,32 @@ unsigned tt_par_default_threads(void)
 }
 
 /*
- * Newlines in p[0..n): eight bytes at a time (exact: no false positives).
- * Each matching byte leaves its top bit set; the bits are summed with a
- * multiply, not a popcount (without -mpopcnt that is a libgcc call, measured
- * 3 % of an import).
+ * Newlines in p[0..n), 16 bytes at a time with the compiler's portable
+ * vectors (SSE2 on x86-64, NEON on arm64): each lane counts its matches in
+ * a byte (a true compare is -1, subtracted), summed before a byte can wrap.
+ * About 3x the speed of the 8-byte word trick it replaces (which was 3 % of
+ * an import).
  */
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+
 static uint64_t count_lines(const uint8_t *p, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+	const v16u8 nl = {'\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n',
+			  '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n'};
 	uint64_t c = 0;
 	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w, x, y;
+	while (n - i >= 16) {
+		v16u8 acc = {0};
 
-		memcpy(&w, p + i, 8);
-		x = w ^ (ones * '\n');
-		y = (x & low7) + low7;
-		y = ~(y | x | low7);
-		c += ((y >> 7) * ones) >> 56;
+		for (int k = 0; k < 255 && n - i >= 16; k++, i += 16) {
+			v16u8 w;
+
+			memcpy(&w, p + i, 16);
+			acc -= (v16u8)(w == nl);
+		}
+		for (int l = 0; l < 16; l++)
+			c += acc[l];
 	}
 	for (; i < n; i++)
 		c += p[i] == '\n';
@@ -352,6 +360,21 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/*
+ * glibc gives each thread that allocates while the others hold their arenas
+ * an arena of its own, up to 8 per CPU, and each keeps the chunks freed into
+ * it (the envelope objects the writer frees go back to the worker's arena):
+ * with PT_JOBS=8 on 2 CPUs that took the import's peak RSS over 64 MB. One
+ * arena per CPU, at most 8, is enough for the threads that run at once.
+ * The one place this process sets it (process-wide, before the threads).
+ */
+static pthread_once_t arenas_once = PTHREAD_ONCE_INIT;
+
+static void cap_arenas(void)
+{
+	mallopt(M_ARENA_MAX, (int)pt_cpus(8));
+}
+
 static void flush_diag(struct pt_diag *to, const struct pt_diag *from, size_t *done, size_t upto)
 {
 	for (; *done < upto && *done < from->n; (*done)++) {
@@ -379,7 +402,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		   const struct tt_par_cbs *cbs, struct pt_diag *diag)
 {
 	struct par P = {.files = files, .n = n};
-	unsigned nw = threads ? threads : tt_par_default_threads(), started = 0;
+	unsigned nw = threads ? threads : tt_par_default_threads(), started = 0, busy;
 	pthread_t rt, *wt;
 	struct tt_reader_stats acc = {0};
 	int rc = 0, stopped = 0;
@@ -391,12 +414,15 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	if (nw > MAX_THREADS)
 		nw = MAX_THREADS;
 	/*
-	 * Chunks in flight: enough to keep the workers and the writer busy, few
-	 * enough that memory stays flat (about 2 MiB each: the bytes, then the
-	 * records) however many CPUs there are; the one writer is the limit long
-	 * before 16 chunks of parsing are.
+	 * Chunks in flight: enough to keep the workers that can run at once
+	 * (no more than the CPUs, whatever PT_JOBS asks) and the writer busy,
+	 * few enough that memory stays flat (about 1 MiB of bytes each, parsed
+	 * in place, and the records' envelope objects) however many CPUs there
+	 * are; the one writer is the limit long before 16 chunks of parsing are.
 	 */
-	P.slots = 2 * (size_t)nw + 2 < MAX_SLOTS ? 2 * (size_t)nw + 2 : MAX_SLOTS;
+	busy = nw < pt_cpus(MAX_THREADS) ? nw : pt_cpus(MAX_THREADS);
+	P.slots = 2 * (size_t)busy + 2 < MAX_SLOTS ? 2 * (size_t)busy + 2 : MAX_SLOTS;
+	pthread_once(&arenas_once, cap_arenas);
 	P.ring = pt_xcalloc(P.slots, sizeof(*P.ring));
 	/* MEMO_TOTAL of repeated payloads kept, shared out: memory stays flat however many CPUs. */
 	P.memo_bytes = MEMO_TOTAL / (nw ? nw : 1);
