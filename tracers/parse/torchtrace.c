@@ -337,6 +337,12 @@ static int start_record(struct tt_reader *r, uint64_t lineno)
 		rec->md5_declared = json_string_value(v);
 		rec->rule = PT_PAYLOAD_PLAIN;
 	}
+	if (json_is_object(rec->meta)) {
+		v = json_object_get(rec->meta, "name");
+		if (!json_is_string(v))
+			v = json_object_get(rec->meta, "filename");
+		rec->name = json_string_value(v);	/* NULL unless a string */
+	}
 	if (!strcmp(rec->kind, "str"))
 		define_str(r, rec);
 	return 0;

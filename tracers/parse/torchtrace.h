@@ -50,6 +50,8 @@ struct tt_record {
 	const char *kind;	/* the kind key (the one non-context key) */
 	json_t *meta;		/* its value; borrowed */
 	int nkinds;		/* non-context keys: 1 normally; >1 = kind is the first */
+	const char *name;	/* meta's "name", else its "filename", when a string: what an
+				   artifact, graph dump or output code is called; NULL; borrowed */
 	long long rank;		/* -1: no "rank" key */
 	struct compileid cid;	/* parts absent or null are COMPILEID_NONE */
 	/* Payload, byte-exact (TABs removed, lines joined with \n). */

@@ -43,15 +43,23 @@ void tt_par_set_chunk(size_t bytes)
 
 /*
  * One record kept for delivery: the record (its prefix, json and payload
- * point into the job's buffer, parsed in place), the chunk's message count
- * before it, and a copy of its `str` value (the reader's intern table does
- * not outlive the chunk).
+ * point into the job's buffer, parsed in place; its strings into the job's
+ * strblk list: the reader's intern table and, without keep_json, the
+ * envelope object do not outlive the chunk) and the chunk's message count
+ * before it.
  */
 struct par_rec {
 	struct tt_record rec;
 	size_t ndiag;
-	char *str;
 };
+
+/* The records' strings (kind, name, md5_declared, str_value), in blocks freed with the job. */
+struct strblk {
+	struct strblk *next;
+	size_t used, size;
+	char data[];
+};
+#define STRBLK (16u << 10)
 
 struct job {
 	size_t file;
@@ -67,6 +75,8 @@ struct job {
 	int parsed;
 	struct par_rec *recs;
 	size_t nrecs, arecs;
+	struct strblk *strs;
+	int keep_json;
 	struct pt_diag diag;
 	struct tt_reader_stats st;
 };
@@ -77,6 +87,7 @@ struct par {
 	size_t n;
 	size_t slots;
 	size_t memo_bytes;	/* each parsing thread's tt_md5_memo */
+	int keep_json;		/* tt_par_cbs.keep_json */
 	struct job *ring;
 	uint64_t produced, taken, delivered;
 	int reader_done, stop;
@@ -122,6 +133,29 @@ static uint64_t count_lines(const uint8_t *p, size_t n)
 	return c;
 }
 
+/* A copy of s (or NULL) that lives as long as the job's records. */
+static const char *job_str(struct job *j, const char *s)
+{
+	size_t n;
+	struct strblk *b = j->strs;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > STRBLK ? n : STRBLK;
+
+		b = pt_xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		b->next = j->strs;
+		j->strs = b;
+	}
+	memcpy(b->data + b->used, s, n);
+	b->used += n;
+	return b->data + b->used - n;
+}
+
 static int collect(void *ctx, const struct tt_record *rec)
 {
 	struct job *j = ctx;
@@ -131,10 +165,17 @@ static int collect(void *ctx, const struct tt_record *rec)
 	p = &j->recs[j->nrecs++];
 	p->rec = *rec;
 	p->ndiag = j->diag.n;
-	p->str = rec->str_value ? pt_xstrdup(rec->str_value) : NULL;
-	p->rec.str_value = p->str;
-	/* kind, meta and md5_declared point into the envelope object: keep it. */
-	json_incref(rec->env);
+	p->rec.str_value = job_str(j, rec->str_value);
+	if (j->keep_json) {
+		/* kind, name, meta and md5_declared point into the envelope object: keep it. */
+		json_incref(rec->env);
+	} else {
+		/* The reader frees it here, on the thread that made it. */
+		p->rec.kind = job_str(j, rec->kind);
+		p->rec.name = job_str(j, rec->name);
+		p->rec.md5_declared = job_str(j, rec->md5_declared);
+		p->rec.env = p->rec.meta = NULL;
+	}
 	return 0;
 }
 
@@ -145,6 +186,8 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 	pt_diag_init(&j->diag);
 	j->recs = NULL;
 	j->nrecs = j->arecs = 0;
+	j->strs = NULL;
+	j->keep_json = P->keep_json;
 	tt_reader_init(&r, P->files[j->file].name, &j->diag, collect, j);
 	r.memo = memo;
 	r.crlf = j->crlf;
@@ -387,10 +430,13 @@ static void flush_diag(struct pt_diag *to, const struct pt_diag *from, size_t *d
 /* The records of a parsed job, and the buffer they point into. */
 static void free_recs(struct job *j)
 {
-	for (size_t i = 0; i < j->nrecs; i++) {
+	for (size_t i = 0; i < j->nrecs; i++)
 		json_decref(j->recs[i].rec.env);
-		free(j->recs[i].str);
+	for (struct strblk *b = j->strs, *next; b; b = next) {
+		next = b->next;
+		free(b);
 	}
+	j->strs = NULL;
 	free(j->recs);
 	j->recs = NULL;
 	j->nrecs = j->arecs = 0;
@@ -401,7 +447,7 @@ static void free_recs(struct job *j)
 int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		   const struct tt_par_cbs *cbs, struct pt_diag *diag)
 {
-	struct par P = {.files = files, .n = n};
+	struct par P = {.files = files, .n = n, .keep_json = cbs->keep_json};
 	unsigned nw = threads ? threads : tt_par_default_threads(), started = 0, busy;
 	pthread_t rt, *wt;
 	struct tt_reader_stats acc = {0};

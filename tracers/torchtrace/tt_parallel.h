@@ -36,6 +36,13 @@ struct tt_par_cbs {
 	/* Bytes of file i parsed so far (progress); may be NULL. */
 	void (*progress)(void *ctx, size_t i, uint64_t done);
 	void *ctx;
+	/*
+	 * 0: records come without their envelope objects (env and meta NULL;
+	 * kind, name, md5_declared and str_value are copies), which are freed on
+	 * the worker that made them (glibc frees a thread's own blocks cheaply,
+	 * another thread's at a cost). 1: env and meta too.
+	 */
+	int keep_json;
 	/* If not NULL, gets the CPU seconds spent (added): reading and cutting,
 	   parsing (all workers), and in this thread (the callbacks: the writer). */
 	struct tt_par_cpu {
