@@ -260,6 +260,8 @@ static int read_file(struct par *P, size_t fi)
 	size_t len = 0, cap = 0, scan = 0;
 	int fd, out = -1, eof = 0, crlf = -1;
 	struct stat st;
+	/* Bytes a chunk's first fill reads: CHUNK, the byte after, and a look-ahead for the boundary. */
+	const size_t fill = CHUNK + 1 + (CHUNK < MORE ? CHUNK : MORE);
 
 	pt_diag_init(&j.io_diag);
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
@@ -285,8 +287,12 @@ static int read_file(struct par *P, size_t fi)
 		}
 	}
 	for (;;) {
-		/* Fill: at least one byte past CHUNK, then MORE at a time while no boundary is found. */
-		size_t need = len < CHUNK + 1 ? CHUNK + 1 : len + 1, b = 0;
+		/*
+		 * Fill: past CHUNK by a little more (the next record start is most
+		 * often there: no second read, no buffer grown and copied), then
+		 * MORE at a time while no boundary is found.
+		 */
+		size_t need = len < fill ? fill : len + 1, b = 0;
 
 		while (!eof && len < need) {
 			size_t want = need - len > MORE ? need - len : MORE;
@@ -348,7 +354,7 @@ static int read_file(struct par *P, size_t fi)
 		size_t nrest = len - b;
 
 		if (nrest) {
-			rest = pt_xmalloc(nrest > CHUNK + 1 ? nrest + 1 : CHUNK + 2);
+			rest = pt_xmalloc(nrest >= fill ? nrest + 1 : fill + 1);
 			memcpy(rest, buf + b, nrest);
 		}
 		j.buf = buf;
@@ -373,7 +379,7 @@ static int read_file(struct par *P, size_t fi)
 		j.first = 0;
 		buf = rest;
 		len = nrest;
-		cap = rest ? (nrest > CHUNK + 1 ? nrest + 1 : CHUNK + 2) : 0;
+		cap = rest ? (nrest >= fill ? nrest + 1 : fill + 1) : 0;
 		scan = 0;
 	}
 	if (out >= 0) {
