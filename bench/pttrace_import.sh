@@ -5,7 +5,8 @@
 # first gets its own payloads and md5s, so the database stores them as it
 # would for a long job; --dup: identical copies, whose payloads are stored
 # once).
-#   single rank: SIZE MB, on one worker (PT_JOBS=1) and on every CPU;
+#   single rank: SIZE MB, on one worker (PT_JOBS=1), on every CPU and on
+#   4 workers per CPU (peak RSS must not grow with the workers);
 #   multi-rank: 1, 2 and N rank files (N = 2 x CPUs, at least 4) of RANK_MB
 #   each, one import, every CPU.
 # Anchors in the same invocation: cat (reading the bytes) and md5sum (the
@@ -66,6 +67,7 @@ echo "  anchors on the single-rank file: cat $anchor_cat MB/s, md5sum $anchor_md
 echo "single rank:"
 row "1 worker (PT_JOBS=1)" PT_JOBS=1 "$f1"
 row "every CPU ($cpus workers)" "" "$f1"
+row "PT_JOBS=$((4 * cpus)) (more than CPUs)" PT_JOBS=$((4 * cpus)) "$f1"
 echo "multi-rank, every CPU, one import:"
 row "1 rank" "" "$work/ranks/dedicated_log_torch_trace_rank_0.log"
 row "2 ranks" "" "$work/ranks/dedicated_log_torch_trace_rank_"{0,1}.log

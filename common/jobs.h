@@ -8,4 +8,7 @@
 
 unsigned pt_jobs(unsigned max);
 
+/* The CPUs this process may run on (affinity mask), whatever PT_JOBS says; capped at max. */
+unsigned pt_cpus(unsigned max);
+
 #endif

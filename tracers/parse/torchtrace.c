@@ -283,7 +283,7 @@ static void define_str(struct tt_reader *r, struct tt_record *rec)
 static int start_record(struct tt_reader *r, uint64_t lineno)
 {
 	struct tt_record *rec = &r->rec;
-	const char *line = r->env.buf;
+	const char *line = r->envp;
 	size_t joff;
 	json_error_t err;
 	json_t *env, *v;
@@ -295,12 +295,12 @@ static int start_record(struct tt_reader *r, uint64_t lineno)
 	rec->rank = -1;
 	rec->str_index = -1;
 	/* BACKCOMPAT: none known; every TORCH_TRACE envelope has the text form prefix. */
-	if (glog_parse((const uint8_t *)line, r->env.len, &rec->glog) < 0 ||
-	    (joff = rec->glog.msg_off) >= r->env.len || line[joff] != '{') {
+	if (glog_parse((const uint8_t *)line, r->envlen, &rec->glog) < 0 ||
+	    (joff = rec->glog.msg_off) >= r->envlen || line[joff] != '{') {
 		damaged(r, lineno, "%s", "not a TORCH_TRACE envelope line (no glog prefix and JSON), skipped");
 		return -1;
 	}
-	env = json_loadb(line + joff, r->env.len - joff, 0, &err);
+	env = json_loadb(line + joff, r->envlen - joff, 0, &err);
 	if (!env || !json_is_object(env)) {
 		damaged(r, lineno, "invalid envelope JSON (%s), skipped", env ? "not an object" : err.text);
 		json_decref(env);
@@ -309,7 +309,7 @@ static int start_record(struct tt_reader *r, uint64_t lineno)
 	rec->prefix = line;
 	rec->prefix_len = joff;
 	rec->json = line + joff;
-	rec->json_len = r->env.len - joff;
+	rec->json_len = r->envlen - joff;
 	rec->env = env;
 	json_object_foreach(env, key, v) {
 		if (tt_is_context_key(key))
@@ -337,9 +337,26 @@ static int start_record(struct tt_reader *r, uint64_t lineno)
 		rec->md5_declared = json_string_value(v);
 		rec->rule = PT_PAYLOAD_PLAIN;
 	}
+	if (json_is_object(rec->meta)) {
+		v = json_object_get(rec->meta, "name");
+		if (!json_is_string(v))
+			v = json_object_get(rec->meta, "filename");
+		rec->name = json_string_value(v);	/* NULL unless a string */
+	}
 	if (!strcmp(rec->kind, "str"))
 		define_str(r, rec);
 	return 0;
+}
+
+/* The pending record's payload so far: in place or in pay. */
+static const char *pay_bytes(const struct tt_reader *r)
+{
+	return !r->inplace ? pt_strbuf_str(&r->pay) : r->payp ? r->payp : "";
+}
+
+static size_t pay_len(const struct tt_reader *r)
+{
+	return r->inplace ? r->paylen : r->pay.len;
 }
 
 /* Close the payload: md5 with the blank-line rules, then the callback. */
@@ -353,13 +370,14 @@ static int emit(struct tt_reader *r)
 	r->pending = 0;
 	if (rec->has_payload) {
 		const char *want = rec->md5_declared;
+		const char *pay = pay_bytes(r);
+		size_t plen = pay_len(r);
 
 		r->st.payloads++;
-		if (want && r->memo && memo_hit(r->memo, want, (const uint8_t *)pt_strbuf_str(&r->pay),
-						 r->pay.len))
+		if (want && r->memo && memo_hit(r->memo, want, (const uint8_t *)pay, plen))
 			memcpy(rec->md5, want, 33);	/* the same bytes as a payload whose md5 it is */
 		else
-			tt_md5((const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len, rec->md5);
+			tt_md5((const uint8_t *)pay, plen, rec->md5);
 		if (r->nblanks && !(want && !strcmp(rec->md5, want))) {
 			/* Try the file without its blank lines (doc §5). */
 			char md5b[33];
@@ -371,17 +389,24 @@ static int emit(struct tt_reader *r)
 				/* blanks[i]: offset of the "\n" + empty line; drop the "\n" before it. */
 				size_t at = r->blanks[i];
 
-				if (pt_strbuf_add(&b, r->pay.buf + from, at - from) < 0)
+				if (pt_strbuf_add(&b, pay + from, at - from) < 0)
 					PT_BUG("a payload less its blank lines outgrew the payload cap");
 				from = at + 1;
 			}
-			if (from <= r->pay.len)
-				if (pt_strbuf_add(&b, r->pay.buf + from, r->pay.len - from) < 0)
+			if (from <= plen)
+				if (pt_strbuf_add(&b, pay + from, plen - from) < 0)
 					PT_BUG("a payload less its blank lines outgrew the payload cap");
 			tt_md5((const uint8_t *)pt_strbuf_str(&b), b.len, md5b);
 			if (want && !strcmp(md5b, want)) {
-				pt_strbuf_release(&r->pay);
-				r->pay = b;
+				if (r->inplace) {
+					/* Shorter: it fits where the payload was. */
+					memcpy(r->payp, b.buf, b.len);
+					r->paylen = b.len;
+					pt_strbuf_release(&b);
+				} else {
+					pt_strbuf_release(&r->pay);
+					r->pay = b;
+				}
 				memcpy(rec->md5, md5b, sizeof(md5b));
 				rec->rule = PT_PAYLOAD_BLANK_DROPPED;
 			} else {
@@ -390,9 +415,13 @@ static int emit(struct tt_reader *r)
 		} else if (r->nblanks) {
 			rec->rule = PT_PAYLOAD_BLANK_KEPT;
 		}
+		pay = pay_bytes(r);
+		plen = pay_len(r);
+		if (r->inplace && r->payp)
+			r->payp[plen] = '\0';	/* where the last payload line's "\n" was, or after it */
 		rec->md5_ok = want && !strcmp(rec->md5, want);
 		if (rec->md5_ok && r->memo)
-			memo_keep(r->memo, rec->md5, (const uint8_t *)pt_strbuf_str(&r->pay), r->pay.len);
+			memo_keep(r->memo, rec->md5, (const uint8_t *)pay, plen);
 		if (!rec->md5_ok) {
 			char where[48];
 
@@ -402,8 +431,8 @@ static int emit(struct tt_reader *r)
 				    "payload md5 %s, declared %s%s", rec->md5, want ? want : "(not a string)",
 				    r->pay_lines ? "" : " (no payload lines)");
 		}
-		rec->payload = (const uint8_t *)pt_strbuf_str(&r->pay);
-		rec->payload_len = r->pay.len;
+		rec->payload = (const uint8_t *)pay;
+		rec->payload_len = plen;
 	}
 	r->st.records++;
 	if (r->cb && r->cb(r->ctx, rec) < 0) {
@@ -415,14 +444,40 @@ static int emit(struct tt_reader *r)
 	return rc;
 }
 
+static void pay_over(struct tt_reader *r)
+{
+	r->pay_over = 1;
+	damaged(r, r->rec.lineno, "%s", "payload larger than the cap, truncated");
+}
+
 static void add_payload_line(struct tt_reader *r, const char *s, size_t n)
 {
 	if (r->pay_over)
 		return;
+	if (r->inplace) {
+		/* As pt_strbuf_add would, under the same cap: the "\n" may fit and the line not. */
+		if (!r->pay_lines) {
+			r->payp = (char *)s;	/* in buf: the line's own bytes */
+		} else {
+			if (r->paylen >= r->pay.max) {
+				pay_over(r);
+				return;
+			}
+			r->payp[r->paylen++] = '\n';
+		}
+		if (n > r->pay.max - r->paylen) {
+			pay_over(r);
+			return;
+		}
+		if (r->pay_lines)
+			memmove(r->payp + r->paylen, s, n);	/* left, over bytes already read */
+		r->paylen += n;
+		r->pay_lines++;
+		return;
+	}
 	if ((r->pay_lines && pt_strbuf_add(&r->pay, "\n", 1) < 0) ||
 	    pt_strbuf_add(&r->pay, s, n) < 0) {
-		r->pay_over = 1;
-		damaged(r, r->rec.lineno, "%s", "payload larger than the cap, truncated");
+		pay_over(r);
 		return;
 	}
 	r->pay_lines++;
@@ -443,7 +498,7 @@ static int do_line(struct tt_reader *r, const char *line, size_t len)
 			/* Blank lines between payload lines: empty payload lines, tentatively. */
 			for (; r->pend_blank; r->pend_blank--) {
 				PT_GROW(r->blanks, r->nblanks, r->ablanks);
-				r->blanks[r->nblanks++] = r->pay.len;
+				r->blanks[r->nblanks++] = pay_len(r);
 				add_payload_line(r, "", 0);
 			}
 			add_payload_line(r, line + 1, len - 1);
@@ -468,13 +523,25 @@ static int do_line(struct tt_reader *r, const char *line, size_t len)
 		return -1;
 	pt_strbuf_reset(&r->env);
 	pt_strbuf_reset(&r->pay);
+	r->payp = NULL;
+	r->paylen = 0;
 	r->nblanks = 0;
 	r->pend_blank = 0;
 	r->pay_lines = 0;
 	r->pay_over = 0;
-	if (pt_strbuf_add(&r->env, line, len) < 0) {
+	if (len > r->env.max) {
 		damaged(r, lineno, "%s", "envelope line larger than the cap, skipped");
 		return 0;
+	}
+	if (r->inplace) {
+		((char *)line)[len] = '\0';	/* its "\n" or CR, or the byte after the last line */
+		r->envp = line;
+		r->envlen = len;
+	} else {
+		if (pt_strbuf_add(&r->env, line, len) < 0)
+			PT_BUG("an envelope line under the cap did not fit");
+		r->envp = r->env.buf;
+		r->envlen = r->env.len;
 	}
 	if (start_record(r, lineno) == 0)
 		r->pending = 1;
@@ -530,6 +597,37 @@ int tt_reader_feed(struct tt_reader *r, const uint8_t *buf, size_t len)
 	return 0;
 }
 
+int tt_reader_feed_inplace(struct tt_reader *r, uint8_t *buf, size_t len)
+{
+	const char *p = (const char *)buf, *end = p + len;
+
+	if (r->stopped)
+		return -1;
+	if (r->inplace || r->st.bytes || r->part.len || r->pending)
+		PT_BUG("tt_reader_feed_inplace after another feed");
+	r->inplace = buf;
+	r->st.bytes += len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl) {
+			/* The last line, for finish; as tt_reader_feed keeps it in part, under its cap. */
+			if ((size_t)(end - p) > r->part.max) {
+				damaged(r, r->st.lines + 1, "%s", "line larger than the cap, skipped");
+				r->skipping = 1;
+			} else {
+				r->tailp = p;
+				r->taillen = (size_t)(end - p);
+			}
+			break;
+		}
+		if (do_line(r, p, (size_t)(nl - p)) < 0)
+			return -1;
+		p = nl + 1;
+	}
+	return 0;
+}
+
 int tt_reader_finish(struct tt_reader *r)
 {
 	if (r->stopped)
@@ -542,6 +640,12 @@ int tt_reader_finish(struct tt_reader *r)
 
 		pt_strbuf_reset(&r->part);
 		if (rc < 0)
+			return -1;
+	} else if (r->tailp) {
+		const char *t = r->tailp;
+
+		r->tailp = NULL;
+		if (do_line(r, t, r->taillen) < 0)
 			return -1;
 	}
 	end_orphans(r);

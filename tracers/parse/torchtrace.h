@@ -50,6 +50,8 @@ struct tt_record {
 	const char *kind;	/* the kind key (the one non-context key) */
 	json_t *meta;		/* its value; borrowed */
 	int nkinds;		/* non-context keys: 1 normally; >1 = kind is the first */
+	const char *name;	/* meta's "name", else its "filename", when a string: what an
+				   artifact, graph dump or output code is called; NULL; borrowed */
 	long long rank;		/* -1: no "rank" key */
 	struct compileid cid;	/* parts absent or null are COMPILEID_NONE */
 	/* Payload, byte-exact (TABs removed, lines joined with \n). */
@@ -102,6 +104,18 @@ struct tt_reader {
 	struct pt_strbuf part;	/* an incomplete line carried between feeds */
 	struct pt_strbuf env;	/* the pending record's envelope line */
 	struct pt_strbuf pay;	/* its payload */
+	/*
+	 * tt_reader_feed_inplace: the buffer, whose lines are used where they
+	 * lie; envp/payp point at the pending record's envelope line and
+	 * payload (into buf, or into env/pay when fed by copy).
+	 */
+	uint8_t *inplace;
+	const char *envp;
+	size_t envlen;
+	char *payp;
+	size_t paylen;
+	const char *tailp;	/* inplace: a last line without "\n", for finish */
+	size_t taillen;
 	size_t *blanks;		/* offsets in pay of blank-line empty lines */
 	size_t nblanks, ablanks;
 	uint64_t pend_blank;	/* blank lines seen after the payload so far */
@@ -120,6 +134,17 @@ void tt_reader_release(struct tt_reader *r);
 
 /* Push the next len bytes of the file; -1 only when the callback stopped. */
 int tt_reader_feed(struct tt_reader *r, const uint8_t *buf, size_t len);
+/*
+ * The whole of a file's piece at once, used where it lies: buf[0..len] (one
+ * byte more than len) is the reader's to rewrite, and must stay until the
+ * caller is done with the records called back: their prefix, json and
+ * payload point into buf (payload lines joined in place: each loses its TAB,
+ * so the joined payload never overtakes the lines still to be read), none
+ * is copied. Records, messages and statistics are those of tt_reader_feed.
+ * Only once per reader, then tt_reader_finish. -1 only when the callback
+ * stopped.
+ */
+int tt_reader_feed_inplace(struct tt_reader *r, uint8_t *buf, size_t len);
 /* End of file: emits the last record. -1 only when the callback stopped. */
 int tt_reader_finish(struct tt_reader *r);
 

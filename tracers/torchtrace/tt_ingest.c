@@ -79,19 +79,6 @@ static int payload_known(struct tt_file_ingest *g, const char *md5)
 	return 0;
 }
 
-/* The name a record is known by: artifact/link/graph_dump name, output code file. */
-static const char *record_name(const struct tt_record *rec)
-{
-	json_t *v;
-
-	if (!json_is_object(rec->meta))
-		return NULL;
-	v = json_object_get(rec->meta, "name");
-	if (!json_is_string(v))
-		v = json_object_get(rec->meta, "filename");
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 static int on_record(void *ctx, const struct tt_record *rec)
 {
 	struct tt_file_ingest *g = ctx;
@@ -140,7 +127,7 @@ static int on_record(void *ctx, const struct tt_record *rec)
 			goto fail;
 	}
 	if (db_run(g->ins_rec, "iiitTIIIIIIIITTttT", g->run_id, g->file_id, (int64_t)rec->lineno,
-		      rec->kind, record_name(rec), record_name(rec) ? strlen(record_name(rec)) : (size_t)0,
+		      rec->kind, rec->name, rec->name ? strlen(rec->name) : (size_t)0,
 		      (int64_t)rank, (int64_t)rec->rank, (int64_t)rec->cid.ca, (int64_t)rec->cid.frame,
 		      (int64_t)rec->cid.compile, (int64_t)rec->cid.attempt, pid, time_us,
 		      emit, emit_len,

@@ -3,12 +3,15 @@
  * thread reads the files one after another (copying each to its destination
  * as it goes, when asked), cuts them into chunks of whole records (a chunk
  * ends before a line that is neither blank nor a TAB payload line) and
- * counts their lines; worker threads parse the chunks with tt_reader
- * (envelope JSON, payload assembly, md5); the calling thread gets the
- * records through the callbacks in file and line order, with the same
+ * counts their lines; worker threads parse the chunks in place with
+ * tt_reader (envelope JSON, payload assembly, md5); the calling thread gets
+ * the records through the callbacks in file and line order, with the same
  * fields, line numbers and diagnostics (in the same order) as one
- * tt_reader fed the whole file. Memory: at most 16 chunks in
- * flight (about 2 MiB each, more only for a single record larger than that).
+ * tt_reader fed the whole file (their bytes point into the chunk, which
+ * lives until its records are delivered). Memory: at most 16 chunks in
+ * flight, fewer on fewer CPUs (about 1 MiB each, more only for a single
+ * record larger than that, plus the records' envelope objects with
+ * keep_json); glibc's malloc arenas capped at one per CPU, at most 8.
  */
 #ifndef PT_TT_PARALLEL_H
 #define PT_TT_PARALLEL_H
@@ -36,6 +39,13 @@ struct tt_par_cbs {
 	/* Bytes of file i parsed so far (progress); may be NULL. */
 	void (*progress)(void *ctx, size_t i, uint64_t done);
 	void *ctx;
+	/*
+	 * 0: records come without their envelope objects (env and meta NULL;
+	 * kind, name, md5_declared and str_value are copies), which are freed on
+	 * the worker that made them (glibc frees a thread's own blocks cheaply,
+	 * another thread's at a cost). 1: env and meta too.
+	 */
+	int keep_json;
 	/* If not NULL, gets the CPU seconds spent (added): reading and cutting,
 	   parsing (all workers), and in this thread (the callbacks: the writer). */
 	struct tt_par_cpu {

@@ -7,6 +7,11 @@
  *    rebuilt from them by `pttrace reindex` when its version changes.
  *
  * Change log:
+ *  2026-11-25 trace 3: one index on trace_records, (run_id, kind, frame,
+ *             compile), instead of (run_id, kind) and (run_id, frame,
+ *             compile): every query of the second also names the kind or
+ *             goes by run alone, and each index costs the import about
+ *             0.05 s of CPU per 200 MB (bench/README.md "pttrace import").
  *  2026-11-24 trace_sources 2: rank_from (import --rank-from). trace 2:
  *             trace_files gains rank_source, other_rank, pid, process; a
  *             record's rank is its file's (the rank rule, docs/pttrace-trace.1).
@@ -51,7 +56,7 @@ const struct schema_part tt_sources_part = {
 const struct schema_part tt_records_part = {
 	.name = "trace",
 	.kind = SCHEMA_PART_DERIVED,
-	.version = 2,
+	.version = 3,
 	.create_sql =
 	/* One row per TORCH_TRACE file of a run. */
 	"CREATE TABLE IF NOT EXISTS trace_files (\n"
@@ -99,8 +104,7 @@ const struct schema_part tt_records_part = {
 	"  payload_rule TEXT,       -- plain, blank_kept, blank_dropped (trace.h)\n"
 	"  envelope TEXT NOT NULL   -- the JSON envelope as written\n"
 	");\n"
-	"CREATE INDEX IF NOT EXISTS trace_records_kind ON trace_records(run_id, kind);\n"
-	"CREATE INDEX IF NOT EXISTS trace_records_cid ON trace_records(run_id, frame, compile);\n"
+	"CREATE INDEX IF NOT EXISTS trace_records_kind ON trace_records(run_id, kind, frame, compile);\n"
 	/* The per-file `str` intern tables. */
 	"CREATE TABLE IF NOT EXISTS trace_strings (\n"
 	"  file_id INTEGER NOT NULL REFERENCES trace_files(id) ON DELETE CASCADE,\n"
