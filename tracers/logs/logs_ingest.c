@@ -21,7 +21,7 @@
 #define ROWS_PER_STMT 32
 #define ARENA_FLUSH (1u << 20)	/* bytes of waiting text that make the rows go in */
 /* Integer columns of a waiting record, in ins_record's order (id first). */
-enum { P_ID, P_SEQ, P_NLINES, P_STREAM, P_OFF, P_LEN, P_LEVEL, P_TS, P_PID, P_SRCLINE, P_RANK,
+enum { P_ID, P_NLINES, P_STREAM, P_OFF, P_LEN, P_LEVEL, P_TS, P_PID, P_SRCLINE, P_RANK,
        P_CA, P_FRAME, P_COMPILE, P_ATTEMPT, PEND_NINT };
 #define STACK_MAX 256
 
@@ -65,9 +65,9 @@ struct logs_ingest {
 	/*
 	 * Rows wait here and go in ROWS_PER_STMT at a time with one multi-row
 	 * INSERT (a third less CPU per row than one statement each). Their
-	 * ids are ours: max(id) + 1 on, read in each transaction of the batch
-	 * (it holds the write lock, so no other writer takes them), so a
-	 * dispatcher call knows its record's id before the record is written.
+	 * ids carry the key (LOGS_ID: the run and the record's seq or the
+	 * call's number), so a dispatcher call knows its record's id before
+	 * the record is written.
 	 */
 	struct pend_record { int64_t v[PEND_NINT]; const char *kind; size_t file_off, file_len,
 		art_off, art_len, text_off, text_len; } rec[ROWS_PER_STMT];
@@ -76,9 +76,8 @@ struct logs_ingest {
 	size_t nrec, ncall;
 	char *arena;		/* their text */
 	size_t alen, acap;
-	int64_t next_rec_id, next_call_id;
-	uint64_t ids_txn;	/* db_batch_txn() the ids were read in; 0: none yet */
-	struct db_stmt *ins_records_n, *ins_calls_n, *max_rec, *max_call;
+	int64_t next_call_id;
+	struct db_stmt *ins_records_n, *ins_calls_n;
 	int failed;
 };
 
@@ -89,14 +88,14 @@ const char *logs_kind_name(enum logs_kind k)
 	return (unsigned)k < LOGS_NKINDS ? kind_names[k] : "?";
 }
 
-#define REC_COLS 20
-#define CALL_COLS 10
+#define REC_COLS 18
+#define CALL_COLS 9
 static const char ins_record_sql[] =
-	"INSERT INTO records(id, run_id, seq, nlines, stream, off, len, kind, level, ts_us, pid,"
+	"INSERT INTO records(id, nlines, stream, off, len, kind, level, ts_us, pid,"
 	" src_file, src_line, rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text)"
 	" VALUES ";
 static const char ins_call_sql[] =
-	"INSERT INTO dispatch_calls(id, record_id, run_id, label, op, overload, dispatch_key, depth,"
+	"INSERT INTO dispatch_calls(id, record_id, label, op, overload, dispatch_key, depth,"
 	" parent_id, torn) VALUES ";
 
 /* "INSERT ... VALUES (?,...,?), ..." for rows rows of cols columns; caller frees. */
@@ -152,23 +151,10 @@ static size_t arena_add(struct logs_ingest *ig, const void *p, size_t n)
 	return off;
 }
 
-/* The ids: read again in every new transaction of the batch (opened here if paused). */
+/* The batch's transaction open (again, if paused) before rows are queued. */
 static int ids_ready(struct logs_ingest *ig)
 {
-	if (db_batch_write(ig->ix) < 0)
-		return -1;
-	if (ig->ids_txn == db_batch_txn(ig->ix))
-		return 0;
-	if (db_step(ig->max_rec) != 1)
-		return -1;
-	ig->next_rec_id = db_col_int(ig->max_rec, 0) + 1;
-	db_reset(ig->max_rec);
-	if (db_step(ig->max_call) != 1)
-		return -1;
-	ig->next_call_id = db_col_int(ig->max_call, 0) + 1;
-	db_reset(ig->max_call);
-	ig->ids_txn = db_batch_txn(ig->ix);
-	return 0;
+	return db_batch_write(ig->ix);
 }
 
 static int bind_record(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row)
@@ -177,8 +163,7 @@ static int bind_record(struct logs_ingest *ig, struct db_stmt *st, int first, co
 	const int64_t *v = r->v;
 	const char *a = ig->arena;
 
-	return db_bind_static(st, first, "iiiiiiitIIITIIIIIITT", v[P_ID], ig->run_id, v[P_SEQ],
-			      v[P_NLINES], v[P_STREAM], v[P_OFF], v[P_LEN], r->kind, v[P_LEVEL],
+	return db_bind_static(st, first, "iiiiitIIITIIIIIITT", v[P_ID], v[P_NLINES], v[P_STREAM], v[P_OFF], v[P_LEN], r->kind, v[P_LEVEL],
 			      v[P_TS], v[P_PID], r->file_len ? a + r->file_off : NULL, r->file_len,
 			      v[P_SRCLINE], v[P_RANK], v[P_CA], v[P_FRAME], v[P_COMPILE], v[P_ATTEMPT],
 			      r->art_len ? a + r->art_off : NULL, r->art_len, a + r->text_off,
@@ -190,7 +175,7 @@ static int bind_call(struct logs_ingest *ig, struct db_stmt *st, int first, cons
 	const struct pend_call *c = row;
 	const char *a = ig->arena;
 
-	return db_bind_static(st, first, "iiitTTTIIi", c->id, c->record_id, ig->run_id, c->label,
+	return db_bind_static(st, first, "iitTTTIIi", c->id, c->record_id, c->label,
 			      a + c->op_off, c->op_len, a + c->ovl_off, c->ovl_len,
 			      c->key_len ? a + c->key_off : NULL, c->key_len, c->depth, c->parent,
 			      c->torn);
@@ -258,11 +243,16 @@ static int queue_record(struct logs_ingest *ig, int stream, enum logs_kind kind,
 {
 	struct pend_record *r;
 
+	if (seq > LOGS_SEQ_MAX) {
+		pt_diag_add(db_diag(ig->ix), PT_SEV_ERROR, NULL, NULL,
+			    "run %lld: more than %lld lines: the rest is not indexed (it is in the"
+			    " run's files)", (long long)ig->run_id, (long long)LOGS_SEQ_MAX + 1);
+		return -1;
+	}
 	if (ids_ready(ig) < 0)
 		return -1;
 	r = &ig->rec[ig->nrec++];
-	r->v[P_ID] = ig->next_rec_id++;
-	r->v[P_SEQ] = seq;
+	r->v[P_ID] = LOGS_ID(ig->run_id, seq);
 	r->v[P_NLINES] = nlines;
 	r->v[P_STREAM] = stream;
 	r->v[P_OFF] = (int64_t)off;
@@ -661,16 +651,21 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 	}
 	ig->fix_call = db_prepare(ix, fix_call_sql);
 	ig->upd_record = db_prepare(ix, upd_record_sql);
-	ig->max_rec = db_prepare(ix, "SELECT coalesce(max(id), 0) FROM records");
-	ig->max_call = db_prepare(ix, "SELECT coalesce(max(id), 0) FROM dispatch_calls");
+	ig->next_call_id = LOGS_ID(run_id, 1);
 	if (!ig->ins_record || !ig->ins_call || !ig->ins_records_n || !ig->ins_calls_n ||
-	    !ig->fix_call || !ig->upd_record || !ig->max_rec || !ig->max_call)
+	    !ig->fix_call || !ig->upd_record)
 		goto fail;
+	if (run_id < 1 || run_id > LOGS_RUN_MAX) {
+		pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL,
+			    "run %lld: the index holds the lines of runs 1 to %lld only",
+			    (long long)run_id, (long long)LOGS_RUN_MAX);
+		goto fail;
+	}
 	/* A reindex starts from nothing. */
-	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE run_id = ?1");
+	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE" LOGS_RUN_RANGE("id", "1"));
 	if (!del || db_run(del, "i", run_id) < 0)
 		goto fail;
-	del = db_prepare(ix, "DELETE FROM records WHERE run_id = ?1");
+	del = db_prepare(ix, "DELETE FROM records WHERE" LOGS_RUN_RANGE("id", "1"));
 	if (!del || db_run(del, "i", run_id) < 0 ||
 	    schema_part_mark(ix, logs_part.name, run_id, "partial") < 0)
 		goto fail;
