@@ -84,11 +84,17 @@ static void *indexer_main(void *arg)
 	struct indexer *x = arg;
 
 	x->t0 = pt_now_ns();
-	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	x->loop_rc = -1;
 	if (spool_reader_open(&x->r, x->dir, x->st, &x->diag) < 0)
 		return NULL;
+	/*
+	 * The ingest's SQLite writer thread starts here, before this thread is
+	 * niced: it keeps pttrace's priority, so that after the child's exit it
+	 * is not the one left behind; while the child runs it only writes what
+	 * this niced thread parses.
+	 */
 	x->ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	x->loop_rc = x->ig ? 0 : -1;
 	/* While the child is quiet, what came so far is committed: `pttrace logs` sees it. */
 	x->r.idle = idle_commit;
@@ -115,7 +121,7 @@ static void indexer_end(struct indexer *x)
 	}
 	if (x->r.buf)	/* opened (a failed open closed itself) */
 		spool_reader_close(&x->r);
-	x->cpu_seconds += pt_thread_cpu_s() - c0;
+	x->cpu_seconds += pt_thread_cpu_s() - c0 + x->stats.writer_cpu_seconds;
 	x->seconds = (double)(pt_now_ns() - x->t0) / 1e9;
 }
 

@@ -61,6 +61,7 @@ struct logs_ingest_stats {
 	uint64_t records[LOGS_NKINDS];
 	uint64_t bytes;		/* bytes fed */
 	uint64_t torn_joined;	/* dispatcher calls rebuilt from two torn lines */
+	double writer_cpu_seconds;	/* CPU time of the writer thread (after finish) */
 };
 
 struct logs_ingest;
