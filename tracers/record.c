@@ -84,17 +84,12 @@ static void *indexer_main(void *arg)
 	struct indexer *x = arg;
 
 	x->t0 = pt_now_ns();
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	x->loop_rc = -1;
 	if (spool_reader_open(&x->r, x->dir, x->st, &x->diag) < 0)
 		return NULL;
-	/*
-	 * The ingest's SQLite writer thread starts here, before this thread is
-	 * niced: it keeps pttrace's priority, so that after the child's exit it
-	 * is not the one left behind; while the child runs it only writes what
-	 * this niced thread parses.
-	 */
+	/* Its SQLite writer thread is niced too (created by this thread). */
 	x->ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
-	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	x->loop_rc = x->ig ? 0 : -1;
 	/* While the child is quiet, what came so far is committed: `pttrace logs` sees it. */
 	x->r.idle = idle_commit;
@@ -109,6 +104,9 @@ static void indexer_end(struct indexer *x)
 {
 	double c0 = pt_thread_cpu_s();
 
+	/* The ingest's writer too goes on at pttrace's priority: a new one, made here. */
+	if (x->ig && x->loop_rc >= 0 && logs_ingest_writer_here(x->ig) < 0)
+		x->loop_rc = -1;
 	if (x->ig)
 		indexer_loop(x, 0);
 	x->rc = -1;

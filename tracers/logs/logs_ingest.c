@@ -107,6 +107,7 @@ struct logs_ingest {
 	pthread_cond_t cond;
 	uint64_t head, tail;	/* under mu: batches b[head..tail) % NBATCH wait for the writer */
 	int stop;		/* under mu: the writer ends once the queue is empty */
+	int handoff;		/* under mu: the writer ends after its batch (another takes over) */
 	int wfailed;		/* under mu: the writer failed (diag of ix) */
 	double writer_cpu_s;	/* the writer's CPU time, once joined */
 	uint64_t sent_rows;	/* rows handed over since the last pause */
@@ -288,9 +289,9 @@ static void *writer_main(void *arg)
 		int rc;
 
 		pthread_mutex_lock(&ig->mu);
-		while (ig->head == ig->tail && !ig->stop)
+		while (ig->head == ig->tail && !ig->stop && !ig->handoff)
 			pthread_cond_wait(&ig->cond, &ig->mu);
-		if (ig->head == ig->tail) {
+		if (ig->head == ig->tail || ig->handoff) {
 			pthread_mutex_unlock(&ig->mu);
 			break;
 		}
@@ -337,19 +338,52 @@ static int submit(struct logs_ingest *ig, int pause)
 	return rc;
 }
 
-/* Stop the writer once it has written what was handed over; join it. 0, or -1 when it failed. */
-static int writer_stop(struct logs_ingest *ig)
+/*
+ * End the writer: once it has written all that was handed over (stop), or
+ * after the batch it is on (handoff: another writer goes on with the
+ * queue). Joined. 0, or -1 when it failed.
+ */
+static int writer_end(struct logs_ingest *ig, int handoff)
 {
 	if (!ig->writer_on)
 		return 0;
 	pthread_mutex_lock(&ig->mu);
-	ig->stop = 1;
+	*(handoff ? &ig->handoff : &ig->stop) = 1;
 	pthread_cond_broadcast(&ig->cond);
 	pthread_mutex_unlock(&ig->mu);
 	pthread_join(ig->writer, NULL);
 	ig->writer_on = 0;
-	ig->stats.writer_cpu_seconds = ig->writer_cpu_s;
+	ig->handoff = 0;
+	ig->stats.writer_cpu_seconds += ig->writer_cpu_s;
 	return ig->wfailed ? -1 : 0;
+}
+
+static int writer_stop(struct logs_ingest *ig)
+{
+	return writer_end(ig, 0);
+}
+
+/* A writer thread, created by the calling thread (so with its priority). */
+static int writer_start(struct logs_ingest *ig)
+{
+	if (pthread_create(&ig->writer, NULL, writer_main, ig) != 0) {
+		pt_diag_add(db_diag(ig->ix), PT_SEV_ERROR, NULL, NULL,
+			    "cannot start the index writer thread");
+		return -1;
+	}
+	ig->writer_on = 1;
+	return 0;
+}
+
+int logs_ingest_writer_here(struct logs_ingest *ig)
+{
+	if (ig->failed || !ig->writer_on)
+		return ig->failed ? -1 : 0;
+	if (writer_end(ig, 1) < 0 || writer_start(ig) < 0) {
+		ig->failed = 1;
+		return -1;
+	}
+	return 0;
 }
 
 static int flush_if_full(struct logs_ingest *ig)
@@ -819,11 +853,8 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 		goto fail;
 	ig->pause_ns = pt_now_ns();
 	/* From here on the connection is the writer's until writer_stop. */
-	if (pthread_create(&ig->writer, NULL, writer_main, ig) != 0) {
-		pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL, "cannot start the index writer thread");
+	if (writer_start(ig) < 0)
 		goto fail;
-	}
-	ig->writer_on = 1;
 	return ig;
 fail:
 	logs_ingest_free(ig);

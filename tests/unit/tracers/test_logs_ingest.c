@@ -266,12 +266,53 @@ static void runs_apart(void **state)
 	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id = ?1", b), 1);
 }
 
+/*
+ * A new writer thread mid-way (pttrace run's handover after the child's
+ * exit, here on the same thread): the same records as without, the queue
+ * carried over, an open group completed.
+ */
+static void writer_handover(void **state)
+{
+	struct ptest_db *f = *state;
+	static const char text[] = "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] x\n"
+				   " [call] op=[aten::ones], key=[BackendSelect]\n"
+				   "plain 1\n"
+				   "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] y\n"
+				   "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] z\n"
+				   "plain 2\n";
+	char *once, *twice;
+
+	ingest_text(f->ix, f->run, text);
+	once = dump(f);
+	for (size_t cut = 1; cut < sizeof(text) - 1; cut += 7) {
+		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
+
+		assert_non_null(ig);
+		assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)text, cut), 0);
+		/* Now and then quiet long enough that open records are shown early. */
+		if (cut % 3 == 1)
+			usleep((LOGS_IDLE_COMMIT_MS + 10) * 1000);
+		assert_int_equal(logs_ingest_idle(ig), 0);
+		assert_int_equal(logs_ingest_writer_here(ig), 0);
+		assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)text + cut, strlen(text) - cut), 0);
+		assert_int_equal(logs_ingest_writer_here(ig), 0);
+		assert_int_equal(logs_ingest_finish(ig), 0);
+		assert_true(logs_ingest_get_stats(ig)->writer_cpu_seconds >= 0);
+		logs_ingest_free(ig);
+		twice = dump(f);
+		assert_string_equal(once, twice);
+		free(twice);
+	}
+	free(once);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_from_stderr, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(writer_handover, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
