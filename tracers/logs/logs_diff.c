@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "db_json.h"
-#include "logs_ingest.h"
 #include "logs_query.h"
 #include "xalloc.h"
 

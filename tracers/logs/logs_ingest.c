@@ -14,6 +14,7 @@
 #include "dispatch.h"
 #include "schema.h"
 #include "lines.h"
+#include "logs_query.h"
 #include "spool.h"
 #include "diag.h"
 #include "strbuf.h"

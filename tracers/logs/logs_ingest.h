@@ -34,20 +34,6 @@ extern const struct schema_part logs_part;
 
 #define LOGS_MAX_TEXT (4u << 20)	/* bytes of one record's text */
 
-/*
- * The rowids carry the key (logs_schema.c): records.id = (run_id << 40) | seq,
- * dispatch_calls.id = (run_id << 40) | n. Runs up to LOGS_RUN_MAX, lines per
- * run up to LOGS_SEQ_MAX.
- */
-#define LOGS_ID_BITS 40
-#define LOGS_SEQ_MAX ((INT64_C(1) << LOGS_ID_BITS) - 1)
-#define LOGS_RUN_MAX ((INT64_C(1) << (63 - LOGS_ID_BITS)) - 1)
-#define LOGS_ID(run, n) (((int64_t)(run) << LOGS_ID_BITS) | (int64_t)(n))
-/* SQL: col (a rowid of records or dispatch_calls) is one of run ?N's rows (a range scan). */
-#define LOGS_RUN_RANGE(col, n) \
-	" " col " BETWEEN (?" n " << 40) AND ((?" n " << 40) | 0xffffffffff) "
-/* SQL: the number of the row within its run (dispatch_calls ids as shown). */
-#define LOGS_ID_IN_RUN(col) "(" col " & 0xffffffffff)"
 #define LOGS_COMMIT_MS 200	/* a commit at least this often while rows come in */
 #define LOGS_IDLE_COMMIT_MS 50	/* ...and when the input pauses, once the last is this old */
 

@@ -5,7 +5,6 @@
 #include <strings.h>
 
 #include "db_json.h"
-#include "logs_ingest.h"
 
 int logs_parse_level(const char *s)
 {

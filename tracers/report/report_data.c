@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "logs_ingest.h"
+#include "logs_query.h"
 #include "report_data.h"
 #include "strbuf.h"
 #include "xalloc.h"
