@@ -306,6 +306,19 @@ static void writer_handover(void **state)
 	free(once);
 }
 
+/* A run id past what the key holds (LOGS_RUN_MAX): refused with the reason, nothing written. */
+static void run_id_past_the_key(void **state)
+{
+	struct ptest_db *f = *state;
+	struct pt_diag *d = db_diag(f->ix);
+	size_t before = d->n;
+
+	assert_null(logs_ingest_new(f->ix, LOGS_RUN_MAX + 1, 0, 0));
+	assert_true(d->n > before);
+	assert_non_null(strstr(d->v[d->n - 1].what, "runs 1 to 8388607 only"));
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE ?1 = ?1", 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +326,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(two_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(writer_handover, setup, teardown),
+		cmocka_unit_test_setup_teardown(run_id_past_the_key, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
