@@ -826,7 +826,6 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 	pthread_cond_init(&ig->cond, NULL);
 	ig->fix_call = db_prepare(ix, fix_call_sql);
 	ig->upd_record = db_prepare(ix, upd_record_sql);
-	ig->next_call_id = LOGS_ID(run_id, 1);
 	if (!ig->fix_call || !ig->upd_record)
 		goto fail;
 	if (run_id < 1 || run_id > LOGS_RUN_MAX) {
@@ -835,6 +834,7 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 			    (long long)run_id, (long long)LOGS_RUN_MAX);
 		goto fail;
 	}
+	ig->next_call_id = LOGS_ID(run_id, 1);
 	/* A reindex starts from nothing. */
 	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE" LOGS_RUN_RANGE("id", "1"));
 	if (!del || db_run(del, "i", run_id) < 0)
