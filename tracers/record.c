@@ -88,6 +88,7 @@ static void *indexer_main(void *arg)
 	x->loop_rc = -1;
 	if (spool_reader_open(&x->r, x->dir, x->st, &x->diag) < 0)
 		return NULL;
+	/* Its SQLite writer thread is niced too (created by this thread). */
 	x->ig = logs_ingest_new(x->ix, x->run_id, x->ref_us, x->tz_off_s);
 	x->loop_rc = x->ig ? 0 : -1;
 	/* While the child is quiet, what came so far is committed: `pttrace logs` sees it. */
@@ -103,6 +104,9 @@ static void indexer_end(struct indexer *x)
 {
 	double c0 = pt_thread_cpu_s();
 
+	/* The ingest's writer too goes on at pttrace's priority: a new one, made here. */
+	if (x->ig && x->loop_rc >= 0 && logs_ingest_writer_here(x->ig) < 0)
+		x->loop_rc = -1;
 	if (x->ig)
 		indexer_loop(x, 0);
 	x->rc = -1;
@@ -115,7 +119,7 @@ static void indexer_end(struct indexer *x)
 	}
 	if (x->r.buf)	/* opened (a failed open closed itself) */
 		spool_reader_close(&x->r);
-	x->cpu_seconds += pt_thread_cpu_s() - c0;
+	x->cpu_seconds += pt_thread_cpu_s() - c0 + x->stats.writer_cpu_seconds;
 	x->seconds = (double)(pt_now_ns() - x->t0) / 1e9;
 }
 

@@ -141,14 +141,14 @@ static json_t *compare(json_t *a, json_t *b, json_int_t *ta, json_int_t *tb)
 }
 
 static const char *const sections[][2] = {
-	{ "graph_breaks", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
-			  " AND artifact = 'graph_breaks' ORDER BY seq" },
-	{ "recompiles", "SELECT kind, artifact, text FROM records WHERE run_id = ?1"
-			" AND artifact = 'recompiles' ORDER BY seq" },
-	{ "warnings", "SELECT kind, artifact, text, src_file, src_line FROM records WHERE run_id = ?1"
-		      " AND (kind = 'warning' OR level = 30) ORDER BY seq" },
-	{ "errors", "SELECT kind, artifact, text, src_file, src_line FROM records WHERE run_id = ?1"
-		    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
+	{ "graph_breaks", "SELECT kind, artifact, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+			  "AND artifact = 'graph_breaks' ORDER BY id" },
+	{ "recompiles", "SELECT kind, artifact, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+			"AND artifact = 'recompiles' ORDER BY id" },
+	{ "warnings", "SELECT kind, artifact, text, src_file, src_line FROM records"
+		      " WHERE" LOGS_RUN_RANGE("id", "1") "AND (kind = 'warning' OR level = 30) ORDER BY id" },
+	{ "errors", "SELECT kind, artifact, text, src_file, src_line FROM records"
+		    " WHERE" LOGS_RUN_RANGE("id", "1") "AND (level >= 40 OR kind = 'traceback') ORDER BY id" },
 };
 #define NSECTIONS (int)(sizeof(sections) / sizeof(*sections))
 

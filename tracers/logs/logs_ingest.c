@@ -5,12 +5,16 @@
  */
 #include "logs_ingest.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "clock.h"
 
 #include "dispatch.h"
 #include "schema.h"
 #include "lines.h"
+#include "logs_query.h"
 #include "spool.h"
 #include "diag.h"
 #include "strbuf.h"
@@ -18,10 +22,12 @@
 #include "xalloc.h"
 
 #define NO_GROUP LOGS_NKINDS
-#define ROWS_PER_STMT 32
-#define ARENA_FLUSH (1u << 20)	/* bytes of waiting text that make the rows go in */
+#define ROWS_PER_STMT 32	/* rows of one multi-row INSERT */
+#define BATCH_ROWS 1024		/* records (or calls, or updates) of one batch */
+#define NBATCH 4		/* batches: one filled by the parser, the others queued or written */
+#define ARENA_FLUSH (1u << 20)	/* bytes of waiting text that make a batch go */
 /* Integer columns of a waiting record, in ins_record's order (id first). */
-enum { P_ID, P_SEQ, P_NLINES, P_STREAM, P_OFF, P_LEN, P_LEVEL, P_TS, P_PID, P_SRCLINE, P_RANK,
+enum { P_ID, P_NLINES, P_STREAM, P_OFF, P_LEN, P_LEVEL, P_TS, P_PID, P_SRCLINE, P_RANK,
        P_CA, P_FRAME, P_COMPILE, P_ATTEMPT, PEND_NINT };
 #define STACK_MAX 256
 
@@ -54,6 +60,32 @@ struct stream_state {
 	int sp;
 };
 
+/* Rows and updates waiting to go in, with their text (offsets into arena). */
+struct pend_record { int64_t v[PEND_NINT]; const char *kind; size_t file_off, file_len,
+	art_off, art_len, text_off, text_len; };
+struct pend_call { int64_t id, record_id, depth, parent, torn; const char *label;
+	size_t op_off, op_len, ovl_off, ovl_len, key_off, key_len; };
+/* An update of a row already queued: a record shown early (text: a), or a torn call (op a, overload b, key c). */
+enum { UPD_RECORD, FIX_CALL };
+struct pend_update { int what; int64_t id, nlines, len; size_t a_off, a_len, b_off, b_len,
+	c_off, c_len; };
+
+/*
+ * One batch: the writer inserts its records, then its calls, then runs its
+ * updates (every update is of a row queued before it, in this batch or an
+ * earlier one), then ticks the transaction (db_batch_tick) and, when
+ * pause is set, commits and holds no transaction (logs_ingest_idle).
+ */
+struct batch {
+	struct pend_record rec[BATCH_ROWS];
+	struct pend_call call[BATCH_ROWS];
+	struct pend_update upd[BATCH_ROWS];
+	size_t nrec, ncall, nupd;
+	char *arena;
+	size_t alen, acap;
+	int pause;
+};
+
 struct logs_ingest {
 	struct db *ix;
 	int64_t run_id, ref_us;
@@ -61,24 +93,30 @@ struct logs_ingest {
 	int64_t seq;
 	struct stream_state ss[3];
 	struct logs_ingest_stats stats;
-	struct db_stmt *ins_record, *ins_call, *fix_call, *upd_record;
 	/*
-	 * Rows wait here and go in ROWS_PER_STMT at a time with one multi-row
-	 * INSERT (a third less CPU per row than one statement each). Their
-	 * ids are ours: max(id) + 1 on, read in each transaction of the batch
-	 * (it holds the write lock, so no other writer takes them), so a
-	 * dispatcher call knows its record's id before the record is written.
+	 * The pipeline: the caller's thread splits and parses lines into
+	 * batches (cur); the writer thread puts them into SQLite, in order,
+	 * on the connection ix, which nothing else uses while it runs. Row ids
+	 * are ours (LOGS_ID: the run and the record's seq or the call's
+	 * number), so a dispatcher call knows its record's id before the
+	 * record is written.
 	 */
-	struct pend_record { int64_t v[PEND_NINT]; const char *kind; size_t file_off, file_len,
-		art_off, art_len, text_off, text_len; } rec[ROWS_PER_STMT];
-	struct pend_call { int64_t id, record_id, depth, parent, torn; const char *label;
-		size_t op_off, op_len, ovl_off, ovl_len, key_off, key_len; } call[ROWS_PER_STMT];
-	size_t nrec, ncall;
-	char *arena;		/* their text */
-	size_t alen, acap;
-	int64_t next_rec_id, next_call_id;
-	uint64_t ids_txn;	/* db_batch_txn() the ids were read in; 0: none yet */
-	struct db_stmt *ins_records_n, *ins_calls_n, *max_rec, *max_call;
+	struct batch b[NBATCH], *cur;
+	pthread_t writer;
+	int writer_on;
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+	uint64_t head, tail;	/* under mu: batches b[head..tail) % NBATCH wait for the writer */
+	int stop;		/* under mu: the writer ends once the queue is empty */
+	int handoff;		/* under mu: the writer ends after its batch (another takes over) */
+	int wfailed;		/* under mu: the writer failed (diag of ix) */
+	double writer_cpu_s;	/* the writer's CPU time, once joined */
+	uint64_t sent_rows;	/* rows handed over since the last pause */
+	uint64_t pause_ns;	/* when the last pause was asked for */
+	int64_t next_call_id;
+	/* The writer's statements: multi-row INSERTs of 1..ROWS_PER_STMT rows, made when first needed. */
+	struct db_stmt *ins_records[ROWS_PER_STMT + 1], *ins_calls[ROWS_PER_STMT + 1];
+	struct db_stmt *fix_call, *upd_record;
 	int failed;
 };
 
@@ -89,14 +127,14 @@ const char *logs_kind_name(enum logs_kind k)
 	return (unsigned)k < LOGS_NKINDS ? kind_names[k] : "?";
 }
 
-#define REC_COLS 20
-#define CALL_COLS 10
+#define REC_COLS 18
+#define CALL_COLS 9
 static const char ins_record_sql[] =
-	"INSERT INTO records(id, run_id, seq, nlines, stream, off, len, kind, level, ts_us, pid,"
+	"INSERT INTO records(id, nlines, stream, off, len, kind, level, ts_us, pid,"
 	" src_file, src_line, rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text)"
 	" VALUES ";
 static const char ins_call_sql[] =
-	"INSERT INTO dispatch_calls(id, record_id, run_id, label, op, overload, dispatch_key, depth,"
+	"INSERT INTO dispatch_calls(id, record_id, label, op, overload, dispatch_key, depth,"
 	" parent_id, torn) VALUES ";
 
 /* "INSERT ... VALUES (?,...,?), ..." for rows rows of cols columns; caller frees. */
@@ -140,57 +178,39 @@ static void group_release(struct group *g)
 	pt_strbuf_release(&g->artifact);
 }
 
-/* Text into the arena; its offset. */
+/* Text into the batch being filled; its offset. */
 static size_t arena_add(struct logs_ingest *ig, const void *p, size_t n)
 {
-	size_t off = ig->alen;
+	struct batch *b = ig->cur;
+	size_t off = b->alen;
 
-	PT_RESERVE(ig->arena, ig->alen + n, ig->acap);
+	PT_RESERVE(b->arena, b->alen + n, b->acap);
 	if (n)
-		memcpy(ig->arena + ig->alen, p, n);
-	ig->alen += n;
+		memcpy(b->arena + b->alen, p, n);
+	b->alen += n;
 	return off;
 }
 
-/* The ids: read again in every new transaction of the batch (opened here if paused). */
-static int ids_ready(struct logs_ingest *ig)
-{
-	if (db_batch_write(ig->ix) < 0)
-		return -1;
-	if (ig->ids_txn == db_batch_txn(ig->ix))
-		return 0;
-	if (db_step(ig->max_rec) != 1)
-		return -1;
-	ig->next_rec_id = db_col_int(ig->max_rec, 0) + 1;
-	db_reset(ig->max_rec);
-	if (db_step(ig->max_call) != 1)
-		return -1;
-	ig->next_call_id = db_col_int(ig->max_call, 0) + 1;
-	db_reset(ig->max_call);
-	ig->ids_txn = db_batch_txn(ig->ix);
-	return 0;
-}
-
-static int bind_record(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row)
+static int bind_record(const struct batch *b, struct db_stmt *st, int first, const void *row)
 {
 	const struct pend_record *r = row;
 	const int64_t *v = r->v;
-	const char *a = ig->arena;
+	const char *a = b->arena;
 
-	return db_bind_static(st, first, "iiiiiiitIIITIIIIIITT", v[P_ID], ig->run_id, v[P_SEQ],
-			      v[P_NLINES], v[P_STREAM], v[P_OFF], v[P_LEN], r->kind, v[P_LEVEL],
-			      v[P_TS], v[P_PID], r->file_len ? a + r->file_off : NULL, r->file_len,
-			      v[P_SRCLINE], v[P_RANK], v[P_CA], v[P_FRAME], v[P_COMPILE], v[P_ATTEMPT],
+	return db_bind_static(st, first, "iiiiitIIITIIIIIITT", v[P_ID], v[P_NLINES], v[P_STREAM],
+			      v[P_OFF], v[P_LEN], r->kind, v[P_LEVEL], v[P_TS], v[P_PID],
+			      r->file_len ? a + r->file_off : NULL, r->file_len, v[P_SRCLINE],
+			      v[P_RANK], v[P_CA], v[P_FRAME], v[P_COMPILE], v[P_ATTEMPT],
 			      r->art_len ? a + r->art_off : NULL, r->art_len, a + r->text_off,
 			      r->text_len);
 }
 
-static int bind_call(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row)
+static int bind_call(const struct batch *b, struct db_stmt *st, int first, const void *row)
 {
 	const struct pend_call *c = row;
-	const char *a = ig->arena;
+	const char *a = b->arena;
 
-	return db_bind_static(st, first, "iiitTTTIIi", c->id, c->record_id, ig->run_id, c->label,
+	return db_bind_static(st, first, "iitTTTIIi", c->id, c->record_id, c->label,
 			      a + c->op_off, c->op_len, a + c->ovl_off, c->ovl_len,
 			      c->key_len ? a + c->key_off : NULL, c->key_len, c->depth, c->parent,
 			      c->torn);
@@ -206,48 +226,189 @@ static int step_done(struct db_stmt *st)
 	return rc;
 }
 
-typedef int (*bind_fn)(struct logs_ingest *ig, struct db_stmt *st, int first, const void *row);
+typedef int (*bind_fn)(const struct batch *b, struct db_stmt *st, int first, const void *row);
 
-/* n waiting rows of one table: one multi-row INSERT when there are ROWS_PER_STMT, else one each. */
-static int insert_rows(struct logs_ingest *ig, const void *rows, size_t size, size_t n, int cols,
-		       bind_fn bind, struct db_stmt *one, struct db_stmt *many)
+/* n rows of one table, ROWS_PER_STMT (or what is left) per INSERT. Writer thread. */
+static int insert_rows(struct logs_ingest *ig, const struct batch *b, const char *head, int cols,
+		       struct db_stmt **stmts, const void *rows, size_t size, size_t n, bind_fn bind)
 {
 	const char *p = rows;
 
-	if (n == ROWS_PER_STMT) {
-		for (size_t i = 0; i < n; i++)
-			if (bind(ig, many, 1 + (int)i * cols, p + i * size) < 0)
+	for (size_t i = 0; i < n;) {
+		size_t k = n - i < ROWS_PER_STMT ? n - i : ROWS_PER_STMT;
+
+		if (!stmts[k]) {
+			char *sql = insert_sql(head, cols, (int)k);
+
+			stmts[k] = db_prepare(ig->ix, sql);
+			free(sql);
+			if (!stmts[k])
 				return -1;
-		return step_done(many);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (bind(ig, one, 1, p + i * size) < 0 || step_done(one) < 0)
+		}
+		for (size_t j = 0; j < k; j++)
+			if (bind(b, stmts[k], 1 + (int)j * cols, p + (i + j) * size) < 0)
+				return -1;
+		if (step_done(stmts[k]) < 0)
 			return -1;
+		i += k;
+	}
 	return 0;
 }
 
-/* The waiting rows into the index (then the batch may commit). 0 or -1. */
-static int flush_rows(struct logs_ingest *ig)
+/* One batch into the index (writer thread). 0 or -1 (diag of ix). */
+static int write_batch(struct logs_ingest *ig, const struct batch *b)
 {
-	size_t n = ig->nrec + ig->ncall;
+	const char *a = b->arena;
 
-	if (!n)
-		return 0;
-	if (insert_rows(ig, ig->rec, sizeof(ig->rec[0]), ig->nrec, REC_COLS, bind_record,
-			ig->ins_record, ig->ins_records_n) < 0 ||
-	    insert_rows(ig, ig->call, sizeof(ig->call[0]), ig->ncall, CALL_COLS, bind_call,
-			ig->ins_call, ig->ins_calls_n) < 0)
+	if (db_batch_write(ig->ix) < 0 ||
+	    insert_rows(ig, b, ins_record_sql, REC_COLS, ig->ins_records, b->rec, sizeof(b->rec[0]),
+			b->nrec, bind_record) < 0 ||
+	    insert_rows(ig, b, ins_call_sql, CALL_COLS, ig->ins_calls, b->call, sizeof(b->call[0]),
+			b->ncall, bind_call) < 0)
 		return -1;
-	ig->nrec = ig->ncall = 0;
-	ig->alen = 0;
-	return db_batch_tick(ig->ix, n);
+	for (size_t i = 0; i < b->nupd; i++) {
+		const struct pend_update *u = &b->upd[i];
+		int rc = u->what == UPD_RECORD
+			 ? db_run(ig->upd_record, "iiiT", u->id, u->nlines, u->len, a + u->a_off, u->a_len)
+			 : db_run(ig->fix_call, "iTTT", u->id, a + u->a_off, u->a_len, a + u->b_off,
+				  u->b_len, a + u->c_off, u->c_len);
+
+		if (rc < 0)
+			return -1;
+	}
+	if (db_batch_tick(ig->ix, b->nrec + b->ncall + b->nupd) < 0)
+		return -1;
+	return b->pause ? db_batch_pause(ig->ix) : 0;
+}
+
+static void *writer_main(void *arg)
+{
+	struct logs_ingest *ig = arg;
+
+	for (;;) {
+		const struct batch *b;
+		int rc;
+
+		pthread_mutex_lock(&ig->mu);
+		while (ig->head == ig->tail && !ig->stop && !ig->handoff)
+			pthread_cond_wait(&ig->cond, &ig->mu);
+		if (ig->head == ig->tail || ig->handoff) {
+			pthread_mutex_unlock(&ig->mu);
+			break;
+		}
+		b = &ig->b[ig->head % NBATCH];
+		pthread_mutex_unlock(&ig->mu);
+		rc = write_batch(ig, b);
+		pthread_mutex_lock(&ig->mu);
+		ig->head++;
+		if (rc < 0)
+			ig->wfailed = 1;
+		pthread_cond_broadcast(&ig->cond);
+		pthread_mutex_unlock(&ig->mu);
+		if (rc < 0)
+			break;
+	}
+	ig->writer_cpu_s = pt_thread_cpu_s();
+	return NULL;
+}
+
+/*
+ * Hand the batch being filled to the writer (pause: then commit, hold no
+ * transaction) and take the next free one, waiting while all are queued.
+ * 0, or -1 when the writer failed.
+ */
+static int submit(struct logs_ingest *ig, int pause)
+{
+	struct batch *b = ig->cur;
+	int rc;
+
+	if (!b->nrec && !b->ncall && !b->nupd && !pause)
+		return 0;
+	b->pause = pause;
+	ig->sent_rows = pause ? 0 : ig->sent_rows + b->nrec + b->ncall + b->nupd;
+	pthread_mutex_lock(&ig->mu);
+	ig->tail++;
+	pthread_cond_broadcast(&ig->cond);
+	while (ig->tail - ig->head >= NBATCH && !ig->wfailed)
+		pthread_cond_wait(&ig->cond, &ig->mu);
+	rc = ig->wfailed ? -1 : 0;
+	pthread_mutex_unlock(&ig->mu);
+	b = ig->cur = &ig->b[ig->tail % NBATCH];
+	b->nrec = b->ncall = b->nupd = b->alen = 0;
+	b->pause = 0;
+	return rc;
+}
+
+/*
+ * End the writer: once it has written all that was handed over (stop), or
+ * after the batch it is on (handoff: another writer goes on with the
+ * queue). Joined. 0, or -1 when it failed.
+ */
+static int writer_end(struct logs_ingest *ig, int handoff)
+{
+	if (!ig->writer_on)
+		return 0;
+	pthread_mutex_lock(&ig->mu);
+	*(handoff ? &ig->handoff : &ig->stop) = 1;
+	pthread_cond_broadcast(&ig->cond);
+	pthread_mutex_unlock(&ig->mu);
+	pthread_join(ig->writer, NULL);
+	ig->writer_on = 0;
+	ig->handoff = 0;
+	ig->stats.writer_cpu_seconds += ig->writer_cpu_s;
+	return ig->wfailed ? -1 : 0;
+}
+
+static int writer_stop(struct logs_ingest *ig)
+{
+	return writer_end(ig, 0);
+}
+
+/* A writer thread, created by the calling thread (so with its priority). */
+static int writer_start(struct logs_ingest *ig)
+{
+	if (pthread_create(&ig->writer, NULL, writer_main, ig) != 0) {
+		pt_diag_add(db_diag(ig->ix), PT_SEV_ERROR, NULL, NULL,
+			    "cannot start the index writer thread");
+		return -1;
+	}
+	ig->writer_on = 1;
+	return 0;
+}
+
+int logs_ingest_writer_here(struct logs_ingest *ig)
+{
+	if (ig->failed || !ig->writer_on)
+		return ig->failed ? -1 : 0;
+	if (writer_end(ig, 1) < 0 || writer_start(ig) < 0) {
+		ig->failed = 1;
+		return -1;
+	}
+	return 0;
 }
 
 static int flush_if_full(struct logs_ingest *ig)
 {
-	if (ig->nrec == ROWS_PER_STMT || ig->ncall == ROWS_PER_STMT || ig->alen >= ARENA_FLUSH)
-		return flush_rows(ig);
+	const struct batch *b = ig->cur;
+
+	if (b->nrec == BATCH_ROWS || b->ncall == BATCH_ROWS || b->nupd == BATCH_ROWS ||
+	    b->alen >= ARENA_FLUSH)
+		return submit(ig, 0);
 	return 0;
+}
+
+/* Update the record id shown early: its lines so far. */
+static int queue_update(struct logs_ingest *ig, int64_t id, const struct group *g)
+{
+	struct pend_update *u = &ig->cur->upd[ig->cur->nupd++];
+
+	u->what = UPD_RECORD;
+	u->id = id;
+	u->nlines = g->nlines;
+	u->len = (int64_t)g->len;
+	u->a_len = g->text.len;
+	u->a_off = arena_add(ig, g->text.buf, g->text.len);
+	return flush_if_full(ig);
 }
 
 static int queue_record(struct logs_ingest *ig, int stream, enum logs_kind kind, int64_t seq,
@@ -258,11 +419,16 @@ static int queue_record(struct logs_ingest *ig, int stream, enum logs_kind kind,
 {
 	struct pend_record *r;
 
-	if (ids_ready(ig) < 0)
+	if (seq > LOGS_SEQ_MAX) {
+		/* The writer reports into the same diag: stopped first. */
+		writer_stop(ig);
+		pt_diag_add(db_diag(ig->ix), PT_SEV_ERROR, NULL, NULL,
+			    "run %lld: more than %lld lines: the rest is not indexed (it is in the"
+			    " run's files)", (long long)ig->run_id, (long long)LOGS_SEQ_MAX + 1);
 		return -1;
-	r = &ig->rec[ig->nrec++];
-	r->v[P_ID] = ig->next_rec_id++;
-	r->v[P_SEQ] = seq;
+	}
+	r = &ig->cur->rec[ig->cur->nrec++];
+	r->v[P_ID] = LOGS_ID(ig->run_id, seq);
 	r->v[P_NLINES] = nlines;
 	r->v[P_STREAM] = stream;
 	r->v[P_OFF] = (int64_t)off;
@@ -315,13 +481,9 @@ static int group_emit(struct logs_ingest *ig, struct stream_state *ss)
 		int64_t id = g->shown_id;
 
 		g->shown_id = g->shown_nlines = 0;
-		if (flush_rows(ig) < 0 || db_batch_write(ig->ix) < 0 ||
-		    db_run(ig->upd_record, "iiiT", id, g->nlines, (int64_t)g->len,
-			   pt_strbuf_str(&g->text), g->text.len) < 0)
-			return -1;
 		ig->stats.records[g->kind]++;
 		ig->stats.lines[g->kind] += (uint64_t)g->nlines;
-		return db_batch_tick(ig->ix, 1);
+		return queue_update(ig, id, g);
 	}
 	return insert_record(ig, ss->stream, g->kind, g->seq, g->nlines, g->off, g->len, g->level,
 			     g->ts_us, g->pid, g->file.len ? g->file.buf : NULL, g->file.len,
@@ -407,9 +569,7 @@ static int insert_call(struct logs_ingest *ig, struct stream_state *ss, int64_t 
 		if (ss->sp)
 			parent = ss->stack[ss->sp - 1].id;
 	}
-	if (ids_ready(ig) < 0)
-		return -1;
-	pc = &ig->call[ig->ncall++];
+	pc = &ig->cur->call[ig->cur->ncall++];
 	pc->id = ig->next_call_id++;
 	pc->record_id = record_id;
 	pc->label = dispatch_label_name(c->label);
@@ -456,10 +616,18 @@ static int complete_torn(struct logs_ingest *ig, struct stream_state *ss, const 
 	if (pt_strbuf_add(&j, ss->torn_head.buf, ss->torn_head.len) == 0 &&
 	    pt_strbuf_add(&j, tail, n) == 0 &&
 	    dispatch_parse((const uint8_t *)j.buf, j.len, &c) == 0) {
+		struct pend_update *u = &ig->cur->upd[ig->cur->nupd++];
+
 		ig->stats.torn_joined++;
-		rc = flush_rows(ig) < 0 || db_batch_write(ig->ix) < 0 ? -1 : db_run(ig->fix_call, "iTTT", ss->torn_call, j.buf + c.op_off, c.op_len,
-			       c.ovl_len ? j.buf + c.ovl_off : "", c.ovl_len, j.buf + c.key_off,
-			       c.key_len);
+		u->what = FIX_CALL;
+		u->id = ss->torn_call;
+		u->a_len = c.op_len;
+		u->a_off = arena_add(ig, j.buf + c.op_off, c.op_len);
+		u->b_len = c.ovl_len;
+		u->b_off = arena_add(ig, c.ovl_len ? j.buf + c.ovl_off : "", c.ovl_len);
+		u->c_len = c.key_len;
+		u->c_off = arena_add(ig, j.buf + c.key_off, c.key_len);
+		rc = flush_if_full(ig);
 	}
 	pt_strbuf_release(&j);
 	pt_strbuf_reset(&ss->torn_head);
@@ -649,28 +817,29 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 		group_init(&ig->ss[s].g);
 		pt_strbuf_init(&ig->ss[s].torn_head, 65536);
 	}
-	ig->acap = 64 * 1024;
-	ig->arena = pt_xmalloc(ig->acap);
-	for (int n = 1; n <= ROWS_PER_STMT; n += ROWS_PER_STMT - 1) {
-		char *rs = insert_sql(ins_record_sql, REC_COLS, n), *cs = insert_sql(ins_call_sql, CALL_COLS, n);
-
-		*(n == 1 ? &ig->ins_record : &ig->ins_records_n) = db_prepare(ix, rs);
-		*(n == 1 ? &ig->ins_call : &ig->ins_calls_n) = db_prepare(ix, cs);
-		free(rs);
-		free(cs);
+	for (int i = 0; i < NBATCH; i++) {
+		ig->b[i].acap = 64 * 1024;
+		ig->b[i].arena = pt_xmalloc(ig->b[i].acap);
 	}
+	ig->cur = &ig->b[0];
+	pthread_mutex_init(&ig->mu, NULL);
+	pthread_cond_init(&ig->cond, NULL);
 	ig->fix_call = db_prepare(ix, fix_call_sql);
 	ig->upd_record = db_prepare(ix, upd_record_sql);
-	ig->max_rec = db_prepare(ix, "SELECT coalesce(max(id), 0) FROM records");
-	ig->max_call = db_prepare(ix, "SELECT coalesce(max(id), 0) FROM dispatch_calls");
-	if (!ig->ins_record || !ig->ins_call || !ig->ins_records_n || !ig->ins_calls_n ||
-	    !ig->fix_call || !ig->upd_record || !ig->max_rec || !ig->max_call)
+	if (!ig->fix_call || !ig->upd_record)
 		goto fail;
+	if (run_id < 1 || run_id > LOGS_RUN_MAX) {
+		pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL,
+			    "run %lld: the index holds the lines of runs 1 to %lld only",
+			    (long long)run_id, (long long)LOGS_RUN_MAX);
+		goto fail;
+	}
+	ig->next_call_id = LOGS_ID(run_id, 1);
 	/* A reindex starts from nothing. */
-	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE run_id = ?1");
+	del = db_prepare(ix, "DELETE FROM dispatch_calls WHERE" LOGS_RUN_RANGE("id", "1"));
 	if (!del || db_run(del, "i", run_id) < 0)
 		goto fail;
-	del = db_prepare(ix, "DELETE FROM records WHERE run_id = ?1");
+	del = db_prepare(ix, "DELETE FROM records WHERE" LOGS_RUN_RANGE("id", "1"));
 	if (!del || db_run(del, "i", run_id) < 0 ||
 	    schema_part_mark(ix, logs_part.name, run_id, "partial") < 0)
 		goto fail;
@@ -681,12 +850,11 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 	 */
 	if (db_exec(ix, "PRAGMA cache_size=-16384") < 0)
 		goto fail;
-	/*
-	 * No foreign-key lookups per inserted row: ingest writes only rows of a
-	 * run that exists (deletes still cascade: they run on connections with
-	 * foreign_keys on). Restored by logs_ingest_free.
-	 */
-	if (db_exec(ix, "PRAGMA foreign_keys=OFF") < 0 || db_batch_begin(ix, 20000, LOGS_COMMIT_MS) < 0)
+	if (db_batch_begin(ix, 20000, LOGS_COMMIT_MS) < 0)
+		goto fail;
+	ig->pause_ns = pt_now_ns();
+	/* From here on the connection is the writer's until writer_stop. */
+	if (writer_start(ig) < 0)
 		goto fail;
 	return ig;
 fail:
@@ -717,7 +885,7 @@ int logs_ingest_finish(struct logs_ingest *ig)
 			return -1;
 		}
 	}
-	if (flush_rows(ig) < 0 || db_batch_end(ig->ix) < 0 ||
+	if (submit(ig, 0) < 0 || writer_stop(ig) < 0 || db_batch_end(ig->ix) < 0 ||
 	    schema_part_mark(ig->ix, logs_part.name, ig->run_id, "done") < 0) {
 		ig->failed = 1;
 		return -1;
@@ -733,12 +901,8 @@ static int group_show(struct logs_ingest *ig, struct stream_state *ss)
 	if (g->kind == NO_GROUP || !g->nlines || g->nlines == g->shown_nlines)
 		return 0;
 	if (g->shown_id) {
-		if (flush_rows(ig) < 0 || db_batch_write(ig->ix) < 0 ||
-		    db_run(ig->upd_record, "iiiT", g->shown_id, g->nlines, (int64_t)g->len,
-			   pt_strbuf_str(&g->text), g->text.len) < 0)
-			return -1;
 		g->shown_nlines = g->nlines;
-		return 0;
+		return queue_update(ig, g->shown_id, g);
 	}
 	/* Not counted: group_emit counts the record when it completes it. */
 	if (queue_record(ig, ss->stream, g->kind, g->seq, g->nlines, g->off, g->len, g->level,
@@ -752,7 +916,8 @@ static int group_show(struct logs_ingest *ig, struct stream_state *ss)
 
 int logs_ingest_idle(struct logs_ingest *ig)
 {
-	int dirty = db_batch_rows(ig->ix) > 0 || ig->nrec || ig->ncall;
+	const struct batch *b = ig->cur;
+	int dirty = ig->sent_rows > 0 || b->nrec || b->ncall || b->nupd;
 
 	if (ig->failed)
 		return -1;
@@ -762,10 +927,10 @@ int logs_ingest_idle(struct logs_ingest *ig)
 		if (g->kind != NO_GROUP && g->nlines != g->shown_nlines)
 			dirty = 1;
 	}
-	if (!dirty || db_batch_age_ms(ig->ix) < LOGS_IDLE_COMMIT_MS)
+	if (!dirty || pt_now_ns() - ig->pause_ns < LOGS_IDLE_COMMIT_MS * 1000000ull)
 		return 0;
-	if (group_show(ig, &ig->ss[1]) < 0 || group_show(ig, &ig->ss[2]) < 0 ||
-	    flush_rows(ig) < 0 || db_batch_pause(ig->ix) < 0) {
+	ig->pause_ns = pt_now_ns();
+	if (group_show(ig, &ig->ss[1]) < 0 || group_show(ig, &ig->ss[2]) < 0 || submit(ig, 1) < 0) {
 		ig->failed = 1;
 		return -1;
 	}
@@ -781,15 +946,19 @@ void logs_ingest_free(struct logs_ingest *ig)
 {
 	if (!ig)
 		return;
+	/* What was handed over goes in; the batch being filled is dropped. */
+	writer_stop(ig);
 	if (db_in_batch(ig->ix))
 		db_batch_end(ig->ix);
-	db_exec(ig->ix, "PRAGMA foreign_keys=ON");
+	pthread_mutex_destroy(&ig->mu);
+	pthread_cond_destroy(&ig->cond);
 	for (int s = 1; s <= 2; s++) {
 		lines_release(&ig->ss[s].ls);
 		group_release(&ig->ss[s].g);
 		pt_strbuf_release(&ig->ss[s].torn_head);
 	}
-	free(ig->arena);
+	for (int i = 0; i < NBATCH; i++)
+		free(ig->b[i].arena);
 	free(ig);
 }
 

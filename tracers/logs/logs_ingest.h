@@ -11,6 +11,14 @@
  * ingest batches its own inserts (db_batch_*, committed every
  * LOGS_COMMIT_MS or 20,000 rows, and when the input pauses: see
  * logs_ingest_idle), so readers see progress: hold no transaction around it.
+ *
+ * Two threads: the caller's splits and parses lines into batches of rows; a
+ * writer thread of the ingest's own, started by logs_ingest_new, puts them
+ * into SQLite in order. From logs_ingest_new to logs_ingest_finish (or
+ * _free) the connection ix belongs to that writer: the caller must not use
+ * it. The calls below may come from different threads one after another
+ * (pttrace run hands the ingest from its indexing thread to its main
+ * thread), never at the same time.
  */
 #ifndef PT_LOGS_INGEST_H
 #define PT_LOGS_INGEST_H
@@ -25,6 +33,7 @@
 extern const struct schema_part logs_part;
 
 #define LOGS_MAX_TEXT (4u << 20)	/* bytes of one record's text */
+
 #define LOGS_COMMIT_MS 200	/* a commit at least this often while rows come in */
 #define LOGS_IDLE_COMMIT_MS 50	/* ...and when the input pauses, once the last is this old */
 
@@ -46,6 +55,7 @@ struct logs_ingest_stats {
 	uint64_t records[LOGS_NKINDS];
 	uint64_t bytes;		/* bytes fed */
 	uint64_t torn_joined;	/* dispatcher calls rebuilt from two torn lines */
+	double writer_cpu_seconds;	/* CPU time of the writer thread (after finish) */
 };
 
 struct logs_ingest;
@@ -69,6 +79,14 @@ int logs_ingest_feed(struct logs_ingest *ig, int stream, const uint8_t *buf, siz
  * committed, with no transaction held until the next write. 0 or -1.
  */
 int logs_ingest_idle(struct logs_ingest *ig);
+
+/*
+ * The SQLite writer thread (see logs_ingest_new) is replaced by one created
+ * by the calling thread, so with its priority: `pttrace run` indexes at nice
+ * 10 while the child runs, and calls this from the main thread after the
+ * child's exit. The new writer goes on with the queue. 0 or -1.
+ */
+int logs_ingest_writer_here(struct logs_ingest *ig);
 
 /* End of both streams: last lines and open records out, commit, mark "done". 0 or -1. */
 int logs_ingest_finish(struct logs_ingest *ig);

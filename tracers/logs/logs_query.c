@@ -29,7 +29,7 @@ struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct l
 	static const char sql[] =
 		"SELECT seq, stream, off, len, nlines, kind, level, ts_us, pid, src_file, src_line,"
 		" rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text FROM records"
-		" WHERE run_id = ?1"
+		" WHERE" LOGS_RUN_RANGE("id", "1")
 		" AND (?2 IS NULL OR level >= ?2)"
 		" AND (?3 IS NULL OR artifact = ?3)"
 		" AND (?12 IS NULL OR (ca_id IS ?4 AND (?5 IS NULL OR frame_id = ?5)"
@@ -38,7 +38,7 @@ struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct l
 		" AND (?9 IS NULL OR text REGEXP ?9)"
 		" AND (?10 IS NULL OR kind = ?10)"
 		" AND (?11 IS NULL OR stream = ?11)"
-		" ORDER BY seq LIMIT ?13";
+		" ORDER BY id LIMIT ?13";
 	struct db_stmt *s = db_prepare(ix, sql);
 	int64_t none = -1;
 
@@ -66,16 +66,19 @@ struct db_stmt *logs_query_records(struct db *ix, int64_t run_id, const struct l
 json_t *logs_query_ops(struct db *ix, int64_t run_id)
 {
 	return db_json(ix, "SELECT op, overload, dispatch_key, COUNT(*) AS calls, SUM(torn) AS torn"
-			      " FROM dispatch_calls WHERE run_id = ?1 GROUP BY op, overload, dispatch_key"
+			      " FROM dispatch_calls WHERE" LOGS_RUN_RANGE("id", "1")
+			      "GROUP BY op, overload, dispatch_key"
 			      " ORDER BY calls DESC, op, overload, dispatch_key", "i", run_id);
 }
 
 struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id)
 {
-	struct db_stmt *s = db_prepare(ix, "SELECT c.id, r.seq, c.label, c.op, c.overload, c.dispatch_key,"
-					   " c.depth, c.parent_id, c.torn FROM dispatch_calls c"
-					   " JOIN records r ON r.id = c.record_id WHERE c.run_id = ?1"
-					   " ORDER BY c.id");
+	/* Ids as numbers within the run (the rowids carry the run: LOGS_ID). */
+	struct db_stmt *s = db_prepare(ix, "SELECT " LOGS_ID_IN_RUN("c.id") " AS id, r.seq, c.label,"
+					   " c.op, c.overload, c.dispatch_key, c.depth, "
+					   LOGS_ID_IN_RUN("c.parent_id") " AS parent_id, c.torn"
+					   " FROM dispatch_calls c JOIN records r ON r.id = c.record_id"
+					   " WHERE" LOGS_RUN_RANGE("c.id", "1") "ORDER BY c.id");
 
 	return s && db_bind(s, "i", run_id) == 0 ? s : NULL;
 }
@@ -84,13 +87,15 @@ int logs_show_json(struct db *ix, int64_t id, json_t *obj)
 {
 	static const char *const parts[][2] = {
 		{ "lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
-				   " FROM records WHERE run_id = ?1 GROUP BY kind ORDER BY kind" },
+				   " FROM records WHERE" LOGS_RUN_RANGE("id", "1") "GROUP BY kind ORDER BY kind" },
 		{ "graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-				  " FROM records WHERE run_id = ?1 AND artifact = 'graph_breaks' ORDER BY seq" },
+				  " FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+				  "AND artifact = 'graph_breaks' ORDER BY id" },
 		{ "recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-				" FROM records WHERE run_id = ?1 AND artifact = 'recompiles' ORDER BY seq" },
-		{ "errors", "SELECT seq, kind, level, rank, text FROM records WHERE run_id = ?1"
-			    " AND (level >= 40 OR kind = 'traceback') ORDER BY seq" },
+				" FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+				"AND artifact = 'recompiles' ORDER BY id" },
+		{ "errors", "SELECT seq, kind, level, rank, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+			    "AND (level >= 40 OR kind = 'traceback') ORDER BY id" },
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {

@@ -12,6 +12,21 @@
 #include "compileid.h"
 #include "db.h"
 
+/*
+ * The rowids carry the key (logs_schema.c): records.id = (run_id << 40) | seq,
+ * dispatch_calls.id = (run_id << 40) | n. Runs up to LOGS_RUN_MAX, lines per
+ * run up to LOGS_SEQ_MAX.
+ */
+#define LOGS_ID_BITS 40
+#define LOGS_SEQ_MAX ((INT64_C(1) << LOGS_ID_BITS) - 1)
+#define LOGS_RUN_MAX ((INT64_C(1) << (63 - LOGS_ID_BITS)) - 1)
+#define LOGS_ID(run, n) (((int64_t)(run) << LOGS_ID_BITS) | (int64_t)(n))
+/* SQL: col (a rowid of records or dispatch_calls) is one of run ?N's rows (a range scan). */
+#define LOGS_RUN_RANGE(col, n) \
+	" " col " BETWEEN (?" n " << 40) AND ((?" n " << 40) | 0xffffffffff) "
+/* SQL: the number of the row within its run (dispatch_calls ids as shown). */
+#define LOGS_ID_IN_RUN(col) "(" col " & 0xffffffffff)"
+
 /* Filters of `pttrace logs`; NULL / -1 / COMPILEID_NONE parts: no filter. */
 struct logs_filter {
 	int min_level;		/* records.level >= this; 0: any (records without a level too) */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logs_query.h"
 #include "report_data.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -515,11 +516,11 @@ static const char SQL_RUN_COUNTS[] =
 	"SELECT 'kind:' || kind || CASE WHEN level IS NULL THEN '' ELSE ':' ||"
 	"  CASE level WHEN 10 THEN 'DEBUG' WHEN 20 THEN 'INFO' WHEN 30 THEN 'WARNING'"
 	"  WHEN 40 THEN 'ERROR' ELSE 'CRITICAL' END END, count(*)"
-	" FROM records WHERE run_id = ?1 GROUP BY 1"
+	" FROM records WHERE" LOGS_RUN_RANGE("id", "1") "GROUP BY 1"
 	" UNION ALL SELECT 'artifact:' || artifact, count(*) FROM records"
-	" WHERE run_id = ?1 AND artifact IS NOT NULL GROUP BY artifact"
+	" WHERE" LOGS_RUN_RANGE("id", "1") "AND artifact IS NOT NULL GROUP BY artifact"
 	" UNION ALL SELECT * FROM (SELECT 'op:' || op, count(*) FROM dispatch_calls"
-	" WHERE run_id = ?1 GROUP BY op ORDER BY count(*) DESC LIMIT 50)";
+	" WHERE" LOGS_RUN_RANGE("id", "1") "GROUP BY op ORDER BY count(*) DESC LIMIT 50)";
 
 int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
 {
@@ -553,8 +554,8 @@ json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag)
 }
 
 static const char SQL_ERRORS[] =
-	"SELECT kind, coalesce(level, 0), text FROM records WHERE run_id = ?"
-	" AND (level >= 40 OR kind = 'traceback') ORDER BY seq LIMIT ?";
+	"SELECT kind, coalesce(level, 0), text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+	"AND (level >= 40 OR kind = 'traceback') ORDER BY id LIMIT ?2";
 
 int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
 		  struct pt_diag *diag)
@@ -578,7 +579,7 @@ int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, voi
  * the tree in order. */
 static const char SQL_CALLS[] =
 	"SELECT id, parent_id, op, overload, dispatch_key FROM dispatch_calls"
-	" WHERE run_id = ? ORDER BY id LIMIT ?";
+	" WHERE" LOGS_RUN_RANGE("id", "1") "ORDER BY id LIMIT ?2";
 
 int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
 		 struct pt_diag *diag)

@@ -5,6 +5,11 @@
  * any change to its text, and the change is logged below with its date.
  *
  * Schema changes (newest first):
+ *   2026-11-25  lines 2: the rowids carry the run (records.id = run_id << 40 |
+ *               seq, dispatch_calls.id = run_id << 40 | n; run_id and seq
+ *               generated from it), no records_run/dispatch_calls_run
+ *               indexes and no foreign keys (trigger lines_run_deleted),
+ *               see logs_schema.c.
  *   2026-11-24  core 2: run_id_seq, the highest run id ever given, so that a
  *               deleted run's id is never given again. trace_sources 2
  *               (rank_from) and trace 2 (trace_files: rank_source,

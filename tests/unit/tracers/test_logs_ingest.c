@@ -209,12 +209,147 @@ static void spool_dir_indexed(void **state)
 	free(dir);
 }
 
+static void ingest_text(struct db *ix, int64_t run, const char *text)
+{
+	struct logs_ingest *ig = logs_ingest_new(ix, run, 1795315638000000, 0);
+
+	assert_non_null(ig);
+	assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)text, strlen(text)), 0);
+	assert_int_equal(logs_ingest_finish(ig), 0);
+	logs_ingest_free(ig);
+}
+
+/* Call ids as `pttrace ops --tree --json` shows them: "id/parent" per call. */
+static char *call_ids(struct db *ix, int64_t run)
+{
+	struct db_stmt *s = logs_query_calls(ix, run);
+	struct pt_strbuf b;
+
+	assert_non_null(s);
+	pt_strbuf_init(&b, 4096);
+	while (db_step(s) == 1)
+		assert_int_equal(pt_strbuf_addf(&b, "%lld/%lld ", (long long)db_col_int(s, 0),
+						(long long)(db_col_is_null(s, 7) ? 0 : db_col_int(s, 7))), 0);
+	return pt_strbuf_detach(&b);
+}
+
+/*
+ * Two runs in one index: the rowids carry the run (records.id = run << 40 |
+ * seq), each run's rows are its own range; queries see one run; reindexing
+ * one run and deleting another touch only their own rows.
+ */
+static void runs_apart(void **state)
+{
+	struct ptest_db *f = *state;
+	static const char a_text[] = " [call] op=[aten::ones], key=[BackendSelect]\n"
+				     "  [redispatch] op=[aten::ones], key=[CPU]\n"
+				     "   [call] op=[aten::empty.memory_format], key=[BackendSelect]\n"
+				     "plain\n";
+	static const char b_text[] = "x\n [call] op=[aten::add.Tensor], key=[CPU]\n";
+	int64_t b = ptest_db_new_run(f->ix, "other");
+	char *ids;
+	json_t *ops;
+
+	ingest_text(f->ix, f->run, a_text);
+	ingest_text(f->ix, b, b_text);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE id >> 40 = ?1", f->run), 4);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE run_id = ?1", b), 2);
+	assert_int_equal(one_int(f->ix, "SELECT id FROM records WHERE run_id = ?1 AND seq = 1", b),
+			 (b << 40) | 1);
+	/* A call's record_id is its record's rowid. */
+	assert_int_equal(one_int(f->ix, "SELECT r.seq FROM dispatch_calls c JOIN records r"
+				 " ON r.id = c.record_id WHERE c.run_id = ?1", b), 1);
+	/* Ids as shown count from 1 in each run, parents within the run. */
+	ids = call_ids(f->ix, f->run);
+	assert_string_equal(ids, "1/0 2/1 3/2 ");
+	free(ids);
+	ids = call_ids(f->ix, b);
+	assert_string_equal(ids, "1/0 ");
+	free(ids);
+	ops = logs_query_ops(f->ix, b);
+	assert_int_equal(json_array_size(ops), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ops, 0), "op")), "aten::add");
+	json_decref(ops);
+	/* Reindex of run a: the same rows again, b untouched. */
+	ingest_text(f->ix, f->run, a_text);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE run_id = ?1", f->run), 4);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id = ?1", f->run), 3);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id = ?1", b), 1);
+	/* Deleting run a deletes its range (the trigger), nothing of b. */
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM runs WHERE id = ?1", f->run), 1);
+	{
+		struct db_stmt *del = db_prepare(f->ix, "DELETE FROM runs WHERE id = ?1");
+
+		assert_int_equal(db_run(del, "i", f->run), 0);
+	}
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE run_id <> ?1", b), 0);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id <> ?1", b), 0);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE run_id = ?1", b), 2);
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM dispatch_calls WHERE run_id = ?1", b), 1);
+}
+
+/*
+ * A new writer thread mid-way (pttrace run's handover after the child's
+ * exit, here on the same thread): the same records as without, the queue
+ * carried over, an open group completed.
+ */
+static void writer_handover(void **state)
+{
+	struct ptest_db *f = *state;
+	static const char text[] = "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] x\n"
+				   " [call] op=[aten::ones], key=[BackendSelect]\n"
+				   "plain 1\n"
+				   "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] y\n"
+				   "I1122 02:47:18.432000 1 torch/a.py:1] [0/0] z\n"
+				   "plain 2\n";
+	char *once, *twice;
+
+	ingest_text(f->ix, f->run, text);
+	once = dump(f);
+	for (size_t cut = 1; cut < sizeof(text) - 1; cut += 7) {
+		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
+
+		assert_non_null(ig);
+		assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)text, cut), 0);
+		/* Now and then quiet long enough that open records are shown early. */
+		if (cut % 3 == 1)
+			usleep((LOGS_IDLE_COMMIT_MS + 10) * 1000);
+		assert_int_equal(logs_ingest_idle(ig), 0);
+		assert_int_equal(logs_ingest_writer_here(ig), 0);
+		assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)text + cut, strlen(text) - cut), 0);
+		assert_int_equal(logs_ingest_writer_here(ig), 0);
+		assert_int_equal(logs_ingest_finish(ig), 0);
+		assert_true(logs_ingest_get_stats(ig)->writer_cpu_seconds >= 0);
+		logs_ingest_free(ig);
+		twice = dump(f);
+		assert_string_equal(once, twice);
+		free(twice);
+	}
+	free(once);
+}
+
+/* A run id past what the key holds (LOGS_RUN_MAX): refused with the reason, nothing written. */
+static void run_id_past_the_key(void **state)
+{
+	struct ptest_db *f = *state;
+	struct pt_diag *d = db_diag(f->ix);
+	size_t before = d->n;
+
+	assert_null(logs_ingest_new(f->ix, LOGS_RUN_MAX + 1, 0, 0));
+	assert_true(d->n > before);
+	assert_non_null(strstr(d->v[d->n - 1].what, "runs 1 to 8388607 only"));
+	assert_int_equal(one_int(f->ix, "SELECT COUNT(*) FROM records WHERE ?1 = ?1", 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(records_from_stderr, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(spool_dir_indexed, setup, teardown),
+		cmocka_unit_test_setup_teardown(runs_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(writer_handover, setup, teardown),
+		cmocka_unit_test_setup_teardown(run_id_past_the_key, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

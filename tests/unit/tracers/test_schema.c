@@ -66,11 +66,37 @@ static void versions(void **state)
 
 	ptest_db_open_ok(f, 0);
 	a = ptest_db_new_run(f->ix, "keep");
-	s = db_prepare(f->ix, "INSERT INTO records(run_id, seq, nlines, stream, off, len, kind,"
-				 " text) VALUES (?1, 0, 1, 2, 0, 3, 'other', 'hi')");
+	s = db_prepare(f->ix, "INSERT INTO records(id, nlines, stream, off, len, kind,"
+				 " text) VALUES ((?1 << 40) | 7, 1, 2, 0, 3, 'other', 'hi')");
 	assert_int_equal(db_run(s, "i", a), 0);
+	/* The rowid carries the key: run and seq are read from it. */
+	assert_int_equal(ptest_db_int(f->ix, "SELECT run_id * 1000 + seq FROM records"), a * 1000 + 7);
 	assert_int_equal(schema_part_mark(f->ix, "lines", a, "done"), 0);
 	assert_int_equal(schema_part_current(f->ix, "lines", a), 1);
+	/*
+	 * A database of lines version 1 (records_run and dispatch_calls_run,
+	 * run_id and seq stored): its tables are dropped with their indexes
+	 * and made again in today's form.
+	 */
+	assert_int_equal(db_exec(f->ix, "DROP TRIGGER lines_run_deleted; DROP TABLE dispatch_calls;"
+				 " DROP TABLE records;"
+				 " CREATE TABLE records(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL,"
+				 " seq INTEGER NOT NULL, text TEXT);"
+				 " CREATE INDEX records_run ON records(run_id, seq);"
+				 " CREATE TABLE dispatch_calls(id INTEGER PRIMARY KEY, run_id INTEGER,"
+				 " op TEXT);"
+				 " CREATE INDEX dispatch_calls_run ON dispatch_calls(run_id, op);"
+				 " INSERT INTO records(run_id, seq, text) VALUES (1, 0, 'old');"
+				 " UPDATE schema_parts SET version = 1 WHERE name='lines'"), 0);
+	ptest_db_open_ok(f, 0);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT COUNT(*) FROM records"), 0);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index'"
+				      " AND tbl_name IN ('records', 'dispatch_calls')"), 0);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT COUNT(*) FROM sqlite_schema WHERE"
+				      " name = 'lines_run_deleted'"), 1);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT version FROM schema_parts WHERE name='lines'"),
+			 logs_part.version);
+	assert_int_equal(schema_part_current(f->ix, "lines", a), 0);
 	assert_int_equal(db_exec(f->ix, "UPDATE schema_parts SET version = 0 WHERE name='lines'"), 0);
 	ptest_db_open_ok(f, 0);
 	assert_int_equal(ptest_db_int(f->ix, "SELECT COUNT(*) FROM records"), 0);
