@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `ptinspect build` on a synthetic build tree scaled to a full CPU+CUDA torch
-# build (issue 16: "well under a second"): the real CMakeCache.txt of the test
+# build ("well under a second" is the goal): the real CMakeCache.txt of the test
 # tree (tests/fixtures/buildtree), a build.ninja of EDGES compile edges with
 # CMake's bindings plus torchgen's edge with 14,000 outputs (about 60 MB),
 # a .ninja_log v6 of three runs (a full build, the torchgen outputs, a partial

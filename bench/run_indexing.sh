@@ -9,7 +9,7 @@
 # it), pttrace's total wall time, the time from the child's exit to
 # pttrace's exit, the indexing rate (wall and per CPU second of the indexing
 # thread) and pttrace's peak RSS, medians of the reps (RSS: the maximum).
-# Goals (issue 20): slowdown vs the pipe < 10 %, indexing >= 150 MB/s, done
+# Goals: slowdown vs the pipe < 10 %, indexing >= 150 MB/s, done
 # within 1 s of the child's exit for 256 MB, peak RSS < 64 MB.
 # --against DIR: also the pttrace of another build tree (an older commit),
 # in the same reps, interleaved, so that before and after meet the same load;
