@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmp.h"
 #include "jobs.h"
 #include "xalloc.h"
 
@@ -25,7 +26,7 @@
 /* Where one object's names are looked for before the cache. */
 struct req {
 	char **dirs;
-	size_t n_dirs;
+	size_t n_dirs, a_dirs;
 	char *origin;		/* $ORIGIN, for names with '/' */
 	int nodeflib;
 };
@@ -57,15 +58,6 @@ struct prefetch {
 	size_t n_th;
 };
 
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* Under p->mu: 1 if name is new (and now remembered), 0 if queued before. */
 static int seen_add(struct prefetch *p, const char *name)
 {
@@ -80,14 +72,14 @@ static int seen_add(struct prefetch *p, const char *name)
 		for (size_t k = 0; k < cap; k++) {
 			if (!old[k])
 				continue;
-			for (i = hash(old[k]) & (p->seen_cap - 1); p->seen[i]; i = (i + 1) & (p->seen_cap - 1))
+			for (i = pt_hash_str(old[k]) & (p->seen_cap - 1); p->seen[i]; i = (i + 1) & (p->seen_cap - 1))
 				;
 			p->seen[i] = old[k];
 		}
 		free(old);
 	}
 	mask = p->seen_cap - 1;
-	for (i = hash(name) & mask; p->seen[i]; i = (i + 1) & mask)
+	for (i = pt_hash_str(name) & mask; p->seen[i]; i = (i + 1) & mask)
 		if (!strcmp(p->seen[i], name))
 			return 0;
 	p->seen[i] = pt_xstrdup(name);
@@ -95,22 +87,19 @@ static int seen_add(struct prefetch *p, const char *name)
 	return 1;
 }
 
-static void append_dirs(char ***dirs, size_t *n, char **more, size_t n_more)
+static void append_dirs(struct req *r, char **more, size_t n_more)
 {
-	if (!n_more)
-		return;
-	*dirs = pt_xreallocarray(*dirs, *n + n_more, sizeof(char *));
+	PT_RESERVE(r->dirs, r->n_dirs + n_more, r->a_dirs);
 	for (size_t i = 0; i < n_more; i++)
-		(*dirs)[(*n)++] = pt_xstrdup(more[i]);
+		r->dirs[r->n_dirs++] = pt_xstrdup(more[i]);
 }
 
-static void append_list(const struct prefetch *p, char ***dirs, size_t *n, const char *list,
-			const char *origin)
+static void append_list(const struct prefetch *p, struct req *r, const char *list, const char *origin)
 {
 	char **v;
 	size_t k = ldpath_split(list, false, origin, p->env, &v);
 
-	append_dirs(dirs, n, v, k);
+	append_dirs(r, v, k);
 	for (size_t i = 0; i < k; i++)
 		free(v[i]);
 	free(v);
@@ -126,13 +115,13 @@ static struct req *req_new(const struct prefetch *p, const struct elfobj *o, con
 	r->nodeflib = (o->flags_1 & DF_1_NODEFLIB) != 0;
 	if (!o->runpath) {
 		if (o->rpath)
-			append_list(p, &r->dirs, &r->n_dirs, o->rpath, origin);
+			append_list(p, r, o->rpath, origin);
 		if (!is_root)
-			append_dirs(&r->dirs, &r->n_dirs, p->root_rpath, p->n_root_rpath);
+			append_dirs(r, p->root_rpath, p->n_root_rpath);
 	}
-	append_dirs(&r->dirs, &r->n_dirs, p->llp, p->n_llp);
+	append_dirs(r, p->llp, p->n_llp);
 	if (o->runpath)
-		append_list(p, &r->dirs, &r->n_dirs, o->runpath, origin);
+		append_list(p, r, o->runpath, origin);
 	return r;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmp.h"
 #include "prefetch.h"
 #include "symver.h"
 #include "xalloc.h"
@@ -53,7 +54,7 @@ struct search {
 	 */
 	struct elfobj_file found;
 	/* realpath of the directories met so far: each file costs one readlink, not one per component */
-	char **dir_in, **dir_real;
+	struct { char *in, *real; } *dirs;
 	size_t n_dirs, alloc_dirs;
 	/*
 	 * Every name an object answers to (path, names, SONAME) with the first
@@ -128,16 +129,12 @@ static const char *dir_realpath(struct search *s, const char *dir)
 	char buf[PATH_MAX];
 
 	for (size_t i = 0; i < s->n_dirs; i++)
-		if (!strcmp(s->dir_in[i], dir))
-			return s->dir_real[i];
-	if (s->n_dirs == s->alloc_dirs) {
-		s->alloc_dirs = s->alloc_dirs ? 2 * s->alloc_dirs : 16;
-		s->dir_in = pt_xreallocarray(s->dir_in, s->alloc_dirs, sizeof(char *));
-		s->dir_real = pt_xreallocarray(s->dir_real, s->alloc_dirs, sizeof(char *));
-	}
-	s->dir_in[s->n_dirs] = pt_xstrdup(dir);
-	s->dir_real[s->n_dirs] = realpath(dir, buf) ? pt_xstrdup(buf) : NULL;
-	return s->dir_real[s->n_dirs++];
+		if (!strcmp(s->dirs[i].in, dir))
+			return s->dirs[i].real;
+	PT_GROW(s->dirs, s->n_dirs, s->alloc_dirs);
+	s->dirs[s->n_dirs].in = pt_xstrdup(dir);
+	s->dirs[s->n_dirs].real = realpath(dir, buf) ? pt_xstrdup(buf) : NULL;
+	return s->dirs[s->n_dirs++].real;
 }
 
 /*
@@ -374,19 +371,10 @@ static void add_name(struct resolve_obj *o, const char *name)
 	o->names[o->n_names++] = pt_xstrdup(name);
 }
 
-static uint32_t name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* Record name for obj unless an earlier object has it (objects are indexed in order). */
 static void index_name(struct search *s, const char *name, size_t obj)
 {
-	uint32_t h = name_hash(name);
+	uint32_t h = pt_hash_str(name);
 	size_t i;
 
 	if (2 * (s->names_n + 1) > s->names_cap) {
@@ -449,7 +437,7 @@ static void name_obj(struct search *s, size_t obj, const char *name)
  */
 static size_t find_loaded(struct search *s, const char *name)
 {
-	uint32_t h = name_hash(name);
+	uint32_t h = pt_hash_str(name);
 
 	index_objs(s);
 	if (!s->names_cap)
@@ -702,11 +690,10 @@ static void search_release(struct search *s)
 	prefetch_stop(s->prefetch);
 	found_close(s);
 	for (size_t i = 0; i < s->n_dirs; i++) {
-		free(s->dir_in[i]);
-		free(s->dir_real[i]);
+		free(s->dirs[i].in);
+		free(s->dirs[i].real);
 	}
-	free(s->dir_in);
-	free(s->dir_real);
+	free(s->dirs);
 	free(s->names);
 }
 
