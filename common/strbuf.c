@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "xalloc.h"
 
 void pt_strbuf_init(struct pt_strbuf *sb, size_t max)
@@ -69,8 +70,8 @@ int pt_strbuf_add_trunc(struct pt_strbuf *sb, const void *data, size_t n)
 {
 	size_t room = sb->len < sb->max ? sb->max - sb->len : 0, take = n < room ? n : room;
 
-	if (pt_strbuf_add(sb, data, take) != 0)	/* cannot happen: take fits */
-		take = 0;
+	if (pt_strbuf_add(sb, data, take) != 0)
+		PT_BUG("pt_strbuf_add_trunc: %zu bytes did not fit in the %zu left", take, room);
 	sb->clipped += n - take;
 	return take < n;
 }

@@ -1,16 +1,18 @@
-/* Unit-test helpers; see ptest.h. Only the C library: every test links it. */
+/* Unit-test helpers; see ptest.h. The C library and libptcommon, which every unit test links. */
 #include "ptest.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "fsutil.h"
 
 char *ptest_tmpdir(char *buf, const char *tag)
 {
@@ -39,21 +41,6 @@ int ptest_rmtree(const char *path)
 	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }
 
-/* mkdir -p of path (relative to nothing: the caller passes it whole). */
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-				*p = '/';
-				return -1;
-			}
-			*p = '/';
-		}
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 static int tree_entry(const char *dir, const char *e)
 {
 	const char *arg = e + 2, *sp;
@@ -77,7 +64,7 @@ static int tree_entry(const char *dir, const char *e)
 		goto out;
 	switch (e[0]) {
 	case 'd':
-		rc = mkdirs(path);
+		rc = pt_mkdirs(path, 0700);
 		break;
 	case 'f':
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
