@@ -177,8 +177,13 @@ int pt_cli_run(struct pt_cli *cli, const struct pt_cmd *cmd, int argc, char **ar
 	return rc;
 }
 
-void pt_cli_list(FILE *f, const struct pt_cmd *table, size_t n, int width)
+void pt_cli_list(FILE *f, const struct pt_cmd *table, size_t n)
 {
+	int width = 0;
+
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-*s %s\n", width, table[i].name, table[i].summary);
+		if ((int)strlen(table[i].name) > width)
+			width = (int)strlen(table[i].name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-*s  %s\n", width, table[i].name, table[i].summary);
 }

@@ -135,7 +135,7 @@ const struct pt_cmd *pt_cli_find(const struct pt_cmd *table, size_t n, const cha
  */
 int pt_cli_run(struct pt_cli *cli, const struct pt_cmd *cmd, int argc, char **argv);
 
-/* The table's "  name   summary" lines for a usage text, names padded to width. */
-void pt_cli_list(FILE *f, const struct pt_cmd *table, size_t n, int width);
+/* The table's "  name   summary" lines for a usage text, names padded to the longest. */
+void pt_cli_list(FILE *f, const struct pt_cmd *table, size_t n);
 
 #endif

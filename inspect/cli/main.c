@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	      "the loader, the CUDA runtime and a debugger will make of them.\n"
 	      "\n"
 	      "Subcommands:\n", f);
-	pt_cli_list(f, subcommands, NCMDS, 10);
+	pt_cli_list(f, subcommands, NCMDS);
 	fputs("\n"
 	      "Global options:\n"
 	      "  --json          one JSON document on stdout\n"

@@ -44,7 +44,7 @@ static void usage(FILE *f)
 	      "print, indexed in SQLite, for questions afterwards.\n"
 	      "\n"
 	      "Subcommands:\n", f);
-	pt_cli_list(f, subcommands, NCMDS, 9);
+	pt_cli_list(f, subcommands, NCMDS);
 	fputs("\n"
 	      "Global options:\n"
 	      "  --db FILE       the database (default $PTTRACE_DB, else\n"
