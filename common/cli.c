@@ -66,6 +66,9 @@ int pt_cli_option(struct pt_cli *cli, int c, const char *arg, const char *usage)
 		return EXIT_USAGE;	/* the bad --color value is already reported */
 	if (c == 'h') {
 		fputs(usage, stdout);
+		if (cli->cmd)
+			printf("\nGlobal options, accepted here too: --json, --color=WHEN, --no-color%s\n"
+			       "(see '%s --help').\n", cli->takes_db ? ", --db FILE" : "", cli->prog);
 		return EXIT_FINE;
 	}
 	fputs(usage, stderr);
