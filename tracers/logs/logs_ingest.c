@@ -22,7 +22,6 @@
 #include "xalloc.h"
 
 #define NO_GROUP LOGS_NKINDS
-#define ROWS_PER_STMT 32	/* rows of one multi-row INSERT */
 #define BATCH_ROWS 1024		/* records (or calls, or updates) of one batch */
 #define NBATCH 4		/* batches: one filled by the parser, the others queued or written */
 #define ARENA_FLUSH (1u << 20)	/* bytes of waiting text that make a batch go */
@@ -114,9 +113,9 @@ struct logs_ingest {
 	uint64_t sent_rows;	/* rows handed over since the last pause */
 	uint64_t pause_ns;	/* when the last pause was asked for */
 	int64_t next_call_id;
-	/* The writer's statements: multi-row INSERTs of 1..ROWS_PER_STMT rows, made when first needed. */
-	struct db_stmt *ins_records[ROWS_PER_STMT + 1], *ins_calls[ROWS_PER_STMT + 1];
-	struct db_stmt *fix_call, *upd_record;
+	/* The writer's statements, and the feeds its two INSERTs read a batch from. */
+	struct db_feed *feed_records, *feed_calls;
+	struct db_stmt *ins_records, *ins_calls, *fix_call, *upd_record;
 	int failed;
 };
 
@@ -127,35 +126,19 @@ const char *logs_kind_name(enum logs_kind k)
 	return (unsigned)k < LOGS_NKINDS ? kind_names[k] : "?";
 }
 
-#define REC_COLS 18
-#define CALL_COLS 9
+/*
+ * The writer's inserts read each batch through two row feeds (db.h): one
+ * statement per table takes the whole batch, SQLite reading the values as
+ * from a table (no binding, no VALUES rows).
+ */
+#define REC_COLUMNS "id, nlines, stream, off, len, kind, level, ts_us, pid, src_file, src_line," \
+	" rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text"
+#define CALL_COLUMNS "id, record_id, label, op, overload, dispatch_key, depth, parent_id, torn"
 static const char ins_record_sql[] =
-	"INSERT INTO records(id, nlines, stream, off, len, kind, level, ts_us, pid,"
-	" src_file, src_line, rank, ca_id, frame_id, frame_compile_id, attempt, artifact, text)"
-	" VALUES ";
+	"INSERT INTO records(" REC_COLUMNS ") SELECT * FROM pt_feed_records";
 static const char ins_call_sql[] =
-	"INSERT INTO dispatch_calls(id, record_id, label, op, overload, dispatch_key, depth,"
-	" parent_id, torn) VALUES ";
+	"INSERT INTO dispatch_calls(" CALL_COLUMNS ") SELECT * FROM pt_feed_calls";
 
-/* "INSERT ... VALUES (?,...,?), ..." for rows rows of cols columns; caller frees. */
-static char *insert_sql(const char *head, int cols, int rows)
-{
-	struct pt_strbuf b;
-
-	int over;
-
-	pt_strbuf_init(&b, 1u << 16);
-	over = pt_strbuf_adds(&b, head);
-	for (int r = 0; r < rows; r++) {
-		over |= pt_strbuf_adds(&b, r ? ",(" : "(");
-		for (int c = 0; c < cols; c++)
-			over |= pt_strbuf_adds(&b, c ? ",?" : "?");
-		over |= pt_strbuf_adds(&b, ")");
-	}
-	if (over)
-		PT_BUG("INSERT of %d rows of %d columns over 64 KiB", rows, cols);
-	return pt_strbuf_detach(&b);
-}
 static const char fix_call_sql[] =
 	"UPDATE dispatch_calls SET op = ?2, overload = ?3, dispatch_key = ?4 WHERE id = ?1";
 static const char upd_record_sql[] = "UPDATE records SET nlines = ?2, len = ?3, text = ?4 WHERE id = ?1";
@@ -191,68 +174,101 @@ static size_t arena_add(struct logs_ingest *ig, const void *p, size_t n)
 	return off;
 }
 
-static int bind_record(const struct batch *b, struct db_stmt *st, int first, const void *row)
+/* A value for a feed: -1 is NULL (the nullable integers); text of n bytes at a (NULL: NULL). */
+static void val_int(struct db_val *out, int64_t v)
 {
-	const struct pend_record *r = row;
-	const int64_t *v = r->v;
-	const char *a = b->arena;
-
-	return db_bind_static(st, first, "iiiiitIIITIIIIIITT", v[P_ID], v[P_NLINES], v[P_STREAM],
-			      v[P_OFF], v[P_LEN], r->kind, v[P_LEVEL], v[P_TS], v[P_PID],
-			      r->file_len ? a + r->file_off : NULL, r->file_len, v[P_SRCLINE],
-			      v[P_RANK], v[P_CA], v[P_FRAME], v[P_COMPILE], v[P_ATTEMPT],
-			      r->art_len ? a + r->art_off : NULL, r->art_len, a + r->text_off,
-			      r->text_len);
-}
-
-static int bind_call(const struct batch *b, struct db_stmt *st, int first, const void *row)
-{
-	const struct pend_call *c = row;
-	const char *a = b->arena;
-
-	return db_bind_static(st, first, "iitTTTIIi", c->id, c->record_id, c->label,
-			      a + c->op_off, c->op_len, a + c->ovl_off, c->ovl_len,
-			      c->key_len ? a + c->key_off : NULL, c->key_len, c->depth, c->parent,
-			      c->torn);
-}
-
-/* Step a bound statement to its end. */
-static int step_done(struct db_stmt *st)
-{
-	int rc;
-
-	while ((rc = db_step(st)) == 1)
-		;
-	return rc;
-}
-
-typedef int (*bind_fn)(const struct batch *b, struct db_stmt *st, int first, const void *row);
-
-/* n rows of one table, ROWS_PER_STMT (or what is left) per INSERT. Writer thread. */
-static int insert_rows(struct logs_ingest *ig, const struct batch *b, const char *head, int cols,
-		       struct db_stmt **stmts, const void *rows, size_t size, size_t n, bind_fn bind)
-{
-	const char *p = rows;
-
-	for (size_t i = 0; i < n;) {
-		size_t k = n - i < ROWS_PER_STMT ? n - i : ROWS_PER_STMT;
-
-		if (!stmts[k]) {
-			char *sql = insert_sql(head, cols, (int)k);
-
-			stmts[k] = db_prepare(ig->ix, sql);
-			free(sql);
-			if (!stmts[k])
-				return -1;
-		}
-		for (size_t j = 0; j < k; j++)
-			if (bind(b, stmts[k], 1 + (int)j * cols, p + (i + j) * size) < 0)
-				return -1;
-		if (step_done(stmts[k]) < 0)
-			return -1;
-		i += k;
+	if (v != -1) {
+		out->type = DB_VAL_INT;
+		out->i = v;
 	}
-	return 0;
+}
+
+static void val_text(struct db_val *out, const char *a, size_t n)
+{
+	if (a) {
+		out->type = DB_VAL_TEXT;
+		out->s = a;
+		out->n = n;
+	}
+}
+
+/* Column col of the batch's record row (REC_COLUMNS' order). */
+static void record_col(const void *rows, size_t row, int col, struct db_val *out)
+{
+	const struct batch *b = rows;
+	const struct pend_record *r = &b->rec[row];
+	static const signed char ints[] = { P_ID, P_NLINES, P_STREAM, P_OFF, P_LEN, -1, P_LEVEL,
+					    P_TS, P_PID, -1, P_SRCLINE, P_RANK, P_CA, P_FRAME,
+					    P_COMPILE, P_ATTEMPT, -1, -1 };
+
+	if (col < 0 || col >= (int)sizeof(ints))
+		PT_BUG("records feed: column %d", col);
+	if (col <= 4) {		/* id .. len: never NULL */
+		out->type = DB_VAL_INT;
+		out->i = r->v[ints[col]];
+		return;
+	}
+	if (ints[col] >= 0) {
+		val_int(out, r->v[ints[col]]);
+		return;
+	}
+	switch (col) {
+	case 5:
+		val_text(out, r->kind, strlen(r->kind));
+		break;
+	case 9:
+		val_text(out, r->file_len ? b->arena + r->file_off : NULL, r->file_len);
+		break;
+	case 16:
+		val_text(out, r->art_len ? b->arena + r->art_off : NULL, r->art_len);
+		break;
+	default:
+		val_text(out, b->arena + r->text_off, r->text_len);
+		break;
+	}
+}
+
+/* Column col of the batch's dispatch_calls row (CALL_COLUMNS' order). */
+static void call_col(const void *rows, size_t row, int col, struct db_val *out)
+{
+	const struct batch *b = rows;
+	const struct pend_call *c = &b->call[row];
+	const char *a = b->arena;
+
+	switch (col) {
+	case 0:
+		out->type = DB_VAL_INT;
+		out->i = c->id;
+		break;
+	case 1:
+		out->type = DB_VAL_INT;
+		out->i = c->record_id;
+		break;
+	case 2:
+		val_text(out, c->label, strlen(c->label));
+		break;
+	case 3:
+		val_text(out, a + c->op_off, c->op_len);
+		break;
+	case 4:
+		val_text(out, a + c->ovl_off, c->ovl_len);
+		break;
+	case 5:
+		val_text(out, c->key_len ? a + c->key_off : NULL, c->key_len);
+		break;
+	case 6:
+		val_int(out, c->depth);
+		break;
+	case 7:
+		val_int(out, c->parent);
+		break;
+	case 8:
+		out->type = DB_VAL_INT;
+		out->i = c->torn;
+		break;
+	default:
+		PT_BUG("dispatch_calls feed: column %d", col);
+	}
 }
 
 /* One batch into the index (writer thread). 0 or -1 (diag of ix). */
@@ -261,10 +277,8 @@ static int write_batch(struct logs_ingest *ig, const struct batch *b)
 	const char *a = b->arena;
 
 	if (db_batch_write(ig->ix) < 0 ||
-	    insert_rows(ig, b, ins_record_sql, REC_COLS, ig->ins_records, b->rec, sizeof(b->rec[0]),
-			b->nrec, bind_record) < 0 ||
-	    insert_rows(ig, b, ins_call_sql, CALL_COLS, ig->ins_calls, b->call, sizeof(b->call[0]),
-			b->ncall, bind_call) < 0)
+	    db_feed_run(ig->feed_records, ig->ins_records, b, b->nrec) < 0 ||
+	    db_feed_run(ig->feed_calls, ig->ins_calls, b, b->ncall) < 0)
 		return -1;
 	for (size_t i = 0; i < b->nupd; i++) {
 		const struct pend_update *u = &b->upd[i];
@@ -824,9 +838,15 @@ struct logs_ingest *logs_ingest_new(struct db *ix, int64_t run_id, int64_t ref_u
 	ig->cur = &ig->b[0];
 	pthread_mutex_init(&ig->mu, NULL);
 	pthread_cond_init(&ig->cond, NULL);
+	ig->feed_records = db_feed_declare(ix, "pt_feed_records", REC_COLUMNS, record_col);
+	ig->feed_calls = db_feed_declare(ix, "pt_feed_calls", CALL_COLUMNS, call_col);
+	if (!ig->feed_records || !ig->feed_calls)
+		goto fail;
+	ig->ins_records = db_prepare(ix, ins_record_sql);
+	ig->ins_calls = db_prepare(ix, ins_call_sql);
 	ig->fix_call = db_prepare(ix, fix_call_sql);
 	ig->upd_record = db_prepare(ix, upd_record_sql);
-	if (!ig->fix_call || !ig->upd_record)
+	if (!ig->ins_records || !ig->ins_calls || !ig->fix_call || !ig->upd_record)
 		goto fail;
 	if (run_id < 1 || run_id > LOGS_RUN_MAX) {
 		pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL,

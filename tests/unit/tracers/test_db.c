@@ -1,5 +1,6 @@
 /*
- * tracers/store/db.c: values are bound, not printed; batches commit on their own
+ * tracers/store/db.c: values are bound, not printed; row feeds show a batch to
+ * INSERT ... SELECT; batches commit on their own
  * and pause; read-only connections cannot write; another application's SQLite
  * file is not touched; the default path. Runs: test_runs.c; parts: test_schema.c.
  */
@@ -80,6 +81,87 @@ static void binding(void **state)
 	assert_int_equal(f->diag.n, 1);
 	assert_string_equal(f->diag.v[0].where, "SELECT nope FROM nowhere");
 	pt_diag_release(&f->diag);
+}
+
+/* Rows for the feed test: a number (-1: NULL) and a text (NULL: NULL) of n bytes. */
+struct feed_row {
+	int64_t num;
+	const char *text;
+	size_t n;
+};
+
+static void feed_col(const void *rows, size_t row, int col, struct db_val *out)
+{
+	const struct feed_row *r = (const struct feed_row *)rows + row;
+
+	if (col == 0) {
+		out->type = DB_VAL_INT;
+		out->i = (int64_t)row;
+	} else if (col == 1 && r->num != -1) {
+		out->type = DB_VAL_INT;
+		out->i = r->num;
+	} else if (col == 2 && r->text) {
+		out->type = DB_VAL_TEXT;
+		out->s = r->text;
+		out->n = r->n;
+	}	/* else NULL, as declared */
+}
+
+/*
+ * A feed shows exactly the rows of db_feed_run, in order: integers, NULLs,
+ * text with a NUL byte inside and empty text; nothing outside a run; a second
+ * declaration is the same feed; a failing INSERT is an error naming its SQL,
+ * and the feed is empty again after it.
+ */
+static void feed(void **state)
+{
+	struct ptest_db *f = *state;
+	static const struct feed_row rows[] = {
+		{ 7, "seven", 5 }, { -1, "a\0b", 3 }, { INT64_MAX, "", 0 }, { -5, NULL, 0 },
+	};
+	static const struct feed_row bad[] = { { 1, "x", 1 }, { 2, NULL, 0 } };
+	struct db_feed *fd;
+	struct db_stmt *ins, *q;
+
+	ptest_db_open_ok(f, 0);
+	assert_int_equal(db_exec(f->ix, "CREATE TEMP TABLE t(k INTEGER PRIMARY KEY, num, txt TEXT NOT NULL"
+				 " DEFAULT 'none', UNIQUE(num))"), 0);
+	fd = db_feed_declare(f->ix, "test_feed", "k, num, txt", feed_col);
+	assert_non_null(fd);
+	assert_ptr_equal(db_feed_declare(f->ix, "test_feed", "k, num, txt", feed_col), fd);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT count(*) FROM test_feed"), 0);
+	ins = db_prepare(f->ix, "INSERT INTO t(k, num, txt) SELECT k, num, coalesce(txt, 'null') FROM test_feed");
+	assert_non_null(ins);
+	assert_int_equal(db_feed_run(fd, ins, rows, 0), 0);
+	assert_int_equal(db_feed_run(fd, ins, rows, 4), 0);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT count(*) FROM t"), 4);
+	q = db_prepare(f->ix, "SELECT k, num, txt, length(CAST(txt AS BLOB)), typeof(num) FROM t ORDER BY k");
+	assert_int_equal(db_step(q), 1);
+	assert_int_equal(db_col_int(q, 0), 0);
+	assert_int_equal(db_col_int(q, 1), 7);
+	assert_string_equal(db_col_text(q, 2), "seven");
+	assert_int_equal(db_step(q), 1);
+	assert_string_equal(db_col_text(q, 4), "null");
+	assert_int_equal(db_col_int(q, 3), 3);
+	assert_memory_equal(db_col_text(q, 2), "a\0b", 3);
+	assert_int_equal(db_step(q), 1);
+	assert_int_equal(db_col_int(q, 1), INT64_MAX);
+	assert_string_equal(db_col_text(q, 2), "");
+	assert_int_equal(db_step(q), 1);
+	assert_int_equal(db_col_int(q, 1), -5);
+	assert_string_equal(db_col_text(q, 2), "null");
+	assert_int_equal(db_step(q), 0);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT count(*) FROM test_feed"), 0);
+	assert_int_equal(f->diag.n, 0);
+	/* The first row breaks UNIQUE(num): an error naming the INSERT, nothing half-shown after it. */
+	ins = db_prepare(f->ix, "INSERT INTO t(k, num) SELECT k + 10, 7 FROM test_feed");
+	assert_int_equal(db_feed_run(fd, ins, bad, 2), -1);
+	assert_int_equal(f->diag.n, 1);
+	assert_non_null(strstr(f->diag.v[0].what, "UNIQUE"));
+	assert_string_equal(f->diag.v[0].where, "INSERT INTO t(k, num) SELECT k + 10, 7 FROM test_feed");
+	pt_diag_release(&f->diag);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT count(*) FROM test_feed"), 0);
+	assert_int_equal(ptest_db_int(f->ix, "SELECT count(*) FROM t"), 4);
 }
 
 /* Batches commit on their own once max_rows rows went in. */
@@ -222,6 +304,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(binding, setup, teardown),
+		cmocka_unit_test_setup_teardown(feed, setup, teardown),
 		cmocka_unit_test_setup_teardown(batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(batch_pause, setup, teardown),
 		cmocka_unit_test_setup_teardown(readonly, setup, teardown),
