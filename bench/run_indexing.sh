@@ -4,7 +4,10 @@
 # invocation and interleaved, rep after rep:
 #   anchor 1: into a plain pipe to `cat >/dev/null`;
 #   anchor 2: into a file;
-#   then under `pttrace run -q --json --no-trace`.
+#   then under `pttrace run -q --json --no-trace`;
+#   anchor 3, after the reps: SQLite alone (the sqlite3 shell) copying the
+#   rows of one more run into a fresh database of the same tables (the
+#   floor of any indexer that stores these rows), with WAL and with none.
 # Prints the child's own time each way (the slowdown pttrace's capture costs
 # it), pttrace's total wall time, the time from the child's exit to
 # pttrace's exit, the indexing rate (wall and per CPU second of the indexing
@@ -42,7 +45,7 @@ trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/loggen" "$here/loggen.c"
 
 /usr/bin/python3 - "$P" "$tmp" "$size" "$reps" "$A" <<'EOF'
-import json, os, statistics, subprocess, sys, time
+import json, os, resource, shutil, statistics, subprocess, sys, time
 
 P, tmp, size, reps, A = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 gen, tfile = os.path.join(tmp, "loggen"), os.path.join(tmp, "t")
@@ -116,4 +119,60 @@ row("indexing rate (bytes / index time)", "%6.1f MB/s", lambda s: mb / med(s.idx
 row("indexing rate (bytes / its CPU)", "%6.1f MB/s", lambda s: mb / med(s.idxcpu),
     "" if A else " (what an idle machine would give)")
 row("pttrace peak RSS", "%6.1f MB", lambda s: max(s.rss) / 1024, "   (goal < 64)")
+
+# Anchor 3, SQLite's own floor: the rows this pttrace made of one more run,
+# copied by the sqlite3 shell with INSERT ... SELECT (no parsing, no binding,
+# one transaction) into a fresh database of the same two tables, as pttrace
+# opens it (16 KiB pages, WAL, synchronous=NORMAL) and with no journal at all.
+# CPU of the copy less the CPU of reading the same columns: what SQLite alone
+# costs per indexed byte, whoever produces the rows.
+sq = shutil.which("sqlite3")
+if not sq:
+    print("  SQLite floor                      : skipped (no sqlite3 shell: apt-get install sqlite3)")
+    sys.exit(0)
+s0 = sides[0]
+subprocess.run([P, "run", "-q", "--no-trace", "--", gen, size, tfile], env=s0.env,
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+src = s0.env["PTTRACE_DB"]
+
+def q(db, sql):
+    return subprocess.run([sq, db, sql], capture_output=True, text=True, check=True).stdout
+
+tables = ("records", "dispatch_calls")
+schema = q(src, "SELECT sql || ';' FROM sqlite_master WHERE type = 'table' AND name IN %s" % (tables,))
+cols = {t: q(src, "SELECT group_concat(name) FROM pragma_table_xinfo('%s') WHERE hidden = 0" % t).strip()
+        for t in tables}
+nrows = sum(int(q(src, "SELECT count(*) FROM " + t)) for t in tables)
+
+def cpu(script, fresh=None):
+    """user+sys of one sqlite3 shell running script (median of 3); fresh: a file removed before each."""
+    out = []
+    for _ in range(3):
+        for ext in ("", "-wal", "-shm"):
+            if fresh and os.path.exists(fresh + ext):
+                os.unlink(fresh + ext)
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sq, ":memory:"], input=script, text=True, check=True, stdout=subprocess.DEVNULL)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return med(out)
+
+attach = "ATTACH '%s' AS s;\n" % src
+read = cpu(attach + "".join("SELECT sum(%s) FROM s.%s;\n" % ("+".join("(%s IS NULL)" % c for c in cols[t].split(",")), t)
+                           for t in tables))
+
+def copy(journal, sync):
+    dst = os.path.join(tmp, "floor.db")
+    return cpu("ATTACH '%s' AS d;\nPRAGMA d.page_size=16384; PRAGMA d.journal_mode=%s; PRAGMA d.synchronous=%s;\n"
+               % (dst, journal, sync) + "".join(
+                   "CREATE TABLE d." + line[len("CREATE TABLE "):] + ";\n" for line in schema.strip().split(";\n") if line)
+               + attach + "BEGIN;\n" + "".join("INSERT INTO d.%s(%s) SELECT %s FROM s.%s;\n" % (t, cols[t], cols[t], t)
+                                               for t in tables) + "COMMIT;\n", dst)
+
+wal, off = copy("WAL", "NORMAL") - read, copy("OFF", "OFF") - read
+print("SQLite floor: the %d rows (%.1f per KB) of one more such run, copied by the sqlite3 shell" % (nrows, nrows / (mb * 1024)))
+print("  (INSERT ... SELECT, one transaction, into a fresh database of the same tables; CPU less reading)")
+print("  as pttrace writes (WAL)           : %6.1f MB/s per CPU s   (%.2f s)" % (mb / wal, wal))
+print("  with no journal at all            : %6.1f MB/s per CPU s   (%.2f s)" % (mb / off, off))
+print("  this pttrace's indexing           : %6.1f MB/s per CPU s   (goal >= 150)" % (mb / med(s0.idxcpu)))
 EOF
