@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "fsutil.h"
 #include "jobs.h"
+#include "jsonarena.h"
 #include "xalloc.h"
 
 #define CHUNK_DEFAULT (1u << 20)	/* bytes a chunk holds at least (but the last) */
@@ -188,6 +189,13 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 	j->nrecs = j->arecs = 0;
 	j->strs = NULL;
 	j->keep_json = P->keep_json;
+	/*
+	 * Without keep_json every envelope object is freed on this thread before
+	 * the next line is parsed (collect copies what the records keep): its
+	 * values come from this thread's JSON arena.
+	 */
+	if (!P->keep_json)
+		pt_json_arena_enter();
 	tt_reader_init(&r, P->files[j->file].name, &j->diag, collect, j);
 	r.memo = memo;
 	r.crlf = j->crlf;
@@ -197,6 +205,7 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 	tt_reader_finish(&r);
 	j->st = r.st;
 	tt_reader_release(&r);
+	pt_json_arena_leave();
 }
 
 static void *worker(void *arg)
@@ -220,6 +229,7 @@ static void *worker(void *arg)
 	}
 	P->cpu_parse += pt_thread_cpu_s();
 	pthread_mutex_unlock(&P->mu);
+	pt_json_arena_release();
 	tt_md5_memo_free(memo);
 	return NULL;
 }
@@ -475,6 +485,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	busy = nw < pt_cpus(MAX_THREADS) ? nw : pt_cpus(MAX_THREADS);
 	P.slots = 2 * (size_t)busy + 2 < MAX_SLOTS ? 2 * (size_t)busy + 2 : MAX_SLOTS;
 	pthread_once(&arenas_once, cap_arenas);
+	pt_json_arena_install();	/* jansson's hooks: set before the threads start */
 	P.ring = pt_xcalloc(P.slots, sizeof(*P.ring));
 	/* MEMO_TOTAL of repeated payloads kept, shared out: memory stays flat however many CPUs. */
 	P.memo_bytes = MEMO_TOTAL / (nw ? nw : 1);
@@ -598,6 +609,8 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		pt_diag_release(&j->io_diag);
 	}
 	tt_md5_memo_free(memo);
+	if (!started)
+		pt_json_arena_release();	/* parsed on this thread */
 	free(wt);
 	free(P.ring);
 	pthread_mutex_destroy(&P.mu);
