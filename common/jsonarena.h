@@ -18,7 +18,8 @@
  * malloc, and free() takes every pointer that is not in the calling
  * thread's arena. So between enter and leave, a jansson value must be freed
  * on the thread that made it (a value handed to another thread must be made
- * outside the arena). The arena is one block of PT_JSON_ARENA_BYTES per
+ * outside the arena), and a string from json_dumps made inside must not
+ * go to free(). The arena is one block of PT_JSON_ARENA_BYTES per
  * thread (allocated at the first enter): it starts over each time every
  * value made in it has been freed; what does not fit comes from malloc.
  */
