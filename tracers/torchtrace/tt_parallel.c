@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "fsutil.h"
 #include "jobs.h"
+#include "jsonarena.h"
 #include "xalloc.h"
 
 #define CHUNK_DEFAULT (1u << 20)	/* bytes a chunk holds at least (but the last) */
@@ -38,6 +39,7 @@ void tt_par_set_chunk(size_t bytes)
 }
 #define MAX_THREADS 256
 #define MAX_SLOTS 16
+#define POOL 4		/* chunk buffers kept for reuse */
 #define MEMO_TOTAL (8u << 20)	/* payloads kept to skip hashing repeats, all threads */
 #define MEMO_MIN (64u << 10)	/* ...but at least this per thread */
 
@@ -64,7 +66,7 @@ struct strblk {
 struct job {
 	size_t file;
 	uint8_t *buf;		/* len + 1 bytes; the records point into it until delivered */
-	size_t len;
+	size_t len, cap;	/* cap: buf's size */
 	uint64_t base_line;	/* lines of the file before this chunk */
 	int crlf;		/* the file's policy, -1 for the first chunk (the reader decides) */
 	int first, last;
@@ -89,6 +91,16 @@ struct par {
 	size_t memo_bytes;	/* each parsing thread's tt_md5_memo */
 	int keep_json;		/* tt_par_cbs.keep_json */
 	struct job *ring;
+	/*
+	 * Delivered chunks' buffers, for the reader's next chunks (under mu):
+	 * a fresh 1 MiB buffer costs page faults and zeroed pages in read()
+	 * (about 2 % of an import) each time glibc gives the last one back.
+	 */
+	struct pool_buf {
+		uint8_t *buf;
+		size_t cap;
+	} pool[POOL];
+	size_t npool;
 	uint64_t produced, taken, delivered;
 	int reader_done, stop;
 	pthread_mutex_t mu;
@@ -188,6 +200,13 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 	j->nrecs = j->arecs = 0;
 	j->strs = NULL;
 	j->keep_json = P->keep_json;
+	/*
+	 * Without keep_json every envelope object is freed on this thread before
+	 * the next line is parsed (collect copies what the records keep): its
+	 * values come from this thread's JSON arena.
+	 */
+	if (!P->keep_json)
+		pt_json_arena_enter();
 	tt_reader_init(&r, P->files[j->file].name, &j->diag, collect, j);
 	r.memo = memo;
 	r.crlf = j->crlf;
@@ -197,6 +216,7 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 	tt_reader_finish(&r);
 	j->st = r.st;
 	tt_reader_release(&r);
+	pt_json_arena_leave();
 }
 
 static void *worker(void *arg)
@@ -220,6 +240,7 @@ static void *worker(void *arg)
 	}
 	P->cpu_parse += pt_thread_cpu_s();
 	pthread_mutex_unlock(&P->mu);
+	pt_json_arena_release();
 	tt_md5_memo_free(memo);
 	return NULL;
 }
@@ -245,6 +266,44 @@ static int put_job(struct par *P, const struct job *src)
 	return 0;
 }
 
+/* A buffer of at least need bytes (its size in *cap): a pooled one, else a new one. */
+static uint8_t *take_buf(struct par *P, size_t need, size_t *cap)
+{
+	uint8_t *b = NULL;
+
+	pthread_mutex_lock(&P->mu);
+	for (size_t i = 0; i < P->npool; i++)
+		if (P->pool[i].cap >= need) {
+			b = P->pool[i].buf;
+			*cap = P->pool[i].cap;
+			P->pool[i] = P->pool[--P->npool];
+			break;
+		}
+	pthread_mutex_unlock(&P->mu);
+	if (!b) {
+		b = pt_xmalloc(need);
+		*cap = need;
+	}
+	return b;
+}
+
+/* Keep a delivered chunk's buffer for take_buf (at most POOL, none much larger than a chunk's first fill); under mu. */
+static void give_buf_locked(struct par *P, uint8_t *b, size_t cap, size_t fill)
+{
+	if (b && P->npool < POOL && cap <= 2 * (fill + 1)) {
+		P->pool[P->npool].buf = b;
+		P->pool[P->npool++].cap = cap;
+		return;
+	}
+	free(b);
+}
+
+/* A chunk's first fill: CHUNK, the byte after, and a look-ahead for the boundary. */
+static size_t first_fill(void)
+{
+	return CHUNK + 1 + (CHUNK < MORE ? CHUNK : MORE);
+}
+
 /* A line starting at p ends the record before it (trace.c do_line): neither blank nor TAB. */
 static int starts_record(uint8_t c)
 {
@@ -260,8 +319,7 @@ static int read_file(struct par *P, size_t fi)
 	size_t len = 0, cap = 0, scan = 0;
 	int fd, out = -1, eof = 0, crlf = -1;
 	struct stat st;
-	/* Bytes a chunk's first fill reads: CHUNK, the byte after, and a look-ahead for the boundary. */
-	const size_t fill = CHUNK + 1 + (CHUNK < MORE ? CHUNK : MORE);
+	const size_t fill = first_fill();
 
 	pt_diag_init(&j.io_diag);
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
@@ -286,6 +344,7 @@ static int read_file(struct par *P, size_t fi)
 			return put_job(P, &j);
 		}
 	}
+	buf = take_buf(P, fill + 1, &cap);
 	for (;;) {
 		/*
 		 * Fill: past CHUNK by a little more (the next record start is most
@@ -351,13 +410,14 @@ static int read_file(struct par *P, size_t fi)
 			b = len;
 		}
 		uint8_t *rest = NULL;
-		size_t nrest = len - b;
+		size_t nrest = len - b, rest_cap = 0;
 
 		if (nrest) {
-			rest = pt_xmalloc(nrest >= fill ? nrest + 1 : fill + 1);
+			rest = take_buf(P, nrest >= fill ? nrest + 1 : fill + 1, &rest_cap);
 			memcpy(rest, buf + b, nrest);
 		}
 		j.buf = buf;
+		j.cap = cap;
 		j.len = b;
 		j.last = eof && nrest == 0;
 		j.crlf = j.first ? -1 : crlf;
@@ -379,7 +439,7 @@ static int read_file(struct par *P, size_t fi)
 		j.first = 0;
 		buf = rest;
 		len = nrest;
-		cap = rest ? (nrest >= fill ? nrest + 1 : fill + 1) : 0;
+		cap = rest_cap;
 		scan = 0;
 	}
 	if (out >= 0) {
@@ -433,7 +493,7 @@ static void flush_diag(struct pt_diag *to, const struct pt_diag *from, size_t *d
 	}
 }
 
-/* The records of a parsed job, and the buffer they point into. */
+/* The records of a parsed job (not the buffer they point into). */
 static void free_recs(struct job *j)
 {
 	for (size_t i = 0; i < j->nrecs; i++)
@@ -446,8 +506,6 @@ static void free_recs(struct job *j)
 	free(j->recs);
 	j->recs = NULL;
 	j->nrecs = j->arecs = 0;
-	free(j->buf);
-	j->buf = NULL;
 }
 
 int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
@@ -475,6 +533,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	busy = nw < pt_cpus(MAX_THREADS) ? nw : pt_cpus(MAX_THREADS);
 	P.slots = 2 * (size_t)busy + 2 < MAX_SLOTS ? 2 * (size_t)busy + 2 : MAX_SLOTS;
 	pthread_once(&arenas_once, cap_arenas);
+	pt_json_arena_install();	/* jansson's hooks: set before the threads start */
 	P.ring = pt_xcalloc(P.slots, sizeof(*P.ring));
 	/* MEMO_TOTAL of repeated payloads kept, shared out: memory stays flat however many CPUs. */
 	P.memo_bytes = MEMO_TOTAL / (nw ? nw : 1);
@@ -566,6 +625,8 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		pt_diag_release(&j->diag);
 		pt_diag_release(&j->io_diag);
 		pthread_mutex_lock(&P.mu);
+		give_buf_locked(&P, j->buf, j->cap, first_fill());
+		j->buf = NULL;
 		P.delivered++;
 		if (stopped)
 			P.stop = 1;
@@ -590,14 +651,17 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		struct job *j = &P.ring[s % P.slots];
 
 		if (j->parsed) {
-			free_recs(j);	/* and the buffer */
+			free_recs(j);
 			pt_diag_release(&j->diag);
-		} else {
-			free(j->buf);
 		}
+		free(j->buf);
 		pt_diag_release(&j->io_diag);
 	}
+	for (size_t i = 0; i < P.npool; i++)
+		free(P.pool[i].buf);
 	tt_md5_memo_free(memo);
+	if (!started)
+		pt_json_arena_release();	/* parsed on this thread */
 	free(wt);
 	free(P.ring);
 	pthread_mutex_destroy(&P.mu);

@@ -12,6 +12,8 @@
  * flight, fewer on fewer CPUs (about 1 MiB each, more only for a single
  * record larger than that, plus the records' envelope objects with
  * keep_json); glibc's malloc arenas capped at one per CPU, at most 8.
+ * Without keep_json, each worker builds its envelope objects in its JSON
+ * arena (common/jsonarena.h: 256 KiB, started over after each record).
  */
 #ifndef PT_TT_PARALLEL_H
 #define PT_TT_PARALLEL_H
