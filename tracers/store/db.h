@@ -1,6 +1,7 @@
 /*
  * The SQLite index: one connection, the statement wrapper every query and
- * insert goes through (values are always bound, never printed into SQL),
+ * insert goes through (values are always bound, or read from a row feed,
+ * never printed into SQL),
  * transactions in bounded batches, and where runs keep their files.
  * db.c is the only file that includes sqlite3.h; it knows nothing of the
  * schema (schema.h creates it, tracers/parts.c lists its parts).
