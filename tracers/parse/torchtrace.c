@@ -169,6 +169,7 @@ void tt_reader_init(struct tt_reader *r, const char *file,
 	r->crlf = -1;
 	pt_strbuf_init(&r->part, TT_MAX_LINE);
 	pt_strbuf_init(&r->env, TT_MAX_LINE);
+	pt_strbuf_init(&r->scanned, TT_MAX_LINE);
 	pt_strbuf_init(&r->pay, TT_MAX_PAYLOAD);
 }
 
@@ -179,6 +180,7 @@ void tt_reader_release(struct tt_reader *r)
 	r->rec.env = NULL;
 	pt_strbuf_release(&r->part);
 	pt_strbuf_release(&r->env);
+	pt_strbuf_release(&r->scanned);
 	pt_strbuf_release(&r->pay);
 	free(r->blanks);
 	r->blanks = NULL;
@@ -251,17 +253,14 @@ static long long opt_int(json_t *env, const char *key)
 	return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
-static void define_str(struct tt_reader *r, struct tt_record *rec)
+/* A `str` record: ok when its meta is [string s, integer i, ...]. */
+static void define_str(struct tt_reader *r, struct tt_record *rec, int ok, const char *s,
+		       size_t slen, long long i)
 {
-	json_t *v = rec->meta;
-	json_t *s = json_array_get(v, 0), *n = json_array_get(v, 1);
-	json_int_t i;
-
-	if (!json_is_array(v) || !json_is_string(s) || !json_is_integer(n)) {
+	if (!ok) {
 		damaged(r, rec->lineno, "%s", "`str` record is not [string, index]; kept, not interned");
 		return;
 	}
-	i = json_integer_value(n);
 	if (i < 0 || i > TT_MAX_STR) {
 		damaged(r, rec->lineno, "%s", "`str` index out of range; kept, not interned");
 		return;
@@ -274,9 +273,60 @@ static void define_str(struct tt_reader *r, struct tt_record *rec)
 		r->nstrs = (size_t)i + 1;
 	}
 	free(r->strs[i]);
-	r->strs[i] = pt_xstrdup(json_string_value(s));
+	r->strs[i] = pt_xstrndup(s, slen);
 	rec->str_index = (long)i;
 	rec->str_value = r->strs[i];
+}
+
+/* Append s[0..n) and a NUL to the reader's scanned strings; its offset there. */
+static size_t keep_scanned(struct tt_reader *r, const char *s, size_t n)
+{
+	size_t at = r->scanned.len;
+
+	if (pt_strbuf_add(&r->scanned, s, n) < 0 || pt_strbuf_add(&r->scanned, "", 1) < 0)
+		PT_BUG("scanned envelope strings outgrew the envelope line cap");
+	return at;
+}
+
+/*
+ * The scan hook's way (tt_reader.scan): 1 when it read the envelope
+ * line[joff..] into r->rec (no JSON objects made), 0 to parse it with jansson.
+ */
+static int start_scanned(struct tt_reader *r, struct tt_record *rec, const char *line,
+			 size_t joff)
+{
+	struct tt_env_fields f;
+	size_t kind, name = 0, md5 = 0;
+
+	memset(&f, 0, sizeof(f));
+	if (r->scan(r->scan_ctx, line + joff, r->envlen - joff, &f) != 1)
+		return 0;
+	if (!f.kind)
+		return 0;	/* no kind key: jansson's way words it */
+	pt_strbuf_reset(&r->scanned);
+	kind = keep_scanned(r, f.kind, f.kind_len);
+	if (f.name)
+		name = keep_scanned(r, f.name, f.name_len);
+	if (f.md5)
+		md5 = keep_scanned(r, f.md5, f.md5_len);
+	rec->prefix = line;
+	rec->prefix_len = joff;
+	rec->json = line + joff;
+	rec->json_len = r->envlen - joff;
+	rec->env = rec->meta = NULL;
+	rec->kind = r->scanned.buf + kind;
+	rec->nkinds = f.nkinds;
+	rec->name = f.name ? r->scanned.buf + name : NULL;
+	rec->rank = f.rank;
+	rec->cid = f.cid;
+	if (f.has_payload) {
+		rec->has_payload = 1;
+		rec->md5_declared = f.md5 ? r->scanned.buf + md5 : NULL;
+		rec->rule = PT_PAYLOAD_PLAIN;
+	}
+	if (!strcmp(rec->kind, "str"))
+		define_str(r, rec, f.str_ok, f.str, f.str_len, f.str_n);
+	return 1;
 }
 
 /* Parse the envelope line held in r->env; sets up r->rec. 0 or -1 (damaged). */
@@ -300,6 +350,8 @@ static int start_record(struct tt_reader *r, uint64_t lineno)
 		damaged(r, lineno, "%s", "not a TORCH_TRACE envelope line (no glog prefix and JSON), skipped");
 		return -1;
 	}
+	if (r->scan && start_scanned(r, rec, line, joff))
+		return 0;
 	env = json_loadb(line + joff, r->envlen - joff, 0, &err);
 	if (!env || !json_is_object(env)) {
 		damaged(r, lineno, "invalid envelope JSON (%s), skipped", env ? "not an object" : err.text);
@@ -343,8 +395,12 @@ static int start_record(struct tt_reader *r, uint64_t lineno)
 			v = json_object_get(rec->meta, "filename");
 		rec->name = json_string_value(v);	/* NULL unless a string */
 	}
-	if (!strcmp(rec->kind, "str"))
-		define_str(r, rec);
+	if (!strcmp(rec->kind, "str")) {
+		json_t *s = json_array_get(rec->meta, 0), *n = json_array_get(rec->meta, 1);
+
+		define_str(r, rec, json_is_array(rec->meta) && json_is_string(s) && json_is_integer(n),
+			   json_string_value(s), json_string_length(s), json_integer_value(n));
+	}
 	return 0;
 }
 

@@ -70,6 +70,35 @@ struct tt_record {
 /* Return 0 to go on, -1 to stop the reader (feed/finish then return -1). */
 typedef int (*tt_record_cb)(void *ctx, const struct tt_record *rec);
 
+/*
+ * An envelope's fields, read without building its JSON objects (the reader's
+ * optional scan hook; tt_reader.scan). Strings point into the scanner's
+ * memory until its next call; the reader copies them.
+ */
+struct tt_env_fields {
+	const char *kind;	/* the first non-context key */
+	size_t kind_len;
+	int nkinds;
+	long long rank;
+	struct compileid cid;
+	int has_payload;
+	const char *md5;	/* has_payload's value when a string, else NULL */
+	size_t md5_len;
+	const char *name;	/* meta's "name", else its "filename", when a string; else NULL */
+	size_t name_len;
+	int str_ok;		/* kind "str" and meta is [string, integer, ...] */
+	const char *str;
+	size_t str_len;
+	long long str_n;
+};
+
+/*
+ * 1: the envelope JSON json[0..len) (starting with '{') was read into out,
+ * exactly as the reader's own parse (jansson) would have read it; 0: leave
+ * it to that parse (which also words the error of a damaged one).
+ */
+typedef int (*tt_env_scan_fn)(void *ctx, const char *json, size_t len, struct tt_env_fields *out);
+
 struct tt_reader_stats {
 	uint64_t lines, records, blank_lines;
 	uint64_t damaged;		/* lines reported and skipped */
@@ -97,7 +126,15 @@ struct tt_reader {
 	tt_record_cb cb;
 	void *ctx;
 	struct tt_reader_stats st;
+	/*
+	 * Optional, set after init: envelopes the scan reads come without
+	 * rec->env and rec->meta (NULL), for a caller that needs none of the
+	 * JSON objects; the others are parsed as usual.
+	 */
+	tt_env_scan_fn scan;
+	void *scan_ctx;
 	/* private */
+	struct pt_strbuf scanned;	/* the scanned record's kind, name and md5, NUL-separated */
 	int crlf;		/* -1 undecided, 0 LF file, 1 CRLF file */
 	int stopped;
 	int skipping;		/* inside an over-long line */

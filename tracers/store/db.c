@@ -688,6 +688,86 @@ int db_feed_run(struct db_feed *f, struct db_stmt *ins, const void *rows, size_t
 	return rc;
 }
 
+struct db_jscan {
+	sqlite3 *db;
+	sqlite3_stmt *each;	/* SELECT key, type, atom FROM json_each(?1, ?2) */
+};
+
+struct db_jscan *db_jscan_new(struct pt_diag *diag)
+{
+	struct db_jscan *j = pt_xcalloc(1, sizeof(*j));
+	static const char sql[] = "SELECT key, type, atom FROM json_each(?1, ?2)";
+
+	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &j->each, NULL) != SQLITE_OK) {
+		pt_diag_add(diag, PT_SEV_ERROR, NULL, sql, "sqlite3_prepare_v3 (in-memory): %s",
+			    j->db ? sqlite3_errmsg(j->db) : "out of memory");
+		db_jscan_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+void db_jscan_free(struct db_jscan *j)
+{
+	if (!j)
+		return;
+	sqlite3_finalize(j->each);
+	sqlite3_close_v2(j->db);
+	free(j);
+}
+
+static enum db_json_type json_type_of(const unsigned char *t)
+{
+	static const struct { const char *name; enum db_json_type type; } types[] = {
+		{ "null", DB_JSON_NULL }, { "true", DB_JSON_TRUE }, { "false", DB_JSON_FALSE },
+		{ "integer", DB_JSON_INTEGER }, { "real", DB_JSON_REAL }, { "text", DB_JSON_TEXT },
+		{ "array", DB_JSON_ARRAY }, { "object", DB_JSON_OBJECT },
+	};
+
+	for (size_t i = 0; t && i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp((const char *)t, types[i].name))
+			return types[i].type;
+	PT_BUG("json_each: type '%s'", t ? (const char *)t : "(null)");
+}
+
+int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
+		    db_json_member_fn fn, void *ctx)
+{
+	int rc, out = 0;
+
+	if (sqlite3_bind_text64(j->each, 1, text, len, SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
+	    sqlite3_bind_text(j->each, 2, path, -1, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_reset(j->each);
+		return 1;
+	}
+	while ((rc = sqlite3_step(j->each)) == SQLITE_ROW) {
+		struct db_json_member m = { 0 };
+
+		if (sqlite3_column_type(j->each, 0) == SQLITE_TEXT) {
+			m.key = (const char *)sqlite3_column_text(j->each, 0);
+			m.key_len = (size_t)sqlite3_column_bytes(j->each, 0);
+		} else {
+			m.index = sqlite3_column_int64(j->each, 0);
+		}
+		m.type = json_type_of(sqlite3_column_text(j->each, 1));
+		if (m.type == DB_JSON_INTEGER) {
+			m.i = sqlite3_column_int64(j->each, 2);
+		} else if (m.type == DB_JSON_TEXT) {
+			m.s = (const char *)sqlite3_column_text(j->each, 2);
+			m.n = (size_t)sqlite3_column_bytes(j->each, 2);
+		}
+		if (fn(ctx, &m))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		out = 1;	/* malformed JSON, a bad path, or worse: the caller's other way decides */
+	sqlite3_reset(j->each);
+	sqlite3_clear_bindings(j->each);
+	return out;
+}
+
 int64_t db_col_int(struct db_stmt *s, int col)
 {
 	return sqlite3_column_int64(s->st, col);

@@ -158,6 +158,41 @@ struct db_feed *db_feed_declare(struct db *ix, const char *name, const char *col
  */
 int db_feed_run(struct db_feed *f, struct db_stmt *ins, const void *rows, size_t n);
 
+/*
+ * JSON read by SQLite's own parser (json_each), for a hot path that wants a
+ * few members of many small documents without building them: jansson
+ * builds every value, one character at a time (bench/README.md, issue 20:
+ * TORCH_TRACE envelopes, 0.43 s against 0.17-0.23 s for two json_each
+ * passes). A scanner is an in-memory connection of its own, for one thread.
+ */
+enum db_json_type { DB_JSON_NULL, DB_JSON_TRUE, DB_JSON_FALSE, DB_JSON_INTEGER, DB_JSON_REAL,
+		    DB_JSON_TEXT, DB_JSON_ARRAY, DB_JSON_OBJECT };
+struct db_json_member {
+	const char *key;	/* an object's member: its key (as SQLite gives it); NULL for an element */
+	size_t key_len;
+	int64_t index;		/* an array's element: its index */
+	enum db_json_type type;
+	int64_t i;		/* DB_JSON_INTEGER */
+	const char *s;		/* DB_JSON_TEXT: the string's value */
+	size_t n;
+};
+/* Called per member, in the document's order; nonzero stops the walk. */
+typedef int (*db_json_member_fn)(void *ctx, const struct db_json_member *m);
+struct db_jscan;
+
+/* A scanner, or NULL (diag). */
+struct db_jscan *db_jscan_new(struct pt_diag *diag);
+void db_jscan_free(struct db_jscan *j);
+
+/*
+ * The members of the object or array at path ("$": the document itself) of
+ * text[0..len), in order, to fn; the pointers in a member last until fn
+ * returns. 0 done (nothing at path: no call), 1 text is not JSON that SQLite
+ * reads (or anything failed: the caller parses it another way).
+ */
+int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
+		    db_json_member_fn fn, void *ctx);
+
 /* Column values of the current row (index from 0). Text may be NULL. */
 int64_t db_col_int(struct db_stmt *s, int col);
 double db_col_double(struct db_stmt *s, int col);

@@ -26,6 +26,7 @@
 #include "fsutil.h"
 #include "jobs.h"
 #include "jsonarena.h"
+#include "tt_envscan.h"
 #include "xalloc.h"
 
 #define CHUNK_DEFAULT (1u << 20)	/* bytes a chunk holds at least (but the last) */
@@ -191,7 +192,39 @@ static int collect(void *ctx, const struct tt_record *rec)
 	return 0;
 }
 
-static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
+/*
+ * What a parsing thread keeps between its jobs: its memo of payloads, and
+ * without keep_json its envelope scanner (tt_envscan.h; NULL when SQLite
+ * could not open one: jansson parses every envelope then, with the same
+ * result).
+ */
+struct tools {
+	struct tt_md5_memo *memo;
+	struct tt_envscan *scan;
+};
+
+static void tools_init(const struct par *P, struct tools *t)
+{
+	t->memo = tt_md5_memo_new(P->memo_bytes);
+	t->scan = NULL;
+	if (!P->keep_json) {
+		struct pt_diag d;
+
+		pt_diag_init(&d);
+		t->scan = tt_envscan_new(&d);
+		pt_diag_release(&d);
+	}
+}
+
+static void tools_free(struct tools *t)
+{
+	tt_md5_memo_free(t->memo);
+	tt_envscan_free(t->scan);
+	t->memo = NULL;
+	t->scan = NULL;
+}
+
+static void parse_job(struct par *P, struct job *j, const struct tools *t)
 {
 	struct tt_reader r;
 
@@ -208,7 +241,11 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 	if (!P->keep_json)
 		pt_json_arena_enter();
 	tt_reader_init(&r, P->files[j->file].name, &j->diag, collect, j);
-	r.memo = memo;
+	r.memo = t->memo;
+	if (t->scan) {
+		r.scan = tt_envscan;
+		r.scan_ctx = t->scan;
+	}
 	r.crlf = j->crlf;
 	r.st.lines = j->base_line;
 	if (j->len)
@@ -222,8 +259,9 @@ static void parse_job(struct par *P, struct job *j, struct tt_md5_memo *memo)
 static void *worker(void *arg)
 {
 	struct par *P = arg;
-	struct tt_md5_memo *memo = tt_md5_memo_new(P->memo_bytes);
+	struct tools t;
 
+	tools_init(P, &t);
 	pthread_mutex_lock(&P->mu);
 	for (;;) {
 		while (!P->stop && P->taken == P->produced && !P->reader_done)
@@ -233,7 +271,7 @@ static void *worker(void *arg)
 		struct job *j = &P->ring[P->taken++ % P->slots];
 
 		pthread_mutex_unlock(&P->mu);
-		parse_job(P, j, memo);
+		parse_job(P, j, &t);
 		pthread_mutex_lock(&P->mu);
 		j->parsed = 1;
 		pthread_cond_broadcast(&P->cv_done);
@@ -241,7 +279,7 @@ static void *worker(void *arg)
 	P->cpu_parse += pt_thread_cpu_s();
 	pthread_mutex_unlock(&P->mu);
 	pt_json_arena_release();
-	tt_md5_memo_free(memo);
+	tools_free(&t);
 	return NULL;
 }
 
@@ -517,7 +555,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	struct tt_reader_stats acc = {0};
 	int rc = 0, stopped = 0;
 	double cpu0 = pt_thread_cpu_s(), inline_parse = 0;
-	struct tt_md5_memo *memo = NULL;	/* parsing here: no worker threads */
+	struct tools here = {0};	/* parsing here: no worker threads */
 
 	if (!n)
 		return 0;
@@ -574,9 +612,9 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 				double t0 = pt_thread_cpu_s();
 
 				pthread_mutex_unlock(&P.mu);
-				if (!memo)
-					memo = tt_md5_memo_new(P.memo_bytes);
-				parse_job(&P, w, memo);
+				if (!here.memo)
+					tools_init(&P, &here);
+				parse_job(&P, w, &here);
 				pthread_mutex_lock(&P.mu);
 				inline_parse += pt_thread_cpu_s() - t0;
 				w->parsed = 1;
@@ -659,7 +697,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 	}
 	for (size_t i = 0; i < P.npool; i++)
 		free(P.pool[i].buf);
-	tt_md5_memo_free(memo);
+	tools_free(&here);
 	if (!started)
 		pt_json_arena_release();	/* parsed on this thread */
 	free(wt);
