@@ -718,18 +718,19 @@ void db_jscan_free(struct db_jscan *j)
 	free(j);
 }
 
+/* json_each's type names, told apart by their first two letters. */
 static enum db_json_type json_type_of(const unsigned char *t)
 {
-	static const struct { const char *name; enum db_json_type type; } types[] = {
-		{ "null", DB_JSON_NULL }, { "true", DB_JSON_TRUE }, { "false", DB_JSON_FALSE },
-		{ "integer", DB_JSON_INTEGER }, { "real", DB_JSON_REAL }, { "text", DB_JSON_TEXT },
-		{ "array", DB_JSON_ARRAY }, { "object", DB_JSON_OBJECT },
-	};
-
-	for (size_t i = 0; t && i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp((const char *)t, types[i].name))
-			return types[i].type;
-	PT_BUG("json_each: type '%s'", t ? (const char *)t : "(null)");
+	switch (t ? t[0] : 0) {
+	case 'n': return DB_JSON_NULL;
+	case 'f': return DB_JSON_FALSE;
+	case 'i': return DB_JSON_INTEGER;
+	case 'r': return DB_JSON_REAL;
+	case 'a': return DB_JSON_ARRAY;
+	case 'o': return DB_JSON_OBJECT;
+	case 't': return t[1] == 'r' ? DB_JSON_TRUE : DB_JSON_TEXT;
+	default: PT_BUG("json_each: type '%s'", t ? (const char *)t : "(null)");
+	}
 }
 
 int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,

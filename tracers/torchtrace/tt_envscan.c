@@ -3,6 +3,7 @@
  */
 #include "tt_envscan.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "db.h"
@@ -60,9 +61,22 @@ static int plain(const char *json, size_t len)
 	int in_string = 0;
 	size_t digits = 0;
 
-	/* First the bytes alone (a loop the compiler vectorizes). */
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)json[i];
+	/*
+	 * First the bytes alone, 8 at a time: a byte under 0x20 or over 0x7e
+	 * sets its top bit in (x - 0x20..) & ~x, or in (x + (0x7f - 0x7e)..) | x.
+	 */
+	size_t i0 = 0;
+
+	for (; i0 + 8 <= len; i0 += 8) {
+		uint64_t x;
+
+		memcpy(&x, json + i0, 8);
+		if ((((x - 0x2020202020202020ull) & ~x) | ((x + 0x0101010101010101ull) | x)) &
+		    0x8080808080808080ull)
+			return 0;
+	}
+	for (; i0 < len; i0++) {
+		unsigned char c = (unsigned char)json[i0];
 
 		bad |= (unsigned)(c < 0x20) | (unsigned)(c > 0x7e);
 	}
