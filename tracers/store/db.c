@@ -690,13 +690,13 @@ int db_feed_run(struct db_feed *f, struct db_stmt *ins, const void *rows, size_t
 
 struct db_jscan {
 	sqlite3 *db;
-	sqlite3_stmt *each;	/* SELECT key, type, atom FROM json_each(?1, ?2) */
+	sqlite3_stmt *each;	/* SELECT key, type, atom, fullkey FROM json_each(?1, ?2) */
 };
 
 struct db_jscan *db_jscan_new(struct pt_diag *diag)
 {
 	struct db_jscan *j = pt_xcalloc(1, sizeof(*j));
-	static const char sql[] = "SELECT key, type, atom FROM json_each(?1, ?2)";
+	static const char sql[] = "SELECT key, type, atom, fullkey FROM json_each(?1, ?2)";
 
 	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK ||
@@ -753,6 +753,7 @@ int db_json_members(struct db_jscan *j, const char *text, size_t len, const char
 			m.index = sqlite3_column_int64(j->each, 0);
 		}
 		m.type = json_type_of(sqlite3_column_text(j->each, 1));
+		m.path = (const char *)sqlite3_column_text(j->each, 3);
 		if (m.type == DB_JSON_INTEGER) {
 			m.i = sqlite3_column_int64(j->each, 2);
 		} else if (m.type == DB_JSON_TEXT) {

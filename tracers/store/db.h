@@ -171,6 +171,7 @@ struct db_json_member {
 	const char *key;	/* an object's member: its key (as SQLite gives it); NULL for an element */
 	size_t key_len;
 	int64_t index;		/* an array's element: its index */
+	const char *path;	/* its path, as db_json_members takes one (json_each's fullkey) */
 	enum db_json_type type;
 	int64_t i;		/* DB_JSON_INTEGER */
 	const char *s;		/* DB_JSON_TEXT: the string's value */

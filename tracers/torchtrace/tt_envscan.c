@@ -20,7 +20,7 @@ struct walk {
 	struct tt_envscan *s;
 	struct tt_env_fields *f;
 	size_t keys[TT_ENVSCAN_KEYS], nkeys;	/* offsets in keep of the top-level keys */
-	size_t kind, md5, name, filename, str;	/* offsets in keep; (size_t)-1 none */
+	size_t kind, kind_path, md5, name, filename, str;	/* offsets in keep; (size_t)-1 none */
 	enum db_json_type kind_type, name_type, filename_type;
 	int bad;		/* leave the envelope to jansson */
 };
@@ -168,8 +168,17 @@ static int top_member(void *ctx, const struct db_json_member *m)
 		return 1;
 	if (!tt_is_context_key(key)) {
 		if (!f->nkinds++) {
+			/*
+			 * Its members are looked up by SQLite's own path for it: a
+			 * path names a key as written (escapes and all), not as
+			 * json_each's key column gives it.
+			 */
 			w->kind = w->keys[w->nkeys - 1];
 			w->kind_type = m->type;
+			if (!m->path || (w->kind_path = keep(w, m->path, strlen(m->path))) == NONE) {
+				w->bad = 1;
+				return 1;
+			}
 		}
 	} else if (!strcmp(key, "rank")) {
 		f->rank = int_or_none(m);
@@ -232,9 +241,8 @@ static int str_element(void *ctx, const struct db_json_member *m)
 int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *out)
 {
 	struct tt_envscan *s = ctx;
-	struct walk w = { .s = s, .f = out, .kind = NONE, .md5 = NONE, .name = NONE,
-			  .filename = NONE, .str = NONE };
-	char path[TT_MAX_LINE < 4096 ? TT_MAX_LINE : 4096];
+	struct walk w = { .s = s, .f = out, .kind = NONE, .kind_path = NONE, .md5 = NONE,
+			  .name = NONE, .filename = NONE, .str = NONE };
 
 	memset(out, 0, sizeof(*out));
 	out->rank = out->cid.ca = out->cid.frame = out->cid.compile = out->cid.attempt = -1;
@@ -245,11 +253,12 @@ int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *ou
 	if (w.kind != NONE && (w.kind_type == DB_JSON_OBJECT || w.kind_type == DB_JSON_ARRAY)) {
 		const char *kind = s->keep.buf + w.kind;
 		int is_str = !strcmp(kind, "str");
+		size_t plen = strlen(s->keep.buf + w.kind_path);
+		char path[4096];
 
-		if (strpbrk(kind, "\"\\"))
-			return 0;	/* not a path SQLite reads back as this key */
-		if (pt_fmt(path, sizeof(path), "$.\"%s\"", kind) < 0)
-			return 0;
+		if (strpbrk(kind, "\"\\") || plen >= sizeof(path))
+			return 0;	/* a quote inside a quoted path, or a long one: left to jansson */
+		memcpy(path, s->keep.buf + w.kind_path, plen + 1);	/* keep grows below */
 		if (w.kind_type == DB_JSON_OBJECT &&
 		    (db_json_members(s->js, json, len, path, meta_member, &w) != 0 || w.bad))
 			return 0;

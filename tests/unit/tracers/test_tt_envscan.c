@@ -109,6 +109,11 @@ static void names(void **state)
 	assert_int_equal(run("{\"\": {\"name\": \"empty key\"}}", &f), 1);
 	assert_text(f.kind, f.kind_len, "");
 	assert_text(f.name, f.name_len, "empty key");
+	/* A kind key written with escapes: its members are found under the key it means. */
+	assert_int_equal(run("{\"\\u0061rtifact\": {\"n\\u0061me\": \"n\"}, \"a.b\": 1}", &f), 1);
+	assert_text(f.kind, f.kind_len, "artifact");
+	assert_int_equal(f.nkinds, 2);
+	assert_text(f.name, f.name_len, "n");
 }
 
 /* `str` records: [string, integer, ...] only. */
@@ -146,6 +151,7 @@ static void left_to_jansson(void **state)
 		"{\"k\": {}, \"frame_id\": 2.5E+1}",
 		"{\"a\": {}, \"a\": {}}",			/* a key twice */
 		"{\"rank\": 1, \"rank\": 2, \"k\": {}}",
+		"{\"a\": {}, \"\\u0061\": {}}",			/* the same key, escaped */
 		"{\"k\\\"q\": {\"name\": \"n\"}}",		/* a kind no path names */
 		"{\"k\": {},}",					/* not JSON */
 		"{\"k\": {}",
@@ -219,6 +225,7 @@ static void reader_same_both_ways(void **state)
 		P "{\"frame_id\": 1}\n"
 		P "{\"a\": {}, \"a\": {\"name\": \"second\"}}\n"
 		P "{\"g\": {\"name\": \"first\", \"name\": \"second\"}, \"rank\": 1, \"has_payload\": true}\n"
+		P "{\"\\u0061rtifact\": {\"n\\u0061me\": \"esc\"}, \"fr\\u0061me_id\": 4}\n"
 		"\tb\n";
 #undef P
 	struct pt_strbuf a, b;
