@@ -5,6 +5,10 @@
  * any change to its text, and the change is logged below with its date.
  *
  * Schema changes (newest first):
+ *   2026-11-29  trace 4: no foreign key on trace_records.file_id (its cascade
+ *               scanned the table once per deleted file); the trigger
+ *               trace_file_deleted deletes a file's id range, first_record
+ *               is written with its first record. See tt_schema.c.
  *   2026-11-25  lines 2: the rowids carry the run (records.id = run_id << 40 |
  *               seq, dispatch_calls.id = run_id << 40 | n; run_id and seq
  *               generated from it), no records_run/dispatch_calls_run

@@ -79,6 +79,8 @@ static int payload_known(struct tt_file_ingest *g, const char *md5)
 	return 0;
 }
 
+static const char SQL_FIRST_REC[] = "UPDATE trace_files SET first_record = ? WHERE id = ?";
+
 static int on_record(void *ctx, const struct tt_record *rec)
 {
 	struct tt_file_ingest *g = ctx;
@@ -137,8 +139,14 @@ static int on_record(void *ctx, const struct tt_record *rec)
 		      rec->json, rec->json_len) < 0)
 		goto fail;
 	g->last_id = db_last_rowid(g->ix);
-	if (!g->first_id)
+	if (!g->first_id) {
+		/* In the same transaction as the record: a file cut off later still names its start. */
+		struct db_stmt *s = NULL;
+
 		g->first_id = g->last_id;
+		if (tt_prep(g->ix, &s, SQL_FIRST_REC) < 0 || db_run(s, "ii", g->first_id, g->file_id) < 0)
+			goto fail;
+	}
 	g->rows++;
 	if (db_batch_tick(g->ix, 1) < 0)
 		goto fail;
@@ -157,11 +165,8 @@ static const char SQL_INS_PAY[] =
 static const char SQL_INS_STR[] =
 	"INSERT OR REPLACE INTO trace_strings(file_id, idx, value) VALUES(?,?,?)";
 
-static const char SQL_FILE_OLD[] =
-	"SELECT id, first_record, last_record FROM trace_files WHERE run_id = ? AND path = ?";
-static const char SQL_DEL_RECS[] = "DELETE FROM trace_records WHERE id BETWEEN ? AND ?";
-static const char SQL_DEL_STRS[] = "DELETE FROM trace_strings WHERE file_id = ?";
-static const char SQL_DEL_FILE[] = "DELETE FROM trace_files WHERE id = ?";
+/* The trigger trace_file_deleted deletes its records, the foreign key its strings. */
+static const char SQL_DEL_FILE[] = "DELETE FROM trace_files WHERE run_id = ? AND path = ?";
 static const char SQL_RANK_FROM[] =
 	"SELECT rank_from FROM trace_sources WHERE run_id = ? AND path = ?";
 static const char SQL_INS_FILE[] =
@@ -178,28 +183,8 @@ static const char SQL_FILE_DONE[] =
 static int forget_file(struct db *ix, int64_t run_id, const char *relpath)
 {
 	struct db_stmt *s = NULL;
-	int64_t fid = 0, first = 0, last = -1;
-	int rc;
 
-	if (tt_prep(ix, &s, SQL_FILE_OLD) < 0 ||
-	    db_bind(s, "it", run_id, relpath) < 0)
-		return -1;
-	rc = db_step(s);
-	if (rc < 0)
-		return -1;
-	if (rc == 0)
-		return 0;
-	fid = db_col_int(s, 0);
-	first = db_col_int(s, 1);
-	last = db_col_int(s, 2);
-	while ((rc = db_step(s)) == 1)
-		;
-	if (tt_prep(ix, &s, SQL_DEL_RECS) < 0 || db_run(s, "ii", first, last) < 0 ||
-	    tt_prep(ix, &s, SQL_DEL_STRS) < 0 || db_run(s, "i", fid) < 0 ||
-	    tt_prep(ix, &s, SQL_DEL_FILE) < 0 ||
-	    db_run(s, "i", fid) < 0)
-		return -1;
-	return 0;
+	return tt_prep(ix, &s, SQL_DEL_FILE) < 0 || db_run(s, "it", run_id, relpath) < 0 ? -1 : 0;
 }
 
 /*

@@ -16,7 +16,8 @@
 #include "xalloc.h"
 
 struct member {
-	int64_t file_id, rank, process;
+	int64_t first, last;	/* its trace_records.id range */
+	int64_t rank, process;
 	char label[48];
 	char **ids;		/* folded compile ids "[0/0]" in first-seen order */
 	size_t nids;
@@ -30,9 +31,9 @@ struct xr {
 };
 
 static const char SQL_MEMBERS[] =
-	"SELECT id, path, rank, process, pid, records, rank_conflict,"
-	" (SELECT count(*) FROM trace_files f WHERE f.run_id = t.run_id AND f.rank = t.rank AND f.records > 0)"
-	" FROM trace_files t WHERE run_id = ?1 AND records > 0"
+	"SELECT first_record, path, rank, process, pid, records, rank_conflict,"
+	" (SELECT count(*) FROM trace_files f WHERE f.run_id = t.run_id AND f.rank = t.rank AND f.records > 0),"
+	" last_record FROM trace_files t WHERE run_id = ?1 AND records > 0"
 	" ORDER BY rank IS NULL, rank, process";
 static const char SQL_EMPTY[] =
 	"SELECT path FROM trace_files WHERE run_id = ?1 AND coalesce(records, 0) = 0 ORDER BY path";
@@ -41,19 +42,19 @@ static const char SQL_CIDS[] =
 	"SELECT ca, frame, compile, coalesce(attempt, CASE WHEN compile IS NOT NULL THEN 0 END) AS att,"
 	" min(id), sum(kind = 'dynamo_output_graph'),"
 	" sum(kind = 'compilation_metrics' AND json_extract(envelope, '$.compilation_metrics.fail_type') IS NOT NULL)"
-	" FROM trace_records WHERE file_id = ?1 AND (frame IS NOT NULL OR ca IS NOT NULL)"
+	" FROM trace_records WHERE id BETWEEN ?1 AND ?2 AND (frame IS NOT NULL OR ca IS NOT NULL)"
 	" AND kind <> 'chromium_event' GROUP BY ca, frame, compile, att ORDER BY min(id)";
 static const char SQL_CACHE[] =
-	"SELECT name, ca, frame, compile, attempt FROM trace_records WHERE file_id = ?1"
+	"SELECT name, ca, frame, compile, attempt FROM trace_records WHERE id BETWEEN ?1 AND ?2"
 	" AND kind IN ('artifact', 'graph_dump') AND (name LIKE '%cache_miss%' OR name LIKE '%cache_hit%'"
 	" OR name LIKE '%cache_bypass%') ORDER BY id";
 static const char SQL_ART[] =
 	"SELECT r.ca, r.frame, r.compile, r.attempt, p.data FROM trace_records r"
-	" JOIN trace_payloads p ON p.md5 = r.payload_md5 WHERE r.file_id = ?1 AND r.kind = ?2"
-	" AND (?3 IS NULL OR r.name = ?3) ORDER BY r.id";
+	" JOIN trace_payloads p ON p.md5 = r.payload_md5 WHERE r.id BETWEEN ?1 AND ?2 AND r.kind = ?3"
+	" AND (?4 IS NULL OR r.name = ?4) ORDER BY r.id";
 static const char SQL_EXEC[] =
 	"SELECT p.data FROM trace_records r JOIN trace_payloads p ON p.md5 = r.payload_md5"
-	" WHERE r.file_id = ?1 AND r.kind = 'artifact' AND r.name LIKE '%graph_execution%'"
+	" WHERE r.id BETWEEN ?1 AND ?2 AND r.kind = 'artifact' AND r.name LIKE '%graph_execution%'"
 	" AND json_extract(r.envelope, '$.artifact.encoding') = 'json' ORDER BY r.id DESC LIMIT 1";
 
 static void cid_at(struct db_stmt *s, int c, struct compileid *id)
@@ -183,7 +184,8 @@ static int load_members(struct xr *x, int64_t run_id, json_t *members)
 		PT_GROW(x->m, x->n, alloc);
 		m = &x->m[x->n++];
 		memset(m, 0, sizeof(*m));
-		m->file_id = db_col_int(s, 0);
+		m->first = db_col_int(s, 0);
+		m->last = db_col_int(s, 8);
 		m->rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
 		m->process = db_col_int(s, 3);
 		if (m->rank >= 0 && db_col_int(s, 7) == 1)
@@ -214,7 +216,7 @@ static int check_compiles(struct xr *x, json_t *members, json_t *checks)
 		size_t alloc = 0;
 		int rc;
 
-		if (tt_prep(x->ix, &s, SQL_CIDS) < 0 || db_bind(s, "i", m->file_id) < 0) {
+		if (tt_prep(x->ix, &s, SQL_CIDS) < 0 || db_bind(s, "ii", m->first, m->last) < 0) {
 			json_decref(details);
 			return -1;
 		}
@@ -297,7 +299,7 @@ static int check_cache(struct xr *x, json_t *checks)
 		int step, prio;
 
 		pt_strbuf_init(&sb, 1 << 24);
-		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "i", x->m[i].file_id) < 0)
+		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "ii", x->m[i].first, x->m[i].last) < 0)
 			rc = -1;
 		while (rc == 0 && (step = db_step(s)) == 1)
 			pt_strbuf_addf_trunc(&sb, "%s%s", sb.len ? " " : "", cache_status(db_col_text(s, 0), &prio));
@@ -324,7 +326,7 @@ static int cmp_art(const void *a, const void *b)
 	return strcmp(((const struct art *)a)->dir, ((const struct art *)b)->dir);
 }
 
-static int load_arts(struct xr *x, int64_t file_id, const char *kind, const char *name,
+static int load_arts(struct xr *x, const struct member *m, const char *kind, const char *name,
 		     struct art **out, size_t *n)
 {
 	struct db_stmt *s = NULL;
@@ -333,7 +335,7 @@ static int load_arts(struct xr *x, int64_t file_id, const char *kind, const char
 
 	*out = NULL;
 	*n = 0;
-	if (tt_prep(x->ix, &s, SQL_ART) < 0 || db_bind(s, "itt", file_id, kind, name) < 0)
+	if (tt_prep(x->ix, &s, SQL_ART) < 0 || db_bind(s, "iitt", m->first, m->last, kind, name) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1) {
 		struct compileid id;
@@ -398,7 +400,7 @@ static int check_schedules(struct xr *x, json_t *checks, json_t **by_graph)
 		size_t n;
 		struct pt_strbuf sb;
 
-		if (load_arts(x, x->m[i].file_id, "artifact", "inductor_collective_schedule", &a, &n) < 0) {
+		if (load_arts(x, &x->m[i], "artifact", "inductor_collective_schedule", &a, &n) < 0) {
 			free_vals(val, x->n);
 			json_decref(list);
 			return -1;
@@ -455,7 +457,7 @@ static int check_runtime(struct xr *x, json_t *checks)
 		struct pt_strbuf sb;
 		int have = 0;
 
-		if (load_arts(x, x->m[i].file_id, "artifact", "inductor_runtime_and_tensor_meta", &a, &n) < 0)
+		if (load_arts(x, &x->m[i], "artifact", "inductor_runtime_and_tensor_meta", &a, &n) < 0)
 			return -1;
 		if (n)
 			qsort(a, n, sizeof(*a), cmp_art);	/* tlparse sorts by graph directory */
@@ -548,7 +550,7 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 		size_t k;
 		int step;
 
-		if (tt_prep(x->ix, &s, SQL_EXEC) < 0 || db_bind(s, "i", x->m[i].file_id) < 0) {
+		if (tt_prep(x->ix, &s, SQL_EXEC) < 0 || db_bind(s, "ii", x->m[i].first, x->m[i].last) < 0) {
 			rc = -1;
 			break;
 		}
@@ -580,7 +582,7 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 	for (size_t i = 0; i < x->n && rc == 0 && with > 1; i++) {
 		int step;
 
-		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "i", x->m[i].file_id) < 0) {
+		if (tt_prep(x->ix, &s, SQL_CACHE) < 0 || db_bind(s, "ii", x->m[i].first, x->m[i].last) < 0) {
 			rc = -1;
 			break;
 		}
@@ -760,10 +762,10 @@ static int check_parity(struct xr *x, json_t *checks)
 		struct art *sch, *code;
 		size_t ns, nc;
 
-		if (load_arts(x, x->m[i].file_id, "artifact", "inductor_collective_schedule", &sch, &ns) < 0)
+		if (load_arts(x, &x->m[i], "artifact", "inductor_collective_schedule", &sch, &ns) < 0)
 			return -1;
 		/* Any inductor_output_code of the graph (its name is the code file's). */
-		if (load_arts(x, x->m[i].file_id, "inductor_output_code", NULL, &code, &nc) < 0) {
+		if (load_arts(x, &x->m[i], "inductor_output_code", NULL, &code, &nc) < 0) {
 			free_arts(sch, ns);
 			return -1;
 		}

@@ -7,6 +7,15 @@
  *    rebuilt from them by `pttrace reindex` when its version changes.
  *
  * Change log:
+ *  2026-11-29 trace 4: trace_records.file_id has no foreign key: its cascade
+ *             looked for a deleted file's records by scanning the whole
+ *             table (no index on file_id, which would cost every import),
+ *             once per file, so deleting or re-importing a run of N ranks
+ *             read the table N times (256 rank files of 3.4 MB: `pttrace
+ *             rm` 14-30 s). The trigger trace_file_deleted deletes the file's
+ *             id range instead; trace_files.first_record is written with the
+ *             file's first record, so a file cut off mid-way (a crash, an
+ *             error after a commit) still names where its records start.
  *  2026-11-25 trace 3: one index on trace_records, (run_id, kind, frame,
  *             compile), instead of (run_id, kind) and (run_id, frame,
  *             compile): every query of the second also names the kind or
@@ -56,7 +65,7 @@ const struct schema_part tt_sources_part = {
 const struct schema_part tt_records_part = {
 	.name = "trace",
 	.kind = SCHEMA_PART_DERIVED,
-	.version = 3,
+	.version = 4,
 	.create_sql =
 	/* One row per TORCH_TRACE file of a run. */
 	"CREATE TABLE IF NOT EXISTS trace_files (\n"
@@ -76,7 +85,8 @@ const struct schema_part tt_records_part = {
 	"  lines INTEGER, records INTEGER, payloads INTEGER, blank_lines INTEGER,\n"
 	"  damaged INTEGER,         -- lines reported and skipped\n"
 	"  md5_mismatches INTEGER,\n"
-	"  first_record INTEGER, last_record INTEGER, -- trace_records.id range\n"
+	"  first_record INTEGER,    -- trace_records.id of its first record, written with it; -1: none\n"
+	"  last_record INTEGER,     -- of its last, written when the file is done; NULL: not done\n"
 	"  UNIQUE (run_id, path)\n"
 	");\n"
 	/* Payloads byte-exact, once per distinct content. */
@@ -89,7 +99,7 @@ const struct schema_part tt_records_part = {
 	"CREATE TABLE IF NOT EXISTS trace_records (\n"
 	"  id INTEGER PRIMARY KEY,\n"
 	"  run_id INTEGER NOT NULL,\n"
-	"  file_id INTEGER NOT NULL REFERENCES trace_files(id) ON DELETE CASCADE,\n"
+	"  file_id INTEGER NOT NULL, -- trace_files.id; its records are that file's id range\n"
 	"  lineno INTEGER NOT NULL, -- line of the envelope, from 1\n"
 	"  kind TEXT NOT NULL,      -- the envelope's kind key (str included)\n"
 	"  name TEXT,               -- metadata name/filename (artifact, graph_dump, link, dump_file, inductor_output_code ...)\n"
@@ -105,6 +115,18 @@ const struct schema_part tt_records_part = {
 	"  envelope TEXT NOT NULL   -- the JSON envelope as written\n"
 	");\n"
 	"CREATE INDEX IF NOT EXISTS trace_records_kind ON trace_records(run_id, kind, frame, compile);\n"
+	/*
+	 * A file's records are one id range (one writer, file after file), so
+	 * deleting a file deletes the range: no foreign key, whose cascade would
+	 * scan trace_records for the file_id. A file not done (last_record NULL)
+	 * has nothing after its records but later files' ones, told apart by
+	 * file_id.
+	 */
+	"CREATE TRIGGER IF NOT EXISTS trace_file_deleted AFTER DELETE ON trace_files BEGIN\n"
+	"  DELETE FROM trace_records WHERE id BETWEEN old.first_record AND old.last_record;\n"
+	"  DELETE FROM trace_records WHERE old.last_record IS NULL AND id >= old.first_record\n"
+	"    AND file_id = old.id;\n"
+	"END;\n"
 	/* The per-file `str` intern tables. */
 	"CREATE TABLE IF NOT EXISTS trace_strings (\n"
 	"  file_id INTEGER NOT NULL REFERENCES trace_files(id) ON DELETE CASCADE,\n"
@@ -113,6 +135,7 @@ const struct schema_part tt_records_part = {
 	"  PRIMARY KEY (file_id, idx)\n"
 	") WITHOUT ROWID;\n",
 	.drop_sql =
+	"DROP TRIGGER IF EXISTS trace_file_deleted;\n"
 	"DROP TABLE IF EXISTS trace_strings;\n"
 	"DROP TABLE IF EXISTS trace_records;\n"
 	"DROP TABLE IF EXISTS trace_payloads;\n"

@@ -144,7 +144,7 @@ for n in $NAMES; do
 	check_eq "pttrace run $n: torch 2.6 probed" "2.6.0+debian" "$(q $n "s['torch_version']")"
 	check_eq "pttrace run $n: TORCH_LOGS as asked" "${logs[$n]}" "$(q $n "s['logs_spec']")"
 	check_eq "pttrace run $n: trace part indexed" "True" \
-		"$(q $n "{'part': 'trace', 'version': 3, 'state': 'done'} in [dict(i) for i in s['indexed']]")"
+		"$(q $n "{'part': 'trace', 'version': 4, 'state': 'done'} in [dict(i) for i in s['indexed']]")"
 	check_eq "pttrace run $n: records as the reference counts them" True \
 		"$(q $n "s['torch_trace']['records'] == sum(x['records'] for x in d['files']) > 0")"
 	check_eq "pttrace run $n: records per kind" True \

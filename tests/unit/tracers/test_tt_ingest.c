@@ -2,7 +2,8 @@
  * tracers/torchtrace/tt_ingest.c over crafted TORCH_TRACE files in a fresh
  * database: ranks (JSON wins, file name otherwise, records before the rank is
  * known get it, conflicts reported), payload dedup, re-indexing a file, a file
- * that fails to index. Compile status: test_tt_compiles.c; tlparse:
+ * that fails to index, a file's records as its id range (a file cut off
+ * mid-way included). Compile status: test_tt_compiles.c; tlparse:
  * test_tt_tlparse.c; what ranks, diff and timeline make of an index:
  * test_tt_ranks.c, test_tt_diff.c, test_tt_timeline.c.
  */#include <setjmp.h>
@@ -137,12 +138,64 @@ static void failed_file_keeps_part_partial(void **state)
 	assert_int_equal(schema_part_current(f->ix, "trace", run), 1);
 }
 
+/*
+ * A file's records are its id range (trace 4: no foreign key on file_id, the
+ * trigger trace_file_deleted). A file cut off after a commit (a fault at its
+ * 20,005th record; the batch commits every 20,000 rows) keeps what was
+ * committed, with first_record set and last_record NULL; deleting its row
+ * deletes those records and none of the next file's; indexing the run again
+ * replaces every file's records, each file's range exact.
+ */
+static void file_range_and_cut_off_file(void **state)
+{
+	struct ptest_db *f = *state;
+	int64_t run = ptest_tt_new_run(f, "range");
+	struct pt_strbuf sb;
+	int64_t cut;
+
+	pt_strbuf_init(&sb, 1 << 24);
+	for (int i = 0; i < 20010; i++)
+		assert_int_equal(pt_strbuf_adds(&sb, P "{\"dynamo_start\": {\"stack\": []}, " CID(0, 0, 0) "}\n"), 0);
+	ptest_tt_put(f, run, "a_cut.log", sb.buf);
+	pt_strbuf_release(&sb);
+	ptest_tt_put(f, run, "b_after.log", P "{\"dynamo_start\": {\"stack\": []}, " CID(1, 0, 0) "}\n"
+		     P "{\"dynamo_start\": {\"stack\": []}, " CID(2, 0, 0) "}\n");
+	assert_int_equal(db_exec(f->ix, "CREATE TEMP TRIGGER inject BEFORE INSERT ON trace_records"
+				 " WHEN NEW.lineno = 20005 BEGIN SELECT RAISE(ABORT, 'injected'); END;"), 0);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), -1);
+	cut = ptest_tt_int(f, "SELECT count(*) FROM trace_records r JOIN trace_files t ON t.id = r.file_id"
+			   " WHERE r.run_id = ? AND t.path LIKE '%a_cut%'", run);
+	assert_true(cut >= 1 && cut < 20005);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_files WHERE run_id = ? AND path LIKE '%a_cut%'"
+			       " AND last_record IS NULL AND first_record = (SELECT min(id) FROM trace_records"
+			       " WHERE file_id = trace_files.id)", run), 1);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ?", run), cut + 2);
+	/* The cut-off file's row goes: its records with it, the next file's stay. */
+	assert_int_equal(db_exec(f->ix, "DELETE FROM trace_files WHERE path LIKE '%a_cut%'"), 0);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ?", run), 2);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ? AND frame = 1", run), 1);
+	/* Indexed again, whole: each file's range holds its records and nothing else. */
+	assert_int_equal(db_exec(f->ix, "DROP TRIGGER inject;"), 0);
+	pt_diag_release(&f->diag);
+	pt_diag_init(&f->diag);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ?", run), 20012);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_files t WHERE run_id = ?"
+			       " AND records = (SELECT count(*) FROM trace_records r WHERE r.id BETWEEN t.first_record"
+			       " AND t.last_record AND r.file_id = t.id)"
+			       " AND records = (SELECT count(*) FROM trace_records r WHERE r.file_id = t.id)", run), 2);
+	/* Deleting a whole file deletes its range alone. */
+	assert_int_equal(db_exec(f->ix, "DELETE FROM trace_files WHERE path LIKE '%b_after%'"), 0);
+	assert_int_equal(ptest_tt_int(f, "SELECT count(*) FROM trace_records WHERE run_id = ?", run), 20010);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rank_rules),
 		cmocka_unit_test_setup_teardown(ranks_name_then_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_file_keeps_part_partial, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_range_and_cut_off_file, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
