@@ -261,7 +261,15 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 	 */
 	if (!ix->readonly && set_wal(ix) < 0)
 		goto fail;
-	if (db_exec(ix, "PRAGMA foreign_keys=ON;") < 0 || db_add_regexp(ix) < 0)
+	/*
+	 * secure_delete=FAST: Debian's SQLite zeroes every freed page by default
+	 * (SQLITE_SECURE_DELETE), so `pttrace rm` and re-indexing wrote a run's
+	 * deleted rows out again as zeros, WAL first. A deleted run's files are
+	 * unlinked, not overwritten, so that bought no privacy; FAST still clears
+	 * deleted cells in the b-tree pages written anyway (the `sqlite3` shell
+	 * deleting a run of 128 rank files: 2.1-2.6 s with it on, 1.6 s FAST).
+	 */
+	if (db_exec(ix, "PRAGMA foreign_keys=ON; PRAGMA secure_delete=FAST;") < 0 || db_add_regexp(ix) < 0)
 		goto fail;
 	*out = ix;
 	return 0;
