@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # pttrace over a job of many ranks: RANKS copies of one real rank file
 # (tlparse's multi_rank_logs rank 1, 3.56 MB, 810 records) imported as one
-# run, then `pttrace ranks` (tlparse's cross-rank checks over every file) and
-# `pttrace rm` of the run. Each of the two reads every file's records; done
-# right, that is about one read of the run's trace_records in all, whatever
-# the number of files.
+# run, then the commands that read every file's records (`ranks`: tlparse's
+# cross-rank checks; `show`, `compiles`, `graph-breaks`, `recompiles`) and
+# `pttrace rm` of the run. Done right, each costs about one read of the
+# run's trace_records, whatever the number of files.
 # Anchor in the same invocation: the sqlite3 shell reading the run's
 # trace_records once (sum(length(envelope)), a full scan), on the same
 # database; ratios are pttrace's wall time / the anchor's.
 # --against DIR: also the pttrace of another build tree (an older commit),
-# on its own import of the same files.
+# on its own import of the same files; the two trees' outputs (text and
+# --json; not show's, which has the run's times, pids and schema versions)
+# must be identical, and the script says whether they are.
 #   bench/pttrace_ranks.sh [--against DIR] [BUILD] [RANKS]   (build, 128)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,22 +37,38 @@ timed() {
 	t=$(cat "$work/t")
 }
 
+QUERIES=(ranks show compiles graph-breaks recompiles)
+
 side() {
-	local label=$1 P=$2/tracers/pttrace db=$work/db.$1
+	local label=$1 P=$2/tracers/pttrace db=$work/db.$1 q line
 	rm -rf "$db"
+	mkdir -p "$work/out.$label"
 	timed "$P" --db "$db/p.db" import "$work/job"
-	local imp=$t
+	line=$(printf "  %-8s import %6.2f s" "$label" "$t")
 	sync
 	timed sqlite3 "$db/p.db" "SELECT sum(length(envelope)) FROM trace_records WHERE run_id = 1"
 	local anchor=$t
-	timed "$P" --db "$db/p.db" ranks 1
-	local rk=$t
+	line+=$(printf "   anchor %5.2f s:" "$anchor")
+	for q in "${QUERIES[@]}"; do
+		timed "$P" --db "$db/p.db" "$q" 1
+		line+=$(awk -v q="$q" -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   %s %.2f s (x%.1f)", q, t, t / a }')
+		[ "$q" = show ] && continue
+		"$P" --db "$db/p.db" "$q" 1 >"$work/out.$label/$q.txt" 2>/dev/null || true
+		"$P" --db "$db/p.db" --json "$q" 1 >"$work/out.$label/$q.json" 2>/dev/null || true
+	done
 	timed "$P" --db "$db/p.db" rm 1
-	local rm=$t
-	awk -v l="$label" -v i="$imp" -v a="$anchor" -v k="$rk" -v r="$rm" 'BEGIN {
-		a = a < 0.01 ? 0.01 : a
-		printf "  %-8s import %6.2f s   anchor (one read of trace_records) %5.2f s   ranks %7.2f s (x anchor %6.1f)   rm %7.2f s (x anchor %6.1f)\n", l, i, a, k, k / a, r, r / a }'
+	line+=$(awk -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   rm %.2f s (x%.1f)", t, t / a }')
+	echo "$line"
 }
 
+echo "  (seconds of wall time; x: times the anchor, one sqlite3 read of the run's trace_records)"
 side this "$build"
-[ -z "$against" ] || side against "$against"
+if [ -n "$against" ]; then
+	side against "$against"
+	if diff -r "$work/out.this" "$work/out.against" >/dev/null; then
+		echo "  outputs (text and --json, but show's) of the two trees: identical"
+	else
+		echo "  outputs (text and --json) of the two trees: DIFFER"; diff -r "$work/out.this" "$work/out.against" | head -20
+		exit 1
+	fi
+fi

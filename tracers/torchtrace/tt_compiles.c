@@ -13,12 +13,10 @@
 #include "xalloc.h"
 
 static const char SQL_COMPILE_RECS[] =
-	"SELECT r.id, r.rank, r.ca, r.frame, r.compile, r.attempt, r.kind, r.name, r.envelope, r.payload_md5,"
-	" r.file_id, f.process, (SELECT count(*) FROM trace_files o WHERE o.run_id = f.run_id AND o.records > 0"
-	" AND o.rank IS f.rank), (SELECT count(*) FROM trace_files o WHERE o.run_id = f.run_id AND o.records > 0)"
-	" FROM trace_records r JOIN trace_files f ON f.id = r.file_id WHERE r.run_id = ?1"
-	" AND (r.frame IS NOT NULL OR r.ca IS NOT NULL OR r.kind = 'compilation_metrics')"
-	" AND r.kind <> 'chromium_event' AND (?2 < 0 OR r.rank = ?2) ORDER BY r.id";
+	"SELECT id, rank, ca, frame, compile, attempt, kind, name, envelope, payload_md5, file_id"
+	" FROM trace_records WHERE run_id = ?1"
+	" AND (frame IS NOT NULL OR ca IS NOT NULL OR kind = 'compilation_metrics')"
+	" AND kind <> 'chromium_event' AND (?2 < 0 OR rank = ?2) ORDER BY id";
 static const char SQL_STR[] = "SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
 
 static void add_art(struct tt_compile *c, const char *label)
@@ -167,23 +165,42 @@ static int same_key(const struct tt_compile *c, int64_t file_id, const struct co
 	       c->cid.compile == id->compile && c->cid.attempt == id->attempt;
 }
 
+/*
+ * A file's records are one id range and they come in id order, so a file's
+ * compiles are one stretch at the end of out->v while its records come: the
+ * searches below look back only as far as that stretch goes (a job of many
+ * rank files would otherwise search every earlier file's compiles).
+ */
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			struct tt_compiles *out, struct pt_diag *diag)
 {
 	struct db_stmt *s = NULL;
-	size_t alloc = 0, last = 0;
+	struct tt_run_file *files = NULL;
+	size_t alloc = 0, last = 0, nfiles = 0, file_start = 0;
+	int64_t cur_file = -1;
 	int rc;
 
 	(void)diag;
 	memset(out, 0, sizeof(*out));
-	if (tt_prep(ix, &s, SQL_COMPILE_RECS) < 0 || db_bind(s, "ii", run_id, rank) < 0)
+	if (tt_run_files_load(ix, run_id, &files, &nfiles) < 0)
 		return -1;
+	if (tt_prep(ix, &s, SQL_COMPILE_RECS) < 0 || db_bind(s, "ii", run_id, rank) < 0) {
+		tt_run_files_release(files, nfiles);
+		return -1;
+	}
 	while ((rc = db_step(s)) == 1) {
 		struct compileid id;
 		int64_t r = col_nullable(s, 1), fid = db_col_int(s, 10);
 		const char *kind = db_col_text(s, 6), *name = db_col_text(s, 7);
+		const struct tt_run_file *file = tt_run_file_find(files, nfiles, fid);
 		struct tt_compile *c = NULL;
 
+		if (!file)
+			continue;	/* a record of no file of the run: none, but never read past the array */
+		if (fid != cur_file) {
+			cur_file = fid;
+			file_start = out->n;
+		}
 		id.ca = col_nullable(s, 2);
 		id.frame = col_nullable(s, 3);
 		id.compile = col_nullable(s, 4);
@@ -194,7 +211,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		/* The latest occurrence of this id in this file. */
 		if (out->n && same_key(&out->v[last], fid, &id))
 			c = &out->v[last];
-		for (size_t i = out->n; !c && i-- > 0;)
+		for (size_t i = out->n; !c && i-- > file_start;)
 			if (same_key(&out->v[i], fid, &id)) {
 				c = &out->v[i];
 				last = i;
@@ -211,7 +228,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (!c) {
 			int occ = 1;
 
-			for (size_t i = 0; i < out->n; i++)
+			for (size_t i = file_start; i < out->n; i++)
 				if (same_key(&out->v[i], fid, &id))
 					occ = out->v[i].occurrence + 1;
 			PT_GROW(out->v, out->n, alloc);
@@ -219,11 +236,11 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			memset(c, 0, sizeof(*c));
 			c->rank = r;
 			c->file_id = fid;
-			c->process = db_col_int(s, 11);
+			c->process = file->process;
 			/* Who compiled it, when the run has several processes: the rank, else the process. */
-			if (db_col_int(s, 13) > 1)
-				pt_fmt_trunc(c->label, sizeof(c->label), r >= 0 && db_col_int(s, 12) == 1 ? "rank %lld" : "p%lld",
-					 (long long)(r >= 0 && db_col_int(s, 12) == 1 ? r : c->process));
+			if (file->files > 1)
+				pt_fmt_trunc(c->label, sizeof(c->label), r >= 0 && file->same_rank == 1 ? "rank %lld" : "p%lld",
+					 (long long)(r >= 0 && file->same_rank == 1 ? r : c->process));
 			c->occurrence = occ;
 			c->cid = id;
 			c->first_id = db_col_int(s, 0);
@@ -237,7 +254,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (!strcmp(kind, "compilation_metrics"))
 			take_metrics(c, db_col_text(s, 8));
 		else if (!strcmp(kind, "dynamo_start"))
-			take_start(ix, c, db_col_text(s, 8), db_col_int(s, 10));
+			take_start(ix, c, db_col_text(s, 8), fid);
 		else if (!strcmp(kind, "dynamo_output_graph")) {
 			char *g = pt_xasprintf("%s%s%s", c->graph_md5 ? c->graph_md5 : "", c->graph_md5 ? "," : "",
 					       db_col_text(s, 9) ? db_col_text(s, 9) : "-");
@@ -251,6 +268,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (!db_col_is_null(s, 9))
 			add_art(c, tt_artifact_label(kind, name));
 	}
+	tt_run_files_release(files, nfiles);
 	if (rc < 0) {
 		tt_compiles_release(out);
 		return -1;
@@ -260,18 +278,24 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 	 * in the same process), empty (graph_op_count 0, tlparse's "empty"; it
 	 * also counts an absent one, which AOTInductor's metrics without compile
 	 * id have: those stay ok), ok; missing without compilation_metrics.
+	 * A file's compiles are one stretch of out->v: [start, end) below.
 	 */
-	for (size_t i = 0; i < out->n; i++) {
+	for (size_t i = 0, start = 0, end = 0; i < out->n; i++) {
 		struct tt_compile *c = &out->v[i];
 
+		if (i == end) {
+			start = i;
+			for (end = i + 1; end < out->n && out->v[end].file_id == c->file_id; end++)
+				;
+		}
 		if (c->fail_type) {
 			c->status = "failed";
 			continue;
 		}
-		for (size_t j = 0; j < out->n; j++) {
+		for (size_t j = start; j < end; j++) {
 			struct tt_compile *d = &out->v[j];
 
-			if (d->file_id == c->file_id && d->cid.ca == c->cid.ca && d->cid.frame == c->cid.frame &&
+			if (d->cid.ca == c->cid.ca && d->cid.frame == c->cid.frame &&
 			    d->cid.compile == c->cid.compile && d->cid.attempt > c->cid.attempt) {
 				c->status = "restarted";
 				break;

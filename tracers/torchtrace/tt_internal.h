@@ -42,6 +42,22 @@ static inline json_t *int_or_null(int64_t v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/*
+ * A run's files, read once for the queries that name each record's file
+ * (asked per record, as correlated subqueries, they cost a search of
+ * trace_files per row: quadratic in the ranks of a job). In id order.
+ */
+struct tt_run_file {
+	int64_t id, process;
+	int64_t same_rank;	/* files with records of its rank (NULL ranks together) */
+	int64_t files;		/* files with records in the run */
+	char *path;
+	char who[32];		/* "rank 1", "p2" when the run has several processes, else "" */
+};
+int tt_run_files_load(struct db *ix, int64_t run_id, struct tt_run_file **out, size_t *n);
+const struct tt_run_file *tt_run_file_find(const struct tt_run_file *v, size_t n, int64_t id);
+void tt_run_files_release(struct tt_run_file *v, size_t n);
+
 /* Same rank and compile id (attempt included). */
 static inline int cid_same(const struct tt_compile *c, int64_t rank, const struct compileid *id)
 {

@@ -100,28 +100,98 @@ int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
 	return rc < 0 ? -1 : 1;
 }
 
+static const char SQL_RUN_FILES[] =
+	"SELECT id, process, path, rank,"
+	" count(CASE WHEN records > 0 THEN 1 END) OVER (PARTITION BY rank),"
+	" count(CASE WHEN records > 0 THEN 1 END) OVER ()"
+	" FROM trace_files WHERE run_id = ?1 ORDER BY id";
+
+int tt_run_files_load(struct db *ix, int64_t run_id, struct tt_run_file **out, size_t *n)
+{
+	struct db_stmt *s = NULL;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (tt_prep(ix, &s, SQL_RUN_FILES) < 0 || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct tt_run_file *f;
+		int ranked = !db_col_is_null(s, 3);
+
+		PT_GROW(*out, *n, alloc);
+		f = &(*out)[(*n)++];
+		memset(f, 0, sizeof(*f));
+		f->id = db_col_int(s, 0);
+		f->process = db_col_int(s, 1);
+		f->path = pt_xstrdup(db_col_text(s, 2) ? db_col_text(s, 2) : "");
+		f->same_rank = db_col_int(s, 4);
+		f->files = db_col_int(s, 5);
+		/* Who wrote the file, when the run has several: its rank, or p<process> (no rank, or shared). */
+		if (f->files >= 2)
+			pt_fmt_trunc(f->who, sizeof(f->who), ranked && f->same_rank == 1 ? "rank %lld" : "p%lld",
+				 (long long)(ranked && f->same_rank == 1 ? db_col_int(s, 3) : f->process));
+	}
+	if (rc < 0) {
+		tt_run_files_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_run_file(const void *key, const void *elem)
+{
+	int64_t k = *(const int64_t *)key, id = ((const struct tt_run_file *)elem)->id;
+
+	return k < id ? -1 : k > id;
+}
+
+const struct tt_run_file *tt_run_file_find(const struct tt_run_file *v, size_t n, int64_t id)
+{
+	return n ? bsearch(&id, v, n, sizeof(*v), cmp_run_file) : NULL;
+}
+
+void tt_run_files_release(struct tt_run_file *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/*
+ * The run's records in id order; records of another kind and label than ?3
+ * (when given) stay in SQLite, the exact test is tt_records_for's.
+ */
 static const char SQL_RECS_FOR[] =
-	"SELECT r.id, r.rank, r.lineno, r.ca, r.frame, r.compile, r.attempt, r.kind, r.name,"
-	" r.payload_md5, r.envelope, f.path, f.who FROM trace_records r JOIN"
-	/* Who wrote the file, when the run has several: its rank, or p<process> (no rank, or shared). */
-	" (SELECT t.id, t.path, CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = t.run_id"
-	"   AND o.records > 0) < 2 THEN NULL WHEN t.rank IS NOT NULL AND (SELECT count(*) FROM trace_files o"
-	"   WHERE o.run_id = t.run_id AND o.records > 0 AND o.rank = t.rank) = 1 THEN 'rank ' || t.rank"
-	"   ELSE 'p' || t.process END AS who FROM trace_files t WHERE t.run_id = ?1) f ON f.id = r.file_id"
-	" WHERE r.run_id = ?1 AND (?2 < 0 OR r.rank = ?2) ORDER BY r.id";
+	"SELECT id, rank, lineno, ca, frame, compile, attempt, kind, name, payload_md5, envelope, file_id"
+	" FROM trace_records WHERE run_id = ?1 AND (?2 < 0 OR rank = ?2)"
+	" AND (?3 IS NULL OR kind = ?3 OR name = ?3) AND (?3 IS NOT NULL OR payload_md5 IS NOT NULL)"
+	" ORDER BY id";
 
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
 		      const char *what, tt_rec_cb cb, void *ctx, struct pt_diag *diag)
 {
 	struct db_stmt *s = NULL;
+	struct tt_run_file *files;
+	size_t nfiles;
 	int rc;
 
 	(void)diag;
-	if (tt_prep(ix, &s, SQL_RECS_FOR) < 0 || db_bind(s, "ii", run_id, rank) < 0)
+	if (tt_run_files_load(ix, run_id, &files, &nfiles) < 0)
 		return -1;
+	if (tt_prep(ix, &s, SQL_RECS_FOR) < 0 || db_bind(s, "iit", run_id, rank, what) < 0) {
+		tt_run_files_release(files, nfiles);
+		return -1;
+	}
 	while ((rc = db_step(s)) == 1) {
+		const struct tt_run_file *f = tt_run_file_find(files, nfiles, db_col_int(s, 11));
 		struct tt_rec_row row;
 
+		if (!f)
+			continue;	/* a record of no file of the run: none, as the join had it */
 		row.id = db_col_int(s, 0);
 		row.rank = col_nullable(s, 1);
 		row.lineno = db_col_int(s, 2);
@@ -133,8 +203,8 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 		row.name = db_col_text(s, 8);
 		row.md5 = db_col_text(s, 9);
 		row.envelope = db_col_text(s, 10);
-		row.file = db_col_text(s, 11);
-		row.who = db_col_text(s, 12);
+		row.file = f->path;
+		row.who = f->who[0] ? f->who : NULL;
 		if (cid && !compileid_equal(cid, &row.cid))
 			continue;
 		if (what ? (strcmp(what, row.kind) && strcmp(what, tt_artifact_label(row.kind, row.name)))
@@ -143,9 +213,11 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 		if (cb(ctx, &row) < 0) {
 			while (db_step(s) == 1)
 				;
+			tt_run_files_release(files, nfiles);
 			return -1;
 		}
 	}
+	tt_run_files_release(files, nfiles);
 	return rc < 0 ? -1 : 0;
 }
 
