@@ -16,7 +16,9 @@
  * own (unranked, or a rank two files claim); -1 for the run's only, unranked file.
  * One value is one file.
  */
-#define WHO(f) "(CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id" \
+#define WHO(f) "coalesce(" f ".who, " WHO_NOW(f) ")"
+/* What trace_files.who holds, computed: for a run whose files were not all indexed. */
+#define WHO_NOW(f) "(CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id" \
 	" AND o.records > 0) <= 1 THEN coalesce(" f ".rank, -1) WHEN " f ".rank IS NOT NULL AND" \
 	" (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id AND o.records > 0" \
 	" AND o.rank = " f ".rank) = 1 THEN " f ".rank ELSE -1 - " f ".process END)"
@@ -118,11 +120,16 @@ static char *str_or(json_t *o, const char *key)
 static const char SQL_METRICS[] =
 	"SELECT " REC_COLS REC_FROM
 	" WHERE r.run_id = ? AND r.kind = 'compilation_metrics' ORDER BY r.id";
-/* The cache artifacts of a compile id between two records (exclusive). */
+/*
+ * The cache artifacts of a compile id between two records (exclusive), in its
+ * file: a rowid range (the + keep SQLite off the kind index, which would read
+ * every rank's records of that compile id).
+ */
 static const char SQL_CACHE[] =
-	"SELECT name FROM trace_records WHERE run_id = ?1 AND kind = 'artifact'"
+	"SELECT name FROM trace_records WHERE +run_id = ?1 AND +kind = 'artifact'"
 	" AND frame IS ?2 AND compile IS ?3 AND ca IS ?4 AND file_id = ?5"
-	" AND coalesce(attempt, 0) = ?6 AND id > ?7 AND id < ?8"
+	" AND coalesce(attempt, 0) = ?6 AND id > max(?7, (SELECT first_record - 1 FROM trace_files WHERE id = ?5))"
+	" AND id < ?8"
 	" AND (name LIKE 'fx_graph_cache_%' OR name LIKE 'aotautograd_cache_%') ORDER BY id";
 /* Compile ids that started (dynamo_start) and never logged compilation_metrics. */
 static const char SQL_MISSING[] =
@@ -389,8 +396,11 @@ int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *
 
 /* ---- records ---- */
 
+/* A compile's records: its file's id range (not every record of the run). */
 static const char SQL_COMPILE_RECS[] =
-	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ?1 AND r.frame IS ?2 AND r.compile IS ?3"
+	"SELECT " REC_COLS REC_FROM " WHERE r.id BETWEEN (SELECT first_record FROM trace_files WHERE id = ?5)"
+	" AND (SELECT coalesce(last_record, 9223372036854775807) FROM trace_files WHERE id = ?5)"
+	" AND +r.run_id = ?1 AND r.frame IS ?2 AND r.compile IS ?3"
 	" AND r.ca IS ?4 AND r.file_id = ?5 AND coalesce(r.attempt, 0) = ?6"
 	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
 

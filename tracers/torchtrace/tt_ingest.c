@@ -463,6 +463,13 @@ static void list_files(const char *dir, const char *prefix, char ***v, size_t *n
 static const char SQL_PROCESS_NO[] =
 	"UPDATE trace_files SET process = (SELECT count(*) FROM trace_files f"
 	" WHERE f.run_id = trace_files.run_id AND f.path <= trace_files.path) WHERE run_id = ?";
+/* The report's key for a file's writer (trace_files.who, tt_schema.c), once per run. */
+static const char SQL_WHO[] =
+	"UPDATE trace_files SET who = (CASE WHEN (SELECT count(*) FROM trace_files o"
+	" WHERE o.run_id = trace_files.run_id AND o.records > 0) <= 1 THEN coalesce(rank, -1)"
+	" WHEN rank IS NOT NULL AND (SELECT count(*) FROM trace_files o WHERE o.run_id = trace_files.run_id"
+	" AND o.records > 0 AND o.rank = trace_files.rank) = 1 THEN rank ELSE -1 - process END)"
+	" WHERE run_id = ?";
 static const char SQL_SAME_RANK[] =
 	"SELECT rank, group_concat(path, ', '), group_concat(process, ', '), count(*) FROM"
 	" (SELECT rank, path, process FROM trace_files WHERE run_id = ?1 AND rank IS NOT NULL"
@@ -478,6 +485,7 @@ int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag)
 	int rc;
 
 	if (tt_prep(ix, &s, SQL_PROCESS_NO) < 0 || db_run(s, "i", run_id) < 0 ||
+	    tt_prep(ix, &s, SQL_WHO) < 0 || db_run(s, "i", run_id) < 0 ||
 	    tt_prep(ix, &s, SQL_SAME_RANK) < 0 || db_bind(s, "i", run_id) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1)

@@ -16,6 +16,8 @@
  *             id range instead; trace_files.first_record is written with the
  *             file's first record, so a file cut off mid-way (a crash, an
  *             error after a commit) still names where its records start.
+ *             trace_files.who: the report's key for a file's writer, set once
+ *             per run with process, instead of two subqueries per record read.
  *  2026-11-25 trace 3: one index on trace_records, (run_id, kind, frame,
  *             compile), instead of (run_id, kind) and (run_id, frame,
  *             compile): every query of the second also names the kind or
@@ -82,6 +84,9 @@ const struct schema_part tt_records_part = {
 	"  other_rank INTEGER,      -- records whose \"rank\" differs from the file's rank (kept, under rank)\n"
 	"  pid INTEGER,             -- the first record's glog pid: the process that wrote the file\n"
 	"  process INTEGER,         -- 1, 2 ...: the file's place in the run by path; one file = one process\n"
+	"  who INTEGER,             -- the file's writer as the report keys it (set with process): its rank\n"
+	"                           -- when no other file has it, -1 - process when the run has several\n"
+	"                           -- files and this one no rank of its own, rank or -1 for a single file\n"
 	"  lines INTEGER, records INTEGER, payloads INTEGER, blank_lines INTEGER,\n"
 	"  damaged INTEGER,         -- lines reported and skipped\n"
 	"  md5_mismatches INTEGER,\n"

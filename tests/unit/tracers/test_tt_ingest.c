@@ -73,6 +73,9 @@ static void ranks_name_then_json(void **state)
 	/* No name rank: the records'. One process per file, numbered by path. */
 	assert_int_equal(ptest_tt_int(f, "SELECT rank FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 1);
 	assert_int_equal(ptest_tt_int(f, "SELECT process FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 4);
+	/* The report's writer key (trace_files.who): the rank where one file has it. */
+	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 1);
+	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND name_rank = 7", run), 7);
 	assert_int_equal(tt_show_json(f->ix, run, o, &f->diag), 0);
 	{
 		char *r = json_dumps(json_object_get(o, "ranks"), JSON_COMPACT);
@@ -95,6 +98,10 @@ static void ranks_name_then_json(void **state)
 	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_WARNING), 2);
 	assert_non_null(strstr(f->diag.v[1].what, "2 files say rank 1"));
 	assert_int_equal(ptest_tt_int(f, "SELECT count(DISTINCT file_id) FROM trace_records WHERE run_id = ? AND rank = 1", run), 2);
+	/* Two files of rank 1: each is its process (-1 - process); rank 2 stays 2. */
+	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), -5);
+	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND name_rank = 7", run), -3);
+	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND name_rank = 2", run), 2);
 	free(g);
 }
 
