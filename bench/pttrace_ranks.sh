@@ -2,8 +2,8 @@
 # pttrace over a job of many ranks: RANKS copies of one real rank file
 # (tlparse's multi_rank_logs rank 1, 3.56 MB, 810 records) imported as one
 # run, then the commands that read every file's records (`ranks`: tlparse's
-# cross-rank checks; `show`, `compiles`, `graph-breaks`, `recompiles`) and
-# `pttrace rm` of the run. Done right, each costs about one read of the
+# cross-rank checks; `show`, `compiles`, `graph-breaks`, `recompiles`,
+# `report`: the static HTML report) and `pttrace rm` of the run. Done right, each costs about one read of the
 # run's trace_records, whatever the number of files.
 # Anchor in the same invocation: the sqlite3 shell reading the run's
 # trace_records once (sum(length(envelope)), a full scan), on the same
@@ -56,6 +56,8 @@ side() {
 		"$P" --db "$db/p.db" "$q" 1 >"$work/out.$label/$q.txt" 2>/dev/null || true
 		"$P" --db "$db/p.db" --json "$q" 1 >"$work/out.$label/$q.json" 2>/dev/null || true
 	done
+	timed "$P" --db "$db/p.db" report 1 --out "$work/out.$label/report"
+	line+=$(awk -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   report %.2f s (x%.1f)", t, t / a }')
 	timed "$P" --db "$db/p.db" rm 1
 	line+=$(awk -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   rm %.2f s (x%.1f)", t, t / a }')
 	echo "$line"
@@ -66,7 +68,7 @@ side this "$build"
 if [ -n "$against" ]; then
 	side against "$against"
 	if diff -r "$work/out.this" "$work/out.against" >/dev/null; then
-		echo "  outputs (text and --json, but show's) of the two trees: identical"
+		echo "  outputs (text and --json, but show's; the report's files) of the two trees: identical"
 	else
 		echo "  outputs (text and --json) of the two trees: DIFFER"; diff -r "$work/out.this" "$work/out.against" | head -20
 		exit 1
