@@ -6,22 +6,15 @@
 #include "logs_query.h"
 #include "report_data.h"
 #include "strbuf.h"
+#include "tt_query.h"
 #include "xalloc.h"
 
 /*
  * Who wrote the file f, as the report groups compiles (the same rule as the
- * labels of tt_compiles and tt_records): the rank when the file is the only
- * one of the run with records or the only one with its rank; -1 - process
- * (p2 is -3) when the run has several files and this one has no rank of its
- * own (unranked, or a rank two files claim); -1 for the run's only, unranked file.
- * One value is one file.
+ * labels of tt_compiles and tt_records; the values: TT_WHO_SQL, tt_query.h):
+ * stored in trace_files.who, computed for a run not fully indexed.
  */
-#define WHO(f) "coalesce(" f ".who, " WHO_NOW(f) ")"
-/* What trace_files.who holds, computed: for a run whose files were not all indexed. */
-#define WHO_NOW(f) "(CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id" \
-	" AND o.records > 0) <= 1 THEN coalesce(" f ".rank, -1) WHEN " f ".rank IS NOT NULL AND" \
-	" (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id AND o.records > 0" \
-	" AND o.rank = " f ".rank) = 1 THEN " f ".rank ELSE -1 - " f ".process END)"
+#define WHO(f) "coalesce(" f ".who, " TT_WHO_SQL(f) ")"
 
 /* Columns every record query selects, in this order (rec_from_row). */
 #define REC_COLS "r.id, " WHO("f") ", r.lineno, r.file_id, r.ca, r.frame, r.compile, r.attempt," \

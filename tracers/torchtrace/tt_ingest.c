@@ -465,11 +465,7 @@ static const char SQL_PROCESS_NO[] =
 	" WHERE f.run_id = trace_files.run_id AND f.path <= trace_files.path) WHERE run_id = ?";
 /* The report's key for a file's writer (trace_files.who, tt_schema.c), once per run. */
 static const char SQL_WHO[] =
-	"UPDATE trace_files SET who = (CASE WHEN (SELECT count(*) FROM trace_files o"
-	" WHERE o.run_id = trace_files.run_id AND o.records > 0) <= 1 THEN coalesce(rank, -1)"
-	" WHEN rank IS NOT NULL AND (SELECT count(*) FROM trace_files o WHERE o.run_id = trace_files.run_id"
-	" AND o.records > 0 AND o.rank = trace_files.rank) = 1 THEN rank ELSE -1 - process END)"
-	" WHERE run_id = ?";
+	"UPDATE trace_files SET who = " TT_WHO_SQL("trace_files") " WHERE run_id = ?";
 static const char SQL_SAME_RANK[] =
 	"SELECT rank, group_concat(path, ', '), group_concat(process, ', '), count(*) FROM"
 	" (SELECT rank, path, process FROM trace_files WHERE run_id = ?1 AND rank IS NOT NULL"

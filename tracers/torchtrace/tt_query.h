@@ -65,6 +65,19 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 void tt_compiles_release(struct tt_compiles *c);
 json_t *tt_compile_json(const struct tt_compile *c);
 
+/*
+ * SQL for a file's writer as the report keys it, f being a trace_files row:
+ * the rank when the file is the only one of the run with records or the only
+ * one with its rank; -1 - process (p2 is -3) when the run has several files
+ * and this one has no rank of its own; -1 for the run's only, unranked file.
+ * trace_files.who holds it, set once per run (tt_processes_check); the report
+ * computes it only where that is NULL.
+ */
+#define TT_WHO_SQL(f) "(CASE WHEN (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id" \
+	" AND o.records > 0) <= 1 THEN coalesce(" f ".rank, -1) WHEN " f ".rank IS NOT NULL AND" \
+	" (SELECT count(*) FROM trace_files o WHERE o.run_id = " f ".run_id AND o.records > 0" \
+	" AND o.rank = " f ".rank) = 1 THEN " f ".rank ELSE -1 - " f ".process END)"
+
 /* "dynamo_output_graph", or the artifact/graph_dump name for those kinds. */
 const char *tt_artifact_label(const char *kind, const char *name);
 
