@@ -10,8 +10,10 @@
 #   floor of any indexer that stores these rows), with WAL and with none.
 # Prints the child's own time each way (the slowdown pttrace's capture costs
 # it), pttrace's total wall time, the time from the child's exit to
-# pttrace's exit, the indexing rate (wall and per CPU second of the indexing
-# thread) and pttrace's peak RSS, medians of the reps (RSS: the maximum).
+# pttrace's exit, the indexing rate (wall, per CPU second of the indexing
+# threads, and per CPU second of its SQLite writer thread alone, which is
+# compared with the floor at the end) and pttrace's peak RSS, medians of
+# the reps (RSS: the maximum).
 # Goals: slowdown vs the pipe < 10 %, indexing >= 150 MB/s, done
 # within 1 s of the child's exit for 256 MB, peak RSS < 64 MB.
 # --against DIR: also the pttrace of another build tree (an older commit),
@@ -62,6 +64,7 @@ class Side:
         self.exe = exe
         self.env = dict(os.environ, PTTRACE_DB=os.path.join(tmp, "db-" + name, "pttrace.db"))
         self.under, self.wall, self.lag, self.idx, self.idxcpu, self.rss = [], [], [], [], [], []
+        self.wcpu = []  # the SQLite writer threads' CPU (absent from builds before 2026-11-29)
 
     def rep(self):
         t0 = time.monotonic()
@@ -75,6 +78,8 @@ class Side:
         self.lag.append(t1 - end)
         self.idx.append(j["index_seconds"])
         self.idxcpu.append(j["index_cpu_seconds"])
+        if "index_writer_cpu_seconds" in j:
+            self.wcpu.append(j["index_writer_cpu_seconds"])
         self.rss.append(j["peak_rss_kb"])
         self.lines, self.nbytes = j["lines"], nbytes
         subprocess.run([self.exe, "rm", "last"], env=self.env, stdout=subprocess.DEVNULL, check=True)
@@ -118,6 +123,8 @@ row("child exit to pttrace exit", "%7.2f s", lambda s: med(s.lag), "   (goal <= 
 row("indexing rate (bytes / index time)", "%6.1f MB/s", lambda s: mb / med(s.idx), " (goal >= 150)")
 row("indexing rate (bytes / its CPU)", "%6.1f MB/s", lambda s: mb / med(s.idxcpu),
     "" if A else " (what an idle machine would give)")
+row("  of it, the SQLite writer thread", "%6.1f MB/s", lambda s: mb / med(s.wcpu) if s.wcpu else float("nan"),
+    "" if A else " (per its CPU second)")
 row("pttrace peak RSS", "%6.1f MB", lambda s: max(s.rss) / 1024, "   (goal < 64)")
 
 # Anchor 3, SQLite's own floor: the rows this pttrace made of one more run,
@@ -175,4 +182,6 @@ print("  (INSERT ... SELECT, one transaction, into a fresh database of the same 
 print("  as pttrace writes (WAL)           : %6.1f MB/s per CPU s   (%.2f s)" % (mb / wal, wal))
 print("  with no journal at all            : %6.1f MB/s per CPU s   (%.2f s)" % (mb / off, off))
 print("  this pttrace's indexing           : %6.1f MB/s per CPU s   (goal >= 150)" % (mb / med(s0.idxcpu)))
+print("  this pttrace's SQLite writer      : %6.1f MB/s per CPU s   (%.2f s: %.2fx the floor with WAL)"
+      % (mb / med(s0.wcpu), med(s0.wcpu), med(s0.wcpu) / wal))
 EOF

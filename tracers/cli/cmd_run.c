@@ -154,6 +154,8 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 			json_object_set_new(o, "child_seconds", json_real(r->child_seconds));
 			json_object_set_new(o, "index_seconds", json_real(r->index_seconds));
 			json_object_set_new(o, "index_cpu_seconds", json_real(r->index_cpu_seconds));
+			/* Of that, the SQLite writer threads' (the rest parses). */
+			json_object_set_new(o, "index_writer_cpu_seconds", json_real(s->writer_cpu_seconds));
 			json_object_set_new(o, "index_lag_seconds", json_real(r->lag_seconds));
 			json_object_set_new(o, "peak_rss_kb", json_integer(ru.ru_maxrss));
 		}
