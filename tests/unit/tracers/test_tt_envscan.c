@@ -106,6 +106,14 @@ static void names(void **state)
 	assert_text(f.name, f.name_len, "fn");
 	assert_int_equal(run("{\"g\": [\"name\", \"x\"]}", &f), 1);
 	assert_null(f.name);
+	/* The second pass is skipped only when it could find nothing (may_name). */
+	assert_int_equal(run("{\"g\": {\"filename\": \"only\"}, \"rank\": 2}", &f), 1);
+	assert_text(f.name, f.name_len, "only");
+	assert_int_equal(run("{\"g\": {\"names\": \"x\", \"nam\": \"y\", \"Name\": \"z\"}}", &f), 1);
+	assert_null(f.name);
+	assert_int_equal(run("{\"g\": {}, \"has_payload\": \"ab\"}", &f), 1);
+	assert_null(f.name);
+	assert_text(f.md5, f.md5_len, "ab");
 	assert_int_equal(run("{\"\": {\"name\": \"empty key\"}}", &f), 1);
 	assert_text(f.kind, f.kind_len, "");
 	assert_text(f.name, f.name_len, "empty key");
