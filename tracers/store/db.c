@@ -699,17 +699,24 @@ int db_feed_run(struct db_feed *f, struct db_stmt *ins, const void *rows, size_t
 struct db_jscan {
 	sqlite3 *db;
 	sqlite3_stmt *each;	/* SELECT key, type, atom, fullkey FROM json_each(?1, ?2) */
+	sqlite3_stmt *named;	/* the same, WHERE key IN (?3, ?4) */
 };
 
 struct db_jscan *db_jscan_new(struct pt_diag *diag)
 {
 	struct db_jscan *j = pt_xcalloc(1, sizeof(*j));
 	static const char sql[] = "SELECT key, type, atom, fullkey FROM json_each(?1, ?2)";
+	/* The filter before the other columns: a member not asked for costs its key alone. */
+	static const char named[] = "SELECT key, type, atom, fullkey FROM json_each(?1, ?2)"
+				    " WHERE key IN (?3, ?4)";
+	const char *at = sql;
 
 	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK ||
-	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &j->each, NULL) != SQLITE_OK) {
-		pt_diag_add(diag, PT_SEV_ERROR, NULL, sql, "sqlite3_prepare_v3 (in-memory): %s",
+	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &j->each, NULL) != SQLITE_OK ||
+	    (at = named, sqlite3_prepare_v3(j->db, named, -1, SQLITE_PREPARE_PERSISTENT, &j->named,
+					    NULL)) != SQLITE_OK) {
+		pt_diag_add(diag, PT_SEV_ERROR, NULL, at, "sqlite3_prepare_v3 (in-memory): %s",
 			    j->db ? sqlite3_errmsg(j->db) : "out of memory");
 		db_jscan_free(j);
 		return NULL;
@@ -722,6 +729,7 @@ void db_jscan_free(struct db_jscan *j)
 	if (!j)
 		return;
 	sqlite3_finalize(j->each);
+	sqlite3_finalize(j->named);
 	sqlite3_close_v2(j->db);
 	free(j);
 }
@@ -741,41 +749,65 @@ static enum db_json_type json_type_of(const unsigned char *t)
 	}
 }
 
-int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
-		    db_json_member_fn fn, void *ctx)
+/* The rows of st (text, path and any filter bound) to fn; see db_json_members. */
+static int json_walk(sqlite3_stmt *st, db_json_member_fn fn, void *ctx)
 {
 	int rc, out = 0;
 
-	if (sqlite3_bind_text64(j->each, 1, text, len, SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
-	    sqlite3_bind_text(j->each, 2, path, -1, SQLITE_STATIC) != SQLITE_OK) {
-		sqlite3_reset(j->each);
-		return 1;
-	}
-	while ((rc = sqlite3_step(j->each)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_json_member m = { 0 };
 
-		if (sqlite3_column_type(j->each, 0) == SQLITE_TEXT) {
-			m.key = (const char *)sqlite3_column_text(j->each, 0);
-			m.key_len = (size_t)sqlite3_column_bytes(j->each, 0);
+		if (sqlite3_column_type(st, 0) == SQLITE_TEXT) {
+			m.key = (const char *)sqlite3_column_text(st, 0);
+			m.key_len = (size_t)sqlite3_column_bytes(st, 0);
 		} else {
-			m.index = sqlite3_column_int64(j->each, 0);
+			m.index = sqlite3_column_int64(st, 0);
 		}
-		m.type = json_type_of(sqlite3_column_text(j->each, 1));
-		m.path = (const char *)sqlite3_column_text(j->each, 3);
+		m.type = json_type_of(sqlite3_column_text(st, 1));
+		m.path = (const char *)sqlite3_column_text(st, 3);
 		if (m.type == DB_JSON_INTEGER) {
-			m.i = sqlite3_column_int64(j->each, 2);
+			m.i = sqlite3_column_int64(st, 2);
 		} else if (m.type == DB_JSON_TEXT) {
-			m.s = (const char *)sqlite3_column_text(j->each, 2);
-			m.n = (size_t)sqlite3_column_bytes(j->each, 2);
+			m.s = (const char *)sqlite3_column_text(st, 2);
+			m.n = (size_t)sqlite3_column_bytes(st, 2);
 		}
 		if (fn(ctx, &m))
 			break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		out = 1;	/* malformed JSON, a bad path, or worse: the caller's other way decides */
-	sqlite3_reset(j->each);
-	sqlite3_clear_bindings(j->each);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	return out;
+}
+
+/* text and path bound to st's ?1 and ?2: 0, or 1 (reset) when binding failed. */
+static int json_bind(sqlite3_stmt *st, const char *text, size_t len, const char *path)
+{
+	if (sqlite3_bind_text64(st, 1, text, len, SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_reset(st);
+		return 1;
+	}
+	return 0;
+}
+
+int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
+		    db_json_member_fn fn, void *ctx)
+{
+	return json_bind(j->each, text, len, path) || json_walk(j->each, fn, ctx);
+}
+
+int db_json_named(struct db_jscan *j, const char *text, size_t len, const char *path,
+		  const char *key1, const char *key2, db_json_member_fn fn, void *ctx)
+{
+	if (json_bind(j->named, text, len, path) ||
+	    sqlite3_bind_text(j->named, 3, key1, -1, SQLITE_STATIC) != SQLITE_OK ||
+	    sqlite3_bind_text(j->named, 4, key2, -1, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_reset(j->named);
+		return 1;
+	}
+	return json_walk(j->named, fn, ctx);
 }
 
 int64_t db_col_int(struct db_stmt *s, int col)

@@ -193,6 +193,13 @@ void db_jscan_free(struct db_jscan *j);
  */
 int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
 		    db_json_member_fn fn, void *ctx);
+/*
+ * The same for the members of the object at path whose key is key1 or key2
+ * (the key as json_each gives it, escapes decoded), in order: the others
+ * cost SQLite their key alone, no value and no path (issue 20).
+ */
+int db_json_named(struct db_jscan *j, const char *text, size_t len, const char *path,
+		  const char *key1, const char *key2, db_json_member_fn fn, void *ctx);
 
 /* Column values of the current row (index from 0). Text may be NULL. */
 int64_t db_col_int(struct db_stmt *s, int col);

@@ -272,7 +272,8 @@ int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *ou
 			return 0;	/* a quote inside a quoted path, or a long one: left to jansson */
 		memcpy(path, s->keep.buf + w.kind_path, plen + 1);	/* keep grows below */
 		if (w.kind_type == DB_JSON_OBJECT && may_name(json, len) &&
-		    (db_json_members(s->js, json, len, path, meta_member, &w) != 0 || w.bad))
+		    (db_json_named(s->js, json, len, path, "name", "filename", meta_member, &w) != 0 ||
+		     w.bad))
 			return 0;
 		if (is_str && w.kind_type == DB_JSON_ARRAY) {
 			out->str_ok = 0;

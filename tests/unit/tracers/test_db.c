@@ -276,6 +276,45 @@ static void foreign_database(void **state)
 }
 
 /* The default path follows --db, then PTTRACE_DB, then XDG_DATA_HOME, then HOME. */
+/* Collects "key=value" (text or integer) per member, ';'-separated. */
+static int collect_member(void *ctx, const struct db_json_member *m)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+
+	if (m->type == DB_JSON_TEXT)
+		snprintf(out + n, 256 - n, "%.*s=%.*s;", (int)m->key_len, m->key, (int)m->n, m->s);
+	else
+		snprintf(out + n, 256 - n, "%.*s=%lld;", (int)m->key_len, m->key, (long long)m->i);
+	return 0;
+}
+
+/* db_json_named: the members with either key, in order, escapes decoded; nested ones not. */
+static void json_named(void **state)
+{
+	struct db_jscan *j = db_jscan_new(NULL);
+	char got[256] = "";
+	const char *doc = "{\"a\": 1, \"name\": \"x\", \"b\": {\"name\": 2}, \"filename\": \"f\","
+			  " \"n\\u0061me\": 3, \"names\": 4}";
+	const char *bad = "{\"name\": \"x\"";
+
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(db_json_named(j, doc, strlen(doc), "$", "name", "filename", collect_member, got), 0);
+	assert_string_equal(got, "name=x;filename=f;name=3;");
+	got[0] = 0;
+	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.b", "name", "filename", collect_member, got), 0);
+	assert_string_equal(got, "name=2;");
+	got[0] = 0;
+	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.a", "name", "filename", collect_member, got), 0);
+	assert_string_equal(got, "");
+	/* Malformed: 1, and the statement is usable again. */
+	assert_int_equal(db_json_named(j, bad, strlen(bad), "$", "name", "filename", collect_member, got), 1);
+	assert_int_equal(db_json_members(j, doc, strlen(doc), "$.b", collect_member, got), 0);
+	assert_string_equal(got, "name=2;");
+	db_jscan_free(j);
+}
+
 static void default_path(void **state)
 {
 	char *p;
@@ -310,6 +349,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(readonly, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_database, setup, teardown),
 		cmocka_unit_test(default_path),
+		cmocka_unit_test(json_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
