@@ -700,6 +700,7 @@ struct db_jscan {
 	sqlite3 *db;
 	sqlite3_stmt *each;	/* SELECT key, type, atom, fullkey FROM json_each(?1, ?2) */
 	sqlite3_stmt *named;	/* the same, WHERE key IN (?3, ?4) */
+	sqlite3_stmt *strict;	/* SELECT json_valid(?1); NULL before SQLite 3.42 */
 };
 
 struct db_jscan *db_jscan_new(struct pt_diag *diag)
@@ -709,13 +710,22 @@ struct db_jscan *db_jscan_new(struct pt_diag *diag)
 	/* The filter before the other columns: a member not asked for costs its key alone. */
 	static const char named[] = "SELECT key, type, atom, fullkey FROM json_each(?1, ?2)"
 				    " WHERE key IN (?3, ?4)";
+	/*
+	 * From 3.42 on, json_each also reads JSON5 (unquoted and single-quoted
+	 * keys, trailing commas, comments, hex, +1, .5, Infinity), which json_valid
+	 * with one argument still refuses; before 3.42 json_each itself refuses it.
+	 */
+	static const char strict[] = "SELECT json_valid(?1)";
 	const char *at = sql;
 
 	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK ||
 	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &j->each, NULL) != SQLITE_OK ||
 	    (at = named, sqlite3_prepare_v3(j->db, named, -1, SQLITE_PREPARE_PERSISTENT, &j->named,
-					    NULL)) != SQLITE_OK) {
+					    NULL)) != SQLITE_OK ||
+	    (sqlite3_libversion_number() >= 3042000 &&
+	     (at = strict, sqlite3_prepare_v3(j->db, strict, -1, SQLITE_PREPARE_PERSISTENT, &j->strict,
+					      NULL)) != SQLITE_OK)) {
 		pt_diag_add(diag, PT_SEV_ERROR, NULL, at, "sqlite3_prepare_v3 (in-memory): %s",
 			    j->db ? sqlite3_errmsg(j->db) : "out of memory");
 		db_jscan_free(j);
@@ -730,6 +740,7 @@ void db_jscan_free(struct db_jscan *j)
 		return;
 	sqlite3_finalize(j->each);
 	sqlite3_finalize(j->named);
+	sqlite3_finalize(j->strict);
 	sqlite3_close_v2(j->db);
 	free(j);
 }
@@ -796,6 +807,22 @@ int db_json_members(struct db_jscan *j, const char *text, size_t len, const char
 		    db_json_member_fn fn, void *ctx)
 {
 	return json_bind(j->each, text, len, path) || json_walk(j->each, fn, ctx);
+}
+
+int db_json_strict(struct db_jscan *j, const char *text, size_t len)
+{
+	int ok;
+
+	if (!j->strict)
+		return 1;
+	if (sqlite3_bind_text64(j->strict, 1, text, len, SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
+		sqlite3_reset(j->strict);
+		return 0;
+	}
+	ok = sqlite3_step(j->strict) == SQLITE_ROW && sqlite3_column_int(j->strict, 0) == 1;
+	sqlite3_reset(j->strict);
+	sqlite3_clear_bindings(j->strict);
+	return ok;
 }
 
 int db_json_named(struct db_jscan *j, const char *text, size_t len, const char *path,

@@ -194,6 +194,14 @@ void db_jscan_free(struct db_jscan *j);
 int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
 		    db_json_member_fn fn, void *ctx);
 /*
+ * 1 when text[0..len) is JSON as RFC 8259 has it, 0 when json_each would read
+ * it only as JSON5 (SQLite 3.42 and later read that too; json_valid with one
+ * argument does not) or it is no JSON at all. Before 3.42, json_each reads
+ * nothing else and this is 1 unchecked: db_json_members says the rest.
+ */
+int db_json_strict(struct db_jscan *j, const char *text, size_t len);
+
+/*
  * The same for the members of the object at path whose key is key1 or key2
  * (the key as json_each gives it, escapes decoded), in order: the others
  * cost SQLite their key alone, no value and no path (issue 20).

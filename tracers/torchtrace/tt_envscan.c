@@ -259,7 +259,7 @@ int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *ou
 	memset(out, 0, sizeof(*out));
 	out->rank = out->cid.ca = out->cid.frame = out->cid.compile = out->cid.attempt = -1;
 	pt_strbuf_reset(&s->keep);
-	if (!len || json[0] != '{' || !plain(json, len) ||
+	if (!len || json[0] != '{' || !plain(json, len) || !db_json_strict(s->js, json, len) ||
 	    db_json_members(s->js, json, len, "$", top_member, &w) != 0 || w.bad)
 		return 0;
 	if (w.kind != NONE && (w.kind_type == DB_JSON_OBJECT || w.kind_type == DB_JSON_ARRAY)) {

@@ -13,7 +13,9 @@
  * more or with an exponent (jansson refuses integers beyond 64 bits and
  * reals that overflow), a key twice at the top (jansson keeps the last value
  * in the first one's place), a kind key with a quote or backslash, more than
- * TT_ENVSCAN_KEYS top-level keys, and whatever SQLite does not read as JSON.
+ * TT_ENVSCAN_KEYS top-level keys, whatever SQLite does not read as JSON, and
+ * JSON5, which SQLite reads from 3.42 on (Debian 13's 3.46) and jansson
+ * refuses (db_json_strict: json_valid, only on such a SQLite).
  * Inside the kind's object the last "name" and "filename" win, as in jansson.
  */
 #ifndef PT_TT_ENVSCAN_H

@@ -275,7 +275,6 @@ static void foreign_database(void **state)
 	pt_diag_release(&f->diag);
 }
 
-/* The default path follows --db, then PTTRACE_DB, then XDG_DATA_HOME, then HOME. */
 /* Collects "key=value" (text or integer) per member, ';'-separated. */
 static int collect_member(void *ctx, const struct db_json_member *m)
 {
@@ -308,13 +307,22 @@ static void json_named(void **state)
 	got[0] = 0;
 	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.a", "name", "filename", collect_member, got), 0);
 	assert_string_equal(got, "");
-	/* Malformed: 1, and the statement is usable again. */
+	/* Malformed: 1, and both statements are usable again. */
 	assert_int_equal(db_json_named(j, bad, strlen(bad), "$", "name", "filename", collect_member, got), 1);
+	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.b", "name", "filename", collect_member, got), 0);
+	assert_string_equal(got, "name=2;");
+	got[0] = 0;
+	assert_int_equal(db_json_members(j, bad, strlen(bad), "$", collect_member, got), 1);
 	assert_int_equal(db_json_members(j, doc, strlen(doc), "$.b", collect_member, got), 0);
 	assert_string_equal(got, "name=2;");
+	/* JSON as RFC 8259 has it is strict on any SQLite; JSON5 is not where SQLite reads it. */
+	assert_int_equal(db_json_strict(j, doc, strlen(doc)), 1);
+	assert_int_equal(db_json_members(j, "{a: 1}", 6, "$", collect_member, got) == 0,
+			 !db_json_strict(j, "{a: 1}", 6));
 	db_jscan_free(j);
 }
 
+/* The default path follows --db, then PTTRACE_DB, then XDG_DATA_HOME, then HOME. */
 static void default_path(void **state)
 {
 	char *p;

@@ -106,7 +106,11 @@ static void names(void **state)
 	assert_text(f.name, f.name_len, "fn");
 	assert_int_equal(run("{\"g\": [\"name\", \"x\"]}", &f), 1);
 	assert_null(f.name);
-	/* The second pass is skipped only when it could find nothing (may_name). */
+	/*
+	 * may_name skips the second pass; these cannot see whether it ran (the
+	 * fields are the same either way, by design), only that it is not
+	 * skipped where it finds something: a filename alone.
+	 */
 	assert_int_equal(run("{\"g\": {\"filename\": \"only\"}, \"rank\": 2}", &f), 1);
 	assert_text(f.name, f.name_len, "only");
 	assert_int_equal(run("{\"g\": {\"names\": \"x\", \"nam\": \"y\", \"Name\": \"z\"}}", &f), 1);
@@ -165,6 +169,17 @@ static void left_to_jansson(void **state)
 		"{\"k\": {}",
 		"{\"k\": {\"name\": \"open}}",
 		"[{\"k\": {}}]",				/* not an object */
+		/* JSON5: SQLite >= 3.42 reads it (db_json_strict), jansson does not */
+		"{\"k\": {name: \"x\"}}",			/* an unquoted key */
+		"{\"k\": {'name': \"x\"}, \"rank\": 1}",	/* single quotes */
+		"{\"k\": {\"name\": 'x'}}",
+		"{\"k\": {\"name\": \"x\",}}",			/* a trailing comma inside */
+		"{\"k\": {}, \"frame_id\": 0x1f}",		/* hex */
+		"{\"k\": {}, \"frame_id\": +1}",
+		"{\"k\": {}, \"frame_id\": .5}",
+		"{\"k\": {}, \"frame_id\": Infinity}",
+		"{\"k\": {}} /* c */",				/* a comment */
+		"{\"k\": {\"name\": \"a\\\nb\"}}",		/* a line continued */
 		"",
 	};
 	struct tt_env_fields f;
