@@ -182,6 +182,7 @@ print("  (INSERT ... SELECT, one transaction, into a fresh database of the same 
 print("  as pttrace writes (WAL)           : %6.1f MB/s per CPU s   (%.2f s)" % (mb / wal, wal))
 print("  with no journal at all            : %6.1f MB/s per CPU s   (%.2f s)" % (mb / off, off))
 print("  this pttrace's indexing           : %6.1f MB/s per CPU s   (goal >= 150)" % (mb / med(s0.idxcpu)))
-print("  this pttrace's SQLite writer      : %6.1f MB/s per CPU s   (%.2f s: %.2fx the floor with WAL)"
-      % (mb / med(s0.wcpu), med(s0.wcpu), med(s0.wcpu) / wal))
+if s0.wcpu:  # builds before 2026-11-29 do not give it
+    print("  this pttrace's SQLite writer      : %6.1f MB/s per CPU s   (%.2f s: %.2fx the floor with WAL)"
+          % (mb / med(s0.wcpu), med(s0.wcpu), med(s0.wcpu) / wal))
 EOF

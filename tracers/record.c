@@ -410,8 +410,15 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 		checkpointer_stop(&ck, &x.diag);
 	db_close(x.ix);
 	pt_diag_take(diag, &x.diag);
-	if (!thread_on)
+	if (!thread_on) {
+		/* Indexed here, after the child: its figures too (the writer's are within). */
+		double c0 = pt_thread_cpu_s();
+		uint64_t t0 = pt_now_ns();
+
 		x.rc = logs_ingest_run_dir(ix, r->run_id, ri.started_us, ri.tz_offset_s, &x.stats);
+		x.cpu_seconds = pt_thread_cpu_s() - c0 + x.stats.writer_cpu_seconds;
+		x.seconds = (double)(pt_now_ns() - t0) / 1e9;
+	}
 	runs_add_file(ix, r->run_id, "stdout.log", "stdout", (int64_t)st.bytes[1]);
 	runs_add_file(ix, r->run_id, "stderr.log", "stderr", (int64_t)st.bytes[2]);
 	runs_add_file(ix, r->run_id, "order.bin", "order", -1);
