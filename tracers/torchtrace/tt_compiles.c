@@ -237,10 +237,8 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			c->rank = r;
 			c->file_id = fid;
 			c->process = file->process;
-			/* Who compiled it, when the run has several processes: the rank, else the process. */
-			if (file->files > 1)
-				pt_fmt_trunc(c->label, sizeof(c->label), r >= 0 && file->same_rank == 1 ? "rank %lld" : "p%lld",
-					 (long long)(r >= 0 && file->same_rank == 1 ? r : c->process));
+			/* Who compiled it, when the run has several processes (the file's writer). */
+			pt_fmt_trunc(c->label, sizeof(c->label), "%s", file->who);
 			c->occurrence = occ;
 			c->cid = id;
 			c->first_id = db_col_int(s, 0);

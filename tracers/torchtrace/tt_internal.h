@@ -49,10 +49,10 @@ static inline json_t *int_or_null(int64_t v)
  */
 struct tt_run_file {
 	int64_t id, process;
-	int64_t same_rank;	/* files with records of its rank (NULL ranks together) */
-	int64_t files;		/* files with records in the run */
 	char *path;
-	char who[32];		/* "rank 1", "p2" when the run has several processes, else "" */
+	/* "rank 1" (the only file with records of its rank), "p2" (no rank, or a shared one)
+	   when the run has several files with records, else "" */
+	char who[32];
 };
 int tt_run_files_load(struct db *ix, int64_t run_id, struct tt_run_file **out, size_t *n);
 const struct tt_run_file *tt_run_file_find(const struct tt_run_file *v, size_t n, int64_t id);

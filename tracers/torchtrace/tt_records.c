@@ -119,6 +119,7 @@ int tt_run_files_load(struct db *ix, int64_t run_id, struct tt_run_file **out, s
 	while ((rc = db_step(s)) == 1) {
 		struct tt_run_file *f;
 		int ranked = !db_col_is_null(s, 3);
+		int64_t same_rank = db_col_int(s, 4), files = db_col_int(s, 5);
 
 		PT_GROW(*out, *n, alloc);
 		f = &(*out)[(*n)++];
@@ -126,12 +127,10 @@ int tt_run_files_load(struct db *ix, int64_t run_id, struct tt_run_file **out, s
 		f->id = db_col_int(s, 0);
 		f->process = db_col_int(s, 1);
 		f->path = pt_xstrdup(db_col_text(s, 2) ? db_col_text(s, 2) : "");
-		f->same_rank = db_col_int(s, 4);
-		f->files = db_col_int(s, 5);
 		/* Who wrote the file, when the run has several: its rank, or p<process> (no rank, or shared). */
-		if (f->files >= 2)
-			pt_fmt_trunc(f->who, sizeof(f->who), ranked && f->same_rank == 1 ? "rank %lld" : "p%lld",
-				 (long long)(ranked && f->same_rank == 1 ? db_col_int(s, 3) : f->process));
+		if (files >= 2)
+			pt_fmt_trunc(f->who, sizeof(f->who), ranked && same_rank == 1 ? "rank %lld" : "p%lld",
+				 (long long)(ranked && same_rank == 1 ? db_col_int(s, 3) : f->process));
 	}
 	if (rc < 0) {
 		tt_run_files_release(*out, *n);
