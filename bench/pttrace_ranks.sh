@@ -39,6 +39,11 @@ timed() {
 
 QUERIES=(ranks show compiles graph-breaks recompiles)
 
+# ratio WHAT SECONDS ANCHOR: "   WHAT 1.23 s (x4.5)" (the anchor at least 0.01 s).
+ratio() {
+	awk -v q="$1" -v t="$2" -v a="$3" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   %s %.2f s (x%.1f)", q, t, t / a }'
+}
+
 side() {
 	local label=$1 P=$2/tracers/pttrace db=$work/db.$1 q line
 	rm -rf "$db"
@@ -51,15 +56,15 @@ side() {
 	line+=$(printf "   anchor %5.2f s:" "$anchor")
 	for q in "${QUERIES[@]}"; do
 		timed "$P" --db "$db/p.db" "$q" 1
-		line+=$(awk -v q="$q" -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   %s %.2f s (x%.1f)", q, t, t / a }')
+		line+=$(ratio "$q" "$t" "$anchor")
 		[ "$q" = show ] && continue
 		"$P" --db "$db/p.db" "$q" 1 >"$work/out.$label/$q.txt" 2>/dev/null || true
 		"$P" --db "$db/p.db" --json "$q" 1 >"$work/out.$label/$q.json" 2>/dev/null || true
 	done
 	timed "$P" --db "$db/p.db" report 1 --out "$work/out.$label/report"
-	line+=$(awk -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   report %.2f s (x%.1f)", t, t / a }')
+	line+=$(ratio report "$t" "$anchor")
 	timed "$P" --db "$db/p.db" rm 1
-	line+=$(awk -v t="$t" -v a="$anchor" 'BEGIN { a = a < 0.01 ? 0.01 : a; printf "   rm %.2f s (x%.1f)", t, t / a }')
+	line+=$(ratio rm "$t" "$anchor")
 	echo "$line"
 }
 
