@@ -1,7 +1,8 @@
 /*
  * Loader environment and path rules; see ldpath.h and elf-loader.md §4, §5,
  * §12, §13. Values are Debian 12 x86-64's: $LIB is lib/x86_64-linux-gnu,
- * $PLATFORM x86_64, glibc 2.36 with the legacy hwcaps subdirectories.
+ * $PLATFORM x86_64 (haswell or xeon_phi on Intel CPUs, as glibc's loader sets
+ * it), glibc 2.36 with the legacy hwcaps subdirectories.
  */
 #include "ldpath.h"
 
@@ -31,51 +32,147 @@ static uint64_t xgetbv0(void)
 	return (uint64_t)d << 32 | a;
 }
 
+/* The CPUID bits glibc's loader decides by (sysdeps/x86/cpu-features.c). */
+struct x86_cpu {
+	unsigned c1, b7, c81;	/* CPUID 1 ECX, 7.0 EBX, 0x80000001 ECX */
+	uint64_t xcr0;		/* 0 without OSXSAVE */
+	bool intel;		/* "GenuineIntel" */
+};
+
+static void x86_cpu_read(struct x86_cpu *cpu)
+{
+	unsigned a, b, c, d, max;
+
+	memset(cpu, 0, sizeof(*cpu));
+	max = __get_cpuid_max(0, NULL);
+	if (max == 0)
+		return;
+	__cpuid(0, a, b, c, d);
+	cpu->intel = b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
+	if (__get_cpuid(1, &a, &b, &c, &d))
+		cpu->c1 = c;
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d))
+		cpu->c81 = c;
+	if (max >= 7) {
+		__cpuid_count(7, 0, a, b, c, d);
+		cpu->b7 = b;
+	}
+	if (cpu->c1 & (1u << 27))	/* OSXSAVE */
+		cpu->xcr0 = xgetbv0();
+}
+
+#define C1(bit) ((cpu->c1 >> (bit)) & 1u)
+#define B7(bit) ((cpu->b7 >> (bit)) & 1u)
+#define C81(bit) ((cpu->c81 >> (bit)) & 1u)
+/* YMM (and XMM) state enabled by the OS; with it OPMASK and both ZMM halves. */
+#define YMM_OS(cpu) (((cpu)->xcr0 & 6) == 6)
+#define ZMM_OS(cpu) (YMM_OS(cpu) && ((cpu)->xcr0 & 0xe0) == 0xe0)
+
 /*
  * The x86-64 micro-architecture levels glibc's hwcaps use (sysdeps/x86/
  * get-isa-level.h): v2 = CMPXCHG16B LAHF POPCNT SSE3 SSE4.1 SSE4.2 SSSE3;
  * v3 adds AVX AVX2 BMI1 BMI2 F16C FMA LZCNT MOVBE with OS support for YMM;
  * v4 adds AVX512F/BW/CD/DQ/VL with OS support for ZMM.
  */
-static int x86_level(void)
+static int x86_level(const struct x86_cpu *cpu)
 {
-	unsigned a, b, c, d, c81 = 0, b7 = 0;
-	uint64_t xcr0 = 0;
 	int v2, v3, v4;
 
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return 1;
-	if (__get_cpuid(0x80000001, &a, &b, &c81, &d) == 0)
-		c81 = 0;
-	if (__get_cpuid_max(0, NULL) >= 7) {
-		unsigned a7, c7, d7;
-		__cpuid_count(7, 0, a7, b7, c7, d7);
-		(void)a7, (void)c7, (void)d7;
-	}
-	if (c & (1u << 27))	/* OSXSAVE */
-		xcr0 = xgetbv0();
-	v2 = (c & (1u << 0)) && (c & (1u << 9)) && (c & (1u << 13)) && (c & (1u << 19)) &&
-	     (c & (1u << 20)) && (c & (1u << 23)) && (c81 & 1u);
-	v3 = v2 && (c & (1u << 28)) && (b7 & (1u << 5)) && (b7 & (1u << 3)) && (b7 & (1u << 8)) &&
-	     (c & (1u << 29)) && (c & (1u << 12)) && (c81 & (1u << 5)) && (c & (1u << 22)) &&
-	     (xcr0 & 6) == 6;
-	v4 = v3 && (b7 & (1u << 16)) && (b7 & (1u << 30)) && (b7 & (1u << 28)) &&
-	     (b7 & (1u << 17)) && (b7 & (1u << 31)) && (xcr0 & 0xe0) == 0xe0;
+	v2 = C1(0) && C1(9) && C1(13) && C1(19) && C1(20) && C1(23) && C81(0);
+	v3 = v2 && C1(28) && B7(5) && B7(3) && B7(8) && C1(29) && C1(12) && C81(5) && C1(22) && YMM_OS(cpu);
+	v4 = v3 && B7(16) && B7(30) && B7(28) && B7(17) && B7(31) && ZMM_OS(cpu);
 	return v4 ? 4 : v3 ? 3 : v2 ? 2 : 1;
+}
+
+/*
+ * $PLATFORM: the kernel's AT_PLATFORM ("x86_64"), which glibc's loader
+ * replaces on Intel CPUs (init_cpu_features, unchanged from 2.26 to at least
+ * 2.39): "xeon_phi" with AVX512CD, AVX512ER and AVX512PF usable, else
+ * "haswell" with AVX2 FMA BMI1 BMI2 LZCNT MOVBE POPCNT usable. On such a CPU
+ * (this project's CI machines among them) `$ORIGIN/$PLATFORM` is
+ * `$ORIGIN/haswell`. *avx512_1: the legacy hwcap bit HWCAP_X86_AVX512_1,
+ * set there too (Intel, AVX512CD without AVX512ER, AVX512BW DQ VL usable).
+ */
+static const char *x86_platform(const struct x86_cpu *cpu, bool *avx512_1)
+{
+	bool avx512 = ZMM_OS(cpu) && B7(16);	/* AVX512F usable */
+
+	*avx512_1 = false;
+	if (!cpu->intel)
+		return "x86_64";
+	if (avx512 && B7(28)) {			/* AVX512CD */
+		if (B7(27)) {			/* AVX512ER */
+			if (B7(26))		/* AVX512PF */
+				return "xeon_phi";
+		} else if (B7(30) && B7(17) && B7(31)) {
+			*avx512_1 = true;
+		}
+	}
+	if (YMM_OS(cpu) && C1(28) && B7(5) && C1(12) && B7(3) && B7(8) && C81(5) && C1(22) && C1(23))
+		return "haswell";
+	return "x86_64";
+}
+#undef C1
+#undef B7
+#undef C81
+
+/*
+ * glibc < 2.37's legacy hwcap subdirectories (elf/dl-hwcaps.c,
+ * _dl_important_hwcaps): every non-empty combination of tls, the platform,
+ * avx512_1 (when set) and x86_64, in that order, the longest first as binary
+ * counting down gives them, each once. `ld.so --help` lists the components,
+ * `LD_DEBUG=libs` the combinations.
+ */
+void ldpath_legacy_dirs(struct ldpath_env *env, bool avx512_1)
+{
+	const char *comp[4];
+	size_t n = 0;
+
+	for (size_t i = 0; i < env->n_legacy; i++)
+		free(env->legacy[i]);
+	free(env->legacy);
+	env->legacy = NULL;
+	env->n_legacy = 0;
+	comp[n++] = "tls";
+	comp[n++] = env->platform;
+	if (avx512_1)
+		comp[n++] = "avx512_1";
+	comp[n++] = "x86_64";
+	env->legacy = pt_xcalloc((size_t)1 << n, sizeof(char *));
+	for (unsigned mask = (1u << n) - 1; mask; mask--) {
+		struct pt_strbuf b;
+		bool dup = false;
+
+		pt_strbuf_init(&b, 256);
+		for (size_t i = 0; i < n; i++)
+			if (mask & (1u << (n - 1 - i)))
+				if (pt_strbuf_addf(&b, "%s%s", b.len ? "/" : "", comp[i]) < 0)
+					PT_BUG("four short names do not fit in 256 bytes");
+		for (size_t i = 0; i < env->n_legacy && !dup; i++)
+			dup = !strcmp(env->legacy[i], b.buf);
+		if (dup)
+			pt_strbuf_release(&b);
+		else
+			env->legacy[env->n_legacy++] = pt_strbuf_detach(&b);
+	}
 }
 
 int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *diag)
 {
 	static char cwd[4096];
 	const char *ver = gnu_get_libc_version();
-	int major = 0, minor = 0, level = x86_level();
+	int major = 0, minor = 0, level;
+	struct x86_cpu cpu;
+	bool avx512_1;
 	char *cache_path;
 
 	memset(env, 0, sizeof(*env));
+	x86_cpu_read(&cpu);
+	level = x86_level(&cpu);
 	env->root = root ? root : "";
 	env->cwd = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
 	env->lib = "lib/x86_64-linux-gnu";
-	env->platform = "x86_64";
+	env->platform = x86_platform(&cpu, &avx512_1);
 	env->n_system_dirs = sizeof(debian_system_dirs) / sizeof(debian_system_dirs[0]);
 	env->system_dirs = pt_xcalloc(env->n_system_dirs, sizeof(char *));
 	for (size_t i = 0; i < env->n_system_dirs; i++)
@@ -88,6 +185,7 @@ int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *di
 	/* glibc 2.37 dropped the legacy tls/ and platform subdirectories. */
 	if (sscanf(ver, "%d.%d", &major, &minor) == 2)
 		env->legacy_hwcaps = major == 2 && minor < 37;
+	ldpath_legacy_dirs(env, avx512_1);
 	cache_path = ldpath_in_root(env, "/etc/ld.so.cache");
 	env->cache_path = cache_path;
 	if (ldcache_load(&env->cache, cache_path, diag) != 0)
@@ -103,6 +201,9 @@ void ldpath_env_release(struct ldpath_env *env)
 	for (size_t i = 0; i < env->n_hwcaps; i++)
 		free(env->hwcaps[i]);
 	free(env->hwcaps);
+	for (size_t i = 0; i < env->n_legacy; i++)
+		free(env->legacy[i]);
+	free(env->legacy);
 	ldcache_release(&env->cache);
 	free((char *)env->cache_path);
 	memset(env, 0, sizeof(*env));

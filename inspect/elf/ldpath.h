@@ -17,13 +17,15 @@ struct ldpath_env {
 	const char *ld_library_path;	/* NULL: unset */
 	const char *cwd;		/* for relative paths and empty list elements */
 	const char *lib;		/* $LIB: "lib/x86_64-linux-gnu" on Debian */
-	const char *platform;		/* $PLATFORM: "x86_64" */
+	const char *platform;		/* $PLATFORM: "x86_64", "haswell" on Intel (ldpath.c) */
 	char **system_dirs;		/* without trailing '/', in order */
 	size_t n_system_dirs;
 	char **hwcaps;			/* active glibc-hwcaps subdirs, best first */
 	size_t n_hwcaps;
 	size_t a_hwcaps;		/* capacity (PT_GROW) */
 	bool legacy_hwcaps;		/* glibc < 2.37 also tries tls/, x86_64/ ... */
+	char **legacy;			/* those subdirs, best first (ldpath_legacy_dirs) */
+	size_t n_legacy;
 	bool secure;			/* AT_SECURE rules (elf-loader.md §8) */
 	bool no_cache;			/* like ld.so --inhibit-cache */
 	struct ldcache cache;		/* parsed /etc/ld.so.cache (may be empty) */
@@ -38,6 +40,13 @@ struct ldpath_env {
  */
 int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *diag);
 void ldpath_env_release(struct ldpath_env *env);
+
+/*
+ * env->legacy from env->platform: the legacy hwcap subdirectories glibc < 2.37
+ * tries (tls, the platform, avx512_1 when set, x86_64, combined). Called by
+ * ldpath_env_init; again after changing the platform.
+ */
+void ldpath_legacy_dirs(struct ldpath_env *env, bool avx512_1);
 
 /*
  * Expand $ORIGIN, ${ORIGIN}, $LIB, $PLATFORM in s (origin: the directory

@@ -206,10 +206,7 @@ static char *real_in_root(struct search *s, const struct ldpath_env *env, const 
 static char *try_dir(struct search *s, const char *dir, const char *name, enum found_by from)
 {
 	const struct ldpath_env *env = s->env;
-	static const char *const legacy[] = {
-		"tls/x86_64/x86_64", "tls/x86_64", "tls", "x86_64/x86_64", "x86_64",
-	};
-	size_t nsub = env->n_hwcaps + (env->legacy_hwcaps ? 5 : 0) + 1;
+	size_t nsub = env->n_hwcaps + (env->legacy_hwcaps ? env->n_legacy : 0) + 1;
 	const char *sep = strcmp(dir, "/") ? "/" : "";
 
 	for (size_t i = 0; i < nsub; i++) {
@@ -219,7 +216,7 @@ static char *try_dir(struct search *s, const char *dir, const char *name, enum f
 		if (i < env->n_hwcaps)
 			cand = pt_xasprintf("%s%sglibc-hwcaps/%s/%s", dir, sep, env->hwcaps[i], name);
 		else if (i + 1 < nsub)
-			cand = pt_xasprintf("%s%s%s/%s", dir, sep, legacy[i - env->n_hwcaps], name);
+			cand = pt_xasprintf("%s%s%s/%s", dir, sep, env->legacy[i - env->n_hwcaps], name);
 		else
 			cand = pt_xasprintf("%s%s%s", dir, sep, name);
 		in = ldpath_in_root(env, cand);
