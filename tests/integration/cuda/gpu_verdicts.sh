@@ -1,3 +1,4 @@
+# ctest-timeout: 1200
 # GPU verdicts on Debian's real libtorch_cuda.so (SASS sm_50..sm_90a, PTX compute_90
 # of ISA 8.4) in the CUDA test bed: the whole text report and the JSON verdicts for a
 # GTX 1080 (6.1), an RTX 4090 (8.9), an H100 (9.0), a B200 (10.0) and an RTX 5090
