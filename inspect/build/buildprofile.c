@@ -370,9 +370,8 @@ static int cmp_heavy(const void *a, const void *b)
 	return strcmp(x->file, y->file);
 }
 
-void buildtree_memory(const struct buildtree *t, const struct build_profile *p, struct build_memory *m)
+void build_memory_machine(struct build_memory *m, const char *mj)
 {
-	const char *mj = getenv("MAX_JOBS");
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 
 	memset(m, 0, sizeof(*m));
@@ -386,6 +385,11 @@ void buildtree_memory(const struct buildtree *t, const struct build_profile *p, 
 			m->max_jobs = v;
 	}
 	m->jobs_default = sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void buildtree_memory(const struct buildtree *t, const struct build_profile *p, struct build_memory *m)
+{
+	build_memory_machine(m, getenv("MAX_JOBS"));
 	for (size_t i = 0; i < p->n_runs; i++)
 		if (p->runs[i].max_concurrent > m->observed_max_concurrent)
 			m->observed_max_concurrent = p->runs[i].max_concurrent;

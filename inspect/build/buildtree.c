@@ -18,8 +18,7 @@
 #define FILE_MAX (1u << 30)	/* 1 GiB: more than any real build file */
 #define TOP_N 25
 
-/* The whole file into a new buffer: 0, 1 when absent, -1 on error (in d). */
-static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_diag *d)
+int build_read_file(const char *path, size_t max, uint8_t **buf, size_t *len, struct pt_diag *d)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -39,14 +38,14 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_dia
 		close(fd);
 		return -1;
 	}
-	cap = st.st_size > 0 && (uint64_t)st.st_size < FILE_MAX ? (size_t)st.st_size + 1 : 4096;
+	cap = st.st_size > 0 && (uint64_t)st.st_size < max ? (size_t)st.st_size + 1 : 4096;
 	b = pt_xmalloc(cap);
 	for (;;) {
 		ssize_t r;
 
 		if (got == cap) {
-			if (cap >= FILE_MAX) {
-				pt_diag_add(d, PT_SEV_ERROR, path, NULL, "larger than %u MiB", FILE_MAX >> 20);
+			if (cap >= max) {
+				pt_diag_add(d, PT_SEV_ERROR, path, NULL, "larger than %zu MiB", max >> 20);
 				free(b);
 				close(fd);
 				return -1;
@@ -70,6 +69,11 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_dia
 	*buf = b;
 	*len = got;
 	return 0;
+}
+
+static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_diag *d)
+{
+	return build_read_file(path, FILE_MAX, buf, len, d);
 }
 
 static int is_file(const char *p)

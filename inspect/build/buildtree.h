@@ -38,6 +38,12 @@ struct buildtree {
 int buildtree_load(const char *dir, bool compdb, struct buildtree *t, struct pt_diag *d);
 void buildtree_release(struct buildtree *t);
 
+/*
+ * A whole regular file into a new buffer (the caller frees *buf), refused past
+ * max bytes. Returns 0, 1 when it does not exist, -1 on error (in d, naming path).
+ */
+int build_read_file(const char *path, size_t max, uint8_t **buf, size_t *len, struct pt_diag *d);
+
 /* One configuration field. */
 struct build_field {
 	const char *group;	/* "build", "compiler", "options", "cuda", "libraries" */
@@ -145,6 +151,12 @@ struct build_memory {
 
 void buildtree_memory(const struct buildtree *t, const struct build_profile *p,
 		      struct build_memory *m);
+/*
+ * The machine's part of it alone (ram_bytes, max_jobs, jobs_default), with
+ * max_jobs the value of MAX_JOBS (NULL: unset): what `ptinspect preflight`
+ * checks before there is a tree. buildtree_memory starts with it.
+ */
+void build_memory_machine(struct build_memory *m, const char *max_jobs);
 void build_memory_release(struct build_memory *m);
 
 /* Cross-check against the libraries produced. */

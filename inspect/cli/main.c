@@ -22,6 +22,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "diff", cmd_diff, "two builds, installs or libraries side by side", 0 },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)", 0 },
 	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects", 0 },
+	{ "preflight", cmd_preflight, "before a build: will this machine build the torch asked for?", 0 },
 	{ "undefined", cmd_undefined, "symbols no loaded object defines, like ldd -r, per object", 0 },
 };
 #define NCMDS (sizeof(subcommands) / sizeof(subcommands[0]))

@@ -40,6 +40,7 @@ int cmd_files(int argc, char **argv, struct pt_cli *ctx);
 int cmd_config(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect config FILE|- */
 int cmd_doctor(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect doctor */
 int cmd_env(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect env */
+int cmd_preflight(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect preflight [SOURCE_DIR] */
 int cmd_undefined(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect undefined FILE */
 
 #endif
