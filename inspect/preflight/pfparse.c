@@ -122,14 +122,16 @@ int pf_compiler_version(const void *buf, size_t len, struct pf_compiler *c)
 		c->kind = PF_CC_CLANG;
 		return 0;
 	}
-	/* GCC: "NAME (VENDOR VERSION-N) VERSION": the last word of the line. */
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
-		n--;
-	for (i = n; i && s[i - 1] != ' '; i--)
-		;
+	/* GCC: "NAME (VENDOR VERSION-N) VERSION [DATE] [(...)]": the version after the first ')'. */
 	if (!find(s, n, "(GCC)") && !find(s, n, "g++") && !find(s, n, "gcc") && !find(s, n, "c++ ("))
 		return -1;
-	if (scan_version(s + i, n - i, &c->ver) != n - i)
+	p = memchr(s, ')', n);
+	if (!p)
+		return -1;
+	i = (size_t)(p - s) + 1;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (!scan_version(s + i, n - i, &c->ver))
 		return -1;
 	c->kind = PF_CC_GCC;
 	return 0;

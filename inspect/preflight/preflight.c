@@ -784,8 +784,8 @@ void preflight_check_arch(struct preflight *p, const char *list, int cuda, bool 
 							   ccb, rem / 1000, rem % 1000 / 10) :
 					      pt_xasprintf("drop %s from TORCH_CUDA_ARCH_LIST, or install a newer CUDA", ccb);
 				item(p, PF_FAIL, "arch", fix,
-				     "%s: nvcc %s rejects sm_%u%s (%s; it compiles sm_%u to sm_%u): 'nvcc fatal : "
-				     "Unsupported gpu architecture 'compute_%u%s''", a->entry, nv, a->arch,
+				     "%s: nvcc %s rejects sm_%u%s (%s; it compiles sm_%u to sm_%u): \"nvcc fatal   : "
+				     "Unsupported gpu architecture 'compute_%u%s'\"", a->entry, nv, a->arch,
 				     a->variant == 'a' ? "a" : a->variant == 'f' ? "f" : "", why, lo, hi, a->arch,
 				     a->variant == 'a' ? "a" : a->variant == 'f' ? "f" : "");
 				free(why);
@@ -1106,12 +1106,12 @@ static void check_resources(struct preflight *p, char *const *envp, bool cuda_on
 		long fit = (long)(p->ram_bytes / per_job);
 		char *fix = pt_xasprintf("MAX_JOBS=%ld", fit > 0 ? fit : 1);
 
-		item(p, PF_FAIL, "memory", fix, "%ld jobs (%s) x 2 GB = %s, this machine has %s of RAM: compilers get "
-		     "killed (OOM) or the machine swaps", p->jobs, m.max_jobs > 0 ? "MAX_JOBS" : "ninja's default",
+		item(p, PF_FAIL, "memory", fix, "%ld job%s (%s) x 2 GB = %s, this machine has %s of RAM: compilers get "
+		     "killed (OOM) or the machine swaps", p->jobs, PT_PLURAL(p->jobs), m.max_jobs > 0 ? "MAX_JOBS" : "ninja's default",
 		     gb(a, sizeof(a), (uint64_t)p->jobs * per_job), gb(b, sizeof(b), p->ram_bytes));
 		free(fix);
 	} else if (p->ram_bytes) {
-		item(p, PF_OK, "memory", NULL, "%ld jobs (%s) x 2 GB fit in %s of RAM", p->jobs,
+		item(p, PF_OK, "memory", NULL, "%ld job%s (%s) x 2 GB fit in %s of RAM", p->jobs, PT_PLURAL(p->jobs),
 		     m.max_jobs > 0 ? "MAX_JOBS" : "ninja's default", gb(b, sizeof(b), p->ram_bytes));
 	}
 	build_memory_release(&m);

@@ -1,0 +1,167 @@
+# ptinspect preflight on fake checkouts and toolchains made here, compared
+# whole with expected/preflight_*.txt: outside a checkout, a good checkout,
+# a submodule directory left empty, build/CMakeCache.txt against the
+# environment (USE_CUDA=1 exported after a CPU configure; then without
+# build.ninja, when setup.py does run CMake again), a nvcc printing garbage,
+# arch lists nvcc 12.4 or torch 2.6 reject, a GCC newer than CUDA 12.4 takes
+# (and -allow-unsupported-compiler), misspelt and misread variables, MAX_JOBS
+# past the RAM, --json, bad input. The tools are shell scripts in $T/bin
+# printing real --version texts, and the environment is only what each case
+# sets (env -i), so the output does not depend on this machine but for RAM
+# and disk. Then the real nvcc 13 in /usr/local/cuda: every arch of
+# preflight's table predicted as `nvcc --list-gpu-code` lists it, and each
+# prediction confirmed by `nvcc --dryrun -gencode` (the real "Unsupported gpu
+# architecture" message for the rejected ones).
+# Rewrite the expected files: PT_UPDATE_EXPECTED=1 ctest -R inspect_preflight
+# ctest-timeout: 120
+. "$PT_TESTLIB/common.sh" || exit 2
+P=$PTINSPECT
+E=$PT_SRC/tests/integration/inspect/expected
+NORM=(
+	# the machine's RAM (every case runs with MAX_JOBS=1: 2 GB fit anywhere CI runs)
+	-e 's/ fit in [0-9.]* GB of RAM$/ fit in <RAM> of RAM/'
+	# free disk in $T: the line goes (its status too: a small disk warns)
+	-e '/^  \(ok\|warn\) *disk /d'
+)
+# A disk with less than the 30 GB a CUDA build takes warns: then the verdict's
+# warning count is not this test's subject.
+avail_kb=$(df -Pk "$T" | awk 'NR == 2 { print $4 }')
+if [ "${avail_kb:-0}" -lt $((31 * 1024 * 1024)) ]; then
+	NORM+=(-e 's/^\(FAIL: the build would fail ([0-9]* failures\? predicted\), [0-9]* warnings\?)$/\1, <N> warnings)/'
+	       -e 's/^\(warn\|ok\): no failure predicted.*/<ok or warn>: no failure predicted/')
+fi
+cd "$T" || exit 2
+
+# The tools on PATH: scripts printing what the real ones print.
+mkdir -p bin bin14 py/include cuda124/bin cuda124/include/crt junkcuda/bin empty
+tool() {	# tool FILE TEXT: a program printing TEXT (with the shell's printf: PATH has only these)
+	printf '#!/bin/sh\nprintf "%%s\\n" '"'"'%s'"'"'\n' "$2" >"$1" && chmod +x "$1"
+}
+tool bin/c++ 'c++ (Debian 12.2.0-14+deb12u1) 12.2.0
+Copyright (C) 2022 Free Software Foundation, Inc.'
+tool bin14/c++ 'c++ (Debian 14.2.0-19) 14.2.0'
+tool bin/cmake 'cmake version 3.25.1
+
+CMake suite maintained and supported by Kitware (kitware.com/cmake).'
+tool bin/ninja '1.11.1'
+: >py/include/Python.h
+tool bin/python3 "3.11.2
+$T/py/include
+"
+tool cuda124/bin/nvcc 'nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2024 NVIDIA Corporation
+Built on Thu_Mar_28_02:18:24_PDT_2024
+Cuda compilation tools, release 12.4, V12.4.131
+Build cuda_12.4.r12.4/compiler.34097967_0'
+# CUDA 12.4's host_config.h, its two limits.
+printf '#if __GNUC__ > 13\n\n#error -- unsupported GNU version! gcc versions later than 13 are not supported!\n#endif\n#if (__clang_major__ >= 18) || (__clang_major__ < 3)\n#error -- unsupported clang version! clang version must be less than 18 and greater than 3.2 .\n#endif\n' \
+	>cuda124/include/crt/host_config.h
+tool junkcuda/bin/nvcc 'this is not nvcc
+release twelve'
+
+# A checkout: version.txt, setup.py, CMakeLists.txt, two submodules present,
+# torch 2.6's select_compute_arch.cmake pattern (no 'f' suffix).
+mkdir -p pt/third_party/pybind11 pt/third_party/fbgemm pt/cmake/Modules_CUDA_fix/upstream/FindCUDA
+echo 2.6.0 >pt/version.txt
+: >pt/setup.py
+printf 'cmake_minimum_required(VERSION 3.18 FATAL_ERROR)\noption(USE_CUDA "Use CUDA" ON)\noption(USE_MY_OPTION "x" OFF)\n' >pt/CMakeLists.txt
+printf '[submodule "third_party/pybind11"]\n\tpath = third_party/pybind11\n\turl = https://github.com/pybind/pybind11.git\n[submodule "third_party/fbgemm"]\n\tpath = third_party/fbgemm\n\turl = https://github.com/pytorch/fbgemm\n' >pt/.gitmodules
+: >pt/third_party/pybind11/CMakeLists.txt
+: >pt/third_party/fbgemm/CMakeLists.txt
+printf '    if(arch_name MATCHES "^([0-9]+\\\\.[0-9]a?(\\\\([0-9]+\\\\.[0-9]\\\\))?)$")\n' \
+	>pt/cmake/Modules_CUDA_fix/upstream/FindCUDA/select_compute_arch.cmake
+
+# pf VAR=VALUE... ptinspect preflight ARGS: with that environment only.
+pf() {
+	env -i PATH="$T/bin" HOME="$T" LC_ALL=C NO_COLOR=1 \
+		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} ${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} "$@"
+}
+CUDA=CUDA_HOME=$T/cuda124
+
+check_case preflight_outside 0 pf USE_CUDA=0 MAX_JOBS=1 "$P" preflight empty
+check_case preflight_checkout_ok 0 pf $CUDA "TORCH_CUDA_ARCH_LIST=8.0 8.6;9.0a+PTX" MAX_JOBS=1 "$P" preflight pt
+check_case preflight_arch_rejected 1 pf $CUDA "TORCH_CUDA_ARCH_LIST=8.6;12.0;Amper;10.0f;5.0(3.5)" MAX_JOBS=1 \
+	"$P" preflight pt
+check_case preflight_nvcc_garbage 1 pf CUDA_HOME="$T/junkcuda" USE_CUDA=1 MAX_JOBS=1 "$P" preflight pt
+check_case preflight_host_too_new 1 pf PATH="$T/bin14:$T/bin" $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 \
+	"$P" preflight pt
+check_case preflight_host_allowed 0 pf PATH="$T/bin14:$T/bin" $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 \
+	NVCC_APPEND_FLAGS=-allow-unsupported-compiler "$P" preflight pt
+check_case preflight_env_misread 0 pf $CUDA TORCH_CUDA_ARCH_LIST=Ampere MAX_JOBS=1 USE_CUDA=enable USE_CUDDN=1 \
+	USE_MY_OPTON=1 USE_KINETO=0 DEBUG=1 REL_WITH_DEB_INFO=1 "$P" preflight pt
+check_rc "preflight: MAX_JOBS past the RAM" 1 pf USE_CUDA=0 MAX_JOBS=100000 "$P" preflight pt
+check_contains "preflight: MAX_JOBS past the RAM: the fix" "fix: MAX_JOBS=" "$(cat "$T/.out")"
+check_contains "preflight: MAX_JOBS past the RAM: the line" "FAIL  memory        100000 jobs (MAX_JOBS) x 2 GB" \
+	"$(cat "$T/.out")"
+
+# --json: the same as data.
+pf $CUDA "TORCH_CUDA_ARCH_LIST=8.6;12.0" MAX_JOBS=1 "$P" preflight --json pt >pf.json
+check_eq "preflight --json: exit" 1 $?
+check_eq "preflight --json: fields" "FAIL 1 12.4 sm_86:True sm_120:False FAIL arch" "$(/usr/bin/python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+fails = [i for i in j["items"] if i["status"] == "FAIL"]
+print(j["verdict"], j["counts"]["fail"], j["cuda_version"], " ".join("%s:%s" % (a["target"], a["accepted"]) for a in j["archs"]),
+      fails[0]["status"], fails[0]["check"])' pf.json)"
+
+# A submodule directory left empty, version.txt with nonsense.
+rm pt/third_party/fbgemm/CMakeLists.txt
+echo 'not a version' >pt/version.txt
+check_case preflight_submodule_missing 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" preflight pt
+echo 2.6.0 >pt/version.txt
+: >pt/third_party/fbgemm/CMakeLists.txt
+
+# build/CMakeCache.txt of a CPU configure, and USE_CUDA=1 DEBUG=1 exported afterwards.
+mkdir -p pt/build
+printf '# This is the CMakeCache file.\n//Build type\nCMAKE_BUILD_TYPE:STRING=Release\n//Use CUDA\nUSE_CUDA:BOOL=OFF\nUSE_KINETO:BOOL=ON\n' \
+	>pt/build/CMakeCache.txt
+: >pt/build/build.ninja
+check_case preflight_cache_env 1 pf $CUDA USE_CUDA=1 DEBUG=1 USE_KINETO=1 TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 \
+	"$P" preflight pt
+# Without build.ninja setup.py runs CMake again: the environment wins, a warning.
+rm pt/build/build.ninja
+check_case preflight_cache_rerun 0 pf $CUDA USE_CUDA=1 TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 "$P" preflight pt
+# A cache that is no CMake cache.
+printf '\177ELF\0\0\0garbage' >pt/build/CMakeCache.txt
+check_rc "preflight: a damaged CMakeCache.txt" 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: a damaged CMakeCache.txt: named" "FAIL  cache         pt/build/CMakeCache.txt cannot be read" \
+	"$(cat "$T/.out")"
+check_contains "preflight: a damaged CMakeCache.txt: why" "ptinspect: warning: 'pt/build/CMakeCache.txt'" "$(cat "$T/.err")"
+rm -r pt/build
+
+# Usage and input errors.
+check_case preflight_usage_no_dir 2 pf "$P" preflight nosuch
+check_case preflight_usage_two_dirs 2 pf "$P" preflight pt empty
+
+# The real nvcc 13: the table agrees with what it lists, and each prediction with what it does.
+NVCC=/usr/local/cuda/bin/nvcc
+if [ ! -x "$NVCC" ]; then
+	[ "$PT_FAILS" = 0 ] || finish
+	skip "no nvcc at $NVCC: the table is not checked against a real nvcc"
+fi
+all="3.5;3.7;5.0;5.2;5.3;6.0;6.1;6.2;7.0;7.2;7.5;8.0;8.6;8.7;8.8;8.9;9.0;10.0;10.1;10.3;11.0;12.0;12.1"
+pf CUDA_HOME=/usr/local/cuda "TORCH_CUDA_ARCH_LIST=$all" MAX_JOBS=1 "$P" preflight --json empty >real.json
+/usr/bin/python3 -c '
+import json, sys
+for a in json.load(open(sys.argv[1]))["archs"]:
+    print(a["target"], "yes" if a["accepted"] else "no")' real.json >predicted
+"$NVCC" --list-gpu-code | sort >listed
+check_eq "real nvcc: the accepted archs are its --list-gpu-code" "$(cat listed)" \
+	"$(awk '$2 == "yes" { print $1 }' predicted | sort)"
+printf '__global__ void k() {}\n' >k.cu
+while read -r target verdict; do
+	n=${target#sm_}
+	"$NVCC" -gencode "arch=compute_$n,code=$target" --dryrun -c k.cu -o k.o >nv.out 2>&1
+	rc=$?
+	if [ "$verdict" = yes ]; then
+		check_eq "real nvcc takes $target, as predicted" 0 $rc
+	else
+		check_contains "real nvcc refuses $target, as predicted" "nvcc fatal   : Unsupported gpu architecture 'compute_$n'" \
+			"$(cat nv.out)"
+	fi
+done <predicted
+check_rc "real nvcc: 7.0 predicted to fail" 1 pf CUDA_HOME=/usr/local/cuda TORCH_CUDA_ARCH_LIST=7.0 MAX_JOBS=1 \
+	"$P" preflight empty
+check_contains "real nvcc: its message shown" "\"nvcc fatal   : Unsupported gpu architecture 'compute_70'\"" \
+	"$(cat "$T/.out")"
+finish
