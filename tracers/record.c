@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "envp.h"
 #include "parts.h"
 #include "runenv.h"
 #include "runs.h"
@@ -274,7 +275,7 @@ static void check_torch(const struct record_hooks *h, struct db *ix, int64_t run
 			const struct record_opts *o, const char *python, const struct torch_probe *p,
 			char *const *env)
 {
-	const char *logs = runenv_get(env, "TORCH_LOGS");
+	const char *logs = pt_envp_get(env, "TORCH_LOGS");
 	char *msg;
 
 	if (!p->ran)
@@ -358,7 +359,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	env = runenv_build(&(struct runenv_opts){ .logs = o->logs, .dispatch = o->dispatch,
 						  .trace_dir = o->trace ? trace_dir : NULL },
 			   environ);
-	runs_set_logs_spec(ix, r->run_id, runenv_get(env, "TORCH_LOGS"));
+	runs_set_logs_spec(ix, r->run_id, pt_envp_get(env, "TORCH_LOGS"));
 	for (char **e = env; *e; e++) {
 		size_t n;
 

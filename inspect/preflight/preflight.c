@@ -21,6 +21,7 @@
 #include "buildtree.h"
 #include "cmakecache.h"
 #include "cudaarch.h"
+#include "envp.h"
 #include "pffacts.h"
 #include "preflight.h"
 #include "pyenv.h"
@@ -59,16 +60,6 @@ size_t preflight_count(const struct preflight *p, enum pf_status s)
 	return n;
 }
 
-const char *pf_envp_get(char *const *envp, const char *name)
-{
-	size_t k = strlen(name);
-
-	for (; envp && *envp; envp++)
-		if (!strncmp(*envp, name, k) && (*envp)[k] == '=')
-			return *envp + k + 1;
-	return NULL;
-}
-
 static bool is_dir(const char *p)
 {
 	struct stat st;
@@ -79,13 +70,6 @@ static bool is_dir(const char *p)
 static bool exists(const char *p)
 {
 	return access(p, F_OK) == 0;
-}
-
-static bool is_exec(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
 /* A directory with at least one entry besides . and .. */
@@ -108,18 +92,11 @@ static char *which_exec(const char *name)
 {
 	char *w = pyenv_which(name);
 
-	if (w && !is_exec(w)) {
+	if (w && !pyenv_executable(w)) {
 		free(w);
 		return NULL;
 	}
 	return w;
-}
-
-static bool same_file(const char *a, const char *b)
-{
-	char ra[PATH_MAX], rb[PATH_MAX];
-
-	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
 }
 
 /* prog ARG: its stdout (capped) into out; the exit status, or -1 when it did not start. */
@@ -307,7 +284,7 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 		goto out;
 	}
 	/* tools/setup_helpers/cmake.py: no rerun when the cache exists, unless build.ninja is missing. */
-	v = pf_envp_get(envp, "USE_NINJA");
+	v = pt_envp_get(envp, "USE_NINJA");
 	rerun = !exists(ninja) && !(v && pf_torch_bool(v) == 0);
 	for (char *const *e = envp; e && *e; e++) {
 		const char *eq = strchr(*e, '=');
@@ -334,11 +311,11 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 		const char *want = NULL, *why = NULL;
 		const struct cmakecache_entry *ce = cmakecache_get(&c, "CMAKE_BUILD_TYPE");
 
-		if ((v = pf_envp_get(envp, "DEBUG")) && pf_torch_bool(v) == 1)
+		if ((v = pt_envp_get(envp, "DEBUG")) && pf_torch_bool(v) == 1)
 			want = "Debug", why = "DEBUG";
-		else if ((v = pf_envp_get(envp, "REL_WITH_DEB_INFO")) && pf_torch_bool(v) == 1)
+		else if ((v = pt_envp_get(envp, "REL_WITH_DEB_INFO")) && pf_torch_bool(v) == 1)
 			want = "RelWithDebInfo", why = "REL_WITH_DEB_INFO";
-		else if ((v = pf_envp_get(envp, "CMAKE_BUILD_TYPE")) && *v)
+		else if ((v = pt_envp_get(envp, "CMAKE_BUILD_TYPE")) && *v)
 			want = v, why = "CMAKE_BUILD_TYPE";
 		if (want) {
 			compared++;
@@ -350,7 +327,7 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 					 "(line %zu)", why, v, want, ce->value, ce->line);
 		}
 	}
-	if ((v = pf_envp_get(envp, "TORCH_CUDA_ARCH_LIST")) && *v) {
+	if ((v = pt_envp_get(envp, "TORCH_CUDA_ARCH_LIST")) && *v) {
 		const struct cmakecache_entry *ce = cmakecache_get(&c, "TORCH_CUDA_ARCH_LIST");
 		char *a = norm_archs(v), *b = ce ? norm_archs(ce->value) : NULL;
 
@@ -364,12 +341,12 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 		free(a);
 		free(b);
 	}
-	if ((v = pf_envp_get(envp, "CUDA_HOME")) && *v) {
+	if ((v = pt_envp_get(envp, "CUDA_HOME")) && *v) {
 		const struct cmakecache_entry *ce = cmakecache_get(&c, "CUDA_TOOLKIT_ROOT_DIR");
 
 		if (ce && *ce->value) {
 			compared++;
-			if (!same_file(v, ce->value) && strcmp(v, ce->value))
+			if (!pyenv_same_file(v, ce->value) && strcmp(v, ce->value))
 				mismatch(p, rerun, NULL, "CUDA_HOME=%s in your environment, CUDA_TOOLKIT_ROOT_DIR=%s in "
 					 "build/CMakeCache.txt (line %zu)", v, ce->value, ce->line);
 		}
@@ -381,11 +358,11 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 			const struct cmakecache_entry *ce = cmakecache_get(&c, cc[i][1]);
 			char *w;
 
-			if (!(v = pf_envp_get(envp, cc[i][0])) || !*v || !ce || !*ce->value)
+			if (!(v = pt_envp_get(envp, cc[i][0])) || !*v || !ce || !*ce->value)
 				continue;
 			compared++;
 			w = which_exec(v);
-			if (!w || !same_file(w, ce->value))
+			if (!w || !pyenv_same_file(w, ce->value))
 				mismatch(p, rerun, NULL, "%s=%s in your environment, %s=%s in build/CMakeCache.txt (line %zu)",
 					 cc[i][0], v, cc[i][1], ce->value, ce->line);
 			free(w);
@@ -540,7 +517,7 @@ void preflight_check_env(struct preflight *p, char *const *envp, char *const *op
 
 	/* The known variables in the table's order, then the other USE_/BUILD_ names. */
 	for (size_t i = 0; pf_env_vars[i].name; i++) {
-		const char *v = pf_envp_get(envp, pf_env_vars[i].name);
+		const char *v = pt_envp_get(envp, pf_env_vars[i].name);
 
 		if (v)
 			check_var(p, &pf_env_vars[i], v);
@@ -585,12 +562,12 @@ void preflight_check_env(struct preflight *p, char *const *envp, char *const *op
 			free(fix);
 		}
 	}
-	a = pf_envp_get(envp, "DEBUG");
-	b = pf_envp_get(envp, "REL_WITH_DEB_INFO");
+	a = pt_envp_get(envp, "DEBUG");
+	b = pt_envp_get(envp, "REL_WITH_DEB_INFO");
 	if (a && b && pf_torch_bool(a) == 1 && pf_torch_bool(b) == 1)
 		item(p, PF_WARN, "env", "unset one of them", "DEBUG and REL_WITH_DEB_INFO are both on: DEBUG wins (a Debug build)");
-	a = pf_envp_get(envp, "USE_CUDA");
-	b = pf_envp_get(envp, "USE_ROCM");
+	a = pt_envp_get(envp, "USE_CUDA");
+	b = pt_envp_get(envp, "USE_ROCM");
 	if (a && b && pf_torch_bool(a) == 1 && pf_torch_bool(b) == 1)
 		item(p, PF_WARN, "env", "USE_ROCM=0 for a CUDA build, USE_CUDA=0 for a ROCm one",
 		     "USE_CUDA and USE_ROCM are both on: torch builds one GPU backend");
@@ -814,7 +791,7 @@ static void find_nvcc(struct preflight *p, char *const *envp)
 	const char *v;
 	char *c;
 
-	if ((v = pf_envp_get(envp, "CUDACXX")) && *v && is_exec(v)) {
+	if ((v = pt_envp_get(envp, "CUDACXX")) && *v && pyenv_executable(v)) {
 		p->nvcc = pt_xstrdup(v);
 		p->nvcc_from = "CUDACXX";
 		return;
@@ -822,9 +799,9 @@ static void find_nvcc(struct preflight *p, char *const *envp)
 	static const char *const homes[] = { "CUDA_HOME", "CUDA_PATH" };
 
 	for (size_t i = 0; i < 2; i++)
-		if ((v = pf_envp_get(envp, homes[i])) && *v) {
+		if ((v = pt_envp_get(envp, homes[i])) && *v) {
 			c = pt_xasprintf("%s/bin/nvcc", v);
-			if (is_exec(c)) {
+			if (pyenv_executable(c)) {
 				p->nvcc = c;
 				p->nvcc_from = homes[i];
 				return;
@@ -836,7 +813,7 @@ static void find_nvcc(struct preflight *p, char *const *envp)
 		p->nvcc_from = "PATH";
 		return;
 	}
-	if (is_exec("/usr/local/cuda/bin/nvcc")) {
+	if (pyenv_executable("/usr/local/cuda/bin/nvcc")) {
 		p->nvcc = pt_xstrdup("/usr/local/cuda/bin/nvcc");
 		p->nvcc_from = "/usr/local/cuda";
 	}
@@ -889,9 +866,9 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 	int st;
 	bool allow = false;
 
-	if ((v = pf_envp_get(envp, "CUDAHOSTCXX")) && *v && cuda_on)
+	if ((v = pt_envp_get(envp, "CUDAHOSTCXX")) && *v && cuda_on)
 		cxx = which_exec(v), from = "CUDAHOSTCXX";
-	else if ((v = pf_envp_get(envp, "CXX")) && *v)
+	else if ((v = pt_envp_get(envp, "CXX")) && *v)
 		cxx = which_exec(v), from = "CXX";
 	else
 		cxx = which_exec("c++");
@@ -954,7 +931,7 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 	static const char *const flagvars[] = { "NVCC_APPEND_FLAGS", "NVCC_PREPEND_FLAGS", "TORCH_NVCC_FLAGS",
 						"CMAKE_CUDA_FLAGS" };
 	for (size_t i = 0; i < 4; i++)
-		if ((v = pf_envp_get(envp, flagvars[i])) && strstr(v, "-allow-unsupported-compiler"))
+		if ((v = pt_envp_get(envp, flagvars[i])) && strstr(v, "-allow-unsupported-compiler"))
 			allow = true;
 	{
 		bool gcc = p->host.kind == PF_CC_GCC;
@@ -1013,7 +990,7 @@ static void check_python(struct preflight *p)
 		char *s = pt_xstrdup(pt_strbuf_str(&out)), *save = NULL;
 		char *ver = strtok_r(s, "\n", &save), *inc = strtok_r(NULL, "\n", &save), *miss = strtok_r(NULL, "\n", &save);
 		char *h = inc ? pt_xasprintf("%s/Python.h", inc) : NULL;
-		bool other = !same_file(py, "/usr/bin/python3") && exists("/usr/bin/python3");
+		bool other = !pyenv_same_file(py, "/usr/bin/python3") && exists("/usr/bin/python3");
 
 		if (!h || !exists(h))
 			item(p, PF_FAIL, "python", "apt-get install python3-dev (or your Python's headers)",
@@ -1091,7 +1068,7 @@ static void check_resources(struct preflight *p, char *const *envp, bool cuda_on
 {
 	struct build_memory m;
 	struct statvfs vfs;
-	const char *mj = pf_envp_get(envp, "MAX_JOBS");
+	const char *mj = pt_envp_get(envp, "MAX_JOBS");
 	char *bdir = pt_xasprintf("%s/build", p->source_dir);
 	const char *where = is_dir(bdir) ? bdir : p->source_dir;
 	/* Build guides' rule of thumb: 2 GB of RAM a job (4 GB -> MAX_JOBS=2). */
@@ -1145,7 +1122,7 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 		pt_diag_add(d, PT_SEV_ERROR, p->source_dir, NULL, "not a directory");
 		return -1;
 	}
-	v = pf_envp_get(envp, "USE_SYSTEM_LIBS");
+	v = pt_envp_get(envp, "USE_SYSTEM_LIBS");
 	sys_libs = v && pf_torch_bool(v) == 1;
 	check_checkout(p, &sys_libs, d);
 	check_cache(p, envp, d);
@@ -1161,7 +1138,7 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 	}
 	preflight_check_env(p, envp, options, n_options);
 	pf_names_release(options, n_options);
-	v = pf_envp_get(envp, "USE_CUDA");
+	v = pt_envp_get(envp, "USE_CUDA");
 	use_cuda = v ? pf_torch_bool(v) : -1;
 	if (use_cuda == 0) {
 		item(p, PF_OK, "nvcc", NULL, "USE_CUDA=%s: a CPU build, CUDA not checked", v);
@@ -1181,7 +1158,7 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 			pt_diag_release(&quiet);
 			free(buf);
 			free(sca);
-			preflight_check_arch(p, pf_envp_get(envp, "TORCH_CUDA_ARCH_LIST"), p->cuda, only_a, gpu_present());
+			preflight_check_arch(p, pt_envp_get(envp, "TORCH_CUDA_ARCH_LIST"), p->cuda, only_a, gpu_present());
 		}
 	}
 	cuda_on = use_cuda != 0 && p->cuda;

@@ -75,9 +75,6 @@ void preflight_release(struct preflight *p);
 /* Items with that status. */
 size_t preflight_count(const struct preflight *p, enum pf_status s);
 
-/* The environment's value of name in envp, or NULL. */
-const char *pf_envp_get(char *const *envp, const char *name);
-
 /*
  * The checks of the environment's variables alone (the "env" items): known
  * variables' values, values torch misreads, misspelt USE_/BUILD_ names.

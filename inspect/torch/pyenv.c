@@ -20,7 +20,7 @@
 
 #define PYENV_MARKER "\n@@PTINSPECT-PYENV-JSON@@\n"
 
-static bool executable(const char *p)
+bool pyenv_executable(const char *p)
 {
 	struct stat st;
 
@@ -49,16 +49,16 @@ char *pyenv_find_helper(const char *argv0)
 
 		*slash = '\0';
 		cand = pt_xasprintf("%s/ptinspect-pyenv", self);
-		if (executable(cand))
+		if (pyenv_executable(cand))
 			return cand;
 		free(cand);
 		/* An installed tree moved elsewhere (cmake --install --prefix): bin/../libexec. */
 		cand = pt_xasprintf("%s/../libexec/ptools/ptinspect-pyenv", self);
-		if (executable(cand))
+		if (pyenv_executable(cand))
 			return cand;
 		free(cand);
 	}
-	if (executable(PT_LIBEXECDIR "/ptinspect-pyenv"))
+	if (pyenv_executable(PT_LIBEXECDIR "/ptinspect-pyenv"))
 		return pt_xstrdup(PT_LIBEXECDIR "/ptinspect-pyenv");
 	return NULL;
 }
@@ -250,7 +250,7 @@ int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
 			    " (set PTINSPECT_PYENV)");
 		return -1;
 	}
-	if (!executable(python)) {
+	if (!pyenv_executable(python)) {
 		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "not an executable file");
 		free(helper);
 		return -1;
@@ -297,7 +297,7 @@ char *pyenv_which(const char *name)
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		char *c = pt_xasprintf("%s/%s", *d ? d : ".", name);
 
-		if (executable(c)) {
+		if (pyenv_executable(c)) {
 			res = c;
 			break;
 		}
@@ -312,7 +312,7 @@ char *pyenv_default_python(void)
 	return pyenv_which("python3");
 }
 
-static bool same_file(const char *a, const char *b)
+bool pyenv_same_file(const char *a, const char *b)
 {
 	char ra[PATH_MAX], rb[PATH_MAX];
 
@@ -336,11 +336,11 @@ size_t pyenv_find_torch_pythons(const char *skip, char ***out)
 		free(copy);
 	}
 	for (size_t i = 0; i < nc; i++) {
-		bool dup = !executable(cands[i]) || (skip && same_file(cands[i], skip));
+		bool dup = !pyenv_executable(cands[i]) || (skip && pyenv_same_file(cands[i], skip));
 		int st;
 
 		for (size_t k = 0; k < n && !dup; k++)
-			dup = same_file((*out)[k], cands[i]);
+			dup = pyenv_same_file((*out)[k], cands[i]);
 		if (dup)
 			continue;
 		/* Only interpreters that really import torch are named (not merely find it). */

@@ -100,6 +100,12 @@ void pyenv_report_release(struct pyenv_report *r);
 struct pt_strbuf;
 int pyenv_run_capture(char *const argv[], struct pt_strbuf *out, int quiet);
 
+/* A regular file this process may execute. */
+bool pyenv_executable(const char *p);
+
+/* a and b are the same file (after realpath). */
+bool pyenv_same_file(const char *a, const char *b);
+
 /* The first "python3" on PATH, or NULL (new string). */
 char *pyenv_default_python(void);
 

@@ -12,18 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "envp.h"
 #include "strbuf.h"
 #include "xalloc.h"
-
-const char *runenv_get(char *const *env, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (; env && *env; env++)
-		if (!strncmp(*env, name, n) && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
-}
 
 /* Copy env without name, then add name=value when value is not NULL. */
 static void set_var(char ***v, size_t *n, size_t *alloc, const char *name, const char *value)
@@ -60,7 +51,7 @@ char **runenv_build(const struct runenv_opts *o, char *const *env)
 	set_var(&v, &n, &alloc, "PYTHONUNBUFFERED", "1");
 	if (o->logs)
 		set_var(&v, &n, &alloc, "TORCH_LOGS", *o->logs ? o->logs : NULL);
-	else if (!runenv_get(v, "TORCH_LOGS"))
+	else if (!pt_envp_get(v, "TORCH_LOGS"))
 		set_var(&v, &n, &alloc, "TORCH_LOGS", RUNENV_DEFAULT_LOGS);
 	if (o->dispatch)
 		set_var(&v, &n, &alloc, "TORCH_SHOW_DISPATCH_TRACE", "1");
@@ -101,7 +92,7 @@ int runenv_is_recorded(const char *entry, size_t *name_len)
 
 char *runenv_which(const char *prog, char *const *env)
 {
-	const char *path = runenv_get(env, "PATH");
+	const char *path = pt_envp_get(env, "PATH");
 	char *copy, *save = NULL, *found = NULL;
 
 	if (strchr(prog, '/'))

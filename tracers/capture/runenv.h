@@ -26,9 +26,6 @@ struct runenv_opts {
 char **runenv_build(const struct runenv_opts *o, char *const *env);
 void runenv_free(char **env);
 
-/* The value of name in env, or NULL. */
-const char *runenv_get(char *const *env, const char *name);
-
 /*
  * 1 when the variable is one a run records: TORCH_*, PYTORCH_*, CUDA_*,
  * NCCL_*, LD_LIBRARY_PATH, PYTHONPATH (also PYTHONUNBUFFERED, OMP_NUM_THREADS).
