@@ -825,6 +825,15 @@ static void check_nvcc(struct preflight *p, char *const *envp, int use_cuda)
 	int st;
 
 	find_nvcc(p, envp);
+	{
+		const char *home = pt_envp_get(envp, "CUDA_HOME");
+
+		/* find_nvcc takes CUDA_HOME/bin/nvcc when it is there: else it was not (CUDACXX aside). */
+		if (home && *home && (!p->nvcc_from || (strcmp(p->nvcc_from, "CUDA_HOME") && strcmp(p->nvcc_from, "CUDACXX"))))
+			item(p, PF_WARN, "nvcc", "point CUDA_HOME at the toolkit (the folder with bin/nvcc), or unset it",
+			     "CUDA_HOME=%s has no bin/nvcc: the build looks further and takes %s", home,
+			     p->nvcc ? p->nvcc : "none");
+	}
 	if (!p->nvcc) {
 		if (use_cuda == 1)
 			item(p, PF_FAIL, "nvcc", "install the CUDA toolkit, or set CUDA_HOME to it (or USE_CUDA=0)",

@@ -89,6 +89,14 @@ check_case preflight_host_allowed 0 pf PATH="$T/bin14:$T/bin" $CUDA TORCH_CUDA_A
 	NVCC_APPEND_FLAGS=-allow-unsupported-compiler "$P" preflight pt
 check_case preflight_env_misread 0 pf $CUDA TORCH_CUDA_ARCH_LIST=Ampere MAX_JOBS=1 USE_CUDA=enable USE_CUDDN=1 \
 	USE_MY_OPTON=1 USE_KINETO=0 DEBUG=1 REL_WITH_DEB_INFO=1 "$P" preflight pt
+# CUDA_HOME without bin/nvcc: the build looks further (PATH here).
+mkdir -p nocuda bincuda && cp cuda124/bin/nvcc bincuda/
+check_rc "preflight: CUDA_HOME without nvcc" 0 pf PATH="$T/bincuda:$T/bin" CUDA_HOME="$T/nocuda" TORCH_CUDA_ARCH_LIST=8.6 \
+	MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: CUDA_HOME without nvcc: said" \
+	"warn  nvcc          CUDA_HOME=$T/nocuda has no bin/nvcc: the build looks further and takes $T/bincuda/nvcc" "$(cat "$T/.out")"
+check_contains "preflight: CUDA_HOME without nvcc: the one found" "ok    nvcc          $T/bincuda/nvcc (from PATH): CUDA 12.4" \
+	"$(cat "$T/.out")"
 check_rc "preflight: MAX_JOBS past the RAM" 1 pf USE_CUDA=0 MAX_JOBS=100000 "$P" preflight pt
 check_contains "preflight: MAX_JOBS past the RAM: the fix" "fix: MAX_JOBS=" "$(cat "$T/.out")"
 check_contains "preflight: MAX_JOBS past the RAM: the line" "FAIL  memory        100000 jobs (MAX_JOBS) x 2 GB" \
