@@ -363,8 +363,9 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 			compared++;
 			w = which_exec(v);
 			if (!w || !pyenv_same_file(w, ce->value))
-				mismatch(p, rerun, NULL, "%s=%s in your environment, %s=%s in build/CMakeCache.txt (line %zu)",
-					 cc[i][0], v, cc[i][1], ce->value, ce->line);
+				mismatch(p, rerun, NULL, "%s=%s%s%s%s in your environment, %s=%s in build/CMakeCache.txt (line %zu)",
+					 cc[i][0], v, w && strcmp(w, v) ? " (" : "", w && strcmp(w, v) ? w : "",
+					 w && strcmp(w, v) ? ")" : "", cc[i][1], ce->value, ce->line);
 			free(w);
 		}
 	}

@@ -2,7 +2,8 @@
 # whole with expected/preflight_*.txt: outside a checkout, a good checkout,
 # a submodule directory left empty, build/CMakeCache.txt against the
 # environment (USE_CUDA=1 exported after a CPU configure; then without
-# build.ninja, when setup.py does run CMake again), a nvcc printing garbage,
+# build.ninja, when setup.py does run CMake again; the real cache of the torch
+# 2.6 build tree in tests/fixtures/buildtree), a nvcc printing garbage,
 # arch lists nvcc 12.4 or torch 2.6 reject, a GCC newer than CUDA 12.4 takes
 # (and -allow-unsupported-compiler), misspelt and misread variables, MAX_JOBS
 # past the RAM, --json, bad input. The tools are shell scripts in $T/bin
@@ -129,6 +130,14 @@ check_case preflight_cache_env 1 pf $CUDA USE_CUDA=1 DEBUG=1 USE_KINETO=1 TORCH_
 # Without build.ninja setup.py runs CMake again: the environment wins, a warning.
 rm pt/build/build.ninja
 check_case preflight_cache_rerun 0 pf $CUDA USE_CUDA=1 TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 "$P" preflight pt
+# The real CMakeCache.txt of the torch 2.6 build tree (tests/fixtures/buildtree: DEBUG=1
+# USE_CUDA=0 USE_DISTRIBUTED=0 BUILD_TEST=0, /usr/bin/c++) against another environment:
+# USE_CUDA and BUILD_TEST agree, USE_DISTRIBUTED, the build type and the C++ compiler do not.
+cp "$PT_FIXTURES/buildtree/CMakeCache.txt" pt/build/CMakeCache.txt
+: >pt/build/build.ninja
+check_case preflight_real_cache 1 pf USE_CUDA=0 USE_DISTRIBUTED=1 BUILD_TEST=0 REL_WITH_DEB_INFO=1 CXX=c++ MAX_JOBS=1 \
+	"$P" preflight pt
+rm pt/build/build.ninja
 # A cache that is no CMake cache.
 printf '\177ELF\0\0\0garbage' >pt/build/CMakeCache.txt
 check_rc "preflight: a damaged CMakeCache.txt" 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" preflight pt
