@@ -21,6 +21,8 @@ static const char usage_text[] =
 	"the arch list, the host compiler, Python, cmake, ninja, RAM and disk; runs\n"
 	"nothing heavy (--version of the tools only). Verdict first, then a checklist.\n"
 	"  SOURCE_DIR          a PyTorch checkout (default: .; elsewhere the toolchain alone)\n"
+	"  --try-nvcc          also compile a one-line kernel for each arch with the real\n"
+	"                      nvcc and host compiler (seconds each), to confirm the tables\n"
 	"  --json              one JSON document\n"
 	"  --color=WHEN        auto, always, never\n"
 	"Exit status: 0 no failure predicted, 1 a FAIL predicted, 2 usage or unreadable input.\n";
@@ -29,11 +31,25 @@ int cmd_preflight(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct preflight p;
 	struct pt_diag d;
-	struct preflight_opts o = { NULL, environ };
+	struct preflight_opts o = { NULL, environ, false };
 	int rc;
 
-	if ((rc = pt_cli_parse_common(ctx, argc, argv, "h", usage_text)) >= 0)
-		return rc;
+	static const struct option longopts[] = {
+		PT_CLI_OPTIONS,
+		{ "try-nvcc", no_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't': o.try_nvcc = true; break;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
+				return c;
+		}
+	}
 	if (pt_cli_extra_arg(ctx, argc, argv, 1, usage_text))
 		return EXIT_USAGE;
 	if (optind < argc)

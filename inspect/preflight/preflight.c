@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "cmakecache.h"
 #include "cudaarch.h"
 #include "envp.h"
+#include "fsutil.h"
 #include "pffacts.h"
 #include "preflight.h"
 #include "pyenv.h"
@@ -866,6 +868,72 @@ static void check_nvcc(struct preflight *p, char *const *envp, int use_cuda)
 	pt_strbuf_release(&out);
 }
 
+/* ---- --try-nvcc: the predictions against the real nvcc ---- */
+
+/* Each distinct architecture of p->archs compiled in a one-line kernel with nvcc and the host compiler. */
+static void try_nvcc(struct preflight *p, struct pt_diag *d)
+{
+	char dir[] = "/tmp/ptinspect-preflight.XXXXXX", *src, *obj;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		pt_diag_add(d, PT_SEV_WARNING, "/tmp", NULL, "--try-nvcc: cannot make a scratch directory: %s",
+			    strerror(errno));
+		return;
+	}
+	src = pt_xasprintf("%s/k.cu", dir);
+	obj = pt_xasprintf("%s/k.o", dir);
+	static const char kernel[] = "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n";
+
+	fd = open(src, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || pt_write_all(fd, kernel, sizeof(kernel) - 1) < 0) {
+		pt_diag_add(d, PT_SEV_WARNING, src, NULL, "--try-nvcc: cannot write: %s", strerror(errno));
+	} else {
+		for (size_t i = 0; i < p->n_archs; i++) {
+			const struct pf_arch_check *a = &p->archs[i];
+			const char *v = a->variant == 'a' ? "a" : a->variant == 'f' ? "f" : "";
+			char gencode[64];
+			bool seen = false;
+			struct pt_strbuf out;
+			int st;
+
+			for (size_t j = 0; j < i; j++)
+				seen |= p->archs[j].arch == a->arch && p->archs[j].variant == a->variant;
+			if (seen || a->accepted < 0)
+				continue;
+			pt_fmt_trunc(gencode, sizeof(gencode), "arch=compute_%u%s,code=sm_%u%s", a->arch, v, a->arch, v);
+			{
+				/* stderr with stdout: nvcc's messages are on stderr. */
+				char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)"exec \"$0\" \"$@\" 2>&1", p->nvcc,
+						 (char *)"-gencode", gencode, (char *)"-c", src, (char *)"-o", obj,
+						 p->host_cxx ? (char *)"-ccbin" : NULL, p->host_cxx, NULL };
+
+				pt_strbuf_init(&out, OUT_MAX);
+				st = pyenv_run_capture(argv, &out, 0);
+			}
+			if (st == 0) {
+				item(p, a->accepted ? PF_OK : PF_FAIL, "try-nvcc", a->accepted ? NULL : "report it: ptools' table is wrong",
+				     "sm_%u%s: nvcc compiled a one-line kernel%s", a->arch, v,
+				     a->accepted ? ", as predicted" : ", though the table predicted a refusal");
+			} else {
+				char *l = first_line_of(pt_strbuf_str(&out));
+
+				item(p, a->accepted ? PF_FAIL : PF_OK, "try-nvcc", NULL, "sm_%u%s: nvcc refused it%s: '%s'", a->arch,
+				     v, a->accepted ? ", though the table predicted it compiles" : ", as predicted", l);
+				free(l);
+			}
+			pt_strbuf_release(&out);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(obj);
+	unlink(src);
+	rmdir(dir);
+	free(src);
+	free(obj);
+}
+
 /* ---- host compiler ---- */
 
 static void check_host(struct preflight *p, char *const *envp, bool cuda_on, struct pt_diag *d)
@@ -1173,6 +1241,8 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 	}
 	cuda_on = use_cuda != 0 && p->cuda;
 	check_host(p, envp, cuda_on, d);
+	if (o->try_nvcc && cuda_on)
+		try_nvcc(p, d);
 	check_python(p);
 	check_tools(p, d);
 	check_resources(p, envp, cuda_on);

@@ -62,6 +62,7 @@ struct preflight {
 struct preflight_opts {
 	const char *source_dir;		/* NULL: the current directory */
 	char *const *envp;		/* the environment setup.py would get */
+	bool try_nvcc;			/* compile a one-line kernel per arch with the real nvcc */
 };
 
 /*

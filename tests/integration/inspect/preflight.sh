@@ -12,7 +12,8 @@
 # and disk. Then the real nvcc 13 in /usr/local/cuda: every arch of
 # preflight's table predicted as `nvcc --list-gpu-code` lists it, and each
 # prediction confirmed by `nvcc --dryrun -gencode` (the real "Unsupported gpu
-# architecture" message for the rejected ones).
+# architecture" message for the rejected ones); --try-nvcc compiling for 7.0
+# and 8.6 with the real nvcc and /usr/bin/c++.
 # Rewrite the expected files: PT_UPDATE_EXPECTED=1 ctest -R inspect_preflight
 # ctest-timeout: 120
 . "$PT_TESTLIB/common.sh" || exit 2
@@ -180,5 +181,13 @@ done <predicted
 check_rc "real nvcc: 7.0 predicted to fail" 1 pf CUDA_HOME=/usr/local/cuda TORCH_CUDA_ARCH_LIST=7.0 MAX_JOBS=1 \
 	"$P" preflight empty
 check_contains "real nvcc: its message shown" "\"nvcc fatal   : Unsupported gpu architecture 'compute_70'\"" \
+	"$(cat "$T/.out")"
+# --try-nvcc compiles a one-line kernel per arch: the real nvcc refuses 7.0 and takes 8.6, as predicted.
+check_rc "real nvcc: --try-nvcc" 1 pf CUDA_HOME=/usr/local/cuda PATH=/usr/bin:/bin "TORCH_CUDA_ARCH_LIST=7.0;8.6" MAX_JOBS=1 \
+	"$P" preflight --try-nvcc empty
+check_contains "real nvcc: --try-nvcc refuses 7.0" \
+	"ok    try-nvcc      sm_70: nvcc refused it, as predicted: 'nvcc fatal   : Unsupported gpu architecture 'compute_70''" \
+	"$(cat "$T/.out")"
+check_contains "real nvcc: --try-nvcc compiles 8.6" "ok    try-nvcc      sm_86: nvcc compiled a one-line kernel, as predicted" \
 	"$(cat "$T/.out")"
 finish
