@@ -184,6 +184,45 @@ int pf_host_config(const void *buf, size_t len, int *gcc_max, int *clang_max)
 	return *gcc_max >= 0 ? 0 : -1;
 }
 
+/* The number after "#define NAME " (blanks between), or -1. */
+static long define_value(const uint8_t *s, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+
+	for (const uint8_t *p = find(s, n, name); p; p = find(p + k, n - (size_t)(p + k - s), name)) {
+		size_t off = (size_t)(p - s) + k;
+		uint64_t x;
+
+		if (off >= n || (s[off] != ' ' && s[off] != '\t'))
+			continue;
+		while (off < n && (s[off] == ' ' || s[off] == '\t'))
+			off++;
+		if (pt_dec_u64(s + off, n - off, VER_MAX, &x) > 0)
+			return (long)x;
+	}
+	return -1;
+}
+
+int pf_cudnn_version(const void *buf, size_t len, struct pf_version *v)
+{
+	long x;
+
+	memset(v, 0, sizeof(*v));
+	if ((x = define_value(buf, len, "#define CUDNN_MAJOR")) < 0)
+		return -1;
+	v->v[0] = (unsigned)x;
+	v->n = 1;
+	if ((x = define_value(buf, len, "#define CUDNN_MINOR")) >= 0) {
+		v->v[1] = (unsigned)x;
+		v->n = 2;
+		if ((x = define_value(buf, len, "#define CUDNN_PATCHLEVEL")) >= 0) {
+			v->v[2] = (unsigned)x;
+			v->n = 3;
+		}
+	}
+	return 0;
+}
+
 int pf_version_txt(const void *buf, size_t len, struct pf_version *v)
 {
 	const uint8_t *s = buf;

@@ -60,6 +60,13 @@ int pf_host_config(const void *buf, size_t len, int *gcc_max, int *clang_max);
  */
 int pf_version_txt(const void *buf, size_t len, struct pf_version *v);
 
+/*
+ * cudnn_version.h (cuDNN 8 and later) or cudnn.h: "#define CUDNN_MAJOR 9",
+ * _MINOR, _PATCHLEVEL, as torch's FindCUDNN.cmake reads them. Returns 0 with
+ * at least the major, -1 when there is no CUDNN_MAJOR.
+ */
+int pf_cudnn_version(const void *buf, size_t len, struct pf_version *v);
+
 /* One [submodule "name"] section of .gitmodules. */
 struct pf_submodule {
 	char *name, *path, *url;

@@ -868,6 +868,103 @@ static void check_nvcc(struct preflight *p, char *const *envp, int use_cuda)
 	pt_strbuf_release(&out);
 }
 
+/* ---- cuDNN ---- */
+
+/* The first dir/sub/name that exists, for dir in dirs and sub in subs; a new string or NULL. */
+static char *find_in(const char *const *dirs, size_t nd, const char *const *subs, const char *name)
+{
+	for (size_t i = 0; i < nd; i++) {
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		for (size_t j = 0; subs[j]; j++) {
+			char *c = pt_xasprintf("%s%s%s/%s", dirs[i], *subs[j] ? "/" : "", subs[j], name);
+
+			if (exists(c))
+				return c;
+			free(c);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Where torch 2.6's cmake/Modules_CUDA_fix/FindCUDNN.cmake looks: cudnn.h in
+ * CUDNN_INCLUDE_DIR, then CUDNN_ROOT and the CUDA toolkit (include, cuda/include),
+ * then the system's include folders; libcudnn in CUDNN_LIBRARY (setup.py's
+ * CUDNN_LIB_DIR), CUDNN_ROOT and the toolkit (lib, lib64), then the system's.
+ * Not found: CMake warns "Cannot find cuDNN library. Turning the option off";
+ * older than 8.5: Dependencies.cmake stops (FATAL_ERROR).
+ */
+static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *d)
+{
+	static const char *const inc_subs[] = { "", "include", "cuda/include", "cuda", NULL };
+	static const char *const lib_subs[] = { "", "lib", "lib64", "cuda/lib", "cuda/lib64", "lib/x64", NULL };
+	const char *use = pt_envp_get(envp, "USE_CUDNN"), *stat_v = pt_envp_get(envp, "USE_STATIC_CUDNN");
+	const char *libname = stat_v && pf_torch_bool(stat_v) == 1 ? "libcudnn_static.a" : "libcudnn.so";
+	char root[PATH_MAX], *hdr, *lib, *vh;
+	const char *lib_dir = pt_envp_get(envp, "CUDNN_LIB_DIR");
+	struct pf_version v;
+
+	if (use && pf_torch_bool(use) == 0) {
+		item(p, PF_OK, "cudnn", NULL, "USE_CUDNN=%s: built without cuDNN", use);
+		return;
+	}
+	root[0] = 0;
+	if (realpath(p->nvcc, root)) {
+		char *s = strrchr(root, '/');
+
+		if (s)
+			*s = 0;
+		s = strrchr(root, '/');
+		if (s)
+			*s = 0;
+	}
+	{
+		const char *incs[] = { pt_envp_get(envp, "CUDNN_INCLUDE_DIR"), pt_envp_get(envp, "CUDNN_ROOT"), root,
+				       "/usr/include", "/usr/local/include", "/usr/include/x86_64-linux-gnu" };
+		const char *libs[] = { lib_dir ? lib_dir : pt_envp_get(envp, "CUDNN_LIBRARY"), pt_envp_get(envp, "CUDNN_ROOT"),
+				       root, "/usr/lib/x86_64-linux-gnu", "/usr/lib", "/usr/local/lib" };
+
+		hdr = find_in(incs, 6, inc_subs, "cudnn.h");
+		lib = find_in(libs, 6, lib_subs, libname);
+	}
+	if (!hdr || !lib) {
+		item(p, use && pf_torch_bool(use) == 1 ? PF_FAIL : PF_WARN, "cudnn",
+		     "install cuDNN (pip install nvidia-cudnn-cu12, or NVIDIA's packages) and set CUDNN_INCLUDE_DIR and "
+		     "CUDNN_LIB_DIR, or USE_CUDNN=0",
+		     "no %s%s%s where torch's FindCUDNN looks (CUDNN_INCLUDE_DIR, CUDNN_LIB_DIR, CUDNN_ROOT, %s, the "
+		     "system's): CMake says 'Cannot find cuDNN library. Turning the option off'", hdr ? "" : "cudnn.h",
+		     !hdr && !lib ? " and no " : "", lib ? "" : libname, root[0] ? root : "the CUDA toolkit");
+		free(hdr);
+		free(lib);
+		return;
+	}
+	/* The version: cudnn_version.h beside cudnn.h, else cudnn.h itself. */
+	vh = pt_xstrdup(hdr);
+	*strrchr(vh, '/') = 0;
+	{
+		char *ver = pt_xasprintf("%s/cudnn_version.h", vh);
+		uint8_t *buf = NULL;
+		size_t len = 0;
+		int rc = read_small(exists(ver) ? ver : hdr, SMALL_MAX, &buf, &len, d);
+
+		if (rc != 0 || pf_cudnn_version(buf, len, &v) < 0)
+			item(p, PF_WARN, "cudnn", NULL, "%s, %s: no CUDNN_MAJOR in %s (CMake calls it version '?')", hdr, lib,
+			     exists(ver) ? ver : hdr);
+		else if (v.v[0] < 8 || (v.v[0] == 8 && v.v[1] < 5))
+			item(p, PF_FAIL, "cudnn", "cuDNN 8.5 or newer, or USE_CUDNN=0",
+			     "cuDNN %u.%u.%u (%s): torch needs 8.5 or newer, CMake stops ('PyTorch needs CuDNN-8.5 or above')",
+			     v.v[0], v.v[1], v.v[2], hdr);
+		else
+			item(p, PF_OK, "cudnn", NULL, "cuDNN %u.%u.%u: %s, %s", v.v[0], v.v[1], v.v[2], hdr, lib);
+		free(buf);
+		free(ver);
+	}
+	free(vh);
+	free(hdr);
+	free(lib);
+}
+
 /* ---- --try-nvcc: the predictions against the real nvcc ---- */
 
 /* Each distinct architecture of p->archs compiled in a one-line kernel with nvcc and the host compiler. */
@@ -1241,6 +1338,8 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 	}
 	cuda_on = use_cuda != 0 && p->cuda;
 	check_host(p, envp, cuda_on, d);
+	if (cuda_on)
+		check_cudnn(p, envp, d);
 	if (o->try_nvcc && cuda_on)
 		try_nvcc(p, d);
 	check_python(p);

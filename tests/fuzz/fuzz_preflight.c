@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: preflight's parsers (pfparse.c) on the same bytes: nvcc
  * --version, a compiler's and a tool's --version, host_config.h,
- * version.txt, .gitmodules, cmake_minimum_required and option() names.
+ * version.txt, .gitmodules, cmake_minimum_required and option() names,
+ * cudnn_version.h.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	pf_host_config(data, size, &gmax, &cmax);
 	pf_version_txt(data, size, &v);
+	pf_cudnn_version(data, size, &v);
 	pf_cmake_min(data, size, &v);
 	pf_cmake_options(data, size, &names, &n);
 	pf_names_release(names, n);

@@ -5,7 +5,7 @@
 # build.ninja, when setup.py does run CMake again; the real cache of the torch
 # 2.6 build tree in tests/fixtures/buildtree), a nvcc printing garbage,
 # arch lists nvcc 12.4 or torch 2.6 reject, a GCC newer than CUDA 12.4 takes
-# (and -allow-unsupported-compiler), misspelt and misread variables, MAX_JOBS
+# (and -allow-unsupported-compiler), cuDNN 8.2 where torch needs 8.5, misspelt and misread variables, MAX_JOBS
 # past the RAM, --json, bad input. The tools are shell scripts in $T/bin
 # printing real --version texts, and the environment is only what each case
 # sets (env -i), so the output does not depend on this machine but for RAM
@@ -58,6 +58,14 @@ Build cuda_12.4.r12.4/compiler.34097967_0'
 # CUDA 12.4's host_config.h, its two limits.
 printf '#if __GNUC__ > 13\n\n#error -- unsupported GNU version! gcc versions later than 13 are not supported!\n#endif\n#if (__clang_major__ >= 18) || (__clang_major__ < 3)\n#error -- unsupported clang version! clang version must be less than 18 and greater than 3.2 .\n#endif\n' \
 	>cuda124/include/crt/host_config.h
+# cuDNN 9.1 in the toolkit, where torch's FindCUDNN looks after CUDNN_INCLUDE_DIR / CUDNN_LIB_DIR.
+mkdir -p cuda124/lib64
+printf '/* cudnn.h */\n#include "cudnn_version.h"\n' >cuda124/include/cudnn.h
+printf '#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n' >cuda124/include/cudnn_version.h
+: >cuda124/lib64/libcudnn.so
+# The same toolkit with cuDNN 8.2: torch 2.6 needs 8.5.
+cp -r cuda124 cudaold
+printf '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 2\n#define CUDNN_PATCHLEVEL 4\n' >cudaold/include/cudnn_version.h
 tool junkcuda/bin/nvcc 'this is not nvcc
 release twelve'
 
@@ -99,6 +107,11 @@ check_contains "preflight: CUDA_HOME without nvcc: said" \
 	"warn  nvcc          CUDA_HOME=$T/nocuda has no bin/nvcc: the build looks further and takes $T/bincuda/nvcc" "$(cat "$T/.out")"
 check_contains "preflight: CUDA_HOME without nvcc: the one found" "ok    nvcc          $T/bincuda/nvcc (from PATH): CUDA 12.4" \
 	"$(cat "$T/.out")"
+check_rc "preflight: cuDNN 8.2" 1 pf CUDA_HOME="$T/cudaold" TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: cuDNN 8.2: said" "FAIL  cudnn         cuDNN 8.2.4 ($T/cudaold/include/cudnn.h): torch needs 8.5 or newer" \
+	"$(cat "$T/.out")"
+check_rc "preflight: USE_CUDNN=0" 0 pf CUDA_HOME="$T/cudaold" USE_CUDNN=0 TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: USE_CUDNN=0: not looked for" "ok    cudnn         USE_CUDNN=0: built without cuDNN" "$(cat "$T/.out")"
 check_rc "preflight: MAX_JOBS past the RAM" 1 pf USE_CUDA=0 MAX_JOBS=100000 "$P" preflight pt
 check_contains "preflight: MAX_JOBS past the RAM: the fix" "fix: MAX_JOBS=" "$(cat "$T/.out")"
 check_contains "preflight: MAX_JOBS past the RAM: the line" "FAIL  memory        100000 jobs (MAX_JOBS) x 2 GB" \

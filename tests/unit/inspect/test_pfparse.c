@@ -117,6 +117,25 @@ static void host_config(void **state)
 	assert_int_equal(pf_host_config("", 0, &g, &c), -1);
 }
 
+static void cudnn_version(void **state)
+{
+	struct pf_version v;
+	(void)state;
+
+	/* cuDNN 9.19's cudnn_version.h (the lines that matter). */
+	assert_int_equal(pf_cudnn_version(P("#ifndef CUDNN_VERSION_H_\n#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n"
+					    "#define CUDNN_PATCHLEVEL 0\n#define CUDNN_VERSION (CUDNN_MAJOR * 10000)\n"), &v), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.v[0], 9);
+	assert_int_equal(v.v[1], 19);
+	assert_int_equal(pf_cudnn_version(P("#define CUDNN_MAJOR\t8\n#define CUDNN_MINORX 3\n"), &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(v.v[0], 8);
+	assert_int_equal(pf_cudnn_version(P("#define CUDNN_MAJORITY 3\n"), &v), -1);
+	assert_int_equal(pf_cudnn_version(P("#define CUDNN_MAJOR"), &v), -1);
+	assert_int_equal(pf_cudnn_version("", 0, &v), -1);
+}
+
 static void version_txt(void **state)
 {
 	struct pf_version v;
@@ -215,7 +234,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nvcc_version), cmocka_unit_test(compilers), cmocka_unit_test(tools),
-		cmocka_unit_test(host_config),	cmocka_unit_test(version_txt), cmocka_unit_test(gitmodules),
+		cmocka_unit_test(host_config),	cmocka_unit_test(version_txt), cmocka_unit_test(cudnn_version), cmocka_unit_test(gitmodules),
 		cmocka_unit_test(cmakelists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
