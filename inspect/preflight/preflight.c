@@ -1246,7 +1246,11 @@ static void check_resources(struct preflight *p, char *const *envp, bool cuda_on
 	const char *mj = pt_envp_get(envp, "MAX_JOBS");
 	char *bdir = pt_xasprintf("%s/build", p->source_dir);
 	const char *where = is_dir(bdir) ? bdir : p->source_dir;
-	/* Build guides' rule of thumb: 2 GB of RAM a job (4 GB -> MAX_JOBS=2). */
+	/*
+	 * Build guides' rule of thumb: 2 GB of RAM a job (4 GB -> MAX_JOBS=2). The
+	 * disk figures are rough orders of magnitude of a full build/ (CPU; CUDA for
+	 * a few archs), not measured by ptools: a warning, never a FAIL.
+	 */
 	uint64_t per_job = 2 * GIB, need_disk = (cuda_on ? 30 : 12) * GIB;
 	char a[32], b[32];
 
