@@ -84,7 +84,8 @@ printf '    if(arch_name MATCHES "^([0-9]+\\\\.[0-9]a?(\\\\([0-9]+\\\\.[0-9]\\\\
 # pf VAR=VALUE... ptinspect preflight ARGS: with that environment only.
 pf() {
 	env -i PATH="$T/bin" HOME="$T" LC_ALL=C NO_COLOR=1 \
-		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} ${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} "$@"
+		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} ${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
+		${LSAN_OPTIONS+"LSAN_OPTIONS=$LSAN_OPTIONS"} "$@"
 }
 CUDA=CUDA_HOME=$T/cuda124
 
