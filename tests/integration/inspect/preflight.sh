@@ -159,6 +159,11 @@ check_rc "preflight: a damaged CMakeCache.txt" 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" p
 check_contains "preflight: a damaged CMakeCache.txt: named" "FAIL  cache         pt/build/CMakeCache.txt cannot be read" \
 	"$(cat "$T/.out")"
 check_contains "preflight: a damaged CMakeCache.txt: why" "ptinspect: warning: 'pt/build/CMakeCache.txt'" "$(cat "$T/.err")"
+# One past the 64 MiB a CMake cache may take (sparse: nothing is written).
+rm pt/build/CMakeCache.txt && truncate -s 65M pt/build/CMakeCache.txt
+check_rc "preflight: a huge CMakeCache.txt" 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: a huge CMakeCache.txt: why" "ptinspect: 'pt/build/CMakeCache.txt': larger than 64 MiB" \
+	"$(cat "$T/.err")"
 rm -r pt/build
 
 # Usage and input errors.
