@@ -350,6 +350,50 @@ void pf_gitmodules_release(struct pf_gitmodules *g)
 	memset(g, 0, sizeof(*g));
 }
 
+static int is_hex(uint8_t c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+void pf_submodule_status(const void *buf, size_t len, struct pf_substatus *st)
+{
+	const uint8_t *s = buf;
+	size_t i = 0;
+
+	memset(st, 0, sizeof(*st));
+	while (i < len) {
+		const uint8_t *l = s + i;
+		size_t n = first_line(l, len - i), h = 1, e;
+
+		i += n + 1;
+		if (n < 3 || (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != 'U'))
+			continue;
+		while (h < n && is_hex(l[h]))
+			h++;
+		/* SHA-1 or SHA-256 object names, then one space and the path. */
+		if ((h - 1 != 40 && h - 1 != 64) || h + 1 >= n || l[h] != ' ')
+			continue;
+		h++;
+		e = h;
+		while (e < n && !(l[e] == ' ' && e + 1 < n && l[e + 1] == '('))
+			e++;
+		while (e > h && (l[e - 1] == '\r' || l[e - 1] == ' '))
+			e--;
+		if (e == h)
+			continue;
+		PT_GROW(st->v, st->n, st->alloc);
+		st->v[st->n++] = (struct pf_substate){ (char)l[0], pt_xstrndup((const char *)l + h, e - h) };
+	}
+}
+
+void pf_substatus_release(struct pf_substatus *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		free(st->v[i].path);
+	free(st->v);
+	memset(st, 0, sizeof(*st));
+}
+
 static int lower(uint8_t c)
 {
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;

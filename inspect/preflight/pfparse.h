@@ -87,6 +87,24 @@ int pf_gitmodules_parse(const void *buf, size_t len, struct pf_gitmodules *g, co
 			struct pt_diag *d);
 void pf_gitmodules_release(struct pf_gitmodules *g);
 
+/*
+ * `git submodule status`: one line per submodule, "<state><commit> <path>[ (<describe>)]",
+ * state ' ' (at the recorded commit), '-' (not initialised), '+' (another commit
+ * checked out), 'U' (merge conflicts). Lines that are not so are skipped.
+ */
+struct pf_substate {
+	char state;
+	char *path;
+};
+
+struct pf_substatus {
+	struct pf_substate *v;
+	size_t n, alloc;
+};
+
+void pf_submodule_status(const void *buf, size_t len, struct pf_substatus *s);
+void pf_substatus_release(struct pf_substatus *s);
+
 /* CMakeLists.txt: cmake_minimum_required(VERSION x.y...) : 0, or -1 when absent. */
 int pf_cmake_min(const void *buf, size_t len, struct pf_version *v);
 

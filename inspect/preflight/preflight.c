@@ -222,6 +222,56 @@ out:
 	free(gpath);
 }
 
+/* In a git checkout with git on PATH: submodules at another commit than recorded, or in conflict. */
+static void check_gitlinks(struct preflight *p)
+{
+	char *git = which_exec("git"), *dotgit = pt_xasprintf("%s/.git", p->source_dir);
+	char *argv[] = { git, (char *)"-C", p->source_dir, (char *)"submodule", (char *)"status", NULL };
+	struct pt_strbuf out, moved, conflict;
+	struct pf_substatus st;
+	int rc;
+
+	if (!git || !exists(dotgit)) {
+		free(git);
+		free(dotgit);
+		return;
+	}
+	pt_strbuf_init(&out, 4u << 20);
+	rc = pyenv_run_capture(argv, &out, 1);
+	if (rc != 0) {
+		item(p, PF_WARN, "submodules", NULL, "'git submodule status' in %s failed (exit %d)", p->source_dir,
+		     rc > 0 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+	} else {
+		size_t n_moved = 0, n_conflict = 0;
+
+		pf_submodule_status(out.buf ? out.buf : "", out.len, &st);
+		pt_strbuf_init(&moved, 300);
+		pt_strbuf_init(&conflict, 300);
+		for (size_t i = 0; i < st.n; i++) {
+			if (st.v[i].state == '+')
+				pt_strbuf_addf_trunc(&moved, "%s%s", n_moved++ ? ", " : "", st.v[i].path);
+			else if (st.v[i].state == 'U')
+				pt_strbuf_addf_trunc(&conflict, "%s%s", n_conflict++ ? ", " : "", st.v[i].path);
+		}
+		if (n_conflict)
+			item(p, PF_FAIL, "submodules", "resolve the conflicts, then git submodule update --init --recursive",
+			     "%zu submodule%s in merge conflict: %s", n_conflict, PT_PLURAL(n_conflict), pt_strbuf_str(&conflict));
+		if (n_moved)
+			item(p, PF_WARN, "submodules", "git submodule sync && git submodule update --init --recursive",
+			     "%zu submodule%s at another commit than the checkout records (git submodule status: '+'): %s%s",
+			     n_moved, PT_PLURAL(n_moved), pt_strbuf_str(&moved), moved.clipped ? ", ..." : "");
+		else if (!n_conflict && st.n)
+			item(p, PF_OK, "submodules", NULL, "%zu submodule%s at the commits the checkout records (git submodule status)",
+			     st.n, PT_PLURAL(st.n));
+		pt_strbuf_release(&moved);
+		pt_strbuf_release(&conflict);
+		pf_substatus_release(&st);
+	}
+	pt_strbuf_release(&out);
+	free(git);
+	free(dotgit);
+}
+
 /* ---- build/CMakeCache.txt against the environment ---- */
 
 static const char *const fresh_fix =
@@ -1304,6 +1354,8 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 	v = pt_envp_get(envp, "USE_SYSTEM_LIBS");
 	sys_libs = v && pf_torch_bool(v) == 1;
 	check_checkout(p, &sys_libs, d);
+	if (p->is_checkout)
+		check_gitlinks(p);
 	check_cache(p, envp, d);
 	if (p->is_checkout) {
 		char *path = pt_xasprintf("%s/CMakeLists.txt", p->source_dir);

@@ -3,7 +3,7 @@
  * libFuzzer target: preflight's parsers (pfparse.c) on the same bytes: nvcc
  * --version, a compiler's and a tool's --version, host_config.h,
  * version.txt, .gitmodules, cmake_minimum_required and option() names,
- * cudnn_version.h.
+ * cudnn_version.h, `git submodule status`.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pf_gitmodules g;
+	struct pf_substatus ss;
 	struct pf_compiler c;
 	struct pf_version v;
 	struct pt_diag d;
@@ -30,6 +31,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pf_version_txt(data, size, &v);
 	pf_cudnn_version(data, size, &v);
 	pf_cmake_min(data, size, &v);
+	pf_submodule_status(data, size, &ss);
+	for (size_t i = 0; i < ss.n; i++)
+		if (!ss.v[i].path[0])
+			__builtin_trap();
+	pf_substatus_release(&ss);
 	pf_cmake_options(data, size, &names, &n);
 	pf_names_release(names, n);
 	pt_diag_init(&d);

@@ -6,7 +6,7 @@
 # 2.6 build tree in tests/fixtures/buildtree), a nvcc printing garbage,
 # arch lists nvcc 12.4 or torch 2.6 reject, a GCC newer than CUDA 12.4 takes
 # (and -allow-unsupported-compiler), cuDNN 8.2 where torch needs 8.5, misspelt and misread variables, MAX_JOBS
-# past the RAM, --json, bad input. The tools are shell scripts in $T/bin
+# past the RAM, a submodule at another commit (git), --json, bad input. The tools are shell scripts in $T/bin
 # printing real --version texts, and the environment is only what each case
 # sets (env -i), so the output does not depend on this machine but for RAM
 # and disk. Then the real nvcc 13 in /usr/local/cuda: every arch of
@@ -165,6 +165,24 @@ check_rc "preflight: a huge CMakeCache.txt" 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" pref
 check_contains "preflight: a huge CMakeCache.txt: why" "ptinspect: 'pt/build/CMakeCache.txt': larger than 64 MiB" \
 	"$(cat "$T/.err")"
 rm -r pt/build
+
+# A git checkout with a submodule moved to another commit than the superproject records
+# ('+' in git submodule status). git runs from /usr/bin here: the other tools stay the fakes.
+if command -v git >/dev/null; then
+	G() { git -c user.name=t -c user.email=t@example.com -c protocol.file.allow=always -c init.defaultBranch=main "$@"; }
+	mkdir gsub && G -C gsub init -q && : >gsub/a && G -C gsub add a && G -C gsub commit -qm a
+	cp -r pt gpt && rm -r gpt/third_party gpt/.gitmodules && G -C gpt init -q && G -C gpt add -A &&
+		G -C gpt submodule -q add "$T/gsub" third_party/gsub && G -C gpt commit -qm top
+	check_rc "preflight: submodules at the recorded commits" 0 pf PATH="$T/bin:/usr/bin" USE_CUDA=0 MAX_JOBS=1 \
+		"$P" preflight gpt
+	check_contains "preflight: submodules at the recorded commits: said" \
+		"ok    submodules    1 submodule at the commits the checkout records (git submodule status)" "$(cat "$T/.out")"
+	: >gpt/third_party/gsub/b && G -C gpt/third_party/gsub add b && G -C gpt/third_party/gsub commit -qm b
+	check_rc "preflight: a submodule moved" 0 pf PATH="$T/bin:/usr/bin" USE_CUDA=0 MAX_JOBS=1 "$P" preflight gpt
+	check_contains "preflight: a submodule moved: said" \
+		"warn  submodules    1 submodule at another commit than the checkout records (git submodule status: '+'): third_party/gsub" \
+		"$(cat "$T/.out")"
+fi
 
 # Usage and input errors.
 check_case preflight_usage_no_dir 2 pf "$P" preflight nosuch

@@ -202,6 +202,33 @@ static void gitmodules(void **state)
 	pt_diag_release(&d);
 }
 
+static void submodule_status(void **state)
+{
+	struct pf_substatus st;
+	(void)state;
+
+	pf_submodule_status(P(" 8c8c3a2dc9bb0f6bc5a1d4b8b0e8a6a2f1d0c9e7 third_party/pybind11 (v2.13.6)\n"
+			      "+0123456789abcdef0123456789abcdef01234567 third_party/fbgemm (v0.8.0-12-g0123456)\n"
+			      "-fedcba9876543210fedcba9876543210fedcba98 third_party/kineto\n"
+			      "U0000000000000000000000000000000000000000 third_party/x\r\n"
+			      "fatal: not a git repository\n"
+			      "+0123 short/sha\n"
+			      " 8c8c3a2dc9bb0f6bc5a1d4b8b0e8a6a2f1d0c9e7 \n"), &st);
+	assert_int_equal(st.n, 4);
+	assert_int_equal(st.v[0].state, ' ');
+	assert_string_equal(st.v[0].path, "third_party/pybind11");
+	assert_int_equal(st.v[1].state, '+');
+	assert_string_equal(st.v[1].path, "third_party/fbgemm");
+	assert_int_equal(st.v[2].state, '-');
+	assert_string_equal(st.v[2].path, "third_party/kineto");
+	assert_int_equal(st.v[3].state, 'U');
+	assert_string_equal(st.v[3].path, "third_party/x");
+	pf_substatus_release(&st);
+	pf_submodule_status("", 0, &st);
+	assert_int_equal(st.n, 0);
+	pf_substatus_release(&st);
+}
+
 static void cmakelists(void **state)
 {
 	const char *cm = "# cmake_minimum_required in a comment has no version\n"
@@ -235,7 +262,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nvcc_version), cmocka_unit_test(compilers), cmocka_unit_test(tools),
 		cmocka_unit_test(host_config),	cmocka_unit_test(version_txt), cmocka_unit_test(cudnn_version), cmocka_unit_test(gitmodules),
-		cmocka_unit_test(cmakelists),
+		cmocka_unit_test(submodule_status), cmocka_unit_test(cmakelists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
