@@ -918,6 +918,21 @@ static void check_nvcc(struct preflight *p, char *const *envp, int use_cuda)
 	pt_strbuf_release(&out);
 }
 
+/* The toolkit of an nvcc: realpath(nvcc) without bin/nvcc into root (PATH_MAX); "" and false when none. */
+static bool toolkit_root(const char *nvcc, char *root)
+{
+	char *s;
+
+	root[0] = 0;
+	if (!nvcc || !realpath(nvcc, root) || !(s = strrchr(root, '/')))
+		return root[0] = 0, false;
+	*s = 0;
+	if (!(s = strrchr(root, '/')))
+		return root[0] = 0, false;
+	*s = 0;
+	return true;
+}
+
 /* ---- cuDNN ---- */
 
 /* The first dir/sub/name that exists, for dir in dirs and sub in subs; a new string or NULL. */
@@ -959,16 +974,7 @@ static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *
 		item(p, PF_OK, "cudnn", NULL, "USE_CUDNN=%s: built without cuDNN", use);
 		return;
 	}
-	root[0] = 0;
-	if (realpath(p->nvcc, root)) {
-		char *s = strrchr(root, '/');
-
-		if (s)
-			*s = 0;
-		s = strrchr(root, '/');
-		if (s)
-			*s = 0;
-	}
+	toolkit_root(p->nvcc, root);
 	{
 		const char *incs[] = { pt_envp_get(envp, "CUDNN_INCLUDE_DIR"), pt_envp_get(envp, "CUDNN_ROOT"), root,
 				       "/usr/include", "/usr/local/include", "/usr/include/x86_64-linux-gnu" };
@@ -1124,18 +1130,8 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 		uint8_t *buf = NULL;
 		size_t len = 0;
 
-		if (realpath(p->nvcc, real)) {
-			char *s = strrchr(real, '/');
-
-			if (s) {
-				*s = 0;
-				s = strrchr(real, '/');
-				if (s) {
-					*s = 0;
-					hc = pt_xasprintf("%s/include/crt/host_config.h", real);
-				}
-			}
-		}
+		if (toolkit_root(p->nvcc, real))
+			hc = pt_xasprintf("%s/include/crt/host_config.h", real);
 		if (hc && read_small(hc, SMALL_MAX, &buf, &len, d) == 0 &&
 		    pf_host_config(buf, len, &p->gcc_max, &p->clang_max) == 0) {
 			p->host_limits_from = hc;
