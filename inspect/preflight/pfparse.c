@@ -366,7 +366,8 @@ void pf_submodule_status(const void *buf, size_t len, struct pf_substatus *st)
 		size_t n = first_line(l, len - i), h = 1, e;
 
 		i += n + 1;
-		if (n < 3 || (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != 'U'))
+		/* Not git's output: a line with a NUL byte (its path would be cut there). */
+		if (n < 3 || (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != 'U') || memchr(l, 0, n))
 			continue;
 		while (h < n && is_hex(l[h]))
 			h++;

@@ -224,6 +224,10 @@ static void submodule_status(void **state)
 	assert_int_equal(st.v[3].state, 'U');
 	assert_string_equal(st.v[3].path, "third_party/x");
 	pf_substatus_release(&st);
+	/* fuzz_preflight's finding: a NUL where the path starts (the path was "" as a string). */
+	pf_submodule_status(" 8c8c3a2dc9bb0f6bc5a1d4b8b0e8a6a2f1d0c9e7 \0\0x\n", 45, &st);
+	assert_int_equal(st.n, 0);
+	pf_substatus_release(&st);
 	pf_submodule_status("", 0, &st);
 	assert_int_equal(st.n, 0);
 	pf_substatus_release(&st);
