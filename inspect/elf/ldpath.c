@@ -123,16 +123,11 @@ static const char *x86_platform(const struct x86_cpu *cpu, bool *avx512_1)
  * counting down gives them, each once. `ld.so --help` lists the components,
  * `LD_DEBUG=libs` the combinations.
  */
-void ldpath_legacy_dirs(struct ldpath_env *env, bool avx512_1)
+static void legacy_dirs(struct ldpath_env *env, bool avx512_1)
 {
 	const char *comp[4];
 	size_t n = 0;
 
-	for (size_t i = 0; i < env->n_legacy; i++)
-		free(env->legacy[i]);
-	free(env->legacy);
-	env->legacy = NULL;
-	env->n_legacy = 0;
 	comp[n++] = "tls";
 	comp[n++] = env->platform;
 	if (avx512_1)
@@ -185,7 +180,8 @@ int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *di
 	/* glibc 2.37 dropped the legacy tls/ and platform subdirectories. */
 	if (sscanf(ver, "%d.%d", &major, &minor) == 2)
 		env->legacy_hwcaps = major == 2 && minor < 37;
-	ldpath_legacy_dirs(env, avx512_1);
+	if (env->legacy_hwcaps)
+		legacy_dirs(env, avx512_1);
 	cache_path = ldpath_in_root(env, "/etc/ld.so.cache");
 	env->cache_path = cache_path;
 	if (ldcache_load(&env->cache, cache_path, diag) != 0)

@@ -24,7 +24,7 @@ struct ldpath_env {
 	size_t n_hwcaps;
 	size_t a_hwcaps;		/* capacity (PT_GROW) */
 	bool legacy_hwcaps;		/* glibc < 2.37 also tries tls/, x86_64/ ... */
-	char **legacy;			/* those subdirs, best first (ldpath_legacy_dirs) */
+	char **legacy;			/* those subdirs, best first (ldpath.c); none from 2.37 */
 	size_t n_legacy;
 	bool secure;			/* AT_SECURE rules (elf-loader.md §8) */
 	bool no_cache;			/* like ld.so --inhibit-cache */
@@ -41,12 +41,6 @@ struct ldpath_env {
 int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *diag);
 void ldpath_env_release(struct ldpath_env *env);
 
-/*
- * env->legacy from env->platform: the legacy hwcap subdirectories glibc < 2.37
- * tries (tls, the platform, avx512_1 when set, x86_64, combined). Called by
- * ldpath_env_init; again after changing the platform.
- */
-void ldpath_legacy_dirs(struct ldpath_env *env, bool avx512_1);
 
 /*
  * Expand $ORIGIN, ${ORIGIN}, $LIB, $PLATFORM in s (origin: the directory
