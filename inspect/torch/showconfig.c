@@ -705,6 +705,18 @@ int showconfig_parse(const uint8_t *buf, size_t len, struct showconfig *c, const
 			if (!bare)
 				pt_strbuf_adds_trunc(&e.text, " ");
 			pt_strbuf_adds_trunc(&e.text, line + col);
+		} else if (merged_bullet(line + col)) {
+			/*
+			 * A section torch prints without its line break, at the
+			 * margin: XPUHooks::showConfig() returns "XPU backend" with
+			 * no newline, so an XPU build prints "XPU backend  - Build
+			 * settings: ...". Read as entries (close_entry splits them).
+			 */
+			close_entry(c, &e, file, diag);
+			pt_strbuf_adds_trunc(&e.text, line + col);
+			e.dash_col = col;
+			e.line = lineno;
+			e.open = true;
 		} else {
 			char where[32];
 

@@ -31,6 +31,20 @@ check_eq "013-cudnn-spellings: the whole report" "$(cat "$T/want.txt")" "$(cat "
 check_eq "013-cudnn-spellings: stderr" "" "$(cat "$T/got.err")"
 check_contains "013-cudnn-spellings: read" "cuDNN built against CUDA 9.2" "$(cat "$T/got.txt")"
 
+# An XPU build's text: "XPU backend" without its line break, then "  - Build settings: ..."
+# at the margin. Read as two entries: the report is debian-1.13.1.txt's plus the XPU row,
+# build type, BLAS and flags kept (before: the whole line "not part of the configuration").
+"$P" config "$F/debian-1.13.1.txt" >"$T/want.txt"
+sed -i 's/^build settings$/XPU                      backend\nbuild settings/' "$T/want.txt"
+"$P" config "$F/pasted/debian-1.13.1-xpu.txt" >"$T/got.txt" 2>"$T/got.err"
+check_eq "debian-1.13.1-xpu: exit" 0 $?
+check_eq "debian-1.13.1-xpu: the whole report" "$(cat "$T/want.txt")" "$(cat "$T/got.txt")"
+check_eq "debian-1.13.1-xpu: stderr" \
+	"ptinspect: note: 'pasted/debian-1.13.1-xpu.txt': line 8: two entries on one line (a lost line break?): read as two" \
+	"$(sed "s|$F/||" "$T/got.err")"
+a=$("$P" config --json "$F/pasted/debian-1.13.1-xpu.txt" 2>/dev/null | /usr/bin/python3 -c 'import json,sys; c=json.load(sys.stdin)["config"]; s=c["build_settings"]; print(c["xpu"], s["BUILD_TYPE"], s["BLAS_INFO"], len(s["CXX_FLAGS"]) > 100, len(c["unparsed"]))')
+check_eq "debian-1.13.1-xpu: --json xpu, build type, BLAS, flags, nothing unparsed" "backend RelWithDebInfo generic True 0" "$a"
+
 # JSON: the same config object as the original's, for every form.
 for c in 003-wrapped-127:003 006-wrapped-80:006 002-repr:002 013-repr-unquoted:013 003-merged-bullet:003; do
 	a=$("$P" config --json "$F/pasted/${c%%:*}.txt" 2>/dev/null | /usr/bin/python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["config"], sort_keys=True))')

@@ -442,6 +442,27 @@ static void pasted_corners(void **state)
 	assert_int_equal(c.n_items, 2);
 	assert_string_equal(showconfig_setting(&c, "CXX_FLAGS"), " -O2  - x -Wall");
 	showconfig_release(&c);
+	/*
+	 * What an XPU build prints: XPUHooks::showConfig() is "XPU backend" with no
+	 * newline and no bullet, so it and the settings start at the margin. The same
+	 * for any section glued so; a margin line with no glued entry stays unparsed.
+	 */
+	parse_str("PyTorch built with:\n  - CPU capability usage: AVX512\nXPU backend  - Build settings: "
+		  "BLAS_INFO=mkl, BUILD_TYPE=Release, CXX_FLAGS= -O2, USE_XPU=1, \n", &c);
+	assert_string_equal(c.xpu, "backend");
+	assert_string_equal(c.cpu_capability, "AVX512");
+	assert_string_equal(showconfig_setting(&c, "BUILD_TYPE"), "Release");
+	assert_string_equal(showconfig_setting(&c, "BLAS_INFO"), "mkl");
+	assert_string_equal(showconfig_setting(&c, "USE_XPU"), "1");
+	assert_int_equal(c.n_items, 3);
+	assert_int_equal(c.n_unparsed, 0);
+	showconfig_release(&c);
+	parse_str("PyTorch built with:\n  - GCC 9.3\nMAIA backend  - Magma 2.6.1\nXPU backend\n", &c);
+	assert_string_equal(c.magma, "2.6.1");
+	assert_int_equal(c.n_items, 3);		/* GCC, "MAIA backend" (kept as an item), Magma */
+	assert_string_equal(c.items[1], "MAIA backend");
+	assert_int_equal(c.n_unparsed, 1);	/* "XPU backend" alone at the margin glues nothing */
+	showconfig_release(&c);
 }
 
 /* /etc/passwd is not a configuration text; a paste with only entries is. */
