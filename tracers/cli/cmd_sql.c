@@ -18,7 +18,8 @@ static const char usage_text[] =
 	"\n"
 	"Runs one read-only SQL statement on a read-only connection and prints the\n"
 	"rows as they come (tab-separated with a header; --json: an array of objects).\n"
-	"Text with more than one statement is refused, nothing run. With RUN,\n"
+	"Text with more than one statement is refused, nothing run; so is\n"
+	"fts3_tokenizer() (it reads and sets code addresses). With RUN,\n"
 	"the run's id is bound to :run (or to ?1). Tables: docs/internals/index-schema.md.\n"
 	"\n"
 	"Exit status: 0 rows printed (even none), 2 usage error, bad SQL or no such run.\n";

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,6 +200,44 @@ static int readonly_fallback(struct db *ix)
 	return rc;
 }
 
+/*
+ * The authorizer of every connection (harden). fts3_tokenizer() with one
+ * argument returns a tokenizer's address (an ASLR leak); with two it
+ * registers any bytes as one, which the next FTS3 use calls. With
+ * SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER off the first returns NULL and the
+ * second fails as it runs; refused here, neither is prepared, and SQLite's
+ * message names it ("not authorized to use function: fts3_tokenizer").
+ */
+static int authorize(void *ctx, int action, const char *a, const char *fn, const char *schema,
+		     const char *trigger)
+{
+	(void)ctx;
+	(void)a;
+	(void)schema;
+	(void)trigger;
+	if (action == SQLITE_FUNCTION && fn && !strcasecmp(fn, "fts3_tokenizer"))
+		return SQLITE_DENY;
+	return SQLITE_OK;
+}
+
+/*
+ * What SQL text, ours or `pttrace sql`'s, may do on any connection (N20):
+ * no fts3_tokenizer(), and defensive mode, which refuses the features that
+ * let SQL corrupt the file on purpose (writable_schema, writes to shadow
+ * tables and sqlite_dbpage, journal_mode=OFF). Both options since SQLite
+ * 3.26; Debian 12 has 3.40. SQLITE_OK, or the authorizer's error.
+ */
+static int harden(sqlite3 *db)
+{
+#ifdef SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_DEFENSIVE
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+#endif
+	return sqlite3_set_authorizer(db, authorize, NULL);
+}
+
 int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag)
 {
 	struct db *ix = pt_xcalloc(1, sizeof(*ix));
@@ -252,6 +291,10 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 	}
 	if (ix->readonly && readonly_fallback(ix) < 0)
 		goto fail;
+	if (harden(ix->db) != SQLITE_OK) {
+		sql_error(ix, "sqlite3_set_authorizer", NULL);
+		goto fail;
+	}
 	sqlite3_extended_result_codes(ix->db, 1);
 	sqlite3_busy_timeout(ix->db, 10000);
 	/*
@@ -309,11 +352,17 @@ void db_close(struct db *ix)
 		free(s->sql);
 		free(s);
 	}
-	if (ix->db) {
-		/* Every statement was ours; one left over is a bug in this file. */
-		if (sqlite3_next_stmt(ix->db, NULL))
-			PT_BUG("unfinalized statement: %s", sqlite3_sql(sqlite3_next_stmt(ix->db, NULL)));
-		sqlite3_close_v2(ix->db);
+	/*
+	 * Every statement of ours is finalized above. A virtual table in the
+	 * database (an FTS5 table someone added with the sqlite3 shell) keeps
+	 * statements of its own until it is disconnected, which sqlite3_close
+	 * does before it looks for statements left (N19): SQLITE_BUSY here means
+	 * one of ours was prepared outside ix->stmts and never finalized, a bug.
+	 */
+	if (ix->db && sqlite3_close(ix->db) == SQLITE_BUSY) {
+		sqlite3_stmt *left = sqlite3_next_stmt(ix->db, NULL);
+
+		PT_BUG("unfinalized statement: %s", left ? sqlite3_sql(left) : "(none: a backup?)");
 	}
 	while (ix->feeds) {
 		struct db_feed *f = ix->feeds;
@@ -720,6 +769,7 @@ struct db_jscan *db_jscan_new(struct pt_diag *diag)
 
 	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK ||
+	    harden(j->db) != SQLITE_OK ||
 	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &j->each, NULL) != SQLITE_OK ||
 	    (at = named, sqlite3_prepare_v3(j->db, named, -1, SQLITE_PREPARE_PERSISTENT, &j->named,
 					    NULL)) != SQLITE_OK ||
