@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "strbuf.h"
 #include "ttysafe.h"
@@ -43,6 +44,7 @@ static int common_opt(struct pt_cli *cli, int c, const char *arg)
 	switch (c) {
 	case 'j':
 		cli->json = 1;
+		pt_ttysafe_stdout_raw();	/* JSON escapes its strings itself */
 		return 1;
 	case 'C':
 		return pt_cli_set_color(cli, arg) < 0 ? -1 : 1;
@@ -126,6 +128,7 @@ int pt_cli_globals(struct pt_cli *cli, int argc, char **argv, void (*usage)(FILE
 
 		if (!strcmp(a, "--json")) {
 			cli->json = 1;
+			pt_ttysafe_stdout_raw();	/* JSON escapes its strings itself */
 		} else if (cli->takes_db && (!strcmp(a, "--db") || !strncmp(a, "--db=", 5))) {
 			if (a[4] == '=') {
 				cli->db = a + 5;
@@ -173,6 +176,8 @@ int pt_cli_run(struct pt_cli *cli, const struct pt_cmd *cmd, int argc, char **ar
 	int rc;
 
 	cli->cmd = cmd;
+	if ((cmd->flags & PT_STDOUT_BYTES) && !isatty(STDOUT_FILENO))
+		pt_ttysafe_stdout_raw();
 	argv[0] = name;
 	optind = 0;
 	rc = cmd->fn(argc, argv, cli);

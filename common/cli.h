@@ -29,6 +29,13 @@ enum pt_cmd_flags {
 	PT_NEEDS_DB_RW = 1 << 1,	/* the database, writable; created when missing */
 	PT_NEEDS_DB_EXISTING = 1 << 2,	/* with PT_NEEDS_DB_RW: it must exist */
 	PT_NEEDS_RUN = 1 << 3,		/* one RUN argument, resolved to a run id */
+	/*
+	 * stdout carries stored bytes asked for byte for byte (a payload, a
+	 * child's output, a Chrome trace): ttysafe's escaping of control
+	 * characters only when stdout is a terminal, none into a file or pipe.
+	 * Every other text output is escaped wherever it goes; --json none.
+	 */
+	PT_STDOUT_BYTES = 1 << 4,
 };
 
 struct pt_cli;

@@ -20,6 +20,7 @@ struct filter {
 
 static int color_out, color_err;
 static struct filter std_out, std_err;	/* never closed: they live as long as the process */
+static FILE *filtered_out;		/* pt_ttysafe_stdio's stdout stream */
 
 static void put_escaped(struct filter *f, unsigned char b)
 {
@@ -112,6 +113,12 @@ static ssize_t filter_write(void *c, const char *buf, size_t n)
 	}
 	/* A child started after fflush(stdout) must find our output already written. */
 	fflush(f->under);
+	/*
+	 * The stream's error is ours (errno as the write left it: EPIPE when the
+	 * reader went away), so that ferror(stdout) and fflush see it.
+	 */
+	if (ferror(f->under))
+		return -1;
 	return (ssize_t)n;
 }
 
@@ -165,6 +172,14 @@ static void flush_std(void)
 	fflush(std_err.under);
 }
 
+void pt_ttysafe_stdout_raw(void)
+{
+	if (!filtered_out || stdout != filtered_out)
+		return;
+	fflush(stdout);
+	stdout = std_out.under;
+}
+
 int pt_ttysafe_stdio(void)
 {
 	FILE *out = open_filter(&std_out, stdout, &color_out, 0, 0);
@@ -175,7 +190,7 @@ int pt_ttysafe_stdio(void)
 	/* As the originals: stdout buffered (by lines on a terminal), stderr not. */
 	setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
 	setvbuf(err, NULL, _IONBF, 0);
-	stdout = out;
+	stdout = filtered_out = out;
 	stderr = err;
 	atexit(flush_std);
 	return 0;

@@ -18,6 +18,15 @@
 /* Replace stdout and stderr by escaping streams over the originals; 0 or -1. */
 int pt_ttysafe_stdio(void);
 
+/*
+ * From now on stdout is the original stream again, its bytes unchanged: for
+ * output whose bytes are the point (a JSON document, whose strings JSON
+ * escapes already; a payload or a child's output asked for byte for byte).
+ * Whatever the filter holds is written first. Nothing when stdout is not
+ * pt_ttysafe_stdio's stream.
+ */
+void pt_ttysafe_stdout_raw(void);
+
 /* Whether colour sequences may pass on stdout and on stderr (set with --color). */
 void pt_ttysafe_allow_color(int out, int err);
 

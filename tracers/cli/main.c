@@ -8,20 +8,22 @@
 #include <string.h>
 
 #include "pttrace.h"
+#include "ttysafe.h"
 
 #define RO PT_NEEDS_DB_RO
 #define RW PT_NEEDS_DB_RW
 #define EXISTING PT_NEEDS_DB_EXISTING
 #define RUN PT_NEEDS_RUN
+#define BYTES PT_STDOUT_BYTES
 
 /* Sorted by name; matched whole (no prefixes). */
 static const struct pt_cmd subcommands[] = {
-	{ "artifact", cmd_artifact, "print a compile's payload, or write all as tlparse names them", RO | RUN },
+	{ "artifact", cmd_artifact, "print a compile's payload, or write all as tlparse names them", RO | RUN | BYTES },
 	{ "compiles", cmd_compiles, "one row per compile id: status, graphs, ops, guards, times", RO | RUN },
 	{ "diff", cmd_diff, "compare two runs: ops called, graph breaks, recompiles, errors", RO },
 	{ "graph-breaks", cmd_graph_breaks, "every graph break: compile id, where, why", RO | RUN },
 	{ "import", cmd_import, "index TORCH_TRACE files or directories as a run", RW },
-	{ "logs", cmd_logs, "a run's records, filtered by level, artifact, compile id, rank, text", RO | RUN },
+	{ "logs", cmd_logs, "a run's records, filtered by level, artifact, compile id, rank, text", RO | RUN | BYTES },
 	{ "ls", cmd_ls, "list runs", RO },
 	{ "ops", cmd_ops, "dispatcher calls by operator and key (--tree: the call tree)", RO | RUN },
 	{ "ranks", cmd_ranks, "per-rank compile counts and where ranks diverge", RO | RUN },
@@ -32,7 +34,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "run", cmd_run, "run a script or command with torch's tracing on and index its output", RW },
 	{ "show", cmd_show, "one run: status, duration, warnings, breaks, recompiles, errors", RO | RUN },
 	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)", RO | RUN },
-	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace", RO | RUN },
+	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace", RO | RUN | BYTES },
 };
 #define NCMDS (sizeof(subcommands) / sizeof(subcommands[0]))
 
@@ -66,8 +68,17 @@ int main(int argc, char **argv)
 {
 	struct pt_cli cli = { .prog = "pttrace", .color_mode = PT_COLOR_AUTO, .takes_db = 1 };
 	const struct pt_cmd *cmd;
-	int rc, i = pt_cli_globals(&cli, argc, argv, usage, &rc);
+	int rc, i;
 
+	/*
+	 * Control characters in what the traces and runs hold (names, reasons,
+	 * paths, SQL values) never reach the terminal raw (N16, as B24 for
+	 * ptinspect): every text output goes through these streams. --json and
+	 * PT_STDOUT_BYTES (logs, artifact, timeline into a file or pipe) write
+	 * the bytes as they are (common/cli.c).
+	 */
+	pt_ttysafe_stdio();
+	i = pt_cli_globals(&cli, argc, argv, usage, &rc);
 	if (i < 0)
 		return rc;
 	if (i >= argc) {

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +65,36 @@ static void ttysafe_c1_controls(void **state)
 	free(o);
 }
 
+/*
+ * The stream under the filter fails (a full disk; EPIPE when the reader went
+ * away): the filter's stream fails too, so that a writer checking ferror or
+ * fflush stops (pttrace sql | head with SIGPIPE ignored, N16).
+ */
+static void ttysafe_write_error(void **state)
+{
+	FILE *under = fopen("/dev/full", "w"), *f;
+
+	(void)state;
+	if (!under)
+		skip();
+	setvbuf(under, NULL, _IONBF, 0);
+	f = pt_ttysafe_open(under, 0, 0);
+	assert_non_null(f);
+	fputs("row \033[2J\n", f);
+	errno = 0;
+	assert_int_equal(fflush(f), EOF);
+	assert_int_equal(errno, ENOSPC);
+	assert_true(ferror(f));
+	fclose(f);
+	fclose(under);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ttysafe_escapes),
 		cmocka_unit_test(ttysafe_c1_controls),
+		cmocka_unit_test(ttysafe_write_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
