@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buildtree.h"
+#include "fsutil.h"
 #include "cudaarch.h"
 #include "fatbin_scan.h"
 #include "dispatchtrace.h"
@@ -39,7 +40,8 @@ static int newer(const struct timespec *a, const struct timespec *b)
 /* 1/0: the dispatcher's trace text is in the file; -1 unreadable. */
 static int has_trace_text(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -1;
+	mode_t mode;
+	int fd = pt_open_regular(path, &mode), r = -1;
 	struct stat st;
 	void *m;
 

@@ -205,8 +205,10 @@ int snapshot_take(const char *path, struct snapshot *s, struct pt_diag *d)
 			struct build_config c;
 			char *lib;
 
-			if (buildtree_load(path, false, &t, d) < 0)
+			if (buildtree_load(path, false, &t, d) < 0) {
+				buildtree_release(&t);
 				return -1;
+			}
 			s->kind = "build tree";
 			buildtree_config(&t, &c);
 			for (size_t i = 0; i < c.n; i++)

@@ -12,79 +12,38 @@
 #include <unistd.h>
 
 #include "buildtree.h"
+#include "fsutil.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
-#define FILE_MAX (1u << 30)	/* 1 GiB: more than any real build file */
 #define TOP_N 25
 
 int build_read_file(const char *path, size_t max, uint8_t **buf, size_t *len, struct pt_diag *d)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	size_t got = 0, cap;
-	uint8_t *b;
-
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 1;
-		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		pt_diag_add(d, PT_SEV_ERROR, path, NULL, "not a regular file");
-		close(fd);
-		return -1;
-	}
-	cap = st.st_size > 0 && (uint64_t)st.st_size < max ? (size_t)st.st_size + 1 : 4096;
-	b = pt_xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (got == cap) {
-			if (cap >= max) {
-				pt_diag_add(d, PT_SEV_ERROR, path, NULL, "larger than %zu MiB", max >> 20);
-				free(b);
-				close(fd);
-				return -1;
-			}
-			PT_GROW(b, got, cap);
-		}
-		r = read(fd, b + got, cap - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			pt_diag_add(d, PT_SEV_ERROR, path, NULL, "read: %s", strerror(errno));
-			free(b);
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	*buf = b;
-	*len = got;
-	return 0;
+	return pt_read_regular(path, max, PT_SEV_ERROR, 0, buf, len, d);
 }
 
-static int read_file(const char *path, uint8_t **buf, size_t *len, struct pt_diag *d)
+/*
+ * Every file of the tree is read here, through the one checked reader: a
+ * FIFO or a device is "not a regular file (a FIFO)", never a blocked read.
+ * sev: PT_SEV_ERROR for the file the tree cannot do without (CMakeCache.txt),
+ * PT_SEV_WARNING for the others (the report goes on without them).
+ */
+static int read_file(const char *path, enum pt_severity sev, uint8_t **buf, size_t *len, struct pt_diag *d)
 {
-	return build_read_file(path, FILE_MAX, buf, len, d);
+	return pt_read_regular(path, PT_READ_MAX, sev, 0, buf, len, d);
 }
 
-static int is_file(const char *p)
+/* There, whatever it is (a FIFO too: read_file says what is wrong with it). */
+static int is_there(const char *p)
 {
 	struct stat st;
 
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 /* set(CMAKE_CXX_COMPILER_VERSION "14.2.0") in CMakeFiles/<cmake ver>/<file>. */
-static char *compiler_version(const char *dir, const char *file, const char *var)
+static char *compiler_version(const char *dir, const char *file, const char *var, struct pt_diag *d)
 {
 	char *pat = pt_xasprintf("%s/CMakeFiles/*/%s", dir, file), *out = NULL;
 	glob_t g;
@@ -92,10 +51,7 @@ static char *compiler_version(const char *dir, const char *file, const char *var
 	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc) {
 		uint8_t *buf;
 		size_t len;
-		struct pt_diag tmp;
-
-		pt_diag_init(&tmp);
-		if (read_file(g.gl_pathv[g.gl_pathc - 1], &buf, &len, &tmp) == 0) {
+		if (read_file(g.gl_pathv[g.gl_pathc - 1], PT_SEV_WARNING, &buf, &len, d) == 0) {
 			char *key = pt_xasprintf("set(%s \"", var);
 			const char *p = memmem(buf, len, key, strlen(key));
 
@@ -108,7 +64,6 @@ static char *compiler_version(const char *dir, const char *file, const char *var
 			free(key);
 			free(buf);
 		}
-		pt_diag_release(&tmp);
 	}
 	if (g.gl_pathc || 1)
 		globfree(&g);
@@ -130,7 +85,7 @@ static void *load_compdb(void *arg)
 	uint8_t *buf = NULL;
 	size_t len = 0;
 
-	if (read_file(j->path, &buf, &len, &j->d) == 0 && compdb_parse(buf, len, &j->c, j->path, &j->d) == 0)
+	if (read_file(j->path, PT_SEV_WARNING, &buf, &len, &j->d) == 0 && compdb_parse(buf, len, &j->c, j->path, &j->d) == 0)
 		j->ok = true;
 	free(buf);
 	return NULL;
@@ -149,9 +104,9 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 	{
 		char *a = pt_xasprintf("%s/CMakeCache.txt", dir), *b = pt_xasprintf("%s/build/CMakeCache.txt", dir);
 
-		if (is_file(a))
+		if (is_there(a))
 			t->dir = pt_xstrdup(dir);
-		else if (is_file(b))
+		else if (is_there(b))
 			t->dir = pt_xasprintf("%s/build", dir);
 		free(a);
 		free(b);
@@ -162,7 +117,7 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 		return -1;
 	}
 	p = pt_xasprintf("%s/CMakeCache.txt", t->dir);
-	rc = read_file(p, &buf, &len, d);
+	rc = read_file(p, PT_SEV_ERROR, &buf, &len, d);
 	if (rc == 0 && cmakecache_parse(buf, len, &t->cache, p, d) == 0)
 		t->have_cache = true;
 	free(buf);
@@ -184,7 +139,7 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 		compdb_started = pthread_create(&compdb_thread, NULL, load_compdb, &cj) == 0;
 	}
 	p = pt_xasprintf("%s/build.ninja", t->dir);
-	rc = read_file(p, &buf, &len, d);
+	rc = read_file(p, PT_SEV_WARNING, &buf, &len, d);
 	if (rc == 0 && buildninja_parse(buf, len, &t->ninja, p, d) == 0)
 		t->have_ninja = true;
 	free(buf);
@@ -195,7 +150,7 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 		const char *name = t->ninja.includes[i];
 
 		p = name[0] == '/' ? pt_xstrdup(name) : pt_xasprintf("%s/%s", t->dir, name);
-		if (read_file(p, &buf, &len, d) == 0 && buildninja_parse(buf, len, &inc, p, d) == 0) {
+		if (read_file(p, PT_SEV_WARNING, &buf, &len, d) == 0 && buildninja_parse(buf, len, &inc, p, d) == 0) {
 			for (size_t k = 0; k < inc.n_edges; k++) {
 				PT_GROW(t->ninja.edges, t->ninja.n_edges, t->ninja.alloc_edges);
 				t->ninja.edges[t->ninja.n_edges++] = inc.edges[k];
@@ -213,7 +168,7 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 	if (t->have_ninja)
 		buildninja_index(&t->ninja);
 	p = pt_xasprintf("%s/.ninja_log", t->dir);
-	rc = read_file(p, &buf, &len, d);
+	rc = read_file(p, PT_SEV_WARNING, &buf, &len, d);
 	if (rc == 0 && ninjalog_parse(buf, len, &t->log, p, d) == 0)
 		t->have_log = true;
 	free(buf);
@@ -231,9 +186,9 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 		t->have_compdb = cj.ok;
 		free(cj.path);
 	}
-	t->cxx_version = compiler_version(t->dir, "CMakeCXXCompiler.cmake", "CMAKE_CXX_COMPILER_VERSION");
-	t->c_version = compiler_version(t->dir, "CMakeCCompiler.cmake", "CMAKE_C_COMPILER_VERSION");
-	t->cuda_version = compiler_version(t->dir, "CMakeCUDACompiler.cmake", "CMAKE_CUDA_COMPILER_VERSION");
+	t->cxx_version = compiler_version(t->dir, "CMakeCXXCompiler.cmake", "CMAKE_CXX_COMPILER_VERSION", d);
+	t->c_version = compiler_version(t->dir, "CMakeCCompiler.cmake", "CMAKE_C_COMPILER_VERSION", d);
+	t->cuda_version = compiler_version(t->dir, "CMakeCUDACompiler.cmake", "CMAKE_CUDA_COMPILER_VERSION", d);
 	return 0;
 }
 

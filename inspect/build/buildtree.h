@@ -40,7 +40,8 @@ void buildtree_release(struct buildtree *t);
 
 /*
  * A whole regular file into a new buffer (the caller frees *buf), refused past
- * max bytes. Returns 0, 1 when it does not exist, -1 on error (in d, naming path).
+ * max bytes: pt_read_regular (fsutil.h) with errors, so a FIFO never blocks.
+ * Returns 0, 1 when it does not exist, -1 on error (in d, naming path).
  */
 int build_read_file(const char *path, size_t max, uint8_t **buf, size_t *len, struct pt_diag *d);
 

@@ -19,7 +19,8 @@ static const char usage_text[] =
 	"per CUDA target, debug info. Libraries are paired by file name.\n"
 	"  --json              one JSON document\n"
 	"  --color=WHEN        auto, always, never\n"
-	"Exit status: 0 the same, 1 they differ, 2 usage or unreadable input.\n";
+	"Exit status: 0 the same, 1 they differ or a file of a tree was unreadable (said),\n"
+	"2 usage or unreadable input.\n";
 
 int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 {
@@ -53,7 +54,8 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 		report_diff_text(stdout, &a, &b, &d, PT_CLI_STYLE(ctx));
 		pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
 	}
-	rc = d.n ? EXIT_PROBLEMS : EXIT_FINE;
+	/* A file of a tree that could not be read (a FIFO as build.ninja): a problem too. */
+	rc = d.n || pt_diag_count(&diag, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 	snapshot_diff_release(&d);
 	snapshot_release(&a);
 	snapshot_release(&b);
