@@ -15,8 +15,14 @@
 #include <sys/stat.h>
 
 #include "buildsource.h"
-#include "strbuf.h"
+#include "fsutil.h"
+#include "numparse.h"
 #include "xalloc.h"
+
+#define YAML_READ_MAX ((size_t)256 << 20)	/* native_functions.yaml: 1.2 MB in torch 2.6 */
+#define SOURCE_READ_MAX ((size_t)256 << 20)	/* a generated .cpp: RegisterCPU.cpp is ~10 MB */
+#define SCAN_LINE_MAX 4096			/* bytes of a line looked at */
+#define SOURCE_LINE_MAX 100000000		/* PATH:LINE: more lines than any source has */
 
 static int exists(const char *p)
 {
@@ -70,46 +76,58 @@ static char *host_path(const struct buildtree *t, const char *src, const char *p
 	return pt_xstrdup(p);
 }
 
-static char *ident_at(const char *s)
+static char *ident_at(const char *s, size_t max)
 {
 	size_t n = 0;
 
-	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+	while (n < max && (isalnum((unsigned char)s[n]) || s[n] == '_'))
 		n++;
 	return n ? pt_xstrndup(s, n) : NULL;
 }
 
-/* The generated function enclosing line: "wrapper_..." or "<name>::call" at column 0. */
-static char *enclosing_function(const char *path, size_t line)
+/*
+ * The generated function enclosing line: "wrapper_..." or "<name>::call" at
+ * column 0. The file is read through the checked reader (a FIFO or a device
+ * is refused, at most SOURCE_READ_MAX bytes), and only the first
+ * SCAN_LINE_MAX bytes of each line are looked at. 0, or -1 when the file
+ * cannot be read (in d).
+ */
+static int enclosing_function(const char *path, size_t line, char **out, struct pt_diag *d)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *best = NULL;
-	size_t cap = 0, ln = 0;
-	ssize_t r;
+	uint8_t *buf;
+	size_t len;
+	const char *s, *end;
+	char *best = NULL;
 
-	if (!f)
-		return NULL;
-	while ((r = getline(&buf, &cap, f)) >= 0 && ln < line) {
-		const char *w;
+	*out = NULL;
+	if (pt_read_regular(path, SOURCE_READ_MAX, PT_SEV_ERROR, PT_READ_PREFIX, &buf, &len, d) != 0)
+		return -1;
+	s = (const char *)buf;
+	end = s + len;
+	for (size_t ln = 1; s < end && ln <= line; ln++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s)), *b = s, *w;
+		size_t n = (size_t)((nl ? nl : end) - s);
 
-		ln++;
-		if (!r || isspace((unsigned char)buf[0]) || buf[0] == '}' || buf[0] == '/' || buf[0] == '#')
+		s = nl ? nl + 1 : end;
+		if (n > SCAN_LINE_MAX)
+			n = SCAN_LINE_MAX;
+		if (!n || isspace((unsigned char)b[0]) || b[0] == '}' || b[0] == '/' || b[0] == '#')
 			continue;
-		if ((w = strstr(buf, "wrapper_")) != NULL && strchr(w, '(')) {
+		if ((w = memmem(b, n, "wrapper_", 8)) != NULL && memchr(w, '(', n - (size_t)(w - b))) {
 			free(best);
-			best = ident_at(w);
-		} else if ((w = strstr(buf, "::call(")) != NULL || (w = strstr(buf, "::redispatch(")) != NULL) {
-			const char *b = w;
+			best = ident_at(w, n - (size_t)(w - b));
+		} else if ((w = memmem(b, n, "::call(", 7)) != NULL || (w = memmem(b, n, "::redispatch(", 13)) != NULL) {
+			const char *p = w;
 
-			while (b > buf && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-				b--;
+			while (p > b && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				p--;
 			free(best);
-			best = pt_xstrndup(b, (size_t)(w - b));
+			best = pt_xstrndup(p, (size_t)(w - p));
 		}
 	}
 	free(buf);
-	fclose(f);
-	return best;
+	*out = best;
+	return 0;
 }
 
 /* Resolve a C++ name (wrapper_CPU_add_Tensor, add_Tensor, structured_add_out, ...) to an entry. */
@@ -246,44 +264,48 @@ int buildtree_source(const struct buildtree *t, const char *query, struct native
 	s->query = pt_xstrdup(query);
 	colon = strrchr(q, ':');
 	if (colon && colon > q && colon[-1] != ':' && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
-		s->line = (size_t)strtoul(colon + 1, NULL, 10);
+		uint64_t v;
+
+		if (pt_dec_u64_all(colon + 1, strlen(colon + 1), SOURCE_LINE_MAX, &v) < 0 || v == 0) {
+			pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "'%s': line %s is out of range (1 to %u)", query,
+				    colon + 1, SOURCE_LINE_MAX);
+			free(src);
+			free(q);
+			return -1;
+		}
+		s->line = (size_t)v;
 		*colon = '\0';
 	}
 	is_path = strchr(q, '/') || strstr(q, ".cpp") || strstr(q, ".h");
 	s->yaml = pt_xasprintf("%s/aten/src/ATen/native/native_functions.yaml", src);
 	{
-		FILE *f = fopen(s->yaml, "rb");
-		struct pt_strbuf sb;
-		char chunk[65536];
-		size_t n;
+		uint8_t *buf;
+		size_t len;
+		int rc = pt_read_regular(s->yaml, YAML_READ_MAX, PT_SEV_ERROR, PT_READ_PREFIX, &buf, &len, d);
 
-		if (!f) {
+		if (rc == 1)
 			pt_diag_add(d, PT_SEV_ERROR, s->yaml, NULL,
 				    "cannot open (the source checkout of this build tree is not here)");
+		if (rc != 0 || nativefuncs_parse(buf, len, nf, s->yaml, d) < 0) {
+			free(buf);
 			free(src);
 			free(q);
 			return -1;
 		}
-		pt_strbuf_init(&sb, 256u << 20);
-		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			if (pt_strbuf_add_trunc(&sb, chunk, n)) {
-				pt_diag_add(d, PT_SEV_WARNING, s->yaml, NULL, "larger than %u MiB: the rest is not read",
-					    256u);
-				break;
-			}
-		fclose(f);
-		if (nativefuncs_parse((const uint8_t *)pt_strbuf_str(&sb), sb.len, nf, s->yaml, d) < 0) {
-			pt_strbuf_release(&sb);
-			free(src);
-			free(q);
-			return -1;
-		}
-		pt_strbuf_release(&sb);
+		free(buf);
 	}
 	if (is_path) {
 		size_t e = buildninja_producer(&t->ninja, q);
+		struct stat st;
 
 		s->path = host_path(t, src, q);
+		/* A FIFO, a device, a directory: not a source file (nor a generated one). */
+		if (stat(s->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			pt_diag_add(d, PT_SEV_ERROR, s->path, NULL, "not a regular file (%s)", pt_file_kind(st.st_mode));
+			free(src);
+			free(q);
+			return -1;
+		}
 		if (e == (size_t)-1 && t->source_dir && !strncmp(s->path, src, strlen(src))) {
 			char *as_built = pt_xasprintf("%s%s", t->source_dir, s->path + strlen(src));
 
@@ -322,8 +344,10 @@ int buildtree_source(const struct buildtree *t, const char *query, struct native
 		}
 		if (!exists(s->path)) {
 			pt_diag_add(d, PT_SEV_WARNING, s->path, NULL, "no such file here");
-		} else if (s->line) {
-			s->function = enclosing_function(s->path, s->line);
+		} else if (s->line && enclosing_function(s->path, s->line, &s->function, d) < 0) {
+			free(src);
+			free(q);
+			return -1;
 		}
 		if (s->function)
 			resolve_name(nf, s->function, s);
