@@ -2,7 +2,7 @@
  * nativefuncs: entries as native_functions.yaml writes them (func, dispatch
  * rows with several keys, structured, structured_delegate, ufunc_inner_loop,
  * comments), torchgen's C++ names, lookups; not YAML, not a list, entries
- * without func.
+ * without func; YAML aliases refused (N5).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,11 +109,62 @@ static void not_native_functions(void **state)
 	pt_diag_release(&d);
 }
 
+/*
+ * N5: an alias is refused with the file and the place of the first alias, as a
+ * list item, a dispatch table or a scalar; nothing is kept. (Each alias used to
+ * be copied: one entry of K dispatch keys aliased N times made N x K copies.)
+ */
+static void aliases_refused(void **state)
+{
+	static const struct {
+		const char *yaml, *where, *what;
+	} cases[] = {
+		{ "- &a\n  func: a(Tensor self) -> Tensor\n  dispatch:\n    CPU: a_cpu\n- *a\n- *a\n",
+		  "line 5 column 3", "a YAML alias (*a): aliases are not supported in native_functions.yaml" },
+		{ "- func: a(Tensor self) -> Tensor\n  dispatch: &d\n    CPU: a_cpu\n- func: b(Tensor self) -> Tensor\n  dispatch: *d\n",
+		  "line 5 column 13", "a YAML alias (*d): aliases are not supported in native_functions.yaml" },
+		{ "- func: &f a(Tensor self) -> Tensor\n- func: *f\n",
+		  "line 2 column 9", "a YAML alias (*f): aliases are not supported in native_functions.yaml" },
+		{ "- func: a(Tensor self) -> Tensor\n  dispatch:\n    CPU: &k a_cpu\n    CUDA: *k\n",
+		  "line 4 column 11", "a YAML alias (*k): aliases are not supported in native_functions.yaml" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nativefuncs nf;
+		struct pt_diag d;
+
+		pt_diag_init(&d);
+		assert_int_equal(nativefuncs_parse(P(cases[i].yaml), &nf, "nf.yaml", &d), -1);
+		assert_int_equal(nf.n, 0);
+		assert_null(nf.v);
+		assert_int_equal(d.n, 1);
+		assert_int_equal(d.v[0].sev, PT_SEV_ERROR);
+		assert_string_equal(d.v[0].file, "nf.yaml");
+		assert_string_equal(d.v[0].where, cases[i].where);
+		assert_string_equal(d.v[0].what, cases[i].what);
+		pt_diag_release(&d);
+	}
+	/* An anchor without an alias is only a name: read as before. */
+	{
+		struct nativefuncs nf;
+		struct pt_diag d;
+
+		pt_diag_init(&d);
+		assert_int_equal(nativefuncs_parse(P("- &a\n  func: a(Tensor self) -> Tensor\n"), &nf, "nf.yaml", &d), 0);
+		assert_int_equal(nf.n, 1);
+		assert_int_equal(d.n, 0);
+		nativefuncs_release(&nf);
+		pt_diag_release(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(entries),
 		cmocka_unit_test(not_native_functions),
+		cmocka_unit_test(aliases_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
