@@ -125,6 +125,25 @@ json_t *pt_json_strn_lossy(const char *s, size_t n)
 	return j ? j : json_string("");
 }
 
+int pt_json_set_lossy(json_t *o, const char *key, json_t *v)
+{
+	json_t *k;
+	int rc;
+
+	if (!key || !v) {
+		json_decref(v);
+		return -1;
+	}
+	if (!json_object_set_new(o, key, json_incref(v))) {
+		json_decref(v);
+		return 0;
+	}
+	k = pt_json_strn_lossy(key, strlen(key));
+	rc = k ? json_object_set_new(o, json_string_value(k), v) : (json_decref(v), -1);
+	json_decref(k);
+	return rc;
+}
+
 json_t *pt_json_strv(char *const *v, size_t n)
 {
 	json_t *a = json_array();

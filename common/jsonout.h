@@ -33,6 +33,13 @@ json_t *pt_json_str(const char *s);
 /* A JSON string for bytes that may not be UTF-8: invalid bytes become U+FFFD. */
 json_t *pt_json_strn_lossy(const char *s, size_t n);
 
+/*
+ * json_object_set_new with a key that may not be UTF-8 (a CMake cache key,
+ * a path): invalid bytes become U+FFFD, so the member is never dropped.
+ * Steals the reference to v; returns 0 or -1.
+ */
+int pt_json_set_lossy(json_t *o, const char *key, json_t *v);
+
 /* An array of strings from v[0..n). */
 json_t *pt_json_strv(char *const *v, size_t n);
 

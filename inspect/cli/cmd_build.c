@@ -115,7 +115,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		if (ctx->json) {
 			json_t *doc = json_object();
 
-			json_object_set_new(doc, "dir", json_string(dir));
+			json_object_set_new(doc, "dir", pt_json_str(dir));
 			json_object_set_new(doc, "problems", report_problems_json(&d));
 			pt_json_print(stdout, doc);
 			json_decref(doc);

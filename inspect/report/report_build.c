@@ -245,7 +245,7 @@ static json_t *edges_json(const struct build_edge_time *v, size_t n, size_t max)
 	for (size_t i = 0; i < n && i < max; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "output", json_string(v[i].output));
+		json_object_set_new(o, "output", pt_json_str(v[i].output));
 		json_object_set_new(o, "ms", json_integer(v[i].ms));
 		json_object_set_new(o, "start_ms", json_integer(v[i].start_ms));
 		json_object_set_new(o, "run", json_integer(v[i].run));
@@ -261,7 +261,7 @@ static json_t *groups_json(const struct build_group_time *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "name", json_string(v[i].name));
+		json_object_set_new(o, "name", pt_json_str(v[i].name));
 		json_object_set_new(o, "ms", json_integer((json_int_t)v[i].ms));
 		json_object_set_new(o, "edges", json_integer((json_int_t)v[i].edges));
 		json_array_append_new(a, o);
@@ -274,7 +274,7 @@ json_t *report_build_json(const struct build_report *r)
 	const struct buildtree *t = r->tree;
 	json_t *j = json_object(), *files = json_object(), *cfg = json_object(), *setup = json_array();
 
-	json_object_set_new(j, "dir", json_string(t->dir));
+	json_object_set_new(j, "dir", pt_json_str(t->dir));
 	json_object_set_new(j, "source_dir", pt_json_str(t->source_dir));
 	json_object_set_new(files, "cmake_cache_entries", json_integer((json_int_t)t->cache.n));
 	json_object_set_new(files, "ninja_edges", t->have_ninja ? json_integer((json_int_t)t->ninja.n_edges) : json_null());
@@ -286,19 +286,19 @@ json_t *report_build_json(const struct build_report *r)
 		const struct build_field *fl = &r->config->v[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "group", json_string(fl->group));
+		json_object_set_new(o, "group", pt_json_str(fl->group));
 		json_object_set_new(o, "value", pt_json_str(fl->value));
 		json_object_set_new(o, "cache_key", pt_json_str(fl->key));
 		json_object_set_new(o, "env", pt_json_str(fl->env));
-		json_object_set_new(cfg, fl->name, o);
+		pt_json_set_lossy(cfg, fl->name, o);
 	}
 	json_object_set_new(j, "config", cfg);
 	for (size_t i = 0; setup_env_map[i].env; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "env", json_string(setup_env_map[i].env));
+		json_object_set_new(o, "env", pt_json_str(setup_env_map[i].env));
 		json_object_set_new(o, "cache_key", pt_json_str(setup_env_map[i].key));
-		json_object_set_new(o, "how", json_string(setup_env_map[i].how));
+		json_object_set_new(o, "how", pt_json_str(setup_env_map[i].how));
 		json_array_append_new(setup, o);
 	}
 	json_object_set_new(j, "setup_py_env", setup);
@@ -309,7 +309,7 @@ json_t *report_build_json(const struct build_report *r)
 			const struct build_lib_check *l = &r->check->libs[i];
 			json_t *o = json_object();
 
-			json_object_set_new(o, "path", json_string(l->path));
+			json_object_set_new(o, "path", pt_json_str(l->path));
 			json_object_set_new(o, "dwarf", json_boolean(l->dwarf));
 			json_object_set_new(o, "rpath", pt_json_str(l->rpath));
 			json_object_set_new(o, "runpath", pt_json_str(l->runpath));
@@ -357,9 +357,9 @@ json_t *report_build_json(const struct build_report *r)
 		for (size_t i = 0; i < r->n_rebuilt; i++) {
 			json_t *o = json_object();
 
-			json_object_set_new(o, "output", json_string(r->rebuilt[i].output));
+			json_object_set_new(o, "output", pt_json_str(r->rebuilt[i].output));
 			json_object_set_new(o, "ms", json_integer(r->rebuilt[i].ms));
-			json_object_set_new(o, "reason", json_string(build_rebuild_reason_key(r->rebuilt[i].reason)));
+			json_object_set_new(o, "reason", pt_json_str(build_rebuild_reason_key(r->rebuilt[i].reason)));
 			json_array_append_new(a, o);
 		}
 		json_object_set_new(j, "since_last", a);
@@ -386,8 +386,8 @@ json_t *report_build_json(const struct build_report *r)
 		for (size_t i = 0; i < m->n_heavy; i++) {
 			json_t *e = json_object();
 
-			json_object_set_new(e, "file", json_string(m->heavy[i].file));
-			json_object_set_new(e, "why", json_string(m->heavy[i].why));
+			json_object_set_new(e, "file", pt_json_str(m->heavy[i].file));
+			json_object_set_new(e, "why", pt_json_str(m->heavy[i].why));
 			json_object_set_new(e, "ms", m->heavy[i].ms ? json_integer(m->heavy[i].ms) : json_null());
 			json_array_append_new(h, e);
 		}
@@ -463,7 +463,7 @@ json_t *report_source_json(const struct build_source *s)
 {
 	json_t *j = json_object();
 
-	json_object_set_new(j, "query", json_string(s->query));
+	json_object_set_new(j, "query", pt_json_str(s->query));
 	json_object_set_new(j, "path", pt_json_str(s->path));
 	json_object_set_new(j, "line", s->line ? json_integer((json_int_t)s->line) : json_null());
 	json_object_set_new(j, "generated", json_boolean(s->generated));
@@ -477,14 +477,14 @@ json_t *report_source_json(const struct build_source *s)
 		const struct nf_entry *k = s->kernel_entry ? s->kernel_entry : s->entry;
 		json_t *e = json_object(), *disp = json_object();
 
-		json_object_set_new(e, "name", json_string(s->entry->name));
-		json_object_set_new(e, "func", json_string(s->entry->func));
+		json_object_set_new(e, "name", pt_json_str(s->entry->name));
+		json_object_set_new(e, "func", pt_json_str(s->entry->func));
 		json_object_set_new(e, "line", json_integer((json_int_t)s->entry->line));
 		json_object_set_new(e, "structured_delegate", pt_json_str(s->entry->structured_delegate));
 		for (size_t i = 0; i < k->n_dispatch; i++)
-			json_object_set_new(disp, k->dispatch[i].keys, json_string(k->dispatch[i].kernel));
+			pt_json_set_lossy(disp, k->dispatch[i].keys, pt_json_str(k->dispatch[i].kernel));
 		json_object_set_new(e, "dispatch", disp);
-		json_object_set_new(e, "dispatch_from", json_string(k->name));
+		json_object_set_new(e, "dispatch_from", pt_json_str(k->name));
 		json_object_set_new(j, "operator", e);
 	} else {
 		json_object_set_new(j, "operator", json_null());

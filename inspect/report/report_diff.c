@@ -46,20 +46,30 @@ static json_t *item_json(const struct snap_item *it)
 		return json_null();
 	if (it->is_size)
 		return json_integer(it->num);
-	return json_string(it->value);
+	return pt_json_str(it->value);
+}
+
+static json_t *side_json(const struct snapshot *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "path", pt_json_str(s->path));
+	json_object_set_new(o, "kind", pt_json_str(s->kind));
+	json_object_set_new(o, "facts", json_integer((json_int_t)s->n));
+	return o;
 }
 
 json_t *report_diff_json(const struct snapshot *a, const struct snapshot *b, const struct snapshot_diff *d)
 {
 	json_t *j = json_object(), *rows = json_array();
 
-	json_object_set_new(j, "a", json_pack("{s:s, s:s, s:I}", "path", a->path, "kind", a->kind, "facts", (json_int_t)a->n));
-	json_object_set_new(j, "b", json_pack("{s:s, s:s, s:I}", "path", b->path, "kind", b->kind, "facts", (json_int_t)b->n));
+	json_object_set_new(j, "a", side_json(a));
+	json_object_set_new(j, "b", side_json(b));
 	for (size_t i = 0; i < d->n; i++) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "section", json_string(d->v[i].section));
-		json_object_set_new(o, "key", json_string(d->v[i].key));
+		json_object_set_new(o, "section", pt_json_str(d->v[i].section));
+		json_object_set_new(o, "key", pt_json_str(d->v[i].key));
 		json_object_set_new(o, "a", item_json(d->v[i].a));
 		json_object_set_new(o, "b", item_json(d->v[i].b));
 		json_array_append_new(rows, o);
