@@ -1,5 +1,8 @@
 /* fuzz-links: ptinspect_lib */
-/* libFuzzer target: .ninja_log (ninjalog_parse), the latest-per-output index and the profile. */
+/*
+ * libFuzzer target: .ninja_log (ninjalog_parse), the latest-per-output index and the profile,
+ * the profile once more with a (empty) build.ninja so the critical path's ordering runs too.
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +25,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t.have_log = true;
 		buildtree_profile(&t, &p);
 		build_profile_release(&p);
+		t.have_ninja = true;
+		buildninja_index(&t.ninja);
+		buildtree_profile(&t, &p);
+		if (p.n_last && !p.n_critical)
+			__builtin_trap();
+		build_profile_release(&p);
+		buildninja_release(&t.ninja);
 		buildtree_since_last(&t, &r, &n);
 		free(r);
 		ninjalog_release(&t.log);
