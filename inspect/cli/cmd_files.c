@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudaarch.h"
+#include "cudajit.h"
 #include "gpu_opt.h"
 #include "debuginfo.h"
 #include "dispatchtrace.h"
@@ -133,6 +134,11 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
 	};
 	size_t unrunnable = 0;
 
+	/* The JIT cache the driver will use in this environment: the verdicts' JIT lines. */
+	if (!cudajit_cache(getenv("CUDA_CACHE_DISABLE"), getenv("CUDA_CACHE_MAXSIZE"), &ro.jit_cache,
+			   &ro.jit_cache_off))
+		pt_diag_add(diag, PT_SEV_NOTE, "CUDA_CACHE_MAXSIZE", NULL,
+			    "not a byte count: the driver's default (1 GiB) assumed");
 	cuda_scan(o, fo->scan_flags, &scan, diag);
 	if (fo->verify)
 		cuda_scan_verify(o, &scan, &ver, diag);

@@ -7,6 +7,7 @@
 #include "jsonout.h"
 #include "strbuf.h"
 #include "term.h"
+#include "cudajit.h"
 #include "report_elf.h"
 #include "xalloc.h"
 
@@ -33,34 +34,6 @@ void report_cuda_init(struct report_cuda *r, const struct cuda_scan *scan,
 void report_cuda_release(struct report_cuda *r)
 {
 	cudaarch_summary_release(&r->sum);
-}
-
-void report_cuda_fatbins_without_image(const struct cuda_scan *scan, struct cuda_cc cc,
-				       size_t *total, size_t *without)
-{
-	*total = *without = 0;
-	for (size_t f = 0; f < scan->n_fatbins; f++) {
-		const struct cuda_fatbin *fb = &scan->fatbins[f];
-		bool code = false, runs = false;
-
-		if (scan->secs[fb->section].kind != CUDA_SEC_REGISTERED)
-			continue;
-		for (size_t i = fb->first_entry; i < fb->first_entry + fb->n_entries; i++) {
-			const struct fatbin_entry *e = &scan->entries.v[i];
-			struct cuda_target t = { e->kind, e->arch, e->variant };
-
-			if (e->kind != FATBIN_KIND_ELF && e->kind != FATBIN_KIND_PTX)
-				continue;
-			code = true;
-			if (cudaarch_how(&t, cc) != CUDA_RUN_NONE)
-				runs = true;
-		}
-		if (code) {
-			(*total)++;
-			if (!runs)
-				(*without)++;
-		}
-	}
 }
 
 static const char *kind_word(unsigned kind)
@@ -103,12 +76,41 @@ static void gpu_label(char *buf, size_t n, const char *arg, struct cuda_cc cc)
 		 names ? names : "", names ? ")" : "");
 }
 
+/*
+ * PTX the driver compiles before the first kernel runs: the size, and
+ * whether the JIT cache keeps the result (else every process pays again).
+ */
+static void jit_text(FILE *f, const struct cudajit *jit, const struct cuda_verdict *v,
+		     const struct report_cuda_opts *opts, int c)
+{
+	char ptx[32], cache[32];
+
+	report_size(ptx, sizeof(ptx), jit->jit_bytes);
+	fprintf(f, "    JIT: %s of PTX in %zu fat binar%s, compiled at first use%s", ptx,
+		jit->jit_fatbins, jit->jit_fatbins == 1 ? "y" : "ies",
+		jit->jit_bytes >= CUDAJIT_SLOW_BYTES ? " (minutes at this size)" : "");
+	if (opts->jit_cache_off) {
+		fprintf(f, "\n    %sthe JIT cache is off%s (CUDA_CACHE_DISABLE=1): every process "
+			"compiles it again\n", pt_c(c, PT_C_YELLOW), pt_c(c, PT_C_RESET));
+	} else if (jit->jit_bytes > opts->jit_cache) {
+		report_size(cache, sizeof(cache), opts->jit_cache);
+		fprintf(f, "\n    %smore than the JIT cache keeps%s (%s, CUDA_CACHE_MAXSIZE%s): "
+			"processes compile part of it again;\n    raise CUDA_CACHE_MAXSIZE (4 GiB at "
+			"most) or add %d.%d to TORCH_CUDA_ARCH_LIST\n", pt_c(c, PT_C_YELLOW),
+			pt_c(c, PT_C_RESET), cache,
+			opts->jit_cache == CUDAJIT_CACHE_DEFAULT ? "'s default" : "", v->cc.major,
+			v->cc.minor);
+	} else {
+		fprintf(f, ", then kept in the JIT cache\n");
+	}
+}
+
 static void verdict_text(FILE *f, const struct report_cuda *r, const struct cuda_verdict *v,
-			 const char *arg, const struct pt_style *st)
+			 const char *arg, const struct report_cuda_opts *opts, const struct pt_style *st)
 {
 	char label[128], sass[32], ptx[32], drv[16];
 	int c = st->color;
-	size_t total, without;
+	struct cudajit jit;
 
 	gpu_label(label, sizeof(label), arg, v->cc);
 	cudaarch_target_name(&v->sass, sass, sizeof(sass));
@@ -145,11 +147,13 @@ static void verdict_text(FILE *f, const struct report_cuda *r, const struct cuda
 	if (v->driver_cuda && v->how == CUDA_RUN_PTX_JIT)
 		fprintf(f, "    this driver supports CUDA %d.%d: it can JIT that PTX\n",
 			v->driver_cuda / 1000, v->driver_cuda % 1000 / 10);
-	report_cuda_fatbins_without_image(r->scan, v->cc, &total, &without);
-	if (v->how != CUDA_RUN_NONE && without)
+	cudajit_load(r->scan, v->cc, &jit);
+	if (v->how != CUDA_RUN_NONE && jit.jit_fatbins)
+		jit_text(f, &jit, v, opts, c);
+	if (v->how != CUDA_RUN_NONE && jit.without)
 		fprintf(f, "    %zu of %zu registered fat binaries have no code for it (normal for "
 			"libraries that dispatch per arch; in a PyTorch build those kernels fail)\n",
-			without, total);
+			jit.without, jit.registered);
 	if (v->torch_range_warning)
 		fprintf(f, "    torch warns \"Minimum and Maximum cuda capability supported by this "
 			"version of PyTorch is (%u.%u) - (%u.%u)\" but this GPU can run it\n",
@@ -251,7 +255,7 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 
 		cudaarch_verdict(&r->sum, opts->gpus[g], &v);
 		cudaarch_apply_driver(&v, opts->driver_cuda);
-		verdict_text(f, r, &v, opts->gpu_args[g], st);
+		verdict_text(f, r, &v, opts->gpu_args[g], opts, st);
 	}
 	free(sass);
 	free(ptx);
@@ -327,11 +331,11 @@ static json_t *entry_json(const struct report_cuda *r, size_t i)
 }
 
 static json_t *verdict_json(const struct report_cuda *r, const struct cuda_verdict *v,
-			    const char *arg)
+			    const char *arg, const struct report_cuda_opts *opts)
 {
 	json_t *j = json_object(), *warn = json_array();
 	char name[32], drv[16], cc[16];
-	size_t total, without;
+	struct cudajit jit;
 	const char *need = v->has_ptx ? cudaarch_ptx_min_driver(v->isa_major, v->isa_minor, drv,
 								 sizeof(drv)) : NULL;
 
@@ -353,9 +357,15 @@ static json_t *verdict_json(const struct report_cuda *r, const struct cuda_verdi
 		json_object_set_new(j, "driver_cuda", json_string(cc));
 		json_object_set_new(j, "ptx_jit_blocked", json_boolean(v->jit_blocked));
 	}
-	report_cuda_fatbins_without_image(r->scan, v->cc, &total, &without);
-	json_object_set_new(j, "registered_fatbins", json_integer((json_int_t)total));
-	json_object_set_new(j, "fatbins_without_image", json_integer((json_int_t)without));
+	cudajit_load(r->scan, v->cc, &jit);
+	json_object_set_new(j, "registered_fatbins", json_integer((json_int_t)jit.registered));
+	json_object_set_new(j, "fatbins_without_image", json_integer((json_int_t)jit.without));
+	if (v->how == CUDA_RUN_NONE)
+		jit.jit_fatbins = jit.jit_bytes = 0;
+	json_object_set_new(j, "jit_fatbins", json_integer((json_int_t)jit.jit_fatbins));
+	json_object_set_new(j, "jit_ptx_bytes", json_integer((json_int_t)jit.jit_bytes));
+	json_object_set_new(j, "jit_cache_exceeded",
+			    json_boolean(jit.jit_fatbins && jit.jit_bytes > opts->jit_cache));
 	if (v->torch_range_warning)
 		json_array_append_new(warn, json_string("capability_range"));
 	if (v->torch_cubin_warning)
@@ -439,7 +449,7 @@ json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_o
 
 			cudaarch_verdict(&r->sum, opts->gpus[i], &v);
 			cudaarch_apply_driver(&v, opts->driver_cuda);
-			json_array_append_new(g, verdict_json(r, &v, opts->gpu_args[i]));
+			json_array_append_new(g, verdict_json(r, &v, opts->gpu_args[i], opts));
 		}
 		json_object_set_new(j, "gpu_verdict", g);
 	}

@@ -28,6 +28,9 @@ struct report_cuda_opts {
 	int driver_cuda;		/* --gpu=auto: the driver's CUDA version (12040), 0 unknown */
 	bool entries;			/* list every entry in text */
 	bool only;			/* `ptinspect cuda`: say so when there is no CUDA code */
+	/* The driver's JIT cache (cudajit_cache): its limit in bytes, 0 when disabled. */
+	uint64_t jit_cache;
+	bool jit_cache_off;		/* CUDA_CACHE_DISABLE=1 */
 };
 
 /* Everything the renderers need about one file. */
@@ -53,9 +56,5 @@ void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resol
 			  const struct report_cuda_opts *opts, const struct pt_style *st);
 json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_result *r,
 			     const struct report_cuda_opts *opts);
-
-/* Registered fat binaries with SASS or PTX, and how many of those have no image for cc. */
-void report_cuda_fatbins_without_image(const struct cuda_scan *scan, struct cuda_cc cc,
-				       size_t *total, size_t *without);
 
 #endif

@@ -6,6 +6,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/pttest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 PT_FAILS=0
 PT_CHECKS=0
+# The CUDA driver's JIT cache settings change ptinspect's --gpu verdicts (their JIT lines):
+# every test starts from the driver's defaults, and a check that wants others sets them.
+unset CUDA_CACHE_MAXSIZE CUDA_CACHE_DISABLE
 
 # In the sanitizer tree every report of our programs lands in $T/sanitizer.*
 # and fails the test in finish(), even where a test ignores an exit status.

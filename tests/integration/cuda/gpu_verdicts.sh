@@ -12,6 +12,8 @@ need jq
 cudabed_up
 P=$PTINSPECT
 lib=$BED$LIBDIR/libtorch_cuda.so.2.6
+# The JIT lines depend on the driver's cache settings: the defaults unless a check sets them.
+unset CUDA_CACHE_MAXSIZE CUDA_CACHE_DISABLE
 
 cat >"$T/want.txt" <<'WANT'
 BED/usr/lib/x86_64-linux-gnu/libtorch_cuda.so.2.6
@@ -39,10 +41,16 @@ BED/usr/lib/x86_64-linux-gnu/libtorch_cuda.so.2.6
     runs: exact SASS sm_90
   GPU 10.0: 10.0 (B200/GB200)
     runs through PTX JIT of compute_90 (PTX ISA 8.4: the driver must support CUDA >= 12.4), no SASS for it
+    JIT: 1.19 GB of PTX in 341 fat binaries, compiled at first use (minutes at this size)
+    more than the JIT cache keeps (1.00 GB, CUDA_CACHE_MAXSIZE's default): processes compile part of it again;
+    raise CUDA_CACHE_MAXSIZE (4 GiB at most) or add 10.0 to TORCH_CUDA_ARCH_LIST
     torch warns "Minimum and Maximum cuda capability supported by this version of PyTorch is (5.0) - (9.0)" but this GPU can run it
     torch warns "... is not compatible with the current PyTorch installation" (no sm_10* cubin) but PTX JIT runs it
   GPU 12.0: 12.0 (RTX 5090/5080/5070, RTX PRO Blackwell)
     runs through PTX JIT of compute_90 (PTX ISA 8.4: the driver must support CUDA >= 12.4), no SASS for it
+    JIT: 1.19 GB of PTX in 341 fat binaries, compiled at first use (minutes at this size)
+    more than the JIT cache keeps (1.00 GB, CUDA_CACHE_MAXSIZE's default): processes compile part of it again;
+    raise CUDA_CACHE_MAXSIZE (4 GiB at most) or add 12.0 to TORCH_CUDA_ARCH_LIST
     torch warns "Minimum and Maximum cuda capability supported by this version of PyTorch is (5.0) - (9.0)" but this GPU can run it
     torch warns "... is not compatible with the current PyTorch installation" (no sm_12* cubin) but PTX JIT runs it
 WANT
@@ -56,14 +64,31 @@ check_eq "text: nothing on stderr" "" "$(cat "$T/err")"
 check_eq "json: exit 0" 0 $?
 jq -c '.files[0].cuda.gpu_verdict[]' "$T/v.json" >"$T/got.jsonl"
 cat >"$T/want.jsonl" <<'WANT'
-{"gpu":"6.1","cc":"6.1","names":"GTX 1080/1070/1060, P40/P4","verdict":"sass_compatible","runs":true,"sass":"sm_60","ptx":null,"ptx_isa":null,"ptx_min_driver":null,"registered_fatbins":341,"fatbins_without_image":0,"torch_false_warnings":[]}
-{"gpu":"gtx1080","cc":"6.1","names":"GTX 1080/1070/1060, P40/P4","verdict":"sass_compatible","runs":true,"sass":"sm_60","ptx":null,"ptx_isa":null,"ptx_min_driver":null,"registered_fatbins":341,"fatbins_without_image":0,"torch_false_warnings":[]}
-{"gpu":"8.9","cc":"8.9","names":"L4/L40/RTX 4090","verdict":"sass_compatible","runs":true,"sass":"sm_86","ptx":null,"ptx_isa":null,"ptx_min_driver":null,"registered_fatbins":341,"fatbins_without_image":0,"torch_false_warnings":[]}
-{"gpu":"9.0","cc":"9.0","names":"H100/H200/GH200","verdict":"sass_exact","runs":true,"sass":"sm_90","ptx":"compute_90","ptx_isa":"8.4","ptx_min_driver":"12.4","registered_fatbins":341,"fatbins_without_image":0,"torch_false_warnings":[]}
-{"gpu":"10.0","cc":"10.0","names":"B200/GB200","verdict":"ptx_jit","runs":true,"sass":null,"ptx":"compute_90","ptx_isa":"8.4","ptx_min_driver":"12.4","registered_fatbins":341,"fatbins_without_image":0,"torch_false_warnings":["capability_range","no_cubin_for_major"]}
-{"gpu":"rtx5090","cc":"12.0","names":"RTX 5090/5080/5070, RTX PRO Blackwell","verdict":"ptx_jit","runs":true,"sass":null,"ptx":"compute_90","ptx_isa":"8.4","ptx_min_driver":"12.4","registered_fatbins":341,"fatbins_without_image":0,"torch_false_warnings":["capability_range","no_cubin_for_major"]}
+{"gpu":"6.1","cc":"6.1","names":"GTX 1080/1070/1060, P40/P4","verdict":"sass_compatible","runs":true,"sass":"sm_60","ptx":null,"ptx_isa":null,"ptx_min_driver":null,"registered_fatbins":341,"fatbins_without_image":0,"jit_fatbins":0,"jit_ptx_bytes":0,"jit_cache_exceeded":false,"torch_false_warnings":[]}
+{"gpu":"gtx1080","cc":"6.1","names":"GTX 1080/1070/1060, P40/P4","verdict":"sass_compatible","runs":true,"sass":"sm_60","ptx":null,"ptx_isa":null,"ptx_min_driver":null,"registered_fatbins":341,"fatbins_without_image":0,"jit_fatbins":0,"jit_ptx_bytes":0,"jit_cache_exceeded":false,"torch_false_warnings":[]}
+{"gpu":"8.9","cc":"8.9","names":"L4/L40/RTX 4090","verdict":"sass_compatible","runs":true,"sass":"sm_86","ptx":null,"ptx_isa":null,"ptx_min_driver":null,"registered_fatbins":341,"fatbins_without_image":0,"jit_fatbins":0,"jit_ptx_bytes":0,"jit_cache_exceeded":false,"torch_false_warnings":[]}
+{"gpu":"9.0","cc":"9.0","names":"H100/H200/GH200","verdict":"sass_exact","runs":true,"sass":"sm_90","ptx":"compute_90","ptx_isa":"8.4","ptx_min_driver":"12.4","registered_fatbins":341,"fatbins_without_image":0,"jit_fatbins":0,"jit_ptx_bytes":0,"jit_cache_exceeded":false,"torch_false_warnings":[]}
+{"gpu":"10.0","cc":"10.0","names":"B200/GB200","verdict":"ptx_jit","runs":true,"sass":null,"ptx":"compute_90","ptx_isa":"8.4","ptx_min_driver":"12.4","registered_fatbins":341,"fatbins_without_image":0,"jit_fatbins":341,"jit_ptx_bytes":1275590961,"jit_cache_exceeded":true,"torch_false_warnings":["capability_range","no_cubin_for_major"]}
+{"gpu":"rtx5090","cc":"12.0","names":"RTX 5090/5080/5070, RTX PRO Blackwell","verdict":"ptx_jit","runs":true,"sass":null,"ptx":"compute_90","ptx_isa":"8.4","ptx_min_driver":"12.4","registered_fatbins":341,"fatbins_without_image":0,"jit_fatbins":341,"jit_ptx_bytes":1275590961,"jit_cache_exceeded":true,"torch_false_warnings":["capability_range","no_cubin_for_major"]}
 WANT
 if diff -u "$T/want.jsonl" "$T/got.jsonl" >"$T/diff"; then pass; else fail "json verdicts differ"; cat "$T/diff"; fi
+
+# PTX JIT: 1.19 GB of compute_90 PTX for a Blackwell GPU, more than the driver's JIT cache
+# keeps by default (1 GiB); with CUDA_CACHE_MAXSIZE at its 4 GiB maximum it is kept; with
+# CUDA_CACHE_DISABLE=1 every process compiles it; a malformed size is a note, the default kept.
+out=$(CUDA_CACHE_MAXSIZE=4294967296 "$P" cuda --gpu 12.0 "$lib" 2>&1)
+check_contains "JIT cache of 4 GiB: kept" \
+	"    JIT: 1.19 GB of PTX in 341 fat binaries, compiled at first use (minutes at this size), then kept in the JIT cache" "$out"
+case "$out" in *"more than the JIT cache"*) fail "JIT cache of 4 GiB: still the warning" ;; *) pass ;; esac
+out=$(CUDA_CACHE_DISABLE=1 "$P" cuda --gpu 12.0 "$lib" 2>&1)
+check_contains "CUDA_CACHE_DISABLE=1: every process" \
+	"    the JIT cache is off (CUDA_CACHE_DISABLE=1): every process compiles it again" "$out"
+out=$(CUDA_CACHE_MAXSIZE=2G "$P" cuda --gpu 12.0 "$lib" 2>&1)
+check_contains "CUDA_CACHE_MAXSIZE=2G: a note" \
+	"ptinspect: note: 'CUDA_CACHE_MAXSIZE': not a byte count: the driver's default (1 GiB) assumed" "$out"
+check_contains "CUDA_CACHE_MAXSIZE=2G: the default" "(1.00 GB, CUDA_CACHE_MAXSIZE's default)" "$out"
+check_eq "--json: a GPU with SASS JITs nothing" "0 0 false" \
+	"$(CUDA_CACHE_DISABLE=1 "$P" --json cuda --gpu 9.0 "$lib" | jq -r '.files[0].cuda.gpu_verdict[0] | "\(.jit_fatbins) \(.jit_ptx_bytes) \(.jit_cache_exceeded)"')"
 
 # Capabilities no GPU has: refused before any file is read.
 check_rc "--gpu=sm_999: exit 2" 2 "$P" cuda --gpu=sm_999 "$lib"
