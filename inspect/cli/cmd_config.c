@@ -28,8 +28,8 @@ static const char usage_text[] =
 	"  --python PATH       ask that Python's torch (see ptinspect env)\n"
 	"  --library LIB       call at::show_config() of a libtorch_cpu in a child\n"
 	"                      process (runs the library's initialisers)\n"
-	"  --timeout=SECONDS   with --library: kill the child (and what it forked)\n"
-	"                      after this long (default 60)\n"
+	"  --timeout=SECONDS   kill the child of --library or --python (and what it\n"
+	"                      forked) after this long (default 60)\n"
 	"  --json              one JSON document\n"
 	"  --color=WHEN        auto, always, never\n"
 	"Exit status: 0 parsed, 1 parsed with lines not understood, 2 usage or\n"
@@ -107,7 +107,8 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 		src = python;
 		if (!py)
 			pt_diag_add(&d, PT_SEV_ERROR, python, NULL, "not found on PATH");
-		else if (pyenv_probe(py, argv[0], &r, &d) == 0) {
+		else if (pyenv_probe(py, argv[0], &(struct pyenv_probe_opts){ .timeout_s = timeout_s }, &r,
+				     &d) == 0) {
 			if (r.config_text) {
 				text = pt_xstrdup(r.config_text);
 				len = strlen(text);

@@ -30,6 +30,11 @@ static const char usage_text[] =
 	"  --python PATH   the interpreter (default: the first python3 on PATH; when\n"
 	"                  it cannot import torch, the first one found that can)\n"
 	"  --expect DIR    torch must be imported from below DIR (a build tree)\n"
+	"  --here          import as python run here would: the current directory\n"
+	"                  first on sys.path (its torch/ is run), one interpreter; by\n"
+	"                  default it is not, and a torch/ here is only read\n"
+	"  --timeout=SECONDS  kill the import (and what it forked) after this long\n"
+	"                  (1 to 86400; default 60)\n"
 	"  --issue         one fenced Markdown block for a GitHub issue: collect_env's\n"
 	"                  facts and the doctor's verdicts (works when import fails)\n"
 	"  --json          one JSON document\n"
@@ -243,12 +248,14 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 		return rc;
 	memset(&dr, 0, sizeof(dr));
 	pt_diag_init(&d);
-	if (env_collect(po.python, po.expect, 1, argv[0], &dr.e, &d) < 0) {
+	if (env_collect(po.python, po.expect, 1, argv[0], &po.probe, &dr.e, &d) < 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	dr.have_g = importdiag_run(&dr.e.rep, &dr.g, &d) == 0;
-	if (dr.have_g && dr.e.rep.torch_ok && dr.g.cause != IMPORTDIAG_NONE)
+	dr.have_g = importdiag_run(&dr.e.rep, &dr.e.here, &dr.g, &d) == 0;
+	/* The checkout here is a finding already (env_collect's "here"). */
+	if (dr.have_g && dr.e.rep.torch_ok && dr.g.cause != IMPORTDIAG_NONE &&
+	    !(dr.g.cause == IMPORTDIAG_SOURCE_CHECKOUT && dr.e.here.applies))
 		pt_diag_add(&dr.e.findings, PT_SEV_WARNING, dr.e.python, importdiag_cause_key(dr.g.cause),
 			    "%s", dr.g.headline);
 	collect_debug(&dr, &d);

@@ -21,6 +21,10 @@ static const char usage_text[] =
 	"runtime, torch not from the expected place.\n"
 	"  --python PATH   the interpreter (default: the first python3 on PATH)\n"
 	"  --expect DIR    torch must be imported from below DIR (a build tree)\n"
+	"  --here          import as python run here would: the current directory\n"
+	"                  first on sys.path (its torch/ is run); by default it is not\n"
+	"  --timeout=SECONDS  kill the import (and what it forked) after this long\n"
+	"                  (1 to 86400; default 60)\n"
 	"  -v, --verbose   list every object in the process, not only the import's\n"
 	"  --json          one JSON document\n"
 	"  --color=WHEN    auto, always, never\n"
@@ -38,7 +42,7 @@ int cmd_env(int argc, char **argv, struct pt_cli *ctx)
 	if (rc >= 0)
 		return rc;
 	pt_diag_init(&d);
-	if (env_collect(po.python, po.expect, 0, argv[0], &e, &d) < 0) {
+	if (env_collect(po.python, po.expect, 0, argv[0], &po.probe, &e, &d) < 0) {
 		rc = EXIT_USAGE;
 		if (ctx->json) {
 			json_t *doc = json_object();

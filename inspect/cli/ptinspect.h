@@ -16,17 +16,22 @@
 #include "envreport.h"
 #include "term.h"
 
-/* What doctor and env are asked: --python PATH, --expect DIR, and their own flag. */
+/*
+ * What doctor and env are asked: --python PATH, --expect DIR, --here,
+ * --timeout SECONDS and their own flag.
+ */
 struct pyenv_opts {
 	const char *python;	/* NULL: the first python3 on PATH */
 	const char *expect;	/* NULL: no expectation */
 	bool flag;		/* the subcommand's own flag (doctor --issue, env --verbose) */
+	struct pyenv_probe_opts probe;	/* --here, --timeout */
 };
 
 /*
  * The option loop of doctor and env (pyenv_opt.c): getopt_long over
- * PT_CLI_OPTIONS, --python, --expect and the subcommand's flag entry (its
- * short form, if any, in optstring with "h"); they take no arguments.
+ * PT_CLI_OPTIONS, --python, --expect, --here, --timeout and the
+ * subcommand's flag entry (its short form, if any, in optstring with "h");
+ * they take no arguments.
  * Returns -1 (go on) or the exit code (--help, a usage error).
  */
 int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *optstring,

@@ -1,6 +1,8 @@
 /* The options of the subcommands that ask a Python environment; see ptinspect.h. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptinspect.h"
@@ -12,18 +14,35 @@ int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *opts
 		PT_CLI_OPTIONS,
 		{ "python", required_argument, NULL, 'p' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "here", no_argument, NULL, 'H' },
+		{ "timeout", required_argument, NULL, 't' },
 		*flag,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
+	char *end;
+	long v;
 
 	memset(o, 0, sizeof(*o));
+	o->probe.timeout_s = PYENV_TIMEOUT_S;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		if (c == 'p')
 			o->python = optarg;
 		else if (c == 'e')
 			o->expect = optarg;
+		else if (c == 'H')
+			o->probe.here = true;
+		else if (c == 't') {
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > 86400) {
+				fprintf(stderr, "%s: --timeout wants whole seconds from 1 to 86400, not '%s'\n",
+					ctx->prog, optarg);
+				return EXIT_USAGE;
+			}
+			o->probe.timeout_s = (int)v;
+		}
 		else if (c == flag->val)
 			o->flag = true;
 		else if ((rc = pt_cli_option(ctx, c, optarg, usage)) >= 0)

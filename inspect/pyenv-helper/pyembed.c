@@ -10,6 +10,14 @@
  * embedded: the link map is then read with dl_iterate_phdr in this process.
  * Any other interpreter runs the same script as `PYTHON -c`, reading its own
  * link map through ctypes; the report says which ("mode").
+ *
+ * Nothing is imported from the current directory: `PYTHON -c` puts it first
+ * on sys.path, the script takes it off before its first import (the embedded
+ * interpreter never has it). --here puts it back, right before the torch
+ * lookups, as `PYTHON -c 'import torch'` run there has it. Before the import
+ * the facts found so far go out as a first document (PRE marker), so that a
+ * parent that kills a hung import can still diagnose it; SIGUSR1 then dumps
+ * every thread's Python stack to stdout (faulthandler).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -17,6 +25,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +40,29 @@
  * facts; every lookup guarded so a fake or broken torch still gives a report.
  */
 static const char SCRIPT_IMPORT[] =
-	"import sys, os, io, json\n"
+	"import sys\n"
+	"# `python -c` put the current directory first on sys.path: unless --here asks for it,\n"
+	"# nothing is imported from there (a torch/ or json.py in it is never run).\n"
+	"_safe = bool(getattr(sys.flags, 'safe_path', False) or sys.flags.isolated)\n"
+	"if '__pt_embedded' not in globals() and not _safe and sys.path and sys.path[0] == '':\n"
+	"    del sys.path[0]\n"
+	"# The script's own modules, before the current directory can be on sys.path.\n"
+	"for _m in ('os', 'io', 'json', 'site', 'platform', 'importlib.util', 'importlib.machinery',\n"
+	"           'importlib.metadata', 'faulthandler') + (() if '__pt_embedded' in globals() else ('ctypes',)):\n"
+	"    try: __import__(_m)\n"
+	"    except BaseException: pass\n"
+	"import os, io, json\n"
+	"faulthandler, ctypes = sys.modules.get('faulthandler'), sys.modules.get('ctypes')\n"
 	"R = {'executable': sys.executable, 'python_version': sys.version.split()[0],\n"
 	"     'python_version_full': sys.version.replace('\\n', ' '),\n"
 	"     'python_bits': sys.maxsize.bit_length() + 1,\n"
 	"     'prefix': sys.prefix, 'base_prefix': sys.base_prefix,\n"
+	"     'mode': 'embedded' if '__pt_embedded' in globals() else 'child',\n"
+	"     'here': bool(__pt_here), 'cwd_dropped': not _safe and not __pt_here,\n"
 	"     'errors': {}}\n"
-	"if '__pt_embedded' in globals() and not getattr(sys.flags, 'safe_path', False):\n"
-	"    sys.path.insert(0, '')  # as `python3 -c` does: the current directory first\n"
-	"R['sys_path'] = list(sys.path)\n"
+	"# At ptinspect's deadline: every thread's Python stack, to stdout, from the signal handler.\n"
+	"try: faulthandler.register(__pt_dump_signal, file=sys.__stdout__, all_threads=True)\n"
+	"except BaseException: pass\n"
 	"R['env'] = {k: os.environ.get(k) for k in ('LD_LIBRARY_PATH', 'LD_PRELOAD', 'PYTHONPATH',\n"
 	"    'CUDA_MODULE_LOADING', 'CUDA_VISIBLE_DEVICES', 'CONDA_PREFIX', 'VIRTUAL_ENV')}\n"
 	"try: R['cwd'] = os.getcwd()\n"
@@ -52,11 +75,6 @@ static const char SCRIPT_IMPORT[] =
 	"    import importlib.machinery\n"
 	"    R['ext_suffixes'] = list(importlib.machinery.EXTENSION_SUFFIXES)\n"
 	"except BaseException: R['ext_suffixes'] = ['.so']\n"
-	"try:\n"
-	"    import importlib.util\n"
-	"    _s = importlib.util.find_spec('torch')  # finders only: torch is not run\n"
-	"    R['torch_spec'] = (_s.origin or list(_s.submodule_search_locations or [''])[0]) if _s else None\n"
-	"except BaseException as e: R['torch_spec'] = None\n"
 	"try:\n"
 	"    import platform\n"
 	"    R['python_platform'] = platform.platform()\n"
@@ -85,6 +103,14 @@ static const char SCRIPT_IMPORT[] =
 	"    if any(n.startswith('torch') and n.endswith(('.egg-link', '.pth')) for n in names):\n"
 	"        return 'develop install'\n"
 	"    return 'directory'\n"
+	"if __pt_here and not _safe:\n"
+	"    sys.path.insert(0, '')  # --here: as `python -c` run here has it, the current directory first\n"
+	"R['sys_path'] = list(sys.path)\n"
+	"try:\n"
+	"    import importlib.util\n"
+	"    _s = importlib.util.find_spec('torch')  # finders only: torch is not run\n"
+	"    R['torch_spec'] = (_s.origin or list(_s.submodule_search_locations or [''])[0]) if _s else None\n"
+	"except BaseException as e: R['torch_spec'] = None\n"
 	"_c, _seen = [], set()\n"
 	"for _d in sys.path:\n"
 	"    _a = os.path.abspath(_d or os.getcwd())\n"
@@ -94,7 +120,6 @@ static const char SCRIPT_IMPORT[] =
 	"        _c.append({'dir': _a, 'kind': _kind(_a)})\n"
 	"R['torch_candidates'] = _c\n"
 	"def _linkmap():\n"
-	"    import ctypes\n"
 	"    class _I(ctypes.Structure):\n"
 	"        _fields_ = [('addr', ctypes.c_void_p), ('name', ctypes.c_char_p)]\n"
 	"    out = []\n"
@@ -107,6 +132,10 @@ static const char SCRIPT_IMPORT[] =
 	"    return out\n"
 	"if '__pt_embedded' not in globals():\n"
 	"    __pt_before = _linkmap()\n"
+	"# What was found before the import: ptinspect's diagnosis when the import never returns.\n"
+	"sys.stdout.flush()\n"
+	"sys.stdout.write('\\n@@PTINSPECT-PYENV-PRE@@\\n' + json.dumps(R) + '\\n@@PTINSPECT-PYENV-IMPORTING@@\\n')\n"
+	"sys.stdout.flush()\n"
 	"_err, _old = io.StringIO(), sys.stderr\n"
 	"sys.stderr = _err\n"
 	"try:\n"
@@ -117,6 +146,9 @@ static const char SCRIPT_IMPORT[] =
 	"    R['import_error'] = '%s: %s' % (type(e).__name__, e)\n"
 	"finally:\n"
 	"    sys.stderr = _old\n"
+	"sys.stdout.flush()\n"
+	"sys.stdout.write('\\n@@PTINSPECT-PYENV-IMPORTED@@\\n')\n"
+	"sys.stdout.flush()\n"
 	"R['import_stderr'] = _err.getvalue()[-4000:]\n"
 	"def _get(key, f):\n"
 	"    try: R[key] = f()\n"
@@ -148,7 +180,6 @@ static const char SCRIPT_REPORT[] =
 	"    _l.append({'name': _n, 'realpath': os.path.realpath(_p) if os.path.exists(_p) else None,\n"
 	"               'by_import': _n not in _b})\n"
 	"R['loaded'] = _l\n"
-	"R['mode'] = 'embedded' if '__pt_embedded' in globals() else 'child'\n"
 	"sys.stdout.flush()\n"
 	"sys.stdout.write('\\n@@PTINSPECT-PYENV-JSON@@\\n' + json.dumps(R) + '\\n')\n"
 	"sys.stdout.flush()\n";
@@ -185,14 +216,22 @@ static int embeddable(const char *python)
 	return strcmp(a, b) == 0;
 }
 
-static int run_child(const char *python)
+/* The script's settings, as Python: --here, and the signal that dumps the stacks. */
+static void settings(char *buf, size_t n, int here)
 {
-	size_t n = sizeof(SCRIPT_IMPORT) + sizeof(SCRIPT_REPORT);
+	snprintf(buf, n, "__pt_here = %s\n__pt_dump_signal = %d\n", here ? "True" : "False", SIGUSR1);
+}
+
+static int run_child(const char *python, int here)
+{
+	char head[128];
+	size_t n = sizeof(head) + sizeof(SCRIPT_IMPORT) + sizeof(SCRIPT_REPORT);
 	char *script = malloc(n);
 
 	if (!script)
 		return 2;
-	snprintf(script, n, "%s%s", SCRIPT_IMPORT, SCRIPT_REPORT);
+	settings(head, sizeof(head), here);
+	snprintf(script, n, "%s%s%s", head, SCRIPT_IMPORT, SCRIPT_REPORT);
 	fflush(NULL);
 	execl(python, python, "-c", script, (char *)NULL);
 	fprintf(stderr, "ptinspect-pyenv: '%s': cannot run: %s\n", python, strerror(errno));
@@ -200,11 +239,12 @@ static int run_child(const char *python)
 	return 2;
 }
 
-static int run_embedded(const char *python)
+static int run_embedded(const char *python, int here)
 {
 	PyConfig config;
 	PyStatus st;
 	PyObject *main_mod, *globals, *r = NULL, *before = NULL, *after = NULL;
+	char head[128];
 	int rc = 2;
 
 	PyConfig_InitPythonConfig(&config);
@@ -228,10 +268,18 @@ static int run_embedded(const char *python)
 	if (!globals)
 		goto out;
 	PyDict_SetItemString(globals, "__pt_embedded", Py_True);
-	/* The script's own modules (_json ...) must not count as loaded by torch. */
+	/*
+	 * The script's own modules (_json ...) must not count as loaded by
+	 * torch. No current directory on sys.path yet: nothing of it is run.
+	 */
+	settings(head, sizeof(head), here);
 	if (PyRun_SimpleString("import sys, os, io, json, site, platform, importlib.util, "
-			       "importlib.machinery, importlib.metadata") != 0)
+			       "importlib.machinery, importlib.metadata, faulthandler") != 0)
 		goto out;
+	r = PyRun_String(head, Py_file_input, globals, globals);
+	if (!r)
+		goto out;
+	Py_DECREF(r);
 	before = linkmap();
 	if (!before || PyDict_SetItemString(globals, "__pt_before", before) < 0)
 		goto out;
@@ -266,13 +314,16 @@ out:
 
 int main(int argc, char **argv)
 {
-	if (argc != 2 || argv[1][0] == '-') {
-		fputs("usage: ptinspect-pyenv PYTHON\n"
+	int here = argc == 3 && !strcmp(argv[1], "--here");
+
+	if (argc != 2 + here || argv[1 + here][0] == '-') {
+		fputs("usage: ptinspect-pyenv [--here] PYTHON\n"
 		      "Imports torch in PYTHON's environment and prints a JSON report; run by\n"
-		      "ptinspect env/doctor/config --python.\n", stderr);
+		      "ptinspect env/doctor/config --python. The current directory is kept off\n"
+		      "sys.path unless --here puts it first, as `PYTHON -c` run there has it.\n", stderr);
 		return 2;
 	}
-	if (embeddable(argv[1]))
-		return run_embedded(argv[1]);
-	return run_child(argv[1]);
+	if (embeddable(argv[1 + here]))
+		return run_embedded(argv[1 + here], here);
+	return run_child(argv[1 + here], here);
 }

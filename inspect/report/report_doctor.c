@@ -162,6 +162,17 @@ json_t *report_importdiag_json(const struct importdiag *g)
 	} else {
 		json_object_set_new(j, "location", json_null());
 	}
+	if (g->here && g->here->applies) {
+		json_t *h = json_object();
+
+		json_object_set_new(h, "package", pt_json_str(g->here->loc.pkg_dir));
+		json_object_set_new(h, "source_checkout", json_boolean(g->here->loc.source_checkout));
+		json_object_set_new(h, "extension", pt_json_str(g->here->loc.ext));
+		json_object_set_new(h, "checked_instead", pt_json_str(g->here->checked));
+		json_object_set_new(j, "here", h);
+	} else {
+		json_object_set_new(j, "here", json_null());
+	}
 	json_object_set_new(j, "extension", g->ext ? pt_json_str(g->ext) : json_null());
 	json_object_set_new(j, "objects", json_integer((json_int_t)g->n_objs));
 	a = json_array();

@@ -9,6 +9,9 @@
 #include "report_elf.h"
 #include "report_config.h"
 
+/* Lines of the Python stacks of a killed import in the text report. */
+#define REPORT_ENV_STACK_LINES 40
+
 static const char *yes_no(int v)
 {
 	return v < 0 ? "unknown" : v ? "yes" : "no";
@@ -62,6 +65,21 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	if (!r->torch_ok) {
 		fprintf(f, "%-13s %scannot import torch%s: %s\n", "torch", pt_c(c, PT_C_RED),
 			pt_c(c, PT_C_RESET), r->import_error ? r->import_error : "?");
+		if (r->hang_stack) {
+			const char *p = r->hang_stack;
+			int lines = 0;
+
+			fprintf(f, "Python stacks when it was killed (faulthandler, most recent call first):\n");
+			while (*p && lines++ < REPORT_ENV_STACK_LINES) {
+				const char *nl = strchr(p, '\n');
+				int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+				fprintf(f, "  %.*s\n", n, p);
+				p += n + (nl != NULL);
+			}
+			if (*p)
+				fprintf(f, "  ... (ptinspect env --json has the rest)\n");
+		}
 	} else {
 		fprintf(f, "%-13s %s%s%s from %s\n", "torch", pt_c(c, PT_C_BOLD),
 			r->torch_version ? r->torch_version : "(no version)", pt_c(c, PT_C_RESET),
@@ -92,8 +110,12 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 	}
 	for (size_t i = 0; i < r->n_loaded; i++)
 		n_import += r->loaded[i].by_import;
-	fprintf(f, "%sshared objects loaded by the import%s (%zu; %zu in the process)\n",
-		pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), n_import, r->n_loaded);
+	if (r->partial)
+		fprintf(f, "%sshared objects loaded by the import%s: unknown (the helper did not get to "
+			"report them)\n", pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET));
+	else
+		fprintf(f, "%sshared objects loaded by the import%s (%zu; %zu in the process)\n",
+			pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), n_import, r->n_loaded);
 	for (size_t i = 0; i < r->n_loaded; i++) {
 		const struct pyenv_loaded *l = &r->loaded[i];
 
@@ -153,7 +175,10 @@ json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *c
 	json_object_set_new(t, "arch_list", json_is_array(json_object_get(r->doc, "arch_list"))
 		? json_deep_copy(json_object_get(r->doc, "arch_list")) : json_null());
 	json_object_set_new(t, "cxx11_abi", r->cxx11_abi < 0 ? json_null() : json_boolean(r->cxx11_abi));
+	json_object_set_new(t, "timed_out", json_boolean(r->timed_out));
+	json_object_set_new(t, "stack_when_killed", pt_json_str(r->hang_stack));
 	json_object_set_new(j, "torch", t);
+	json_object_set_new(j, "current_directory_on_sys_path", json_boolean(r->here));
 	json_object_set_new(j, "config", cfg ? report_config_json(cfg) : json_null());
 	for (size_t i = 0; i < r->n_cands; i++) {
 		json_t *e = json_object();

@@ -16,6 +16,7 @@ void env_result_release(struct env_result *e)
 	if (e->have_cfg)
 		showconfig_release(&e->cfg);
 	pt_diag_release(&e->findings);
+	importdiag_here_release(&e->here);
 	for (size_t i = 0; i < e->n_others; i++)
 		free(e->others[i]);
 	free(e->others);
@@ -24,12 +25,16 @@ void env_result_release(struct env_result *e)
 }
 
 int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
-		struct env_result *e, struct pt_diag *d)
+		const struct pyenv_probe_opts *po, struct env_result *e, struct pt_diag *d)
 {
 	struct envcheck_opts o = { .expect_dir = expect };
+	int timeout_s = po ? po->timeout_s : 0;
 	char cwd[4096];
 	int rc;
 
+	/* --here is about one interpreter: the one python names here. */
+	if (po && po->here)
+		fallback = 0;
 	memset(e, 0, sizeof(*e));
 	pt_diag_init(&e->findings);
 	if (python) {
@@ -39,7 +44,7 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 			return -1;
 		}
 	} else if (!(e->python = pyenv_default_python())) {
-		e->n_others = pyenv_find_torch_pythons(NULL, &e->others);
+		e->n_others = pyenv_find_torch_pythons(NULL, timeout_s, &e->others);
 		if (!fallback || !e->n_others) {
 			pt_diag_add(d, PT_SEV_ERROR, NULL, NULL, "no python3 on PATH (use --python PATH)");
 			return -1;
@@ -48,11 +53,11 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 		pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
 			    "no python3 on PATH; checking %s instead", e->python);
 	}
-	rc = pyenv_probe(e->python, argv0, &e->rep, d);
+	rc = pyenv_probe(e->python, argv0, po, &e->rep, d);
 	if (rc == 0 && !e->rep.torch_ok) {
 		/* Name the interpreters that can, e.g. Debian's /usr/bin/python3. */
 		if (!e->others)
-			e->n_others = pyenv_find_torch_pythons(e->python, &e->others);
+			e->n_others = pyenv_find_torch_pythons(e->python, timeout_s, &e->others);
 		/* --python X means X: the fallback is only for the default interpreter. */
 		if (fallback && !python && e->n_others && strcmp(e->others[0], e->python)) {
 			pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
@@ -62,7 +67,7 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 			pyenv_report_release(&e->rep);
 			free(e->python);
 			e->python = pt_xstrdup(e->others[0]);
-			rc = pyenv_probe(e->python, argv0, &e->rep, d);
+			rc = pyenv_probe(e->python, argv0, po, &e->rep, d);
 		}
 	}
 	if (rc < 0)
@@ -77,7 +82,10 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 			e->have_cfg = true;
 		pt_diag_release(&cd);
 	}
-	if (!expect && getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
+	/* Found by reading files: the cwd's torch was kept off sys.path and never run. */
+	if (importdiag_here(&e->rep, &e->here))
+		pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "here", "%s", e->here.text);
+	else if (!expect && getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
 		o.build_tree = cwd;
 	envcheck_run(&e->rep, e->have_cfg ? &e->cfg : NULL, &o, &e->findings);
 	if (e->rep.torch_ok) {

@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "envcheck.h"
+#include "importdiag.h"
 #include "pyenv.h"
 #include "showconfig.h"
 
@@ -26,15 +27,17 @@ struct env_result {
 	bool have_deps;
 	char **others;			/* when python cannot import torch: ones that can */
 	size_t n_others;
+	struct importdiag_here here;	/* a torch in the cwd a run here would import instead */
 };
 /*
  * python NULL: the first python3 on PATH. fallback: when it cannot import
  * torch, go on with the first interpreter that can (doctor; never when python
- * was named: --python X means X). Returns 0, or
- * -1 when no report came back (reason in d).
+ * was named: --python X means X, nor with --here). po: --here, --timeout
+ * (NULL: the defaults: the current directory off sys.path, 60 s). Returns 0,
+ * or -1 when no report came back (reason in d).
  */
 int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
-		struct env_result *e, struct pt_diag *d);
+		const struct pyenv_probe_opts *po, struct env_result *e, struct pt_diag *d);
 void env_result_release(struct env_result *e);
 
 #endif

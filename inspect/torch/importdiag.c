@@ -30,6 +30,7 @@ const char *importdiag_cause_key(enum importdiag_cause c)
 		[IMPORTDIAG_MIXED_TREE] = "mixed-torch-libraries",
 		[IMPORTDIAG_CUDA_DRIVER] = "cuda-driver-too-old",
 		[IMPORTDIAG_PYTHON] = "python-error",
+		[IMPORTDIAG_TIMEOUT] = "timeout",
 	};
 	return (unsigned)c < sizeof(k) / sizeof(k[0]) ? k[c] : "?";
 }
@@ -336,7 +337,14 @@ static void pick_cause(struct importdiag *g, const struct pyenv_report *r)
 {
 	const char *err = r->import_error ? r->import_error : "unknown error";
 
-	if (g->n_missing) {
+	if (r->timed_out) {
+		/* A hang is what happened, whatever else the libraries show. */
+		g->cause = IMPORTDIAG_TIMEOUT;
+		if (r->hang_where)
+			headline(g, "%s; it was at %s", err, r->hang_where);
+		else
+			headline(g, "%s (no Python stack came back)", err);
+	} else if (g->n_missing) {
 		const struct importdiag_missing *m = &g->missing[0];
 
 		char more[64] = "", also[64] = "";
@@ -395,7 +403,18 @@ static void pick_cause(struct importdiag *g, const struct pyenv_report *r)
 	}
 }
 
-int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt_diag *diag)
+/* A package in the cwd without _C wins over a torch with nothing else wrong with it. */
+static void here_cause(struct importdiag *g)
+{
+	if (!g->here || !g->here->applies || g->here->loc.ext ||
+	    (g->cause != IMPORTDIAG_NONE && g->cause != IMPORTDIAG_NOT_INSTALLED))
+		return;
+	g->cause = IMPORTDIAG_SOURCE_CHECKOUT;
+	headline(g, "%s", g->here->text);
+}
+
+int importdiag_run(const struct pyenv_report *r, const struct importdiag_here *here,
+		   struct importdiag *g, struct pt_diag *diag)
 {
 	struct ldpath_env env;
 	struct resolve_result res = { 0 };
@@ -404,6 +423,7 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 	int rc = 0;
 
 	memset(g, 0, sizeof(*g));
+	g->here = here;
 	if (r->torch_ok) {
 		for (size_t i = 0; i < r->n_loaded && !g->ext; i++) {
 			const char *p = r->loaded[i].realpath;
@@ -423,6 +443,9 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 				 "and no editable install maps it (%s)", r->n_sys_path,
 				 r->executable ? r->executable : r->python,
 				 r->import_error ? r->import_error : "import failed");
+			if (r->timed_out)
+				pick_cause(g, r);
+			here_cause(g);
 			return 0;
 		}
 		if (r->torch_spec) {
@@ -434,6 +457,10 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 			free(want);
 		}
 		torch_dir = g->loc.pkg_dir;
+		if (!g->loc.ext && r->timed_out) {
+			pick_cause(g, r);
+			return 0;
+		}
 		if (!g->loc.ext) {
 			if (g->loc.source_checkout) {
 				g->cause = IMPORTDIAG_SOURCE_CHECKOUT;
@@ -451,8 +478,12 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 		}
 		g->ext = pt_xstrdup(g->loc.ext);
 	}
-	if (!g->ext)
+	if (!g->ext) {
+		if (r->timed_out)
+			pick_cause(g, r);
+		here_cause(g);
 		return 0;
+	}
 	pt_diag_init(&rd);
 	ldpath_env_init(&env, "", &rd);
 	env.ld_library_path = r->ld_library_path;
@@ -501,11 +532,116 @@ int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt
 		}
 	}
 	pick_cause(g, r);
+	here_cause(g);
 out:
 	resolve_release(&res);
 	ldpath_env_release(&env);
 	pt_diag_release(&rd);
 	return rc;
+}
+
+/* The package directory of a torch/__init__.py path. */
+static char *pkg_of(const char *init)
+{
+	return dir_of(init);
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+bool importdiag_here(const struct pyenv_report *r, struct importdiag_here *h)
+{
+	const char **path;
+	struct pt_diag quiet;
+	struct pysyspath_torch other;
+	char *init;
+	const char *what, *tail1 = "", *tail2 = "";
+	char *checked_txt = NULL, *tail = NULL;
+	struct stat st;
+
+	memset(h, 0, sizeof(*h));
+	if (!r->cwd_dropped || !r->cwd)
+		return false;
+	/* Only a torch/__init__.py here can change what a run here imports. */
+	init = pt_xasprintf("%s/torch/__init__.py", r->cwd);
+	if (stat(init, &st) != 0 || !S_ISREG(st.st_mode)) {
+		free(init);
+		return false;
+	}
+	free(init);
+	pt_diag_init(&quiet);
+	path = pt_xcalloc(r->n_sys_path + 1, sizeof(*path));
+	path[0] = "";
+	for (size_t i = 0; i < r->n_sys_path; i++)
+		path[i + 1] = r->sys_path[i];
+	if (pysyspath_locate(path, r->n_sys_path + 1, r->cwd, r->site_dirs, r->n_site_dirs,
+			     r->ext_suffixes, r->n_ext_suffixes, &h->loc, &quiet) != 0 ||
+	    h->loc.how != PYSYSPATH_CWD) {
+		pysyspath_torch_release(&h->loc);
+		goto out;
+	}
+	/* What was checked instead: the torch imported, else the one located without the cwd. */
+	if (r->torch_ok && r->torch_file) {
+		h->checked = pkg_of(r->torch_file);
+	} else if (pysyspath_locate(r->sys_path, r->n_sys_path, r->cwd, r->site_dirs, r->n_site_dirs,
+				    r->ext_suffixes, r->n_ext_suffixes, &other, &quiet) == 0) {
+		h->checked = other.pkg_dir;
+		other.pkg_dir = NULL;
+		pysyspath_torch_release(&other);
+	}
+	if (h->checked && same_path(h->checked, h->loc.pkg_dir)) {
+		/* PYTHONPATH=. or an editable install of this checkout: the same package. */
+		free(h->checked);
+		h->checked = NULL;
+		pysyspath_torch_release(&h->loc);
+		goto out;
+	}
+	h->applies = true;
+	if (h->loc.source_checkout)
+		what = h->loc.ext ? "the source checkout, built in place" : "the source checkout";
+	else
+		what = "a torch package in the current directory, not a PyTorch checkout";
+	checked_txt = h->checked ? pt_xasprintf("instead of the installed torch (%s)", h->checked)
+				 : pt_xasprintf("instead of the installed torch (none is installed for %s)",
+						r->executable ? r->executable : r->python);
+	if (!h->loc.ext && h->loc.source_checkout) {
+		tail1 = "has no built _C extension, so import torch fails there; leave the directory "
+			"(cd ..) or finish the in-place build (python setup.py develop)";
+	} else if (!h->loc.ext) {
+		tail = pt_xasprintf("has no _C extension (_C%s), so import torch fails there; run python "
+				    "elsewhere, or move ./torch away", r->n_ext_suffixes ? r->ext_suffixes[0]
+										  : ".so");
+		tail1 = tail;
+	} else {
+		tail1 = "holds a built ";
+		tail2 = h->loc.ext;
+	}
+	if (h->loc.ext)
+		h->text = pt_xasprintf("python run here would import ./torch (%s) %s: %s %s%s; this report is "
+				       "of the torch checked (ptinspect doctor --here imports ./torch as "
+				       "python run here would, running its code)", what, checked_txt,
+				       h->loc.pkg_dir, tail1, tail2);
+	else
+		h->text = pt_xasprintf("python run here would import ./torch (%s) %s: %s %s", what,
+				       checked_txt, h->loc.pkg_dir, tail1);
+	free(checked_txt);
+	free(tail);
+out:
+	free(path);
+	pt_diag_release(&quiet);
+	return h->applies;
+}
+
+void importdiag_here_release(struct importdiag_here *h)
+{
+	pysyspath_torch_release(&h->loc);
+	free(h->checked);
+	free(h->text);
+	memset(h, 0, sizeof(*h));
 }
 
 void importdiag_release(struct importdiag *g)

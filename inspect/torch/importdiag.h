@@ -31,6 +31,7 @@ enum importdiag_cause {
 	IMPORTDIAG_MIXED_TREE,		/* torch libraries from two places (LD_LIBRARY_PATH, a stale build/lib) */
 	IMPORTDIAG_CUDA_DRIVER,		/* the CUDA runtime is newer than the driver */
 	IMPORTDIAG_PYTHON,		/* the libraries are fine: the error is raised by Python code */
+	IMPORTDIAG_TIMEOUT,		/* import torch did not finish by the deadline: killed */
 };
 
 /* "missing-library", ... (JSON). */
@@ -67,6 +68,22 @@ struct importdiag_cuda {
 	char why[512];
 };
 
+/*
+ * What `python -c 'import torch'` run in the current directory would import
+ * where the helper kept that directory off sys.path (the default): found by
+ * reading files (pysyspath_locate with "" first), nothing of it run.
+ */
+struct importdiag_here {
+	bool applies;		/* a torch package in the cwd, other than the one checked */
+	struct pysyspath_torch loc;	/* that package (how == PYSYSPATH_CWD) */
+	char *checked;		/* the package directory that was checked instead, or NULL (none) */
+	char *text;		/* "python run here would import ./torch (...) instead of ..." */
+};
+
+/* Fill *h from r (r->cwd_dropped and r->cwd). Returns h->applies. */
+bool importdiag_here(const struct pyenv_report *r, struct importdiag_here *h);
+void importdiag_here_release(struct importdiag_here *h);
+
 struct importdiag {
 	enum importdiag_cause cause;
 	char *headline;		/* the cause in one line */
@@ -90,15 +107,21 @@ struct importdiag {
 	struct bindcheck_result bind;
 	struct importdiag_cuda cuda;
 	char *spec_disagrees;	/* find_spec's answer when it differs from the located one */
+	const struct importdiag_here *here;	/* borrowed from the caller, or NULL */
 };
 
 /*
  * Diagnose r's interpreter. With r->torch_ok the loaded _C is checked (mixed
  * tree, CUDA driver); without, the package is located and everything is
- * checked. Returns 0 (g->cause set), -1 only on a resolver failure on the
- * extension itself (PT_SEV_ERROR in diag, cause left as what was found).
+ * checked. here (NULL: none; it must outlive g): a torch package in the
+ * current directory without a built _C is the cause (source-checkout) when
+ * nothing else is wrong with the torch checked. An import killed at the
+ * deadline (r->timed_out) is the cause "timeout". Returns 0 (g->cause set),
+ * -1 only on a resolver failure on the extension itself (PT_SEV_ERROR in
+ * diag, cause left as what was found).
  */
-int importdiag_run(const struct pyenv_report *r, struct importdiag *g, struct pt_diag *diag);
+int importdiag_run(const struct pyenv_report *r, const struct importdiag_here *here,
+		   struct importdiag *g, struct pt_diag *diag);
 void importdiag_release(struct importdiag *g);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "childwait.h"
+#include "jsonout.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -19,6 +22,18 @@
 #endif
 
 #define PYENV_MARKER "\n@@PTINSPECT-PYENV-JSON@@\n"
+/* The helper's stages (pyembed.c): the facts before the import, then the import. */
+#define PYENV_PRE "\n@@PTINSPECT-PYENV-PRE@@\n"
+#define PYENV_IMPORTING "\n@@PTINSPECT-PYENV-IMPORTING@@\n"
+#define PYENV_IMPORTED "\n@@PTINSPECT-PYENV-IMPORTED@@\n"
+/* The Python stacks kept from the dump at the deadline. */
+#define PYENV_MAX_STACK 8000
+
+const char PYENV_SAFE_IMPORT[] =
+	"import sys\n"
+	"if not (getattr(sys.flags, 'safe_path', False) or sys.flags.isolated) and sys.path and sys.path[0] == '':\n"
+	"    del sys.path[0]\n"
+	"import torch\n";
 
 bool pyenv_executable(const char *p)
 {
@@ -134,32 +149,22 @@ static int jbool(json_t *o, const char *k)
 	return json_is_boolean(v) ? json_is_true(v) : -1;
 }
 
-int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_report *r,
-		struct pt_diag *diag)
+/* The last occurrence of marker in out[0..len), or NULL. */
+static const char *last_marker(const char *out, size_t len, const char *marker)
 {
+	size_t ml = strlen(marker);
 	const char *m = NULL;
-	json_error_t err;
+
+	for (const char *p = out; (p = memmem(p, len - (size_t)(p - out), marker, ml)); p++)
+		m = p;
+	return m;
+}
+
+/* r's fields from r->doc (set). */
+static void fill(struct pyenv_report *r, const char *python)
+{
 	json_t *a;
 
-	memset(r, 0, sizeof(*r));
-	r->debug = r->cxx11_abi = -1;
-	/* The last marker: torch may print anything before it. */
-	for (const char *p = out; (p = memmem(p, len - (size_t)(p - out), PYENV_MARKER,
-					     sizeof(PYENV_MARKER) - 1));
-	     p++)
-		m = p;
-	if (!m) {
-		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "no report from the environment helper");
-		return -1;
-	}
-	m += sizeof(PYENV_MARKER) - 1;
-	r->doc = json_loadb(m, len - (size_t)(m - out), JSON_DISABLE_EOF_CHECK, &err);
-	if (!json_is_object(r->doc)) {
-		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "the helper's report: %s", err.text);
-		json_decref(r->doc);
-		r->doc = NULL;
-		return -1;
-	}
 	json_object_set_new(r->doc, "python", json_string(python));
 	r->python = jstr(r->doc, "python");
 	r->mode = jstr(r->doc, "mode");
@@ -232,14 +237,130 @@ int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_re
 			r->n_loaded++;
 		}
 	}
+	r->here = jbool(r->doc, "here") == 1;
+	r->cwd_dropped = jbool(r->doc, "cwd_dropped") == 1;
+}
+
+/* The JSON document at m (after its marker) into r->doc; -1 with a reason in diag. */
+static int load_doc(const char *m, size_t n, const char *python, struct pyenv_report *r,
+		    struct pt_diag *diag)
+{
+	json_error_t err;
+
+	r->doc = json_loadb(m, n, JSON_DISABLE_EOF_CHECK, &err);
+	if (!json_is_object(r->doc)) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "the helper's report: %s", err.text);
+		json_decref(r->doc);
+		r->doc = NULL;
+		return -1;
+	}
 	return 0;
 }
 
-int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
+int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_report *r,
 		struct pt_diag *diag)
 {
+	/* The last marker: torch may print anything before it. */
+	const char *m = last_marker(out, len, PYENV_MARKER);
+
+	memset(r, 0, sizeof(*r));
+	r->debug = r->cxx11_abi = -1;
+	if (!m) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL, "no report from the environment helper");
+		return -1;
+	}
+	m += sizeof(PYENV_MARKER) - 1;
+	if (load_doc(m, len - (size_t)(m - out), python, r, diag) < 0)
+		return -1;
+	fill(r, python);
+	return 0;
+}
+
+char *pyenv_stack_where(const char *dump, size_t len)
+{
+	static const char cur[] = "Current thread ";
+	const char *start = dump, *end = dump + len, *p;
+
+	if ((p = memmem(dump, len, cur, sizeof(cur) - 1)))
+		start = p;
+	/* The first frame line after the thread's header: the most recent call. */
+	for (p = start; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *l = p;
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		while (n && (*l == ' ' || *l == '\t')) {
+			l++;
+			n--;
+		}
+		if (n > 5 && !strncmp(l, "File ", 5))
+			return pt_xstrndup(l, n > 1000 ? 1000 : n);
+		p += (nl ? n + (size_t)(l - p) + 1 : (size_t)(end - p));
+	}
+	return NULL;
+}
+
+int pyenv_parse_partial(const char *out, size_t len, const char *python, const char *what,
+			struct pyenv_report *r, struct pt_diag *diag)
+{
+	const char *m = last_marker(out, len, PYENV_PRE), *stage, *imported;
+
+	memset(r, 0, sizeof(*r));
+	r->debug = r->cxx11_abi = -1;
+	if (!m)
+		return -1;
+	m += sizeof(PYENV_PRE) - 1;
+	if (load_doc(m, len - (size_t)(m - out), python, r, diag) < 0)
+		return -1;
+	json_object_set_new(r->doc, "torch_ok", json_false());
+	json_object_set_new(r->doc, "import_error", pt_json_strn_lossy(what, strlen(what)));
+	/* What came after the last stage marker: the stacks faulthandler dumped. */
+	stage = last_marker(m, len - (size_t)(m - out), PYENV_IMPORTING);
+	imported = last_marker(m, len - (size_t)(m - out), PYENV_IMPORTED);
+	if (imported)
+		stage = imported + sizeof(PYENV_IMPORTED) - 1;
+	else if (stage)
+		stage += sizeof(PYENV_IMPORTING) - 1;
+	if (stage) {
+		size_t n = len - (size_t)(stage - out);
+		char *where;
+
+		while (n && (*stage == '\n' || *stage == '\r')) {
+			stage++;
+			n--;
+		}
+		if (n > PYENV_MAX_STACK)
+			n = PYENV_MAX_STACK;
+		while (n && (stage[n - 1] == '\n' || stage[n - 1] == ' '))
+			n--;
+		if (n)
+			json_object_set_new(r->doc, "hang_stack", pt_json_strn_lossy(stage, n));
+		if ((where = pyenv_stack_where(stage, n))) {
+			json_object_set_new(r->doc, "hang_where", pt_json_strn_lossy(where, strlen(where)));
+			free(where);
+		}
+	}
+	fill(r, python);
+	r->partial = true;
+	r->hang_stack = jstr(r->doc, "hang_stack");
+	r->hang_where = jstr(r->doc, "hang_where");
+	return 0;
+}
+
+int pyenv_probe(const char *python, const char *argv0, const struct pyenv_probe_opts *o,
+		struct pyenv_report *r, struct pt_diag *diag)
+{
 	char *helper = pyenv_find_helper(argv0);
+	int timeout_s = o && o->timeout_s > 0 ? o->timeout_s : PYENV_TIMEOUT_S;
+	struct childwait_opts wo = {
+		.timeout_s = timeout_s,
+		.restart_marker = PYENV_IMPORTING,
+		.nudge_signal = SIGUSR1,	/* the helper's faulthandler dumps the stacks */
+		.nudge_ms = 2000,
+	};
+	struct childwait_result res;
 	struct pt_strbuf out;
+	char *argv[4], *what = NULL;
+	size_t ac = 0;
 	int st, rc = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -255,17 +376,49 @@ int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
 		free(helper);
 		return -1;
 	}
+	argv[ac++] = helper;
+	if (o && o->here)
+		argv[ac++] = (char *)"--here";
+	argv[ac++] = (char *)python;
+	argv[ac] = NULL;
 	pt_strbuf_init(&out, PYENV_MAX_OUTPUT);
-	st = pyenv_run_capture((char *const[]){ helper, (char *)python, NULL }, &out, 0);
-	if (st == -1) {
+	if (childwait_exec(argv, 0, &wo, &out, &res) < 0) {
 		pt_diag_add(diag, PT_SEV_ERROR, helper, NULL, "cannot run: %s", strerror(errno));
-	} else if (WIFSIGNALED(st)) {
+		goto done;
+	}
+	st = res.status;
+	if (!res.timed_out && !WIFSIGNALED(st)) {
+		rc = pyenv_parse(pt_strbuf_str(&out), out.len, python, r, diag);
+		goto done;
+	}
+	/* No complete report: what the helper found before the import, if it got there. */
+	if (res.timed_out && memmem(out.buf ? out.buf : "", out.len, PYENV_IMPORTED,
+				    sizeof(PYENV_IMPORTED) - 1))
+		what = pt_xasprintf("import torch returned, but reading torch's facts (version, "
+				    "configuration, torch.cuda.is_available()) did not finish in %d s: "
+				    "killed", timeout_s);
+	else if (res.timed_out)
+		what = pt_xasprintf("import torch did not finish in %d s: killed", timeout_s);
+	else
+		what = pt_xasprintf("the interpreter was killed by signal %d while importing torch",
+				    WTERMSIG(st));
+	if (res.restarts && pyenv_parse_partial(pt_strbuf_str(&out), out.len, python, what, r,
+						 diag) == 0) {
+		r->timed_out = res.timed_out;
+		r->timeout_s = timeout_s;
+		rc = 0;
+	} else if (res.timed_out) {
+		pt_diag_add(diag, PT_SEV_ERROR, python, NULL,
+			    "the environment helper did not get to import torch in %d s (the "
+			    "interpreter's start, site and .pth files, the facts read before the "
+			    "import): killed", timeout_s);
+	} else {
 		pt_diag_add(diag, PT_SEV_ERROR, python, NULL,
 			    "the environment helper was killed by signal %d while importing torch",
 			    WTERMSIG(st));
-	} else {
-		rc = pyenv_parse(pt_strbuf_str(&out), out.len, python, r, diag);
 	}
+done:
+	free(what);
 	pt_strbuf_release(&out);
 	free(helper);
 	return rc;
@@ -319,11 +472,12 @@ bool pyenv_same_file(const char *a, const char *b)
 	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
 }
 
-size_t pyenv_find_torch_pythons(const char *skip, char ***out)
+size_t pyenv_find_torch_pythons(const char *skip, int timeout_s, char ***out)
 {
 	char *cands[64];
 	size_t nc = 0, n = 0, alloc = 0;
 	const char *path = getenv("PATH");
+	struct childwait_opts wo = { .timeout_s = timeout_s > 0 ? timeout_s : PYENV_TIMEOUT_S };
 
 	*out = NULL;
 	cands[nc++] = pt_xstrdup("/usr/bin/python3");
@@ -337,16 +491,17 @@ size_t pyenv_find_torch_pythons(const char *skip, char ***out)
 	}
 	for (size_t i = 0; i < nc; i++) {
 		bool dup = !pyenv_executable(cands[i]) || (skip && pyenv_same_file(cands[i], skip));
-		int st;
+		struct childwait_result res;
 
-		for (size_t k = 0; k < n && !dup; k++)
-			dup = pyenv_same_file((*out)[k], cands[i]);
+		/* Each file once, whether or not an earlier name of it could import torch. */
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = pyenv_executable(cands[k]) && pyenv_same_file(cands[k], cands[i]);
 		if (dup)
 			continue;
 		/* Only interpreters that really import torch are named (not merely find it). */
-		st = pyenv_run_capture((char *const[]){ cands[i], (char *)"-c", (char *)"import torch", NULL },
-				 NULL, 1);
-		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		if (childwait_exec((char *const[]){ cands[i], (char *)"-c", (char *)PYENV_SAFE_IMPORT, NULL },
+				   1, &wo, NULL, &res) == 0 &&
+		    !res.timed_out && WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0) {
 			PT_GROW(*out, n, alloc);
 			(*out)[n++] = pt_xstrdup(cands[i]);
 		}

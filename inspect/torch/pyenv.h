@@ -17,6 +17,15 @@
 /* The report is a few KB; a torch printing megabytes on import is cut here. */
 #define PYENV_MAX_OUTPUT (16u * 1024 * 1024)
 
+/* The default deadline in seconds: the interpreter's start, then the import (each). */
+#define PYENV_TIMEOUT_S 60
+
+/* How the helper runs (doctor/env --here, --timeout). */
+struct pyenv_probe_opts {
+	bool here;		/* the current directory first on sys.path, as `python -c` run here */
+	int timeout_s;		/* <= 0: PYENV_TIMEOUT_S */
+};
+
 struct pyenv_loaded {
 	const char *name;	/* as in the link map ("" for the program) */
 	const char *realpath;	/* NULL for objects without a file (linux-vdso) */
@@ -33,6 +42,22 @@ struct pyenv_report {
 	json_t *doc;		/* the helper's JSON, owned */
 	const char *python;	/* as asked */
 	const char *mode;	/* "embedded" or "child" */
+	bool here;		/* --here: the current directory was first on sys.path */
+	/*
+	 * The current directory was kept off sys.path where `python -c` has it
+	 * first (the default): sys_path lacks the "" a run here would have.
+	 */
+	bool cwd_dropped;
+	/*
+	 * No complete report: the helper was killed at the deadline (timed_out)
+	 * or died; the facts are those found before the import, torch_ok is
+	 * false and import_error says what happened.
+	 */
+	bool partial;
+	bool timed_out;
+	int timeout_s;		/* the deadline that applied */
+	const char *hang_stack;	/* the Python stacks dumped at the deadline, or NULL */
+	const char *hang_where;	/* its innermost frame of the signalled thread, or NULL */
 	const char *executable;	/* sys.executable seen inside */
 	const char *python_version;
 	bool torch_ok;
@@ -79,12 +104,31 @@ struct pyenv_report {
 char *pyenv_find_helper(const char *argv0);
 
 /*
- * Run the helper on python and fill *r. Returns 0 (torch may still have
- * failed to import: r->torch_ok), or -1 when no report came back (no helper,
- * the interpreter cannot run, a crash): PT_SEV_ERROR in diag.
+ * Run the helper on python (o NULL: the defaults) under the deadline
+ * (childwait.h: the interpreter's start gets timeout_s, the import another
+ * timeout_s) and fill *r. Returns 0 (torch may still have failed to import:
+ * r->torch_ok; r->partial when the import was killed or died), or -1 when no
+ * report came back (no helper, the interpreter cannot run or did not get to
+ * the import): PT_SEV_ERROR in diag.
  */
-int pyenv_probe(const char *python, const char *argv0, struct pyenv_report *r,
-		struct pt_diag *diag);
+int pyenv_probe(const char *python, const char *argv0, const struct pyenv_probe_opts *o,
+		struct pyenv_report *r, struct pt_diag *diag);
+
+/*
+ * Fill *r from the part of the helper's output before the import (the
+ * PRE document), for a helper that never finished; what says what happened
+ * ("import torch did not finish in 60 s: killed"). Returns 0, or -1 (no
+ * PRE document).
+ */
+int pyenv_parse_partial(const char *out, size_t len, const char *python, const char *what,
+			struct pyenv_report *r, struct pt_diag *diag);
+
+/*
+ * From a faulthandler dump (bytes, any), the innermost frame of the thread
+ * that took the signal ("Current thread"), else of the first thread:
+ * `File "/x/torch/__init__.py", line 1 in <module>`. New string or NULL.
+ */
+char *pyenv_stack_where(const char *dump, size_t len);
 
 /* Fill *r from the helper's output text (the part after the marker line is used). */
 int pyenv_parse(const char *out, size_t len, const char *python, struct pyenv_report *r,
@@ -114,10 +158,18 @@ char *pyenv_which(const char *name);
 
 /*
  * Interpreters on this machine that can import torch (`PYTHON -c 'import
- * torch'` in a child exits 0; finding a package is not enough): /usr/bin/python3,
- * /usr/local/bin/python3 and every python3 on PATH, other than skip.
- * Returns the count; *out is an array of new strings.
+ * torch'` in a child exits 0 within timeout_s, <= 0: PYENV_TIMEOUT_S;
+ * finding a package is not enough), with the current directory kept off
+ * sys.path: /usr/bin/python3, /usr/local/bin/python3 and every python3 on
+ * PATH, other than skip; each file is tried once. Returns the count; *out is
+ * an array of new strings.
  */
-size_t pyenv_find_torch_pythons(const char *skip, char ***out);
+size_t pyenv_find_torch_pythons(const char *skip, int timeout_s, char ***out);
+
+/*
+ * The `-c` program of that check: takes the current directory off sys.path
+ * (where the interpreter put it first) before `import torch`.
+ */
+extern const char PYENV_SAFE_IMPORT[];
 
 #endif

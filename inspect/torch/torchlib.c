@@ -3,8 +3,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
@@ -14,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "childwait.h"
 #include "strbuf.h"
 #include "fsutil.h"
 #include "xalloc.h"
@@ -34,7 +32,6 @@ static const char SYM_OLD[] = "_ZN2at11show_configEv";	/* BACKCOMPAT: _GLIBCXX_U
  */
 static void child(const char *lib, int fd, int timeout_s)
 {
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	void *h, *sym;
 	_Alignas(16) unsigned char ret[64];
 	const char *p;
@@ -42,13 +39,11 @@ static void child(const char *lib, int fd, int timeout_s)
 	char status;
 
 	/*
-	 * Die by the signal, so the parent can name it: a sanitizer's handler
-	 * (ASan in the test tree) would turn a crash into exit status 1.
+	 * Its own process group, and dies by the signal, so the parent can name
+	 * it: a sanitizer's handler (ASan in the test tree) would turn a crash
+	 * into exit status 1.
 	 */
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		signal(fatal[i], SIG_DFL);
-	/* Its own process group: the parent kills it and whatever it forks, together. */
-	setpgid(0, 0);
+	childwait_in_child();
 	alarm((unsigned)timeout_s);	/* a courtesy: the parent's deadline is what holds */
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -82,55 +77,11 @@ static void child(const char *lib, int fd, int timeout_s)
 	_exit(0);
 }
 
-/* The pipe into sb until EOF, the child's exit, or the deadline; 1 when the deadline passed. */
-static int read_child(int fd, pid_t pid, uint64_t deadline, struct pt_strbuf *sb, int *st,
-		      bool *reaped)
-{
-	char buf[4096];
-
-	for (;;) {
-		uint64_t now = pt_now_ns();
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int wait_ms, r;
-		ssize_t n;
-
-		if (now >= deadline)
-			return 1;
-		/* Wake at least every 100 ms to see whether the child is gone. */
-		wait_ms = (int)((deadline - now) / 1000000 + 1);
-		if (wait_ms > 100)
-			wait_ms = 100;
-		r = poll(&pfd, 1, wait_ms);
-		if (r < 0 && errno != EINTR)
-			return 0;
-		if (r > 0) {
-			n = read(fd, buf, sizeof(buf));
-			if (n == 0)
-				return 0;	/* EOF: every writer is gone */
-			if (n < 0 && errno != EINTR && errno != EAGAIN)
-				return 0;
-			if (n > 0 && pt_strbuf_add(sb, buf, (size_t)n) < 0)
-				return 0;
-			continue;
-		}
-		/*
-		 * The child exited but the pipe is still open: something it forked
-		 * holds it (the review's B9). What the child wrote is all there is.
-		 */
-		if (!*reaped && waitpid(pid, st, WNOHANG) == pid) {
-			*reaped = true;
-			while ((n = read(fd, buf, sizeof(buf))) > 0)
-				if (pt_strbuf_add(sb, buf, (size_t)n) < 0)
-					break;
-			return 0;
-		}
-	}
-}
-
 int torchlib_show_config(const char *lib, int timeout_s, char **text, struct pt_diag *diag)
 {
-	int fds[2], st = 0, rc = -1, timed_out;
-	bool reaped = false;
+	int fds[2], st, rc = -1, timed_out;
+	struct childwait_opts wo = { 0 };
+	struct childwait_result res;
 	struct pt_strbuf sb;
 	pid_t pid;
 
@@ -154,17 +105,11 @@ int torchlib_show_config(const char *lib, int timeout_s, char **text, struct pt_
 		close(fds[0]);
 		child(lib, fds[1], timeout_s);
 	}
-	setpgid(pid, pid);	/* also here: no window where a kill of the group misses it */
 	close(fds[1]);
-	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-	timed_out = read_child(fds[0], pid, pt_now_ns() + (uint64_t)timeout_s * 1000000000u, &sb,
-			       &st, &reaped);
-	close(fds[0]);
-	/* Whatever is left of its process group (a hung child, a forked grandchild) goes now. */
-	kill(-pid, SIGKILL);
-	if (!reaped)
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
+	wo.timeout_s = timeout_s;
+	childwait_collect(pid, fds[0], &wo, &sb, &res);
+	st = res.status;
+	timed_out = res.timed_out;
 	if (timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)) {
 		pt_diag_add(diag, PT_SEV_ERROR, lib, "at::show_config()",
 			    "the child did not finish in %d s: killed", timeout_s);

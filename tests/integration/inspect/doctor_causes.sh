@@ -48,7 +48,7 @@ check_eq "missing: exit" 1 $?
 check_eq "missing: first line" \
 	"ptinspect doctor: $PY: import torch fails: missing library: libmissingdep.so.1, needed by $T/m1/site/torch/_C$EXT, is not found by the loader's rules" \
 	"$(first "$T/m1.txt")"
-check_contains "missing: the package located" "torch package  $T/m1/site/torch (a sys.path entry, sys.path[1])" "$(cat "$T/m1.txt")"
+check_contains "missing: the package located" "torch package  $T/m1/site/torch (a sys.path entry, sys.path[0])" "$(cat "$T/m1.txt")"
 check_contains "missing: RUNPATH tried" "tried $T/m1/site/torch/lib/libmissingdep.so.1 (runpath)" "$(cat "$T/m1.txt")"
 check_contains "missing: system dirs tried" "/usr/lib/x86_64-linux-gnu/libmissingdep.so.1 (default)" "$(cat "$T/m1.txt")"
 check_contains "missing: no Debian package" "no installed Debian package has a file of that name (dpkg -S); apt-file search libmissingdep.so.1" "$(cat "$T/m1.txt")"
@@ -203,10 +203,20 @@ touch "$T/pytorch/setup.py"
 printf 'from torch._C import *\n' >"$T/pytorch/torch/__init__.py"
 (cd "$T/pytorch" && $PY -c 'import torch') 2>"$T/co.py" && fail "checkout: python imported torch"
 check_contains "checkout: python's own error" "No module named 'torch._C'" "$(cat "$T/co.py")"
+#    By default the checkout is not imported (its code never runs): found by reading files.
 (cd "$T/pytorch" && "$P" doctor --python $PY >"$T/co.txt" 2>&1)
+check_eq "checkout: exit" 1 $?
 check_eq "checkout: first line" \
-	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory, sys.path[0]) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"ptinspect doctor: $PY: python run here would import ./torch (the source checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/pytorch/torch has no built _C extension, so import torch fails there; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
 	"$(first "$T/co.txt")"
+check_eq "checkout: the finding once" 1 "$(grep -c 'PROBLEM python run here would import ./torch' "$T/co.txt")"
+(cd "$T/pytorch" && "$P" doctor --json --python $PY >"$T/co.json" 2>/dev/null)
+check_eq "checkout: json cause" source-checkout "$(jq_py "$T/co.json" 'd["import"]["cause"]')"
+#    --here imports it as python3 -c run there does.
+(cd "$T/pytorch" && "$P" doctor --here --python $PY >"$T/co-here.txt" 2>&1)
+check_eq "checkout --here: first line" \
+	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory, sys.path[0]) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"$(first "$T/co-here.txt")"
 
 # 6. The CUDA runtime newer than the driver: libcudart 12.4 (made here) and a libcuda.so.1 of driver 450.80.02.
 mkdir -p "$T/cu/drv" "$T/cu/site/torch/lib"

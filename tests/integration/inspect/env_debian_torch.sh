@@ -71,9 +71,17 @@ check_rc "--expect the right place" 0 "$P" env --python $PY --expect /usr/lib/py
 # Standing in a PyTorch checkout (setup.py, torch/, c10/) makes it the expected place.
 mkdir -p "$T/pytorch/torch" "$T/pytorch/c10"
 touch "$T/pytorch/setup.py" "$T/pytorch/torch/__init__.py"
-# As `python3 -c` does, the current directory comes first: its torch/ is the one imported.
-(cd "$T/pytorch" && "$P" env --python $PY >"$T/intree-cwd.txt")
-check_contains "in a build tree: its torch/ wins, as with python3 -c" "from $T/pytorch/torch/__init__.py" "$(cat "$T/intree-cwd.txt")"
+# By default the current directory is kept off sys.path (its torch/ is read, never run):
+# the installed torch is imported, and the checkout a run here would import is named.
+(cd "$T/pytorch" && "$P" env --python $PY >"$T/intree-safe.txt")
+check_eq "in a build tree: exit" 1 $?
+check_contains "in a build tree: the installed torch is imported" "from /usr/lib/python3/dist-packages/torch/__init__.py" "$(cat "$T/intree-safe.txt")"
+check_contains "in a build tree: the checkout is named" \
+	"warning: [here] python run here would import ./torch (the source checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/pytorch/torch has no built _C extension" \
+	"$(cat "$T/intree-safe.txt")"
+# --here: as `python3 -c` does, the current directory comes first: its torch/ is the one imported.
+(cd "$T/pytorch" && "$P" env --here --python $PY >"$T/intree-cwd.txt")
+check_contains "in a build tree, --here: its torch/ wins, as with python3 -c" "from $T/pytorch/torch/__init__.py" "$(cat "$T/intree-cwd.txt")"
 # With PYTHONSAFEPATH (python3 -P) it does not, and the system torch is not the build tree's.
 (cd "$T/pytorch" && PYTHONSAFEPATH=1 "$P" env --python $PY >"$T/intree.txt")
 check_eq "in a build tree, torch from elsewhere: exit" 1 $?
