@@ -145,11 +145,11 @@ Names come from the DWARF enums c10::DispatchKey and c10::BackendComponent
             elif layout.type_name(t) == "c10::DispatchKeySet":
                 repr_ = int(layout.need(layout.strip(value), "repr_"))
             else:
-                info = layout.read_tensor(value)
-                if info.undefined:
+                # key_set_ alone: damaged sizes or storage must not hide the keys (N21).
+                undefined, repr_ = layout.read_key_set(value)
+                if undefined:
                     gdb.write("at::Tensor <undefined>\n")
                     return
-                repr_ = info.key_set
         except (layout.Unreadable, gdb.error) as e:
             gdb.write("<unreadable dispatch keys: %s>\n" % e)
             return

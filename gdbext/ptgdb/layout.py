@@ -274,6 +274,28 @@ def read_tensor(value):
         raise Unreadable(str(e))
 
 
+def read_key_set(value):
+    """(undefined, repr_) of a tensor-like value: key_set_ read by itself, so that a
+    tensor whose sizes, strides, dtype or storage are damaged still shows its keys
+    (nothing else of the TensorImpl is read or checked). Raises Unreadable."""
+    try:
+        ptr = impl_pointer(value)
+        addr = int(ptr)
+        if addr == 0:
+            raise Unreadable("null TensorImpl pointer")
+        vptr = int.from_bytes(gdb.selected_inferior().read_memory(addr, 8), "little")
+        impl_class = classify.vtable_class(symbol_at(vptr))
+        if impl_class == "c10::UndefinedTensorImpl" or addr == undefined_singleton():
+            return True, None
+        if not classify.is_tensor_impl_class(impl_class):
+            raise Unreadable("not a TensorImpl (vptr 0x%x)" % vptr)
+        return False, int(need(need(deref(ptr), "key_set_"), "repr_")) & ((1 << 64) - 1)
+    except gdb.MemoryError as e:
+        raise Unreadable(str(e))
+    except gdb.error as e:
+        raise Unreadable(str(e))
+
+
 def _read_tensor(ptr):
     info = TensorInfo()
     info.impl = int(ptr)

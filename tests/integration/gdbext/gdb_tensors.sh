@@ -125,6 +125,8 @@ GDB
 	echo "echo @@=nopage\\n"
 	echo "output fspecial"
 	echo "echo \\n"
+	# Corrupted metadata (the review's N21): t1..t12, every command on each.
+	echo "source $PT_SRC/tests/integration/gdbext/corrupt_cases.py"
 	echo "kill"
 } >"$T/live.gdb"
 "$GDB" -nx -q -batch -x "$T/live.gdb" "$T/tensors" >"$T/live.out" 2>&1
@@ -146,6 +148,18 @@ check_eq "live: pt-dispatch-keys" "DispatchKeySet(QuantizedCPU, ADInplaceOrView,
 check_contains "live: help pt-tensor" "Usage: pt-tensor EXPR [--full | --edge N | --raw]" "$(cat "$T/live.out")"
 check_contains "live: help pt-types" "Usage: pt-types [--headers DIR]" "$(cat "$T/live.out")"
 if grep -n "Traceback\|Python Exception" "$T/live.out"; then fail "live: Python exception in gdb output"; else pass; fi
+# Corrupted tensors: pt-dispatch-keys prints the key set whenever key_set_ itself is
+# readable (all twelve: only sizes, strides, dtype, offset or storage are damaged, or
+# the keys themselves are all ones), and no command raises or prints without bound.
+check_eq "corrupt: cases set up" 12 "$(grep -c '^@@corrupt t[0-9]* | pt-dispatch-keys ' "$T/live.out")"
+grep '^@@corrupt-skip' "$T/live.out" && fail "corrupt: a case could not be set up" || pass
+for n in $(seq 12); do
+	check_contains "corrupt: pt-dispatch-keys t$n" "| DispatchKeySet(" \
+		"$(grep "^@@corrupt t$n | pt-dispatch-keys " "$T/live.out")"
+done
+check_eq "corrupt: every command answered (12 x 5)" 60 "$(grep -c '^@@corrupt-len ' "$T/live.out")"
+check_eq "corrupt: no command raised" "" "$(grep '^@@corrupt .* | EXCEPTION' "$T/live.out")"
+check_eq "corrupt: no output over 4 KB" "" "$(awk -F' [|] ' '/^@@corrupt-len / && $3 + 0 > 4096' "$T/live.out")"
 
 # --- core file ---------------------------------------------------------------
 if [ ! -s "$T/core" ]; then

@@ -193,6 +193,12 @@ int main(int argc, char **argv)
 	at::Tensor *wrong = reinterpret_cast<at::Tensor *>(&notimpl[0]);
 	// expect *wrong: <unreadable tensor: not a TensorImpl (vptr 0x0)>
 
+	// Tensors the runner corrupts (gdb_tensors.sh, corrupt_cases.py: the review's N21).
+	at::Tensor t1 = at::zeros({2, 3, 4}), t2 = at::zeros({2, 3, 4}), t3 = at::zeros({2, 3, 4});
+	at::Tensor t4 = at::zeros({2, 3, 4}), t5 = at::zeros({2, 3, 4}), t6 = at::zeros({2, 3, 4});
+	at::Tensor t7 = at::zeros({2, 3, 4}), t8 = at::zeros({2, 3, 4}), t9 = at::zeros({1, 1, 1, 1, 2, 3, 4});
+	at::Tensor t10 = at::zeros({2, 3, 4}), t11 = at::zeros({2, 3, 4}), t12 = at::zeros({2, 3, 4});
+
 	DUMP(f32); DUMP(f64); DUMP(f16); DUMP(bf16); DUMP(fspecial); DUMP(u8); DUMP(i8);
 	DUMP(i16); DUMP(i32); DUMP(i64); DUMP(b); DUMP(c32); DUMP(c64); DUMP(c128);
 	DUMP(qi8); DUMP(qu8); DUMP(qi32); DUMP(qu4); DUMP(qu2); DUMP(tr); DUMP(sl); DUMP(step);
@@ -202,5 +208,7 @@ int main(int argc, char **argv)
 	(void)impl; (void)sizes; (void)sv; (void)si; (void)st; (void)dev; (void)dev1;
 	(void)ks; (void)qks; (void)ost; (void)onone; (void)ot; (void)sd; (void)sint;
 	(void)sb; (void)sz; (void)bad; (void)wrong; (void)meta; (void)fake_cuda; (void)undef;
+	(void)t1; (void)t2; (void)t3; (void)t4; (void)t5; (void)t6; (void)t7; (void)t8; (void)t9;
+	(void)t10; (void)t11; (void)t12;
 	return 0;
 }
