@@ -10,6 +10,7 @@
 
 #include "elfobj.h"
 #include "mapguard.h"
+#include "rebuildcmd.h"
 #include "xalloc.h"
 
 /* Bytes of a section mapped at once: resident memory stays about this whatever the file. */
@@ -231,10 +232,11 @@ int dispatchtrace_check(const struct showconfig *cfg, const char *torch_version,
 	}
 	if (t->can_print != 1)
 		t->rebuild = pt_xstrdup(
-			ge27 == 1 ? "CFLAGS=\"-DHAS_TORCH_SHOW_DISPATCH_TRACE\" python setup.py develop "
-				    "(keeps the optimised build), or DEBUG=1 python setup.py develop"
-				  : "DEBUG=1 python setup.py develop (before torch 2.7 only a build "
-				    "without NDEBUG prints the trace)");
+			ge27 == 1 ? "CFLAGS=\"-DHAS_TORCH_SHOW_DISPATCH_TRACE\" " PT_REBUILD_CMD " (keeps "
+				    "the optimised build), or DEBUG=1 with the same command (older "
+				    "checkouts: " PT_REBUILD_CMD_OLD ")"
+				  : "DEBUG=1 " PT_REBUILD_CMD " (older checkouts: DEBUG=1 " PT_REBUILD_CMD_OLD
+				    "; before torch 2.7 only a build without NDEBUG prints the trace)");
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "envcheck.h"
 #include "ldpath.h"
+#include "rebuildcmd.h"
 #include "resolve.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -466,7 +467,7 @@ int importdiag_run(const struct pyenv_report *r, const struct importdiag_here *h
 				g->cause = IMPORTDIAG_SOURCE_CHECKOUT;
 				headline(g, "a PyTorch source checkout wins: %s (%s, sys.path[%zu]) has no "
 					 "built _C extension; leave the directory (cd ..) or finish the in-place "
-					 "build (python setup.py develop)", g->loc.pkg_dir,
+					 "build (" PT_REBUILD_BOTH ")", g->loc.pkg_dir,
 					 pysyspath_how_text(g->loc.how), g->loc.index);
 			} else {
 				g->cause = IMPORTDIAG_NO_EXTENSION;
@@ -610,7 +611,7 @@ bool importdiag_here(const struct pyenv_report *r, struct importdiag_here *h)
 						r->executable ? r->executable : r->python);
 	if (!h->loc.ext && h->loc.source_checkout) {
 		tail1 = "has no built _C extension, so import torch fails there; leave the directory "
-			"(cd ..) or finish the in-place build (python setup.py develop)";
+			"(cd ..) or finish the in-place build (" PT_REBUILD_BOTH ")";
 	} else if (!h->loc.ext) {
 		tail = pt_xasprintf("has no _C extension (_C%s), so import torch fails there; run python "
 				    "elsewhere, or move ./torch away", r->n_ext_suffixes ? r->ext_suffixes[0]

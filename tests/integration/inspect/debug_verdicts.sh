@@ -60,7 +60,7 @@ check_eq "libtorch_cpu with the trace text: cannot tell without the configuratio
 mkdir -p "$T/data"
 build_so "$T/data/libtorch_cpu.so" 'char trace_buf[] = "[call] op=[%s], key=[%s]";' -g
 check_eq "trace text only in .data: not the printer's literal" False "$(dt "$T/data/libtorch_cpu.so")"
-check_contains "rebuild command shown" "to enable: DEBUG=1 python setup.py develop" "$("$P" debug "$T/without/libtorch_cpu.so")"
+check_contains "rebuild command shown" "to enable: DEBUG=1 pip install -e . -v --no-build-isolation" "$("$P" debug "$T/without/libtorch_cpu.so")"
 
 # Bare `ptinspect FILE` includes the debug section.
 check_contains "bare ptinspect has the debug line" "debug     gdb can show tensor fields here" "$("$P" "$T/libg.so")"

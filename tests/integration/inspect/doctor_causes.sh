@@ -207,7 +207,7 @@ check_contains "checkout: python's own error" "No module named 'torch._C'" "$(ca
 (cd "$T/pytorch" && "$P" doctor --python $PY >"$T/co.txt" 2>&1)
 check_eq "checkout: exit" 1 $?
 check_eq "checkout: first line" \
-	"ptinspect doctor: $PY: python run here would import ./torch (the source checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/pytorch/torch has no built _C extension, so import torch fails there; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"ptinspect doctor: $PY: python run here would import ./torch (the source checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/pytorch/torch has no built _C extension, so import torch fails there; leave the directory (cd ..) or finish the in-place build (pip install -e . -v --no-build-isolation; older checkouts: python setup.py develop)" \
 	"$(first "$T/co.txt")"
 check_eq "checkout: the finding once" 1 "$(grep -c 'PROBLEM python run here would import ./torch' "$T/co.txt")"
 (cd "$T/pytorch" && "$P" doctor --json --python $PY >"$T/co.json" 2>/dev/null)
@@ -215,7 +215,7 @@ check_eq "checkout: json cause" source-checkout "$(jq_py "$T/co.json" 'd["import
 #    --here imports it as python3 -c run there does.
 (cd "$T/pytorch" && "$P" doctor --here --python $PY >"$T/co-here.txt" 2>&1)
 check_eq "checkout --here: first line" \
-	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory, sys.path[0]) has no built _C extension; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"ptinspect doctor: $PY: import torch fails: a PyTorch source checkout wins: $T/pytorch/torch (the current directory, sys.path[0]) has no built _C extension; leave the directory (cd ..) or finish the in-place build (pip install -e . -v --no-build-isolation; older checkouts: python setup.py develop)" \
 	"$(first "$T/co-here.txt")"
 
 # 6. The CUDA runtime newer than the driver: libcudart 12.4 (made here) and a libcuda.so.1 of driver 450.80.02.

@@ -66,7 +66,7 @@ touch pytorch/setup.py
 (cd pytorch && timeout 120 "$P" doctor --python $PY >"$T/co.txt" 2>&1)
 check_eq "checkout: exit" 1 $?
 check_eq "checkout: first line" \
-	"ptinspect doctor: $PY: python run here would import ./torch (the source checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/pytorch/torch has no built _C extension, so import torch fails there; leave the directory (cd ..) or finish the in-place build (python setup.py develop)" \
+	"ptinspect doctor: $PY: python run here would import ./torch (the source checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/pytorch/torch has no built _C extension, so import torch fails there; leave the directory (cd ..) or finish the in-place build (pip install -e . -v --no-build-isolation; older checkouts: python setup.py develop)" \
 	"$(head -1 "$T/co.txt")"
 check_eq "checkout: torch/__init__.py never ran" 0 "$(ran torch)"
 
