@@ -249,11 +249,25 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 	ix->diag = diag;
 	ix->path = pt_xstrdup(path);
 	ix->readonly = !!(flags & DB_READONLY);
-	slash = strrchr(ix->path, '/');
-	ix->dir = slash ? pt_xstrndup(ix->path, (size_t)(slash - ix->path)) : pt_xstrdup(".");
-	if (slash && slash == ix->path) {
-		free(ix->dir);
-		ix->dir = pt_xstrdup("/");
+	{
+		/*
+		 * runs/ lives beside the database file itself: a path that is a
+		 * symbolic link (B/pt.db -> ../A/pt.db) is resolved first, or the
+		 * runs of one database would be split over A/runs and B/runs
+		 * (SQLite resolves it for its -wal and -shm files too). Messages
+		 * keep the path as given.
+		 */
+		struct stat lst;
+		char *real = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+		const char *p = real ? real : ix->path;
+
+		slash = strrchr(p, '/');
+		ix->dir = slash ? pt_xstrndup(p, (size_t)(slash - p)) : pt_xstrdup(".");
+		if (slash && slash == p) {
+			free(ix->dir);
+			ix->dir = pt_xstrdup("/");
+		}
+		free(real);
 	}
 	{
 		struct stat st;
