@@ -424,7 +424,25 @@ static int emit(struct tt_reader *r)
 	if (!r->pending)
 		return 0;
 	r->pending = 0;
-	if (rec->has_payload) {
+	rec->payload_skipped = 0;
+	if (rec->has_payload && r->pay_over) {
+		/*
+		 * Over the cap: nothing of it is kept, so there is no md5 to compare
+		 * with the declared one (an md5 of what is left would look like the
+		 * payload's).
+		 */
+		char what[160];
+
+		r->st.payloads++;
+		pt_fmt_trunc(what, sizeof(what), "payload of %llu bytes, over the cap of %u: skipped (not stored)",
+			     (unsigned long long)r->pay_total, (unsigned)TT_MAX_PAYLOAD);
+		damaged(r, rec->lineno, "%s", what);
+		rec->payload_skipped = r->pay_total ? r->pay_total : 1;
+		rec->md5[0] = '\0';
+		rec->md5_ok = 0;
+		rec->payload = (const uint8_t *)"";
+		rec->payload_len = 0;
+	} else if (rec->has_payload) {
 		const char *want = rec->md5_declared;
 		const char *pay = pay_bytes(r);
 		size_t plen = pay_len(r);
@@ -500,16 +518,22 @@ static int emit(struct tt_reader *r)
 	return rc;
 }
 
+/* Said when the record ends (emit), with the payload's full size. */
 static void pay_over(struct tt_reader *r)
 {
 	r->pay_over = 1;
-	damaged(r, r->rec.lineno, "%s", "payload larger than the cap, truncated");
 }
 
-static void add_payload_line(struct tt_reader *r, const char *s, size_t n)
+static void add_payload_line(struct tt_reader *r, const char *s, size_t n, uint64_t extra)
 {
+	/* What the payload would hold: its full size, for the message when it is over the cap. */
+	r->pay_total += (r->pay_lines || r->pay_over ? 1 : 0) + n + extra;
 	if (r->pay_over)
 		return;
+	if (extra) {
+		pay_over(r);	/* a line over any cap, shortened by the caller */
+		return;
+	}
 	if (r->inplace) {
 		/* As pt_strbuf_add would, under the same cap: the "\n" may fit and the line not. */
 		if (!r->pay_lines) {
@@ -555,11 +579,13 @@ static int do_line(struct tt_reader *r, const char *line, size_t len)
 			for (; r->pend_blank; r->pend_blank--) {
 				PT_GROW(r->blanks, r->nblanks, r->ablanks);
 				r->blanks[r->nblanks++] = pay_len(r);
-				add_payload_line(r, "", 0);
+				add_payload_line(r, "", 0, 0);
 			}
-			add_payload_line(r, line + 1, len - 1);
+			add_payload_line(r, line + 1, len - 1, r->line_extra);
 			r->rec.nlines++;
 		} else if (r->pending && r->pay_over) {
+			r->pay_total += r->pend_blank + 1 + (len - 1) + r->line_extra;
+			r->pend_blank = 0;
 			r->rec.nlines++;
 		} else {
 			r->st.orphan_payload_lines++;
@@ -568,7 +594,7 @@ static int do_line(struct tt_reader *r, const char *line, size_t len)
 		}
 		return 0;
 	}
-	if (!len) {
+	if (!len && !r->line_extra) {
 		r->st.blank_lines++;
 		if (r->pending && r->rec.has_payload && r->pay_lines)
 			r->pend_blank++;
@@ -585,8 +611,13 @@ static int do_line(struct tt_reader *r, const char *line, size_t len)
 	r->pend_blank = 0;
 	r->pay_lines = 0;
 	r->pay_over = 0;
-	if (len > r->env.max) {
-		damaged(r, lineno, "%s", "envelope line larger than the cap, skipped");
+	r->pay_total = 0;
+	if (len + r->line_extra > r->env.max) {
+		char what[128];
+
+		pt_fmt_trunc(what, sizeof(what), "envelope line of %llu bytes, over the cap of %zu: skipped",
+			     (unsigned long long)(len + r->line_extra), r->env.max);
+		damaged(r, lineno, "%s", what);
 		return 0;
 	}
 	if (r->inplace) {
@@ -665,20 +696,36 @@ int tt_reader_feed_inplace(struct tt_reader *r, uint8_t *buf, size_t len)
 	r->st.bytes += len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t at = (size_t)((nl ? nl : end) - (const char *)buf);
 
+		r->line_extra = 0;
+		while (r->cut_i < r->ncuts && r->cuts[r->cut_i].at < at)
+			r->cut_i++;	/* not at a line's end: not ours (cannot happen) */
+		if (r->cut_i < r->ncuts && r->cuts[r->cut_i].at == at)
+			r->line_extra = r->cuts[r->cut_i++].dropped;
 		if (!nl) {
 			/* The last line, for finish; as tt_reader_feed keeps it in part, under its cap. */
-			if ((size_t)(end - p) > r->part.max) {
-				damaged(r, r->st.lines + 1, "%s", "line larger than the cap, skipped");
+			uint64_t full = (uint64_t)(end - p) + r->line_extra;
+
+			if (full > r->part.max) {
+				char what[128];
+
+				pt_fmt_trunc(what, sizeof(what),
+					     "last line (no newline) of %llu bytes, over the cap of %zu: skipped",
+					     (unsigned long long)full, r->part.max);
+				damaged(r, r->st.lines + 1, "%s", what);
 				r->skipping = 1;
 			} else {
 				r->tailp = p;
 				r->taillen = (size_t)(end - p);
+				r->tail_extra = r->line_extra;
 			}
+			r->line_extra = 0;
 			break;
 		}
 		if (do_line(r, p, (size_t)(nl - p)) < 0)
 			return -1;
+		r->line_extra = 0;
 		p = nl + 1;
 	}
 	return 0;
@@ -701,8 +748,11 @@ int tt_reader_finish(struct tt_reader *r)
 		const char *t = r->tailp;
 
 		r->tailp = NULL;
+		r->line_extra = r->tail_extra;
+		r->tail_extra = 0;
 		if (do_line(r, t, r->taillen) < 0)
 			return -1;
+		r->line_extra = 0;
 	}
 	end_orphans(r);
 	return emit(r);

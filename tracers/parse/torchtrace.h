@@ -62,6 +62,9 @@ struct tt_record {
 	const uint8_t *payload;
 	size_t payload_len;
 	enum pt_payload_rule rule;
+	/* has_payload, but the payload was over TT_MAX_PAYLOAD: none kept (payload
+	   empty, md5 ""), its size in bytes here; 0 otherwise. */
+	uint64_t payload_skipped;
 	/* For `str` records: the defined index and string. */
 	long str_index;
 	const char *str_value;
@@ -99,6 +102,20 @@ struct tt_env_fields {
  */
 typedef int (*tt_env_scan_fn)(void *ctx, const char *json, size_t len, struct tt_env_fields *out);
 
+/*
+ * A line over its cap that the caller of tt_reader_feed_inplace shortened
+ * before the reader saw it (tt_parallel.c: the bytes are never held): at is
+ * the offset in the buffer of its "\n" (the buffer's length for a last line
+ * without one), dropped how many bytes were taken out before it (and before
+ * a CR kept in front of the "\n"). The reader judges the line by its full
+ * length; the bytes dropped were never used anyway (a line over its cap is
+ * skipped, a payload over its cap is not kept).
+ */
+struct tt_cut {
+	size_t at;
+	uint64_t dropped;
+};
+
 struct tt_reader_stats {
 	uint64_t lines, records, blank_lines;
 	uint64_t damaged;		/* lines reported and skipped */
@@ -133,7 +150,14 @@ struct tt_reader {
 	 */
 	tt_env_scan_fn scan;
 	void *scan_ctx;
+	/* Optional, before tt_reader_feed_inplace: the lines shortened in its buffer, by at. */
+	const struct tt_cut *cuts;
+	size_t ncuts;
 	/* private */
+	size_t cut_i;		/* the next of cuts */
+	uint64_t line_extra;	/* bytes of the line in do_line that were cut out */
+	uint64_t tail_extra;	/* the same for tailp */
+	uint64_t pay_total;	/* the pending payload's full size, over the cap too */
 	struct pt_strbuf scanned;	/* the scanned record's kind, name and md5, NUL-separated */
 	int crlf;		/* -1 undecided, 0 LF file, 1 CRLF file */
 	int stopped;

@@ -119,7 +119,10 @@ static int on_record(void *ctx, const struct tt_record *rec)
 	}
 	rank = g->rank;
 	/* Else NULL for now: records logged before the rank was known get it at the end. */
-	if (rec->has_payload && !payload_known(g, rec->md5)) {
+	/* A payload over the cap is not kept (payload_skipped): no payload row, no md5 stored. */
+	int pay = rec->has_payload && !rec->payload_skipped;
+
+	if (pay && !payload_known(g, rec->md5)) {
 		if (db_run(g->ins_pay, "tib", rec->md5, (int64_t)rec->payload_len,
 			      (const void *)rec->payload, rec->payload_len) < 0)
 			goto fail;
@@ -133,9 +136,9 @@ static int on_record(void *ctx, const struct tt_record *rec)
 		      (int64_t)rank, (int64_t)rec->rank, (int64_t)rec->cid.ca, (int64_t)rec->cid.frame,
 		      (int64_t)rec->cid.compile, (int64_t)rec->cid.attempt, pid, time_us,
 		      emit, emit_len,
-		      rec->has_payload ? rec->md5 : NULL, (size_t)(rec->has_payload ? 32 : 0),
+		      pay ? rec->md5 : NULL, (size_t)(pay ? 32 : 0),
 		      rec->has_payload && !rec->md5_ok ? rec->md5_declared : NULL,
-		      rec->has_payload ? pt_payload_rule_name(rec->rule) : NULL,
+		      pay ? pt_payload_rule_name(rec->rule) : NULL,
 		      rec->json, rec->json_len) < 0)
 		goto fail;
 	g->last_id = db_last_rowid(g->ix);

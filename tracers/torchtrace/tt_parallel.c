@@ -73,6 +73,9 @@ struct job {
 	int first, last;
 	int io_rc;		/* -1: reading or copying failed (or open: no_begin) */
 	int no_begin;		/* the file could not be opened: no records, no begin() */
+	struct tt_cut *cuts;	/* lines over their cap, shortened in buf (tt_reader.cuts) */
+	size_t ncuts;
+	uint64_t dropped;	/* the bytes they lost, counted in st.bytes */
 	struct pt_diag io_diag;	/* the reader thread's messages, after the chunk's */
 	/* results */
 	int parsed;
@@ -248,10 +251,13 @@ static void parse_job(struct par *P, struct job *j, const struct tools *t)
 	}
 	r.crlf = j->crlf;
 	r.st.lines = j->base_line;
+	r.cuts = j->cuts;
+	r.ncuts = j->ncuts;
 	if (j->len)
 		tt_reader_feed_inplace(&r, j->buf, j->len);
 	tt_reader_finish(&r);
 	j->st = r.st;
+	j->st.bytes += j->dropped;
 	tt_reader_release(&r);
 	pt_json_arena_leave();
 }
@@ -348,6 +354,131 @@ static int starts_record(uint8_t c)
 	return c != '\t' && c != '\n' && c != '\r';
 }
 
+/*
+ * Lines over their cap are not held (issue 34 N6: a 1 GB tail of NUL bytes
+ * without a newline, what a crash can leave, took 1 GB of memory): once the
+ * line being read is longer than any cap the reader applies to it (an
+ * envelope line's, or a payload's for a TAB line), only its first CUT_HEAD
+ * bytes stay in the buffer and the rest up to its newline is dropped as it
+ * is read (the copy still gets every byte); the reader is told (tt_cut) and
+ * judges the line by its full length. Memory stays at the chunks'.
+ */
+#define CUT_HEAD 16
+static uint64_t CUT_LINE = TT_MAX_LINE + 1ull, CUT_PAYLOAD = TT_MAX_PAYLOAD + 1ull;
+
+void tt_par_set_cut(uint64_t line, uint64_t payload)
+{
+	CUT_LINE = line ? line : TT_MAX_LINE + 1ull;
+	CUT_PAYLOAD = payload ? payload : TT_MAX_PAYLOAD + 1ull;
+}
+
+struct cutter {
+	size_t line_start;	/* offset in buf of the line not yet ended */
+	int dropping;		/* its bytes past CUT_HEAD are being dropped */
+	uint64_t dropped;	/* how many so far */
+	uint8_t last;		/* the last byte dropped (a CR is put back before the newline) */
+	struct tt_cut *v;	/* cuts in buf, by offset */
+	size_t n, alloc;
+};
+
+/* buf[from..len) was just read: drop what the cap says; returns the new len (<= len + 1). */
+static size_t cut_step(struct cutter *c, uint8_t *buf, size_t from, size_t len)
+{
+	size_t i = from;
+
+	while (i < len) {
+		if (!c->dropping) {
+			const uint8_t *nl = memrchr(buf + i, '\n', len - i);
+			uint64_t cap;
+
+			if (nl)
+				c->line_start = (size_t)(nl - buf) + 1;
+			if (c->line_start >= len)
+				return len;
+			cap = buf[c->line_start] == '\t' ? CUT_PAYLOAD : CUT_LINE;
+			if (len - c->line_start <= cap)
+				return len;
+			c->dropping = 1;
+			c->dropped = len - (c->line_start + CUT_HEAD);
+			c->last = buf[len - 1];
+			return c->line_start + CUT_HEAD;
+		}
+		const uint8_t *nl = memchr(buf + i, '\n', len - i);
+		size_t k, at, rest;
+
+		if (!nl) {
+			c->dropped += len - i;
+			c->last = buf[len - 1];
+			return i;
+		}
+		k = (size_t)(nl - (buf + i));
+		if (k) {
+			c->dropped += k;
+			c->last = buf[i + k - 1];
+		}
+		rest = len - (i + k);	/* the newline and after */
+		at = i;
+		if (c->last == '\r') {
+			/* The line's CR stays before its newline: CRLF files stay CRLF. */
+			memmove(buf + i + 1, buf + i + k, rest);
+			buf[i] = '\r';
+			c->dropped--;
+			at = i + 1;
+		} else {
+			memmove(buf + i, buf + i + k, rest);
+		}
+		len = at + rest;
+		PT_GROW(c->v, c->n, c->alloc);
+		c->v[c->n].at = at;
+		c->v[c->n++].dropped = c->dropped;
+		c->dropping = 0;
+		c->dropped = 0;
+		c->line_start = at + 1;
+		i = at + 1;
+	}
+	return len;
+}
+
+/* The line not yet ended, shortened, at the end of the file. */
+static void cut_eof(struct cutter *c, size_t len)
+{
+	if (!c->dropping)
+		return;
+	PT_GROW(c->v, c->n, c->alloc);
+	c->v[c->n].at = len;
+	c->v[c->n++].dropped = c->dropped;
+	c->dropping = 0;
+	c->dropped = 0;
+}
+
+/* The cuts before b go to job j; the others stay, moved to offsets in the rest after b. */
+static void cut_split(struct cutter *c, struct job *j, size_t b)
+{
+	size_t k = 0;
+
+	while (k < c->n && c->v[k].at <= b)	/* at == b: the last line, without a newline */
+		k++;
+	j->cuts = NULL;
+	j->ncuts = 0;
+	j->dropped = 0;
+	if (k) {
+		j->cuts = pt_xmalloc(k * sizeof(*j->cuts));
+		memcpy(j->cuts, c->v, k * sizeof(*j->cuts));
+		j->ncuts = k;
+		for (size_t i = 0; i < k; i++)
+			j->dropped += c->v[i].dropped;
+	}
+	for (size_t i = k; i < c->n; i++) {
+		c->v[i - k] = c->v[i];
+		c->v[i - k].at -= b;
+	}
+	c->n -= k;
+	if (c->line_start >= b)
+		c->line_start -= b;
+	else
+		c->line_start = 0;
+}
+
 /* Read, copy and cut one file into jobs. 0, or -1 when stopped. */
 static int read_file(struct par *P, size_t fi)
 {
@@ -358,6 +489,7 @@ static int read_file(struct par *P, size_t fi)
 	int fd, out = -1, eof = 0, crlf = -1;
 	struct stat st;
 	const size_t fill = first_fill();
+	struct cutter cut = {0};
 
 	pt_diag_init(&j.io_diag);
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
@@ -395,7 +527,7 @@ static int read_file(struct par *P, size_t fi)
 			size_t want = need - len > MORE ? need - len : MORE;
 			ssize_t n;
 
-			PT_RESERVE(buf, len + want + 1, cap);	/* + 1: parsed in place */
+			PT_RESERVE(buf, len + want + 2, cap);	/* + 1: parsed in place, + 1: a CR put back */
 			n = read(fd, buf + len, want);
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -417,8 +549,10 @@ static int read_file(struct par *P, size_t fi)
 				eof = 1;
 				break;
 			}
-			len += (size_t)n;
+			len = cut_step(&cut, buf, len, len + (size_t)n);
 		}
+		if (eof)
+			cut_eof(&cut, len);
 		if (crlf < 0 && j.first) {
 			const uint8_t *nl = memchr(buf, '\n', len);
 
@@ -459,9 +593,12 @@ static int read_file(struct par *P, size_t fi)
 		j.len = b;
 		j.last = eof && nrest == 0;
 		j.crlf = j.first ? -1 : crlf;
+		cut_split(&cut, &j, b);
 		uint64_t lines = count_lines(buf, b);
 		if (put_job(P, &j) < 0) {
 			free(rest);
+			free(j.cuts);
+			free(cut.v);
 			/* put_job did not take the buffer */
 			free(buf);
 			pt_diag_release(&j.io_diag);
@@ -488,6 +625,7 @@ static int read_file(struct par *P, size_t fi)
 		close(out);
 	}
 	close(fd);
+	free(cut.v);
 	return 0;
 }
 
@@ -662,6 +800,8 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		free_recs(j);
 		pt_diag_release(&j->diag);
 		pt_diag_release(&j->io_diag);
+		free(j->cuts);
+		j->cuts = NULL;
 		pthread_mutex_lock(&P.mu);
 		give_buf_locked(&P, j->buf, j->cap, first_fill());
 		j->buf = NULL;
@@ -693,6 +833,7 @@ int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 			pt_diag_release(&j->diag);
 		}
 		free(j->buf);
+		free(j->cuts);
 		pt_diag_release(&j->io_diag);
 	}
 	for (size_t i = 0; i < P.npool; i++)

@@ -63,6 +63,9 @@ struct tt_par_cbs {
 int tt_par_read(const struct tt_par_file *files, size_t n, unsigned threads,
 		   const struct tt_par_cbs *cbs, struct pt_diag *diag);
 
+/* Tests: lines longer than this are shortened as read (tt_cut; 0: the caps + 1). */
+void tt_par_set_cut(uint64_t line, uint64_t payload);
+
 /* Tests: cut chunks of at least this many bytes (0: the default, 1 MiB). */
 void tt_par_set_chunk(size_t bytes);
 

@@ -371,12 +371,76 @@ static void a_failing_callback_stops(void **state)
 	free(p);
 }
 
+/*
+ * Lines over their cap (issue 34 N6): the reader thread keeps only their
+ * head (tt_cut), yet the result is what one in-place reader over the whole
+ * buffer gives (same records, line numbers, messages with the full sizes,
+ * bytes): an envelope line over TT_MAX_LINE, in an LF and a CRLF file, and a
+ * last line of NUL bytes without a newline.
+ */
+static char *inplace_whole(const char *path, const char *text, size_t len)
+{
+	struct digest d = {0};
+	struct pt_diag diag;
+	struct tt_reader r;
+	uint8_t *buf = pt_xmalloc(len + 1);
+
+	memcpy(buf, text, len);
+	pt_strbuf_init(&d.s, 1u << 30);
+	pt_diag_init(&diag);
+	add(&d, "begin 0\n");
+	tt_reader_init(&r, path, &diag, on_rec, &d);
+	tt_reader_feed_inplace(&r, buf, len);
+	tt_reader_finish(&r);
+	add_stats(&d, &r.st);
+	tt_reader_release(&r);
+	add_diag(&d, &diag);
+	pt_diag_release(&diag);
+	free(buf);
+	return (char *)pt_strbuf_str(&d.s);
+}
+
+static void over_cap_lines_cut_as_read(void **state)
+{
+	(void)state;
+	for (int crlf = 0; crlf < 2; crlf++) {
+		const char *eol = crlf ? "\r\n" : "\n";
+		size_t big = TT_MAX_LINE + 100, tail = TT_MAX_LINE + 50, len = 0;
+		char *buf = pt_xmalloc(big + tail + 1024), *p, *want;
+		char head[512];
+
+		len += (size_t)snprintf(buf + len, 512, "%s}%s", ENV(01, "dynamo_start"), eol);
+		memset(buf + len, 'x', big);
+		len += big;
+		pt_fmt_trunc(head, sizeof(head), "%s%s}%s", eol, ENV(02, "dynamo_start"), eol);
+		memcpy(buf + len, head, strlen(head));
+		len += strlen(head);
+		memset(buf + len, 0, tail);
+		len += tail;
+		p = write_tmp(buf, len);
+		want = inplace_whole(p, buf, len);
+		assert_non_null(strstr(want, "envelope line of 67108964 bytes, over the cap of 67108864: skipped"));
+		assert_non_null(strstr(want, "last line (no newline) of 67108914 bytes, over the cap of 67108864"));
+		for (size_t c = 0; c < 2; c++) {
+			char *got = parallel((const char *const *)&p, 1, c ? 1000 : 0, c ? 1 : 2, 0);
+
+			assert_string_equal(got, want);
+			free(got);
+		}
+		free(want);
+		unlink(p);
+		free(p);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(crafted_corners),
 		cmocka_unit_test(every_fixture_same_in_parallel),
 		cmocka_unit_test(a_failing_callback_stops),
+		cmocka_unit_test(over_cap_lines_cut_as_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
