@@ -157,8 +157,15 @@ static int schema_ensure(struct db *ix)
 		for (size_t i = 0; i < nparts; i++) {
 			if (stored_version(ix, parts[i]->name, &have) < 0)
 				return -1;
-			if (have != parts[i]->version)
+			if (have > parts[i]->version) {
+				/* No writing command upgrades this: a newer pttrace wrote it. */
+				pt_diag_add(db_diag(ix), PT_SEV_WARNING, db_path(ix), NULL,
+					    "schema part '%s' is version %lld, newer than this pttrace (%d):"
+					    " read as far as this pttrace knows it; writing commands refuse it",
+					    parts[i]->name, (long long)have, parts[i]->version);
+			} else if (have != parts[i]->version) {
 				stale = 1;
+			}
 		}
 		if (stale)
 			pt_diag_add(db_diag(ix), PT_SEV_NOTE, db_path(ix), NULL,
