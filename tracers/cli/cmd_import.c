@@ -28,7 +28,9 @@ static const char usage_text[] =
 	"\n"
 	"Index TORCH_TRACE files (dedicated_log_torch_trace_*.log) as one run, or\n"
 	"add them to RUN. A directory stands for every *.log file below it.\n"
-	"The files are copied into the run's directory (trace/).\n"
+	"The files are copied into the run's directory (trace/). A file already\n"
+	"imported into RUN is not imported again; one whose import was interrupted\n"
+	"(killed) is imported again, completing it.\n"
 	"\n"
 	"Each file is one process; its records get the file's rank: rank_<R>_ in\n"
 	"the file name, else the first \"rank\" its records carry\n"
@@ -137,6 +139,58 @@ static void collect(struct walk *w, const char *path, int in_dir)
 	w->n++;
 }
 
+/*
+ * The import that made run_id failed: the run says so, with the first error
+ * (show: status failed, the warning), instead of looking like a pttrace that
+ * died. Best effort: on a full disk this may not be written either.
+ */
+static void import_failed(struct db *ix, int64_t run_id, struct pt_diag *diag)
+{
+	const struct pt_diag_msg *e = NULL;
+	char *msg;
+
+	for (size_t i = 0; i < diag->n && !e; i++)
+		if (diag->v[i].sev == PT_SEV_ERROR)
+			e = &diag->v[i];
+	if (e)
+		msg = pt_xasprintf("import failed: %s%s%s%s%s%s", e->file ? "'" : "", e->file ? e->file : "",
+				   e->file ? "': " : "", e->where ? e->where : "", e->where ? ": " : "",
+				   e->what);
+	else
+		msg = pt_xstrdup("import failed");
+	if (db_in_batch(ix))
+		db_rollback(ix);
+	runs_add_warning(ix, run_id, "import-failed", msg);
+	runs_finish(ix, run_id, RUN_FAILED, 0, pt_wall_us(), 0, 0);
+	free(msg);
+}
+
+/*
+ * --into a run whose own import died ("interrupted"): once no file of it is
+ * left incomplete, it is a finished import again.
+ */
+static void import_resumed(struct db *ix, int64_t run_id, struct pt_diag *diag)
+{
+	struct run_row r;
+	struct db_stmt *s;
+	int left = 1;
+
+	if (runs_mark_lost(ix) < 0 || runs_load(ix, run_id, &r) < 0)
+		return;
+	if (r.source && !strcmp(r.source, "import") && r.status && !strcmp(r.status, "lost")) {
+		s = db_prepare(ix, "SELECT count(*) FROM trace_sources WHERE run_id = ?1 AND state = 'copying'");
+		if (s && db_bind(s, "i", run_id) == 0 && db_step(s) == 1) {
+			left = (int)db_col_int(s, 0);
+			db_reset(s);
+		}
+		if (!left && runs_finish(ix, run_id, RUN_EXITED, 0, pt_wall_us(), 0, 0) == 0)
+			pt_diag_add(diag, PT_SEV_NOTE, NULL, NULL,
+				    "run %lld, whose import had been interrupted, is complete now",
+				    (long long)run_id);
+	}
+	runs_row_release(&r);
+}
+
 int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 {
 	static const struct option longopts[] = {
@@ -221,29 +275,23 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		const char **srcs = pt_xcalloc(nfiles + 1, sizeof(*srcs));
 		int irc;
 
-		size_t m = 0;
-
-		for (size_t k = 0; k < nfiles; k++) {
-			/* --into a run that already has this file (by its path): not twice. */
-			char *had = into ? tt_source_imported(ix, run_id, files[k].src) : NULL;
-
-			if (had)
-				pt_diag_add(&diag, PT_SEV_NOTE, files[k].src, NULL,
-					    "already imported into run %lld as %s: not imported again",
-					    (long long)run_id, had);
-			else
-				srcs[m++] = files[k].src;
-			free(had);
-		}
-		irc = m ? tt_import_files_ex(ix, run_id, srcs, m, rank_from, isatty(2), &diag, &tot) : 0;
+		/* A file already in the run (by its path) is not imported twice (tt_import_files_ex). */
+		for (size_t k = 0; k < nfiles; k++)
+			srcs[k] = files[k].src;
+		irc = tt_import_files_ex(ix, run_id, srcs, nfiles, rank_from, isatty(2), &diag, &tot);
 		free(srcs);
-		if (irc < 0)
+		if (irc < 0) {
+			if (!into)
+				import_failed(ix, run_id, &diag);
 			goto out;
+		}
 	}
 	if (tt_processes_check(ix, run_id, &diag) < 0 || tt_mark_indexed(ix, run_id) < 0)
 		goto out;
 	if (!into && runs_finish(ix, run_id, RUN_EXITED, 0, pt_wall_us(), 0, 0) < 0)
 		goto out;
+	if (into)
+		import_resumed(ix, run_id, &diag);
 	{
 		double s = (double)(pt_now_ns() - t0) / 1e9;
 

@@ -253,7 +253,12 @@ static void show_text(json_t *run)
 	if ((s = json_string_value(json_object_get(run, "cwd"))))
 		printf("  cwd:      %s\n", s);
 	printf("  status:   %s", st);
-	if (!strcmp(st, "interrupted"))
+	s = json_string_value(json_object_get(run, "source"));
+	if (!strcmp(st, "interrupted") && s && !strcmp(s, "import"))
+		printf(" (the pttrace import died before it ended; 'pttrace import --into %lld PATH...'"
+		       " of the same files completes it)",
+		       (long long)json_integer_value(json_object_get(run, "id")));
+	else if (!strcmp(st, "interrupted"))
 		printf(" (the recording pttrace died before the run ended; 'pttrace reindex %lld'"
 		       " indexes the output it kept)",
 		       (long long)json_integer_value(json_object_get(run, "id")));
@@ -359,6 +364,46 @@ static const char rm_usage[] =
 	"Exit status: 0 all deleted, 2 usage error, a RUN that does not exist or\n"
 	"is still running (the others are still deleted).\n";
 
+/* Why run id (source, recorder's host and pids) cannot be deleted now. */
+static void refuse(struct pt_diag *diag, int64_t id, const char *source, const char *host, int64_t pid,
+		   int64_t pttrace_pid)
+{
+	if (source && !strcmp(source, "import"))
+		pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL,
+			    "run %lld is being imported by pttrace import (pid %lld on %s): not deleted;"
+			    " wait for the import to end", (long long)id, (long long)pttrace_pid,
+			    host ? host : "?");
+	else
+		pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL,
+			    "run %lld is still being recorded (by a pttrace run on %s, child pid %lld):"
+			    " not deleted; stop that run first", (long long)id, host ? host : "?",
+			    (long long)pid);
+}
+
+static int64_t runs_pttrace_pid(struct db *ix, int64_t id)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT pttrace_pid FROM runs WHERE id = ?1");
+	int64_t pid = 0;
+
+	if (s && db_bind(s, "i", id) == 0 && db_step(s) == 1) {
+		pid = db_col_int(s, 0);
+		db_reset(s);
+	}
+	return pid;
+}
+
+/* 1 when a live `pttrace import --into` is writing into run id (reported), else 0. */
+static int importing_into(struct db *ix, int64_t id, struct pt_diag *diag)
+{
+	char *host = NULL;
+	int64_t pid = tt_import_running(ix, id, &host);
+
+	if (pid)
+		refuse(diag, id, "import", host, 0, pid);
+	free(host);
+	return pid != 0;
+}
+
 /*
  * The RUNs being recorded now (a live pttrace run), found on a read-only
  * connection: a running run's indexer holds the write lock, so asking
@@ -382,11 +427,12 @@ static void find_running(struct pt_cli *ctx, char **runs, int n, json_t *refused
 				continue;	/* the writable connection says why */
 			st = json_string_value(json_object_get(run, "status"));
 			if (st && !strcmp(st, "running")) {
-				pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL,
-					    "run %lld is still being recorded (by a pttrace run on %s, child"
-					    " pid %lld): not deleted; stop that run first", (long long)id,
-					    json_string_value(json_object_get(run, "host")) ?: "?",
-					    (long long)json_integer_value(json_object_get(run, "pid")));
+				refuse(diag, id, json_string_value(json_object_get(run, "source")),
+				       json_string_value(json_object_get(run, "host")),
+				       json_integer_value(json_object_get(run, "pid")),
+				       json_integer_value(json_object_get(run, "pttrace_pid")));
+				json_array_append_new(refused, json_integer(id));
+			} else if (importing_into(ro, id, diag)) {
 				json_array_append_new(refused, json_integer(id));
 			}
 			json_decref(run);
@@ -450,10 +496,9 @@ int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 		}
 		running = row.status && !strcmp(row.status, "running");
 		if (running && !in_list(refused, id))
-			pt_diag_add(&diag, PT_SEV_ERROR, NULL, NULL,
-				    "run %lld is still being recorded (by a pttrace run on %s, child pid"
-				    " %lld): not deleted; stop that run first", (long long)id,
-				    row.host ? row.host : "?", (long long)row.pid);
+			refuse(&diag, id, row.source, row.host, row.pid, runs_pttrace_pid(ix, id));
+		else if (!running && !in_list(refused, id) && importing_into(ix, id, &diag))
+			running = 1;
 		runs_row_release(&row);
 		if (running || in_list(refused, id) || runs_delete(ix, id) < 0) {
 			rc = EXIT_USAGE;

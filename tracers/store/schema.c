@@ -5,6 +5,9 @@
  * any change to its text, and the change is logged below with its date.
  *
  * Schema changes (newest first):
+ *   2026-12-02  trace_sources 3: source_size, source_mtime_ns, state,
+ *               importer_pid, importer_host: an import's copy is complete or
+ *               not, and who makes it (issue 34 N7, N9), see tt_schema.c.
  *   2026-11-29  trace 4: no foreign key on trace_records.file_id (its cascade
  *               scanned the table once per deleted file); the trigger
  *               trace_file_deleted deletes a file's id range, first_record

@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "cmp.h"
+#include "db_json.h"
 #include "glog.h"
 #include "numparse.h"
 #include "runs.h"
@@ -204,8 +205,8 @@ struct ingest_many {
 	struct tt_ingest_totals *tot;
 	struct tt_par_file *files;
 	const char **stat_paths;	/* what to stat for size and mtime (the source when copying) */
-	const char **sources;		/* import: the source path for trace_sources, else NULL */
-	const char *rank_from;		/* import: --rank-from ("record"), NULL: the file name first */
+	const char **finals;		/* import: where each copy goes when complete, else NULL */
+	char *done;			/* import: the copy of file i is complete and committed */
 	struct tt_file_ingest g;
 	struct pt_progress pg;
 	int open;			/* g is set up (begin succeeded) */
@@ -229,16 +230,6 @@ static int many_begin(void *ctx, size_t i)
 			    strerror(errno));
 		m->failed_any = 1;
 		return m->stop_on_error;
-	}
-	if (m->sources) {
-		static const char sql[] = "INSERT OR REPLACE INTO trace_sources(run_id, path, source,"
-					  " imported_us, rank_from) VALUES(?,?,?,?,?)";
-		if (tt_prep(m->ix, &s, sql) < 0 ||
-		    db_run(s, "ittit", m->run_id, relpath, m->sources[i], pt_wall_us(), m->rank_from) < 0 ||
-		    runs_add_file(m->ix, m->run_id, relpath, "trace", (int64_t)st.st_size) < 0) {
-			m->failed_any = 1;
-			return m->stop_on_error;
-		}
 	}
 	g->ix = m->ix;
 	g->diag = m->diag;
@@ -298,7 +289,7 @@ static void many_progress(void *ctx, size_t i, uint64_t done)
 		pt_progress_update(&m->pg, done);
 }
 
-/* The file's rank and totals; the batch committed. 0 or -1. */
+/* The file's rank and totals, in the batch (the caller commits it). 0 or -1. */
 static int finish_file(struct tt_file_ingest *g, const struct tt_reader_stats *st)
 {
 	struct db *ix = g->ix;
@@ -338,7 +329,26 @@ static int finish_file(struct tt_file_ingest *g, const struct tt_reader_stats *s
 		      (int64_t)st->md5_mismatches, g->first_id ? g->first_id : -1,
 		      g->first_id ? g->last_id : -1, (int64_t)st->bytes, g->file_id) < 0)
 		return -1;
-	return db_batch_end(ix);
+	return 0;
+}
+
+/*
+ * import: the copy of file i is complete; it gets its name (a rename, so
+ * that a copy cut off by a kill is never taken for the file) and its
+ * trace_sources row says 'done', in the transaction that ends its records.
+ */
+static int complete_copy(struct ingest_many *m, size_t i)
+{
+	static const char sql[] = "UPDATE trace_sources SET state = 'done', importer_pid = NULL,"
+				  " importer_host = NULL WHERE run_id = ?1 AND path = ?2";
+	struct db_stmt *s = NULL;
+
+	if (rename(m->files[i].copy_to, m->finals[i]) < 0) {
+		pt_diag_add(m->diag, PT_SEV_ERROR, m->finals[i], NULL, "cannot rename '%s' to it: %s",
+			    m->files[i].copy_to, strerror(errno));
+		return -1;
+	}
+	return tt_prep(m->ix, &s, sql) < 0 || db_run(s, "it", m->run_id, m->files[i].name) < 0 ? -1 : 0;
 }
 
 static int many_end(void *ctx, size_t i, const struct tt_reader_stats *st, int io_rc)
@@ -347,14 +357,16 @@ static int many_end(void *ctx, size_t i, const struct tt_reader_stats *st, int i
 	struct tt_file_ingest *g = &m->g;
 	int rc = -1;
 
-	(void)i;
 	if (!m->open) {
 		m->failed_any = 1;
 		return m->stop_on_error;
 	}
 	pt_progress_done(&m->pg);
-	if (io_rc == 0 && !g->failed && finish_file(g, st) == 0) {
+	if (io_rc == 0 && !g->failed && finish_file(g, st) == 0 &&
+	    (!m->finals || complete_copy(m, i) == 0) && db_batch_end(m->ix) == 0) {
 		rc = 0;
+		if (m->done)
+			m->done[i] = 1;
 		if (m->tot) {
 			m->tot->files++;
 			m->tot->bytes += st->bytes;
@@ -504,19 +516,206 @@ int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag)
 	return 0;
 }
 
+static char *part_path(const char *rundir, const char *rel);
+
+static int in_sorted(char **v, size_t n, const char *s)
+{
+	return n && bsearch(&s, v, n, sizeof(*v), pt_cmp_strp) != NULL;
+}
+
+/* Forget a registered file that is gone: its rows and registration (a re-import may bring it back). */
+static int forget_registered(struct db *ix, int64_t run_id, const char *rel)
+{
+	struct db_stmt *s = NULL;
+
+	return forget_file(ix, run_id, rel) < 0 ||
+	       tt_prep(ix, &s, "DELETE FROM trace_sources WHERE run_id = ?1 AND path = ?2") < 0 ||
+	       db_run(s, "it", run_id, rel) < 0 ||
+	       tt_prep(ix, &s, "DELETE FROM run_files WHERE run_id = ?1 AND path = ?2") < 0 ||
+	       db_run(s, "it", run_id, rel) < 0 ? -1 : 0;
+}
+
+/*
+ * What reindex indexes: the run's registered trace files (run_files, role
+ * trace: those `pttrace run` found its child wrote, or `pttrace import`
+ * copied in) that are in trace/ and complete, so that the index is what
+ * trace/ holds (issue 34 N17). A registered file that is gone is warned
+ * about and forgotten; a file in trace/ the run never registered (a copy
+ * renamed to .bak, one put there by hand) is warned about and not indexed;
+ * an import that did not complete is reported (and left to a new import of
+ * its source, which completes it), one going on now is left alone. A run
+ * whose pttrace died before it registered its files (lost, nothing
+ * registered; or files from before registration) has them registered now,
+ * as it would have. *out: the paths
+ * to index, sorted. 0 or -1.
+ */
+static int plan_reindex(struct db *ix, int64_t run_id, const char *dir, int never_done,
+			struct pt_diag *diag, char ***out, size_t *nout)
+{
+	static const char reg_sql[] =
+		"SELECT f.path, s.state, s.importer_pid, s.importer_host, s.imported_us, s.source,"
+		" s.source_size FROM run_files f LEFT JOIN trace_sources s ON s.run_id = f.run_id"
+		" AND s.path = f.path WHERE f.run_id = ?1 AND f.role = 'trace' ORDER BY f.path";
+	char *tdir = pt_xasprintf("%s/trace", dir);
+	char **present = NULL, **reg = NULL, **keep = NULL, **v = NULL;
+	size_t np = 0, ap = 0, nr = 0, ar = 0, nk = 0, ak = 0, n = 0, a = 0;
+	struct db_stmt *s = NULL;
+	int rc = -1, step;
+
+	list_files(tdir, "trace", &present, &np, &ap);
+	if (np)
+		qsort(present, np, sizeof(*present), pt_cmp_strp);
+	if (tt_prep(ix, &s, reg_sql) < 0 || db_bind(s, "i", run_id) < 0)
+		goto out;
+	while ((step = db_step(s)) == 1) {
+		const char *rel = db_col_text(s, 0), *state = db_col_text(s, 1);
+		int64_t pid = db_col_int(s, 2);
+
+		if (!rel)
+			continue;
+		PT_GROW(reg, nr, ar);
+		reg[nr++] = pt_xstrdup(rel);
+		if (state && !strcmp(state, "copying")) {
+			if (!runs_recorder_gone(pid, db_col_text(s, 3), db_col_int(s, 4))) {
+				pt_diag_add(diag, PT_SEV_NOTE, rel, NULL,
+					    "being imported by pttrace import (pid %lld) right now: left as it is",
+					    (long long)pid);
+				PT_GROW(keep, nk, ak);
+				keep[nk++] = pt_xstrdup(rel);
+			} else {
+				char *part = part_path(dir, rel);
+				struct stat st;
+				long long have = stat(part, &st) == 0 ? (long long)st.st_size : 0;
+
+				pt_diag_add(diag, PT_SEV_WARNING, rel, NULL,
+					    "its import from '%s' did not complete (pttrace import pid %lld is"
+					    " gone; %lld of %lld bytes copied): not indexed; 'pttrace import"
+					    " --into %lld %s' completes it", db_col_text(s, 5) ?: "?",
+					    (long long)pid, have, (long long)db_col_int(s, 6), (long long)run_id,
+					    db_col_text(s, 5) ?: "PATH");
+				free(part);
+			}
+			continue;
+		}
+		if (!in_sorted(present, np, rel)) {
+			pt_diag_add(diag, PT_SEV_WARNING, rel, NULL,
+				    "a file of run %lld, gone from '%s' (deleted or renamed): its records"
+				    " are dropped from the index", (long long)run_id, tdir);
+			continue;
+		}
+		if (!db_col_is_null(s, 6)) {
+			char *abs = pt_xasprintf("%s/%s", dir, rel);
+			struct stat st;
+
+			if (stat(abs, &st) == 0 && st.st_size < db_col_int(s, 6))
+				pt_diag_add(diag, PT_SEV_WARNING, rel, NULL,
+					    "%lld bytes, shorter than its source '%s' was when imported (%lld"
+					    " bytes): indexed as it is", (long long)st.st_size,
+					    db_col_text(s, 5) ?: "?", (long long)db_col_int(s, 6));
+			free(abs);
+		}
+		PT_GROW(v, n, a);
+		v[n++] = pt_xstrdup(rel);
+	}
+	if (step < 0)
+		goto out;
+	if (!nr && np && never_done) {
+		/*
+		 * Nothing registered and never indexed: a `pttrace run` that died
+		 * before it registered them (lost), or files put there before their
+		 * run was first indexed: the run's files are what trace/ holds,
+		 * registered now as the recording pttrace would have.
+		 */
+		for (size_t i = 0; i < np; i++) {
+			char *abs = pt_xasprintf("%s/%s", dir, present[i]);
+			struct stat st;
+
+			if (stat(abs, &st) == 0 &&
+			    runs_add_file(ix, run_id, present[i], "trace", (int64_t)st.st_size) == 0) {
+				PT_GROW(v, n, a);
+				v[n++] = pt_xstrdup(present[i]);
+			}
+			free(abs);
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), pt_cmp_strp);
+	for (size_t i = 0; i < np; i++)
+		if (!in_sorted(v, n, present[i]) && !in_sorted(reg, nr, present[i]))
+			pt_diag_add(diag, PT_SEV_WARNING, present[i], NULL,
+				    "in '%s' but not a file of run %lld (not imported into it, not written"
+				    " by it): not indexed; 'pttrace import --into %lld FILE' adds a file",
+				    tdir, (long long)run_id, (long long)run_id);
+	/* Registered files that are gone: forgotten. Rows of files not indexed now: dropped. */
+	for (size_t i = 0; i < nr; i++)
+		if (!in_sorted(present, np, reg[i]) && !in_sorted(keep, nk, reg[i]) &&
+		    !in_sorted(v, n, reg[i])) {
+			char *part = part_path(dir, reg[i]);
+			int copying = access(part, F_OK) == 0;
+
+			free(part);
+			if (!copying && forget_registered(ix, run_id, reg[i]) < 0)
+				goto out;
+		}
+	{
+		json_t *rows = db_json(ix, "SELECT path FROM trace_files WHERE run_id = ?1", "i", run_id);
+		size_t i;
+		json_t *e;
+
+		if (!rows)
+			goto out;
+		json_array_foreach(rows, i, e) {
+			const char *p = json_string_value(json_object_get(e, "path"));
+
+			if (p && !in_sorted(v, n, p) && !in_sorted(keep, nk, p) && forget_file(ix, run_id, p) < 0) {
+				json_decref(rows);
+				goto out;
+			}
+		}
+		json_decref(rows);
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < np; i++)
+		free(present[i]);
+	for (size_t i = 0; i < nr; i++)
+		free(reg[i]);
+	for (size_t i = 0; i < nk; i++)
+		free(keep[i]);
+	free(present);
+	free(reg);
+	free(keep);
+	free(tdir);
+	if (rc < 0) {
+		for (size_t i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		v = NULL;
+		n = 0;
+	}
+	*out = v;
+	*nout = n;
+	return rc;
+}
+
 int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *diag,
 		 struct tt_ingest_totals *tot)
 {
 	char *dir = db_run_dir(ix, run_id);
-	char *tdir = pt_xasprintf("%s/trace", dir);
 	char **v = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n = 0;
 	int rc = 0;
 
-	list_files(tdir, "trace", &v, &n, &alloc);
-	if (n)
-		qsort(v, n, sizeof(*v), pt_cmp_strp);
-	if (schema_part_mark(ix, "trace", run_id, "partial") < 0)
+	struct db_stmt *s = db_prepare(ix, "SELECT 1 FROM run_parts WHERE run_id = ?1 AND part = 'trace'"
+					   " AND state = 'done'");
+	int never_done = 1;
+
+	if (s && db_bind(s, "i", run_id) == 0 && db_step(s) == 1) {
+		never_done = 0;
+		db_reset(s);
+	}
+	if (schema_part_mark(ix, "trace", run_id, "partial") < 0 ||
+	    plan_reindex(ix, run_id, dir, never_done, diag, &v, &n) < 0)
 		rc = -1;
 	if (rc == 0 && n) {
 		struct tt_par_file *f = pt_xcalloc(n, sizeof(*f));
@@ -544,22 +743,45 @@ int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *di
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
-	free(tdir);
 	free(dir);
 	return rc;
 }
 
 
-/* "trace/<base>", or "trace/<base>.2" ... when a file of that name is there. */
-static char *dest_name(const char *rundir, const char *base)
+/* The hidden name of a copy until it is complete: trace/x.log -> <rundir>/trace/.x.log.part */
+static char *part_path(const char *rundir, const char *rel)
+{
+	const char *b = strrchr(rel, '/');
+
+	return b ? pt_xasprintf("%s/%.*s/.%s.part", rundir, (int)(b - rel), rel, b + 1)
+		 : pt_xasprintf("%s/.%s.part", rundir, rel);
+}
+
+/* 1 when rel is a file of the run, or being copied, or registered: not a name for another. */
+static int name_taken(struct db *ix, int64_t run_id, const char *rundir, const char *rel)
+{
+	static const char sql[] = "SELECT 1 FROM run_files WHERE run_id = ?1 AND path = ?2"
+				  " UNION ALL SELECT 1 FROM trace_sources WHERE run_id = ?1 AND path = ?2";
+	char *abs = pt_xasprintf("%s/%s", rundir, rel), *part = part_path(rundir, rel);
+	int taken = access(abs, F_OK) == 0 || access(part, F_OK) == 0;
+	struct db_stmt *s = NULL;
+
+	free(abs);
+	free(part);
+	if (!taken && tt_prep(ix, &s, sql) == 0 && db_bind(s, "it", run_id, rel) == 0 && db_step(s) == 1) {
+		db_reset(s);
+		taken = 1;
+	}
+	return taken;
+}
+
+/* "trace/<base>", or "trace/<base>.2" ... when that name is taken. */
+static char *dest_name(struct db *ix, int64_t run_id, const char *rundir, const char *base)
 {
 	for (int i = 1;; i++) {
 		char *rel = i == 1 ? pt_xasprintf("trace/%s", base) : pt_xasprintf("trace/%s.%d", base, i);
-		char *abs = pt_xasprintf("%s/%s", rundir, rel);
-		int taken = access(abs, F_OK) == 0;
 
-		free(abs);
-		if (!taken)
+		if (!name_taken(ix, run_id, rundir, rel))
 			return rel;
 		free(rel);
 	}
@@ -571,6 +793,136 @@ int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size
 	return tt_import_files_ex(ix, run_id, srcs, n, NULL, progress, diag, tot);
 }
 
+enum claim { CLAIM_FAIL = -1, CLAIM_SKIP, CLAIM_NEW, CLAIM_RESUME };
+
+/*
+ * Take source src (stat st) for the run, in one write transaction (BEGIN
+ * IMMEDIATE: two imports of the same file at once cannot both find it new,
+ * issue 34 N9): imported before and complete, or being imported by a live
+ * pttrace import: CLAIM_SKIP (a note says so). Else its trace_sources row
+ * (state 'copying', this process as importer) and its empty hidden copy
+ * are made: CLAIM_NEW, or CLAIM_RESUME when an import of it died before it
+ * completed (its partial copy is replaced). *rel: where it goes.
+ */
+static enum claim claim_source(struct db *ix, int64_t run_id, const char *rundir, const char *src,
+			       const struct stat *st, const char *rank_from, struct pt_diag *diag,
+			       char **rel)
+{
+	static const char q_sql[] =
+		"SELECT path, state, importer_pid, importer_host, imported_us, source_size"
+		" FROM trace_sources WHERE run_id = ?1 AND source = ?2 ORDER BY path LIMIT 1";
+	static const char ins_sql[] =
+		"INSERT OR REPLACE INTO trace_sources(run_id, path, source, imported_us, rank_from,"
+		" source_size, source_mtime_ns, state, importer_pid, importer_host)"
+		" VALUES(?,?,?,?,?,?,?,'copying',?,?)";
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char host[256] = "";
+	struct db_stmt *s = NULL;
+	enum claim c = CLAIM_NEW;
+	char *part = NULL;
+	int rc, fd;
+
+	*rel = NULL;
+	gethostname(host, sizeof(host) - 1);
+	if (db_begin(ix) < 0)
+		return CLAIM_FAIL;
+	if (tt_prep(ix, &s, q_sql) < 0 || db_bind(s, "it", run_id, src) < 0 || (rc = db_step(s)) < 0)
+		goto fail;
+	if (rc == 1) {
+		const char *state = db_col_text(s, 1);
+		int64_t pid = db_col_int(s, 2);
+
+		*rel = pt_xstrdup(db_col_text(s, 0) ? db_col_text(s, 0) : "");
+		if (!state || !strcmp(state, "done")) {
+			int64_t was = db_col_is_null(s, 5) ? -1 : db_col_int(s, 5);
+
+			if (was >= 0 && was != (int64_t)st->st_size)
+				pt_diag_add(diag, PT_SEV_NOTE, src, NULL,
+					    "already imported into run %lld as %s: not imported again (it has"
+					    " changed since: %lld bytes then, %lld now)", (long long)run_id, *rel,
+					    (long long)was, (long long)st->st_size);
+			else
+				pt_diag_add(diag, PT_SEV_NOTE, src, NULL,
+					    "already imported into run %lld as %s: not imported again",
+					    (long long)run_id, *rel);
+			c = CLAIM_SKIP;
+		} else if (pid != (int64_t)getpid() &&
+			   !runs_recorder_gone(pid, db_col_text(s, 3), db_col_int(s, 4))) {
+			pt_diag_add(diag, PT_SEV_NOTE, src, NULL,
+				    "being imported into run %lld as %s by pttrace import (pid %lld on %s)"
+				    " right now: not imported again", (long long)run_id, *rel, (long long)pid,
+				    db_col_text(s, 3) ? db_col_text(s, 3) : "?");
+			c = CLAIM_SKIP;
+		} else {
+			pt_diag_add(diag, PT_SEV_NOTE, src, NULL,
+				    "its import into run %lld as %s did not complete (pttrace import pid %lld"
+				    " is gone): imported again, the partial copy replaced",
+				    (long long)run_id, *rel, (long long)pid);
+			c = CLAIM_RESUME;
+		}
+		db_reset(s);
+	}
+	if (c == CLAIM_SKIP) {
+		if (db_commit(ix) < 0)
+			goto fail;
+		return CLAIM_SKIP;
+	}
+	if (c == CLAIM_NEW)
+		*rel = dest_name(ix, run_id, rundir, base);
+	part = part_path(rundir, *rel);
+	if (c == CLAIM_RESUME) {
+		/* The partial copy, and the file itself when the dead import had renamed it but not said so. */
+		char *abs = pt_xasprintf("%s/%s", rundir, *rel);
+
+		unlink(part);
+		unlink(abs);
+		free(abs);
+	}
+	if (tt_prep(ix, &s, ins_sql) < 0 ||
+	    db_run(s, "ittitiiit", run_id, *rel, src, pt_wall_us(), rank_from, (int64_t)st->st_size,
+		   (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec, (int64_t)getpid(),
+		   host) < 0 ||
+	    runs_add_file(ix, run_id, *rel, "trace", (int64_t)st->st_size) < 0)
+		goto fail;
+	fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		pt_diag_add(diag, PT_SEV_ERROR, part, NULL, "cannot create: %s", strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	if (db_commit(ix) < 0) {
+		unlink(part);
+		goto fail_nt;
+	}
+	free(part);
+	return c;
+fail:
+	db_rollback(ix);
+fail_nt:
+	free(part);
+	free(*rel);
+	*rel = NULL;
+	return CLAIM_FAIL;
+}
+
+/* Imports claimed here that did not complete: their copies and rows go (nothing half-done stays). */
+static void unclaim(struct db *ix, int64_t run_id, const char *rundir, const char *rel)
+{
+	static const char del_src[] = "DELETE FROM trace_sources WHERE run_id = ?1 AND path = ?2";
+	static const char del_file[] = "DELETE FROM run_files WHERE run_id = ?1 AND path = ?2";
+	char *abs = pt_xasprintf("%s/%s", rundir, rel), *part = part_path(rundir, rel);
+	struct db_stmt *s = NULL;
+
+	/* The files first: on a full disk that is what frees the space to write the rest. */
+	unlink(part);
+	unlink(abs);
+	free(part);
+	free(abs);
+	if (forget_file(ix, run_id, rel) < 0 || tt_prep(ix, &s, del_src) < 0 ||
+	    db_run(s, "it", run_id, rel) < 0 || tt_prep(ix, &s, del_file) < 0 || db_run(s, "it", run_id, rel) < 0)
+		return;
+}
+
 int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
 		       const char *rank_from, int progress, struct pt_diag *diag,
 		       struct tt_ingest_totals *tot)
@@ -579,21 +931,24 @@ int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, s
 	char *tdir = pt_xasprintf("%s/trace", rundir);
 	struct tt_par_file *f = pt_xcalloc(n + 1, sizeof(*f));
 	const char **sp = pt_xcalloc(n + 1, sizeof(*sp));
-	size_t k = 0;
-	int rc = -1, bad_errno = 0;
+	const char **finals = pt_xcalloc(n + 1, sizeof(*finals));
+	char *done = pt_xcalloc(n + 1, 1);
+	size_t k = 0, m = 0;
+	int rc = -1, bad_errno = 0, failed = 0;
 
 	if (mkdir(tdir, 0700) < 0 && errno != EEXIST) {
 		pt_diag_add(diag, PT_SEV_ERROR, tdir, NULL, "cannot create: %s", strerror(errno));
 		goto out;
 	}
 	/*
-	 * Each copy's name is taken (the file created) here, in order, so that two
-	 * sources of the same base name get base and base.2 as one after another
-	 * would; the reader thread fills them while it parses.
+	 * Each copy's name is taken (its hidden copy created) here, in order, so
+	 * that two sources of the same base name get base and base.2 as one after
+	 * another would; the reader thread fills them while it parses.
 	 */
 	for (; k < n; k++) {
-		int in = open(srcs[k], O_RDONLY | O_CLOEXEC), out;
+		int in = open(srcs[k], O_RDONLY | O_CLOEXEC);
 		struct stat st;
+		enum claim c;
 		char *rel;
 
 		if (in < 0 || fstat(in, &st) < 0) {
@@ -603,44 +958,52 @@ int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, s
 			break;
 		}
 		close(in);
-		const char *base = strrchr(srcs[k], '/') ? strrchr(srcs[k], '/') + 1 : srcs[k];
-
-		rel = dest_name(rundir, base);
-		f[k].name = rel;
-		f[k].copy_to = pt_xasprintf("%s/%s", rundir, rel);
-		f[k].path = srcs[k];
-		sp[k] = srcs[k];
-		out = open(f[k].copy_to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (out < 0) {
-			pt_diag_add(diag, PT_SEV_ERROR, f[k].copy_to, NULL, "cannot create: %s",
-				    strerror(errno));
-			k++;
-			goto out;
+		c = claim_source(ix, run_id, rundir, srcs[k], &st, rank_from, diag, &rel);
+		if (c == CLAIM_FAIL) {
+			failed = 1;
+			break;
 		}
-		close(out);
+		if (c == CLAIM_SKIP) {
+			free(rel);
+			continue;
+		}
+		f[m].name = rel;
+		f[m].copy_to = part_path(rundir, rel);
+		f[m].path = srcs[k];
+		finals[m] = pt_xasprintf("%s/%s", rundir, rel);
+		sp[m] = srcs[k];
+		m++;
 	}
 	{
-		struct ingest_many m = {
+		struct ingest_many im = {
 			.ix = ix, .run_id = run_id, .progress = progress, .stop_on_error = 1,
-			.diag = diag, .tot = tot, .files = f, .stat_paths = sp, .sources = sp,
-			.rank_from = rank_from,
+			.diag = diag, .tot = tot, .files = f, .stat_paths = sp, .finals = finals,
+			.done = done,
 		};
 
-		rc = k ? ingest_many(&m, k) : 0;
-		if (k < n) {
+		rc = m ? ingest_many(&im, m) : 0;
+		if (failed)
+			rc = -1;
+		if (k < n && !failed) {
 			if (rc == 0)
 				pt_diag_add(diag, PT_SEV_ERROR, srcs[k], NULL, "cannot read: %s",
 					    strerror(bad_errno));
 			rc = -1;
 		}
 	}
+	for (size_t i = 0; i < m; i++)
+		if (!done[i])
+			unclaim(ix, run_id, rundir, f[i].name);
 out:
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0; i < m; i++) {
 		free((char *)f[i].name);
 		free((char *)f[i].copy_to);
+		free((char *)finals[i]);
 	}
 	free(f);
 	free(sp);
+	free(finals);
+	free(done);
 	free(tdir);
 	free(rundir);
 	return rc;
@@ -657,6 +1020,27 @@ char *tt_source_imported(struct db *ix, int64_t run_id, const char *source)
 		db_reset(s);
 	}
 	return path;
+}
+
+int64_t tt_import_running(struct db *ix, int64_t run_id, char **host)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT importer_pid, importer_host, imported_us FROM trace_sources"
+					   " WHERE run_id = ?1 AND state = 'copying'");
+	int64_t pid = 0;
+	int rc;
+
+	*host = NULL;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return 0;
+	while ((rc = db_step(s)) == 1) {
+		if (!runs_recorder_gone(db_col_int(s, 0), db_col_text(s, 1), db_col_int(s, 2))) {
+			pid = db_col_int(s, 0);
+			*host = pt_xstrdup(db_col_text(s, 1) ? db_col_text(s, 1) : "?");
+			db_reset(s);
+			break;
+		}
+	}
+	return pid;
 }
 
 int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,

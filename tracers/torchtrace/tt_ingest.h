@@ -51,7 +51,21 @@ int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
  */
 char *tt_source_imported(struct db *ix, int64_t run_id, const char *source);
 
-/* The same with the rank rule: rank_from "file" (NULL) or "record", kept in trace_sources. */
+/*
+ * The pid of a live pttrace import that is copying a file into the run now
+ * (*host: its host, caller frees), or 0 when none is.
+ */
+int64_t tt_import_running(struct db *ix, int64_t run_id, char **host);
+
+/*
+ * The same with the rank rule: rank_from "file" (NULL) or "record", kept in
+ * trace_sources. Each source is taken in one write transaction with the
+ * check that it is new (a note, and skipped, when it was imported before or
+ * is being imported by a live pttrace import; one whose import died is
+ * imported again over its partial copy), copied under a hidden name
+ * (trace/.<name>.part) and renamed when complete. A file that fails leaves
+ * nothing behind: its copy and rows are removed.
+ */
 int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
 		       const char *rank_from, int progress, struct pt_diag *diag,
 		       struct tt_ingest_totals *tot);

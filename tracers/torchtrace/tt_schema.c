@@ -7,6 +7,13 @@
  *    rebuilt from them by `pttrace reindex` when its version changes.
  *
  * Change log:
+ *  2026-12-02 trace_sources 3: source_size, source_mtime_ns, state,
+ *             importer_pid, importer_host (issue 34 N7, N9): an import
+ *             copies to a hidden temporary name (trace/.<name>.part) and
+ *             renames it when the copy is complete (state 'done'); one that
+ *             died leaves state 'copying' with a dead importer, which a new
+ *             import of the same source completes and reindex reports. The
+ *             "already imported" check and the row are one transaction.
  *  2026-11-29 trace 4: trace_records.file_id has no foreign key: its cascade
  *             looked for a deleted file's records by scanning the whole
  *             table (no index on file_id, which would cost every import),
@@ -32,26 +39,40 @@
 
 #include "db.h"
 
-/* 1 -> 2: the rank_from column (idempotent: only when it is missing). */
-static int migrate_sources(struct db *ix, int from)
+/* Add column `name` (with its declaration) to trace_sources unless it is there. 0 or -1. */
+static int add_column(struct db *ix, const char *name, const char *sql)
 {
 	struct db_stmt *s;
 	int have = 0;
 
-	if (from >= 2)
-		return 0;
-	s = db_prepare(ix, "SELECT count(*) FROM pragma_table_info('trace_sources') WHERE name = 'rank_from'");
-	if (!s || db_step(s) != 1)
+	s = db_prepare(ix, "SELECT count(*) FROM pragma_table_info('trace_sources') WHERE name = ?1");
+	if (!s || db_bind(s, "t", name) < 0 || db_step(s) != 1)
 		return -1;
 	have = (int)db_col_int(s, 0);
 	db_reset(s);
-	return have ? 0 : db_exec(ix, "ALTER TABLE trace_sources ADD COLUMN rank_from TEXT");
+	return have ? 0 : db_exec(ix, sql);
+}
+
+/* 1 -> 2: rank_from; 2 -> 3: what the import knew of its source, and whether it completed
+   (rows from before are complete imports: state NULL). Idempotent. */
+static int migrate_sources(struct db *ix, int from)
+{
+	if (from < 2 && add_column(ix, "rank_from", "ALTER TABLE trace_sources ADD COLUMN rank_from TEXT") < 0)
+		return -1;
+	if (from < 3 &&
+	    (add_column(ix, "source_size", "ALTER TABLE trace_sources ADD COLUMN source_size INTEGER") < 0 ||
+	     add_column(ix, "source_mtime_ns", "ALTER TABLE trace_sources ADD COLUMN source_mtime_ns INTEGER") < 0 ||
+	     add_column(ix, "state", "ALTER TABLE trace_sources ADD COLUMN state TEXT") < 0 ||
+	     add_column(ix, "importer_pid", "ALTER TABLE trace_sources ADD COLUMN importer_pid INTEGER") < 0 ||
+	     add_column(ix, "importer_host", "ALTER TABLE trace_sources ADD COLUMN importer_host TEXT") < 0))
+		return -1;
+	return 0;
 }
 
 const struct schema_part tt_sources_part = {
 	.name = "trace_sources",
 	.kind = SCHEMA_PART_CONTENT,
-	.version = 2,
+	.version = 3,
 	.migrate = migrate_sources,
 	.create_sql =
 	"CREATE TABLE IF NOT EXISTS trace_sources (\n"
@@ -60,6 +81,13 @@ const struct schema_part tt_sources_part = {
 	"  source TEXT NOT NULL,    -- the path given to `pttrace import`, absolute\n"
 	"  imported_us INTEGER NOT NULL, -- UTC microseconds\n"
 	"  rank_from TEXT,          -- 'file' or 'record': import --rank-from; NULL = 'file'\n"
+	"  source_size INTEGER,     -- the source's size in bytes when the import began\n"
+	"  source_mtime_ns INTEGER, -- its modification time then, ns since the epoch\n"
+	"  state TEXT,              -- 'copying' (to trace/.<name>.part, being indexed; or the import\n"
+	"                           -- died: importer gone), 'done' (the copy is complete, renamed to\n"
+	"                           -- path); NULL: imported before trace_sources 3, complete\n"
+	"  importer_pid INTEGER,    -- the pttrace import that copies it (state 'copying')\n"
+	"  importer_host TEXT,      -- its host (a pid says nothing on another one)\n"
 	"  PRIMARY KEY (run_id, path)\n"
 	");\n",
 };
