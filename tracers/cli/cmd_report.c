@@ -24,7 +24,8 @@ static const char usage_text[] =
 	"Opens from file:// with no server and no network.\n"
 	"\n"
 	"  --out DIR    where to write (default ./pttrace-report-<run id>); it must be\n"
-	"               missing, empty, or an earlier report (whose files are replaced)\n"
+	"               missing, or a directory of your own that is empty or an earlier\n"
+	"               report (replaced whole, once the new one is written)\n"
 	"  --diff RUN2  also write diff.html: RUN against RUN2\n"
 	"  --open       open index.html with xdg-open (or $BROWSER)\n"
 	"\n"
@@ -60,7 +61,8 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 	struct report_stats st;
 	struct pt_diag diag;
 	struct db *ix;
-	char *outdir = NULL, *index = NULL;
+	char *outdir = NULL, *index = NULL, whybuf[256];
+	const char *why;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -86,9 +88,8 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 	if (diff && runs_resolve(ix, diff, &o.diff_run) < 0)
 		goto done;
 	outdir = out ? pt_xstrdup(out) : report_default_dir(o.run_id);
-	if (report_dir_usable(outdir) < 0) {
-		pt_diag_add(&diag, PT_SEV_ERROR, outdir, NULL,
-			    "exists and is not empty nor an earlier pttrace report; choose another --out");
+	if ((why = report_dir_refusal(outdir, whybuf, sizeof(whybuf)))) {
+		pt_diag_add(&diag, PT_SEV_ERROR, outdir, NULL, "%s; choose another --out", why);
 		goto done;
 	}
 	o.outdir = outdir;
@@ -97,11 +98,12 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 		goto done;
 	index = pt_xasprintf("%s/index.html", outdir);
 	if (ctx->json) {
-		json_t *j = json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:b}", "run", (json_int_t)o.run_id,
+		json_t *j = json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:b,s:I}", "run", (json_int_t)o.run_id,
 				      "dir", outdir, "index", index, "pages", (json_int_t)st.pages,
 				      "payloads", (json_int_t)st.payloads, "compiles",
 				      (json_int_t)st.compiles, "bytes", (json_int_t)st.bytes,
-				      "highlight", st.highlight);
+				      "highlight", st.highlight, "records_read",
+				      (json_int_t)st.records_read);
 
 		pt_json_print(stdout, j);
 		json_decref(j);

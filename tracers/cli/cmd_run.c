@@ -181,15 +181,15 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
  * leaves the exit status the child's. */
 static void write_report(struct pt_cli *ctx, struct db *ix, int64_t run_id, const char *dir)
 {
-	char *out = dir ? pt_xstrdup(dir) : report_default_dir(run_id);
+	char *out = dir ? pt_xstrdup(dir) : report_default_dir(run_id), whybuf[256];
+	const char *why;
 	struct report_stats st;
 	struct pt_diag d;
 
 	pt_diag_init(&d);
-	if (report_dir_usable(out) < 0)
-		pt_diag_add(&d, PT_SEV_ERROR, out, NULL, "exists and is not empty nor an earlier "
-			    "pttrace report; no report written ('pttrace report %lld --out DIR')",
-			    (long long)run_id);
+	if ((why = report_dir_refusal(out, whybuf, sizeof(whybuf))))
+		pt_diag_add(&d, PT_SEV_ERROR, out, NULL, "%s; no report written ('pttrace report %lld "
+			    "--out DIR')", why, (long long)run_id);
 	else if (report_write(ix, &(struct report_opts){ .outdir = out, .run_id = run_id,
 							 .hljs = getenv("PTTRACE_HLJS") },
 			      &st, &d) == 0)

@@ -137,10 +137,11 @@ void html_secs(struct html *h, double s)
 		html_rawf(h, "%.3f", s);
 }
 
-int html_open(struct html *h, const char *path, const char *title, const char *rel, int hljs)
+int html_open(struct html *h, FILE *f, const char *path, const char *title, const char *rel,
+	      int hljs)
 {
 	memset(h, 0, sizeof(*h));
-	h->f = fopen(path, "w");
+	h->f = f;
 	if (!h->f)
 		return -1;
 	h->path = pt_xstrdup(path);
@@ -164,6 +165,7 @@ int html_close(struct html *h)
 	html_raw(h, "\n</body></html>\n");
 	if (fflush(h->f) && !h->err)
 		h->err = errno ? errno : EIO;
+	h->bytes = ftell(h->f);
 	if (fclose(h->f) && !h->err)
 		h->err = errno ? errno : EIO;
 	err = h->err;

@@ -15,12 +15,14 @@ struct html {
 	FILE *f;
 	char *path;	/* for diagnostics */
 	int err;	/* errno of the first failed write, 0 when none */
+	long bytes;	/* the page's size, set by html_close */
 };
 
-/* Create path (truncating) and start a page: title, style sheet and script
- * at rel ("" or "../") relative to the report's root, and highlight.min.js
- * too when hljs. Returns 0 or -1 (errno). */
-int html_open(struct html *h, const char *path, const char *title, const char *rel, int hljs);
+/* Start a page on f (a new file; NULL: -1 with errno as it is), path naming it in
+ * messages: title, style sheet and script at rel ("" or "../") relative to the
+ * report's root, and highlight.min.js too when hljs. Returns 0 or -1 (errno). */
+int html_open(struct html *h, FILE *f, const char *path, const char *title, const char *rel,
+	      int hljs);
 /* End the page and close; 0, or -1 with errno of the first failure. */
 int html_close(struct html *h);
 

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmp.h"
 #include "html.h"
+#include "outdir.h"
 #include "report.h"
 #include "report_assets.h"
 #include "report_data.h"
@@ -23,17 +25,35 @@
 
 #define HLJS_DEBIAN "/usr/share/javascript/highlight.js/highlight.min.js"
 #define TRIE_MAX_DEPTH 256	/* deeper stacks are cut (hostile input) */
+/*
+ * What one report writes at most (N15: a trace of 200,000 distinct payloads made
+ * 400,000 files): payload pages for the first 50,000 distinct payloads (by first
+ * use; the others are named but not linked), and 1,000 artifacts listed on one
+ * compile's page (the rest counted). `pttrace artifact RUN --out DIR` writes them all.
+ */
+#define PAYLOAD_PAGES_MAX 50000
+#define ART_LIST_MAX 1000
 
 struct rctx {
 	struct db *ix;
 	const struct report_opts *o;
+	struct pt_outdir od;	/* the fresh directory the report is written into */
 	struct report_stats *st;
 	struct pt_diag *diag;
 	struct rp_occs occs;
 	struct tt_events breaks, recompiles;
+	/* Lookups by compile id (none searches every compile, N4): (who, compile id) ->
+	 * {occurrences, first, last index in occs}; (who, ca, frame, compile, 0) -> the last
+	 * index with that compile (any attempt); (who, compile id) -> first recompile. */
+	struct rp_keymap by_cid, by_compile, recompile_by_cid;
 	int64_t nranks;
 	int has_export;
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
+	/* The payloads that have a page (sorted, once the payload pages are written) and
+	 * how many do not (past PAYLOAD_PAGES_MAX). */
+	char **paged;
+	size_t npaged, apaged;
+	uint64_t unpaged;
 	/* dump_file payloads ("<eval_with_key>.4" and its md5): frames in them link to lines. */
 	char **dump_names, **dump_md5s;
 	size_t ndumps, a_dump_names, a_dump_md5s;
@@ -70,6 +90,12 @@ static const char *dump_of(const struct rctx *c, const char *file, size_t n)
 
 static const char *short_frame(const char *label);
 
+/* 1 when the payload md5 has its page p/<md5>.html. */
+static int has_page(const struct rctx *c, const char *md5)
+{
+	return !c->unpaged || bsearch(&md5, c->paged, c->npaged, sizeof(*c->paged), pt_cmp_strp);
+}
+
 /* Text of a frame "file:line in name", linked to the line of its dump_file page when
  * the file is one ("<eval_with_key>.4"). up: "" or "../". */
 static void frame_text_linked(const struct rctx *c, struct html *h, const char *label,
@@ -82,6 +108,8 @@ static void frame_text_linked(const struct rctx *c, struct html *h, const char *
 		if (*p == ':')
 			colon = p;
 	md5 = colon ? dump_of(c, label, (size_t)(colon - label)) : NULL;
+	if (md5 && !has_page(c, md5))
+		md5 = NULL;
 	if (md5) {
 		html_rawf(h, "<a href=\"%sp/", up);
 		html_attr(h, md5);
@@ -98,9 +126,10 @@ static int fail_errno(struct rctx *c, const char *path, const char *what)
 	return -1;
 }
 
+/* The name of a file of the report in messages: under --out DIR as given. */
 static char *out_path(struct rctx *c, const char *rel)
 {
-	return pt_xasprintf("%s/%s", c->o->outdir, rel);
+	return pt_outdir_path(&c->od, rel);
 }
 
 static int page_open(struct rctx *c, struct html *h, const char *rel, const char *title,
@@ -108,7 +137,7 @@ static int page_open(struct rctx *c, struct html *h, const char *rel, const char
 {
 	char *path = out_path(c, rel);
 	/* Pages under p/ and c/ show code: they load highlight.js when the report has it. */
-	int rc = html_open(h, path, title, up, c->st->highlight && *up);
+	int rc = html_open(h, pt_outdir_fopen(&c->od, rel), path, title, up, c->st->highlight && *up);
 
 	if (rc < 0)
 		fail_errno(c, path, "cannot write");
@@ -119,13 +148,12 @@ static int page_open(struct rctx *c, struct html *h, const char *rel, const char
 static int page_close(struct rctx *c, struct html *h)
 {
 	char *path = pt_xstrdup(h->path);
-	struct stat sb;
 	int rc = html_close(h);
 
 	if (rc < 0)
 		fail_errno(c, path, "cannot write");
-	else if (stat(path, &sb) == 0)
-		c->st->bytes += (uint64_t)sb.st_size;
+	else if (h->bytes > 0)
+		c->st->bytes += (uint64_t)h->bytes;
 	c->st->pages++;
 	free(path);
 	return rc;
@@ -134,7 +162,7 @@ static int page_close(struct rctx *c, struct html *h)
 static int write_file(struct rctx *c, const char *rel, const void *data, size_t n)
 {
 	char *path = out_path(c, rel);
-	FILE *f = fopen(path, "w");
+	FILE *f = pt_outdir_fopen(&c->od, rel);
 	int rc = 0;
 
 	if (!f || fwrite(data, 1, n, f) != n || fclose(f)) {
@@ -217,14 +245,46 @@ static void cid_link(struct html *h, const char *up, int64_t rank, const struct 
 	html_raw(h, "</a>");
 }
 
+/* Fill the lookups of struct rctx once the occurrences and recompiles are loaded. */
+static void index_occs(struct rctx *c)
+{
+	for (size_t i = 0; i < c->occs.n; i++) {
+		const struct rp_occ *o = &c->occs.v[i];
+		int64_t k[5], *v;
+
+		rp_key(k, o->rank, &o->cid);
+		v = rp_keymap_get(&c->by_cid, k, 1);
+		v[0] = v[0] < 0 ? 1 : v[0] + 1;
+		if (v[1] < 0)
+			v[1] = (int64_t)i;
+		v[2] = (int64_t)i;
+		rp_keymap_get(&c->by_compile, (int64_t[5]){o->rank, o->cid.ca, o->cid.frame, o->cid.compile, 0},
+			      1)[0] = (int64_t)i;
+	}
+	for (size_t i = 0; i < c->recompiles.n; i++) {
+		int64_t k[5], *v;
+
+		rp_key(k, c->recompiles.v[i].rank, &c->recompiles.v[i].cid);
+		v = rp_keymap_get(&c->recompile_by_cid, k, 1);
+		if (v[0] < 0)
+			v[0] = (int64_t)i;
+	}
+}
+
+/* The entry of (rank, cid) in by_cid, or NULL. */
+static const int64_t *occ_entry(struct rctx *c, int64_t rank, const struct compileid *cid)
+{
+	int64_t k[5];
+
+	rp_key(k, rank, cid);
+	return rp_keymap_get(&c->by_cid, k, 0);
+}
+
 static const struct rp_occ *occ_find(struct rctx *c, int64_t rank, const struct compileid *cid)
 {
-	const struct rp_occ *last = NULL;
+	const int64_t *v = occ_entry(c, rank, cid);
 
-	for (size_t i = 0; i < c->occs.n; i++)
-		if (c->occs.v[i].rank == rank && compileid_equal(&c->occs.v[i].cid, cid))
-			last = &c->occs.v[i];
-	return last;
+	return v ? &c->occs.v[v[2]] : NULL;
 }
 
 static const char *cid_status(struct rctx *c, int64_t rank, const struct compileid *cid)
@@ -248,17 +308,45 @@ struct tnode {
 	size_t nkids, akids;
 	struct tleaf *leaves;
 	size_t nleaves, aleaves;
+	size_t *hidx, hcap;	/* kids by label: 1 + index, open addressing (a node with many kids) */
 };
 
+static void trie_hash_put(struct tnode *n, size_t kid)
+{
+	size_t i = pt_hash_str(n->kids[kid].label) & (n->hcap - 1);
+
+	while (n->hidx[i])
+		i = (i + 1) & (n->hcap - 1);
+	n->hidx[i] = kid + 1;
+}
+
+/* The kid labelled label, made when missing; a node's kids are found by a hash once
+ * it has more than a few (a frame compiled from thousands of places). */
 static struct tnode *trie_child(struct tnode *n, const char *label)
 {
-	for (size_t i = 0; i < n->nkids; i++)
-		if (!strcmp(n->kids[i].label, label))
-			return &n->kids[i];
+	if (n->hcap) {
+		for (size_t i = pt_hash_str(label) & (n->hcap - 1); n->hidx[i]; i = (i + 1) & (n->hcap - 1))
+			if (!strcmp(n->kids[n->hidx[i] - 1].label, label))
+				return &n->kids[n->hidx[i] - 1];
+	} else {
+		for (size_t i = 0; i < n->nkids; i++)
+			if (!strcmp(n->kids[i].label, label))
+				return &n->kids[i];
+	}
 	PT_GROW(n->kids, n->nkids, n->akids);
 	memset(&n->kids[n->nkids], 0, sizeof(*n->kids));
 	n->kids[n->nkids].label = pt_xstrdup(label);
-	return &n->kids[n->nkids++];
+	n->nkids++;
+	if (n->nkids > 16 && n->nkids * 2 > n->hcap) {
+		free(n->hidx);
+		n->hcap = n->hcap ? n->hcap * 2 : 64;
+		n->hidx = pt_xcalloc(n->hcap, sizeof(*n->hidx));
+		for (size_t i = 0; i < n->nkids; i++)
+			trie_hash_put(n, i);
+	} else if (n->hcap) {
+		trie_hash_put(n, n->nkids - 1);
+	}
+	return &n->kids[n->nkids - 1];
 }
 
 static int trie_add(void *ctx, int64_t rank, const struct compileid *cid, char **frames,
@@ -286,6 +374,7 @@ static void trie_free(struct tnode *n)
 	free(n->kids);
 	free(n->leaves);
 	free(n->label);
+	free(n->hidx);
 }
 
 /* Shorten a frame's path as tlparse does: drop everything before site-packages/ or the
@@ -511,24 +600,25 @@ static void write_matrix(struct rctx *c, struct html *h)
 	struct compileid *cols = NULL;
 	int64_t *ranks = NULL;
 	size_t ncols = 0, nranks = 0, a_cols = 0, a_ranks = 0;
+	struct rp_keymap seen = {0};	/* compile ids (who 0) and ranks (ca, frame, compile -2) */
 
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
-		size_t j;
+		int64_t k[5], *v;
 
-		for (j = 0; j < ncols && !compileid_equal(&cols[j], &o->cid); j++)
-			;
-		if (j == ncols) {
+		rp_key(k, 0, &o->cid);
+		if ((v = rp_keymap_get(&seen, k, 1))[0] < 0) {
+			v[0] = 1;
 			PT_GROW(cols, ncols, a_cols);
 			cols[ncols++] = o->cid;
 		}
-		for (j = 0; j < nranks && ranks[j] != o->rank; j++)
-			;
-		if (j == nranks) {
+		if ((v = rp_keymap_get(&seen, (int64_t[5]){o->rank, -2, -2, -2, -2}, 1))[0] < 0) {
+			v[0] = 1;
 			PT_GROW(ranks, nranks, a_ranks);
 			ranks[nranks++] = o->rank;
 		}
 	}
+	rp_keymap_release(&seen);
 	c->nranks = (int64_t)nranks;
 	if (nranks > 1) {
 		html_raw(h, "<h2 id=\"ranks\">Ranks</h2>\n<p>Status of each compile id on each rank "
@@ -927,6 +1017,12 @@ static int write_index(struct rctx *c)
 	if (!c->st->highlight)
 		html_raw(&h, "<p>Code is shown without highlighting: Debian's libjs-highlight.js was "
 			     "not installed when this report was written.</p>\n");
+	if (c->unpaged)
+		html_rawf(&h, "<p class=\"warn\">%llu payloads have no page of their own: a report "
+			  "writes pages for at most %d (the first used), and lists at most %d artifacts "
+			  "on a compile's page. <code>pttrace artifact %lld --out DIR</code> writes "
+			  "every payload.</p>\n", (unsigned long long)c->unpaged, PAYLOAD_PAGES_MAX,
+			  ART_LIST_MAX, (long long)c->o->run_id);
 	write_matrix(c, &h);
 	write_divergences(c, &h);
 	write_svg_timeline(c, &h);
@@ -1035,10 +1131,12 @@ static int write_compiles(struct rctx *c)
 static const struct tt_event *recompile_of(struct rctx *c, int64_t rank,
 					       const struct compileid *cid)
 {
-	for (size_t i = 0; i < c->recompiles.n; i++)
-		if (c->recompiles.v[i].rank == rank && compileid_equal(&c->recompiles.v[i].cid, cid))
-			return &c->recompiles.v[i];
-	return NULL;
+	int64_t k[5];
+	const int64_t *v;
+
+	rp_key(k, rank, cid);
+	v = rp_keymap_get(&c->recompile_by_cid, k, 0);
+	return v ? &c->recompiles.v[v[0]] : NULL;
 }
 
 static int frame_cmp(const void *pa, const void *pb)
@@ -1325,21 +1423,16 @@ static int write_compile_pages(struct rctx *c)
 {
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i], *prev = NULL;
-		int first = 1;
+		const int64_t *v;
 
 		/* One page per (rank, compile id): the first occurrence writes it. */
-		for (size_t j = 0; j < i; j++)
-			if (c->occs.v[j].rank == o->rank && compileid_equal(&c->occs.v[j].cid, &o->cid))
-				first = 0;
-		if (!first)
+		if (occ_entry(c, o->rank, &o->cid)[1] != (int64_t)i)
 			continue;
-		for (size_t j = 0; j < c->occs.n; j++) {
-			const struct rp_occ *q = &c->occs.v[j];
-
-			if (q->rank == o->rank && q->cid.ca == o->cid.ca && q->cid.frame == o->cid.frame &&
-			    o->cid.frame != COMPILEID_NONE && q->cid.compile == o->cid.compile - 1)
-				prev = q;
-		}
+		/* The previous compile of the frame: the last occurrence of compile - 1, any attempt. */
+		if (o->cid.frame != COMPILEID_NONE &&
+		    (v = rp_keymap_get(&c->by_compile, (int64_t[5]){o->rank, o->cid.ca, o->cid.frame,
+								    o->cid.compile - 1, 0}, 0)))
+			prev = &c->occs.v[v[0]];
 		if (write_compile_page(c, o, prev) < 0)
 			return -1;
 	}
@@ -1348,8 +1441,10 @@ static int write_compile_pages(struct rctx *c)
 
 /* Artifacts list written after the records pass, in record order. */
 struct arts {
+	struct rctx *c;
 	struct html *h;
 	size_t n;
+	size_t more;	/* past ART_LIST_MAX: counted, not listed */
 	/* The payloads the provenance pane needs (md5s, NULL when absent). */
 	char *pre, *post, *code, *mappings;
 };
@@ -1378,8 +1473,16 @@ static int on_art(void *ctx, const struct rp_rec *r)
 		else if (!strcmp(label, "inductor_provenance_tracking_node_mappings"))
 			set_md5(&a->mappings, r->md5);
 	}
+	if (a->n >= ART_LIST_MAX) {
+		a->more++;
+		return 0;
+	}
 	html_raw(a->h, "<li>");
-	if (r->md5) {
+	if (r->md5 && !has_page(a->c, r->md5)) {
+		html_text(a->h, label ? label : r->kind);
+		html_rawf(a->h, " <small>(no page: a report has at most %d payload pages)</small>",
+			  PAYLOAD_PAGES_MAX);
+	} else if (r->md5) {
 		html_raw(a->h, "<a href=\"../p/");
 		html_attr(a->h, r->md5);
 		html_raw(a->h, ".html\">");
@@ -1447,8 +1550,8 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	struct cpage p = {c, &h, {0}, 0};
 	struct cpage pp = {c, NULL, {0}, 0};
 	const struct tt_event *re = recompile_of(c, o->rank, &o->cid);
-	struct arts a = {&h, 0, NULL, NULL, NULL, NULL};
-	size_t n = 0;
+	struct arts a = {c, &h, 0, 0, NULL, NULL, NULL, NULL};
+	size_t n = (size_t)occ_entry(c, o->rank, &o->cid)[0];
 	int rc = 0;
 
 	rp_occ_key(o->rank, &o->cid, key, sizeof(key));
@@ -1462,8 +1565,6 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 			 (long long)(-1 - o->rank));
 	if (page_open(c, &h, rel, title, "../") < 0)
 		return -1;
-	for (size_t i = 0; i < c->occs.n; i++)
-		n += c->occs.v[i].rank == o->rank && compileid_equal(&c->occs.v[i].cid, &o->cid);
 	html_raw(&h, "<p>");
 	frame_loc(c, &h, o, "../");
 	html_rawf(&h, " &mdash; status <span class=\"cid s-%s\">", o->status);
@@ -1487,14 +1588,18 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 		html_raw(&h, "</p>\n");
 	}
 	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
-	if (rp_compile_records(c->ix, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)
+	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)
 		rc = -1;
 	if (!p.shown)
 		html_raw(&h, "<p>No compilation_metrics, symbolic_shape_specialization or "
 			     "guard_added_fast record has this compile id.</p>\n");
 	html_raw(&h, "<h2>Artifacts, in record order</h2>\n<ol>\n");
-	if (rp_compile_records(c->ix, c->o->run_id, o->file_id, &o->cid, on_art, &a, c->diag) < 0)
+	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_art, &a, c->diag) < 0)
 		rc = -1;
+	if (a.more)
+		html_rawf(&h, "<li>&hellip; and %zu more, not listed (a compile's page lists %d; "
+			  "<code>pttrace artifact %lld --out DIR</code> writes them all)</li>\n", a.more,
+			  ART_LIST_MAX, (long long)c->o->run_id);
 	html_raw(&h, "</ol>\n");
 	if (a.mappings && write_provenance(c, o, key, title, &a) == 0) {
 		html_raw(&h, "<p><a href=\"");
@@ -1518,7 +1623,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (prev && p.guards.n) {
 		size_t i = 0, j = 0, changes = 0;
 
-		if (rp_compile_records(c->ix, c->o->run_id, prev->file_id, &prev->cid, prev_guards, &pp,
+		if (rp_compile_records(c->ix, &c->occs, c->o->run_id, prev->file_id, &prev->cid, prev_guards, &pp,
 				       c->diag) < 0)
 			rc = -1;
 		if (p.guards.n > 1)
@@ -1597,6 +1702,12 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 
 	if (strlen(md5) > 64 || strspn(md5, "0123456789abcdef") != strlen(md5))
 		return 0;	/* never a path component that is not hex */
+	if (c->npaged >= PAYLOAD_PAGES_MAX) {
+		c->unpaged++;
+		return 0;
+	}
+	PT_GROW(c->paged, c->npaged, c->apaged);
+	c->paged[c->npaged++] = pt_xstrdup(md5);
 	if (load_payload(c, md5, &data, &len) != 0) {
 		pp->rc = -1;
 		return 0;
@@ -1654,9 +1765,16 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 
 /* ---- export, diff ---- */
 
+struct export_ctx {
+	struct rctx *c;
+	struct html *h;
+};
+
 static int on_export(void *ctx, const struct rp_rec *r)
 {
-	struct html *h = ctx;
+	struct export_ctx *x = ctx;
+	struct rctx *c = x->c;
+	struct html *h = x->h;
 	json_t *env = json_loads(r->envelope, 0, NULL);
 	json_t *m = json_object_get(env, r->kind);
 	static const char *const keys[] = {"expr", "symbol", "op", "method", "result", "reason", "vr", NULL};
@@ -1678,7 +1796,7 @@ static int on_export(void *ctx, const struct rp_rec *r)
 		html_raw(h, "</code> ");
 		free(s);
 	}
-	if (r->md5) {
+	if (r->md5 && has_page(c, r->md5)) {
 		html_raw(h, "<a href=\"p/");
 		html_attr(h, r->md5);
 		html_raw(h, ".html\">payload</a>");
@@ -1699,7 +1817,8 @@ static int write_export(struct rctx *c)
 	html_raw(&h, "<p>torch.export records: the exported program, guards added, unbacked symbols "
 		     "and data-dependent expressions, fake-kernel problems.</p>\n<table><thead><tr><th>"
 		     "kind</th><th>what</th></tr></thead><tbody>\n");
-	rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export, &h, c->diag);
+	rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export,
+				 &(struct export_ctx){c, &h}, c->diag);
 	html_raw(&h, "</tbody></table>\n");
 	return page_close(c, &h) < 0 ? -1 : rc;
 }
@@ -1880,17 +1999,22 @@ static int write_diff(struct rctx *c)
 	return page_close(c, &h);
 }
 
-static int mkdir_p1(struct rctx *c, const char *path)
+static int mkdir_in(struct rctx *c, const char *rel)
 {
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return fail_errno(c, path, "cannot create directory");
-	return 0;
+	char *path;
+
+	if (pt_outdir_mkdirs(&c->od, rel) == 0)
+		return 0;
+	path = out_path(c, rel);
+	fail_errno(c, path, "cannot create directory");
+	free(path);
+	return -1;
 }
 
 static int write_timeline(struct rctx *c)
 {
 	char *path = out_path(c, "chromium_events.json");
-	FILE *f = fopen(path, "w");
+	FILE *f = pt_outdir_fopen(&c->od, "chromium_events.json");
 	uint64_t n = 0, skipped = 0;
 	int rc;
 
@@ -1908,23 +2032,17 @@ static int write_timeline(struct rctx *c)
 	return rc;
 }
 
-int report_dir_usable(const char *dir)
+/* An earlier report: report.css is there, a file of its own (not a link). */
+static int report_earlier(int dirfd)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int entries = 0, report;
-	char *marker;
 	struct stat sb;
 
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while ((e = readdir(d)))
-		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	marker = pt_xasprintf("%s/report.css", dir);
-	report = stat(marker, &sb) == 0;
-	free(marker);
-	return entries == 0 || report ? 0 : -1;
+	return fstatat(dirfd, "report.css", &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode);
+}
+
+const char *report_dir_refusal(const char *dir, char *buf, size_t n)
+{
+	return pt_outdir_refusal(pt_outdir_check(dir, report_earlier), "pttrace report", buf, n);
 }
 
 char *report_default_dir(int64_t run_id)
@@ -1937,22 +2055,35 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 {
 	struct rctx c = {.ix = ix, .o = o, .st = st, .diag = diag};
 	struct ppage pp = {&c, 0};
-	char *sub;
-	int rc = 0;
+	/* One snapshot for the whole report (WAL: writers go on meanwhile), unless the
+	 * connection is inside a transaction already (pttrace run's batch). */
+	int txn = !db_in_batch(ix);
+	int rc = 0, alive;
 
 	memset(st, 0, sizeof(*st));
-	if (mkdir_p1(&c, o->outdir) < 0)
+	if (txn && db_exec(ix, "BEGIN DEFERRED") < 0)
 		return -1;
-	sub = out_path(&c, "p");
-	rc = mkdir_p1(&c, sub);
-	free(sub);
-	sub = out_path(&c, "c");
-	if (rc == 0)
-		rc = mkdir_p1(&c, sub);
-	free(sub);
-	if (rc < 0 || write_file(&c, "report.css", report_css, strlen(report_css)) < 0 ||
-	    write_file(&c, "report.js", report_js, strlen(report_js)) < 0 || copy_hljs(&c) < 0)
+	/* The snapshot starts here: the run is in it, whole, or the report fails. */
+	if ((alive = rp_run_exists(ix, o->run_id)) <= 0) {
+		if (alive == 0)
+			pt_diag_add(diag, PT_SEV_ERROR, NULL, NULL, "run %lld no longer exists "
+				    "(deleted before the report could read it): no report written",
+				    (long long)o->run_id);
+		if (txn)
+			db_exec(ix, "COMMIT");
 		return -1;
+	}
+	if (pt_outdir_begin(&c.od, o->outdir, "pttrace report", report_earlier, 0, diag) < 0) {
+		if (txn)
+			db_exec(ix, "COMMIT");
+		return -1;
+	}
+	if (mkdir_in(&c, "p") < 0 || mkdir_in(&c, "c") < 0 ||
+	    write_file(&c, "report.css", report_css, strlen(report_css)) < 0 ||
+	    write_file(&c, "report.js", report_js, strlen(report_js)) < 0 || copy_hljs(&c) < 0) {
+		rc = -1;
+		goto out;
+	}
 	static const char *const dump_kinds[] = {"dump_file", NULL};
 
 	if (rp_records_of_kinds(ix, o->run_id, dump_kinds, on_dump, &c, diag) < 0 ||
@@ -1964,19 +2095,40 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 	}
 	events_to_who(&c.breaks);
 	events_to_who(&c.recompiles);
+	index_occs(&c);
+	/* The payload pages first: the other pages link only to those written. */
+	if (rp_payloads(ix, o->run_id, on_payload, &pp, diag) < 0 || pp.rc < 0) {
+		rc = -1;
+		goto out;
+	}
+	if (c.npaged > 1)
+		qsort(c.paged, c.npaged, sizeof(*c.paged), pt_cmp_strp);
 	if (write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
 	    write_breaks(&c) < 0 || write_compile_pages(&c) < 0 || write_timeline(&c) < 0 ||
-	    rp_payloads(ix, o->run_id, on_payload, &pp, diag) < 0 || pp.rc < 0 ||
 	    (c.has_export && write_export(&c) < 0) || (o->diff_run > 0 && write_diff(&c) < 0))
 		rc = -1;
 out:
+	if (txn && db_exec(ix, "COMMIT") < 0)
+		rc = -1;
+	/* In place only when whole: a failed report leaves the target as it was. */
+	if (rc == 0)
+		rc = pt_outdir_commit(&c.od, diag);
+	else
+		pt_outdir_abort(&c.od);
 	for (size_t i = 0; i < c.ndumps; i++) {
 		free(c.dump_names[i]);
 		free(c.dump_md5s[i]);
 	}
 	free(c.dump_names);
 	free(c.dump_md5s);
+	for (size_t i = 0; i < c.npaged; i++)
+		free(c.paged[i]);
+	free(c.paged);
+	st->records_read = rp_compile_rows_read(&c.occs);
 	rp_occs_release(&c.occs);
+	rp_keymap_release(&c.by_cid);
+	rp_keymap_release(&c.by_compile);
+	rp_keymap_release(&c.recompile_by_cid);
 	tt_events_release(&c.breaks);
 	tt_events_release(&c.recompiles);
 	return rc;

@@ -5,13 +5,15 @@
  * at a time, and only per-compile summaries are held. No printing; errors
  * go to diag.
  *
- * Files under the output directory:
+ * Files under the output directory (common/outdir.h: written into a private
+ * directory beside it, which then replaces it whole):
  *   index.html        data health, totals, links, ranks, stack trie, run output
  *   compiles.html     one row per compilation_metrics occurrence (sortable)
  *   frames.html       compiles grouped by frame with the recompile chain
  *   breaks.html       graph breaks de-duplicated by reason and location
  *   c/<key>.html      one page per compile id and rank (metrics, guards, artifacts)
- *   p/<md5>.html      one page per distinct payload (highlighted, line anchors)
+ *   p/<md5>.html      one page per distinct payload (highlighted, line anchors),
+ *                     for the first 50,000 by first use (report.c PAYLOAD_PAGES_MAX)
  *   p/<md5>.txt       the payload's raw bytes (md5 as indexed)
  *   export.html       export records (only when there are some)
  *   chromium_events.json  every chromium_event (Perfetto / chrome://tracing)
@@ -27,7 +29,7 @@
 #include "db.h"
 
 struct report_opts {
-	const char *outdir;	/* created if missing; must be empty or a previous report */
+	const char *outdir;	/* missing, empty or an earlier report, the caller's (report_dir_refusal) */
 	const char *hljs;	/* highlight.min.js to copy; NULL: Debian's path */
 	int64_t run_id;
 	int64_t diff_run;	/* > 0: also write diff.html against this run */
@@ -39,16 +41,26 @@ struct report_stats {
 	size_t compiles;	/* compilation_metrics occurrences */
 	uint64_t bytes;		/* bytes written in all */
 	int highlight;		/* 1 when highlight.js was copied */
+	uint64_t records_read;	/* trace_records rows the compile pages' reads went through */
 };
 
-/* 0 when dir may receive a report: missing, empty, or an earlier report (it has
- * report.css); -1 otherwise (errno set when it could not be read). */
-int report_dir_usable(const char *dir);
+/*
+ * NULL when dir may receive a report: missing, an empty directory of the
+ * caller's, or an earlier report of the caller's (report.css, a file); else
+ * why not (in buf: "exists and is not empty nor an earlier pttrace report",
+ * "belongs to another user ...").
+ */
+const char *report_dir_refusal(const char *dir, char *buf, size_t n);
 
 /* The default output directory of a run's report, "pttrace-report-<id>"; caller frees. */
 char *report_default_dir(int64_t run_id);
 
-/* Write the report; 0, or -1 (diag). Partial output stays on failure. */
+/*
+ * Write the report from one snapshot of the index (a read transaction), into
+ * a fresh directory beside outdir that then takes its place (common/outdir.h:
+ * nothing is written through a link, nothing of an earlier report stays).
+ * 0, or -1 (diag): then nothing is written and outdir stays as it was.
+ */
 int report_write(struct db *ix, const struct report_opts *o, struct report_stats *st,
 		 struct pt_diag *diag);
 

@@ -74,6 +74,238 @@ void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n)
 		pt_fmt_trunc(out, n, "-_%s", dir);
 }
 
+/* ---- the compile index ---- */
+
+/*
+ * The compile index: per trace file, the stretches of record ids each compile's
+ * records take (a stretch ends where another compile's record comes; chromium
+ * events and str records, which no page lists, do not end one). A group is one
+ * (file, compile id with a missing attempt as 0), as the old per-page query
+ * matched; the page query keeps its whole WHERE and only adds the stretch.
+ */
+struct stretch {
+	int64_t lo, hi;
+};
+
+struct cgroup {
+	int64_t key[5];		/* file_id, ca, frame, compile, attempt (NONE as -1, attempt NONE as 0) */
+	struct stretch *v;
+	size_t n, alloc;
+};
+
+struct rp_cindex {
+	struct cgroup *g;	/* open addressing, cap a power of two */
+	size_t cap, used;
+	int64_t *files;		/* files indexed, sorted */
+	size_t nfiles, afiles;
+	uint64_t rows;		/* trace_records rows the scans and stretches cover */
+};
+
+static uint64_t key_hash(const int64_t *k)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (int i = 0; i < 5; i++)
+		h = (h ^ (uint64_t)k[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+void rp_key(int64_t *k, int64_t who, const struct compileid *cid)
+{
+	k[0] = who;
+	k[1] = cid->ca;
+	k[2] = cid->frame;
+	k[3] = cid->compile;
+	k[4] = cid->attempt == COMPILEID_NONE ? 0 : cid->attempt;
+}
+
+static struct rp_keyent *keymap_slot(struct rp_keyent *e, size_t cap, const int64_t *k)
+{
+	size_t i = key_hash(k) & (cap - 1);
+
+	while (e[i].used && memcmp(e[i].k, k, sizeof(e[i].k)))
+		i = (i + 1) & (cap - 1);
+	return &e[i];
+}
+
+int64_t *rp_keymap_get(struct rp_keymap *m, const int64_t *k, int add)
+{
+	struct rp_keyent *e;
+
+	if (!m->cap && !add)
+		return NULL;
+	if (add && (m->used + 1) * 2 > m->cap) {
+		size_t ocap = m->cap, cap = ocap ? ocap * 2 : 64;
+		struct rp_keyent *ne = pt_xcalloc(cap, sizeof(*ne));
+
+		for (size_t i = 0; i < ocap; i++)
+			if (m->e[i].used)
+				*keymap_slot(ne, cap, m->e[i].k) = m->e[i];
+		free(m->e);
+		m->e = ne;
+		m->cap = cap;
+	}
+	e = keymap_slot(m->e, m->cap, k);
+	if (!e->used) {
+		if (!add)
+			return NULL;
+		memcpy(e->k, k, sizeof(e->k));
+		e->v[0] = e->v[1] = e->v[2] = -1;
+		e->used = 1;
+		m->used++;
+	}
+	return e->v;
+}
+
+void rp_keymap_release(struct rp_keymap *m)
+{
+	free(m->e);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct cgroup *group_slot(struct rp_cindex *ci, const int64_t *k)
+{
+	size_t i = key_hash(k) & (ci->cap - 1);
+
+	while (ci->g[i].v && memcmp(ci->g[i].key, k, sizeof(ci->g[i].key)))
+		i = (i + 1) & (ci->cap - 1);
+	return &ci->g[i];
+}
+
+static struct cgroup *group_get(struct rp_cindex *ci, const int64_t *k, int add)
+{
+	struct cgroup *g;
+
+	if (!ci->cap && !add)
+		return NULL;
+	if (add && (ci->used + 1) * 2 > ci->cap) {
+		struct cgroup *old = ci->g;
+		size_t ocap = ci->cap;
+
+		ci->cap = ocap ? ocap * 2 : 256;
+		ci->g = pt_xcalloc(ci->cap, sizeof(*ci->g));
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].v)
+				*group_slot(ci, old[i].key) = old[i];
+		free(old);
+	}
+	g = group_slot(ci, k);
+	if (g->v || !add)
+		return g->v ? g : NULL;
+	memcpy(g->key, k, sizeof(g->key));
+	PT_RESERVE(g->v, 1, g->alloc);
+	ci->used++;
+	return g;
+}
+
+static void cid_key(int64_t file_id, const struct compileid *cid, int64_t *k)
+{
+	k[0] = file_id;
+	k[1] = cid->ca;
+	k[2] = cid->frame;
+	k[3] = cid->compile;
+	k[4] = cid->attempt < 0 ? 0 : cid->attempt;
+}
+
+static int file_indexed(const struct rp_cindex *ci, int64_t file_id)
+{
+	size_t lo = 0, hi = ci->nfiles;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ci->files[mid] == file_id)
+			return 1;
+		if (ci->files[mid] < file_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static const char SQL_FILE_SCAN[] =
+	"SELECT id, ca, frame, compile, coalesce(attempt, 0), kind = 'chromium_event' OR kind = 'str'"
+	" FROM trace_records WHERE id BETWEEN (SELECT first_record FROM trace_files WHERE id = ?2)"
+	" AND (SELECT coalesce(last_record, 9223372036854775807) FROM trace_files WHERE id = ?2)"
+	" AND +run_id = ?1 AND file_id = ?2 ORDER BY id";
+
+/* Read the file's records once (ids and compile ids) into the index. */
+static int index_file(struct db *ix, struct rp_cindex *ci, int64_t run_id, int64_t file_id)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_FILE_SCAN);
+	struct cgroup *last = NULL;
+	int64_t first = -1, end = -1;
+	size_t pos;
+	int rc;
+
+	if (!s || db_bind(s, "ii", run_id, file_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		int64_t id = db_col_int(s, 0), k[5] = {file_id, col_id(s, 1), col_id(s, 2), col_id(s, 3),
+							 db_col_int(s, 4)};
+		struct cgroup *g;
+
+		if (first < 0)
+			first = id;
+		end = id;
+		if (db_col_int(s, 5))
+			continue;	/* left out of every page: a stretch goes on over it */
+		/* The same group as the record before: its stretch grows. */
+		if (last && !memcmp(last->key, k, sizeof(k))) {
+			last->v[last->n - 1].hi = id;
+			continue;
+		}
+		g = group_get(ci, k, 1);
+		PT_GROW(g->v, g->n, g->alloc);
+		g->v[g->n++] = (struct stretch){id, id};
+		/* The table may have moved: find the group again for the next record. */
+		last = group_get(ci, k, 0);
+	}
+	if (rc < 0)
+		return -1;
+	if (first >= 0)
+		ci->rows += (uint64_t)(end - first + 1);
+	PT_GROW(ci->files, ci->nfiles, ci->afiles);
+	for (pos = ci->nfiles; pos > 0 && ci->files[pos - 1] > file_id; pos--)
+		ci->files[pos] = ci->files[pos - 1];
+	ci->files[pos] = file_id;
+	ci->nfiles++;
+	return 0;
+}
+
+static struct cgroup *compile_group(struct db *ix, struct rp_occs *occs, int64_t run_id,
+				    int64_t file_id, const struct compileid *cid, int *err)
+{
+	int64_t k[5];
+
+	*err = 0;
+	if (!occs->ci)
+		occs->ci = pt_xcalloc(1, sizeof(*occs->ci));
+	if (!file_indexed(occs->ci, file_id) && index_file(ix, occs->ci, run_id, file_id) < 0) {
+		*err = -1;
+		return NULL;
+	}
+	cid_key(file_id, cid, k);
+	return group_get(occs->ci, k, 0);
+}
+
+static void cindex_free(struct rp_cindex *ci)
+{
+	if (!ci)
+		return;
+	for (size_t i = 0; i < ci->cap; i++)
+		free(ci->g[i].v);
+	free(ci->g);
+	free(ci->files);
+	free(ci);
+}
+
+uint64_t rp_compile_rows_read(const struct rp_occs *occs)
+{
+	return occs->ci ? occs->ci->rows : 0;
+}
+
 /* ---- compile occurrences ---- */
 
 static double num_or(json_t *o, const char *key)
@@ -121,8 +353,7 @@ static const char SQL_METRICS[] =
 static const char SQL_CACHE[] =
 	"SELECT name FROM trace_records WHERE +run_id = ?1 AND +kind = 'artifact'"
 	" AND frame IS ?2 AND compile IS ?3 AND ca IS ?4 AND file_id = ?5"
-	" AND coalesce(attempt, 0) = ?6 AND id > max(?7, (SELECT first_record - 1 FROM trace_files WHERE id = ?5))"
-	" AND id < ?8"
+	" AND coalesce(attempt, 0) = ?6 AND id > ?7 AND id < ?8"
 	" AND (name LIKE 'fx_graph_cache_%' OR name LIKE 'aotautograd_cache_%') ORDER BY id";
 /* Compile ids that started (dynamo_start) and never logged compilation_metrics. */
 static const char SQL_MISSING[] =
@@ -190,11 +421,6 @@ static struct rp_occ *occ_add(struct rp_occs *out, size_t *alloc)
 	return o;
 }
 
-static int same_compile(const struct rp_occ *a, int64_t rank, const struct compileid *cid)
-{
-	return a->rank == rank && compileid_equal(&a->cid, cid);
-}
-
 static int occ_cmp(const void *pa, const void *pb)
 {
 	const struct rp_occ *a = pa, *b = pb;
@@ -205,8 +431,10 @@ static int occ_cmp(const void *pa, const void *pb)
 int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag)
 {
 	struct db_stmt *s, *c;
+	struct cgroup *g;
+	struct rp_keymap last = {0};	/* (who, compile id) -> its latest occurrence so far */
 	size_t alloc = 0;
-	int rc;
+	int rc, err;
 
 	(void)diag;	/* errors reach the index's diag */
 	memset(out, 0, sizeof(*out));
@@ -234,27 +462,50 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		json_decref(env);
 		/* The previous occurrence of the same compile: its id bounds the cache search. */
 		o->nth = 1;
-		for (size_t i = out->n - 1; i-- > 0;)
-			if (same_compile(&out->v[i], o->rank, &o->cid)) {
-				prev = out->v[i].id;
-				o->nth = out->v[i].nth + 1;
-				break;
+		{
+			int64_t k[5], *v;
+
+			rp_key(k, o->rank, &o->cid);
+			v = rp_keymap_get(&last, k, 1);
+			if (v[0] >= 0) {
+				prev = out->v[v[0]].id;
+				o->nth = out->v[v[0]].nth + 1;
 			}
+			v[0] = (int64_t)(out->n - 1);
+		}
 		if (o->cid.frame == COMPILEID_NONE)
 			continue;
-		if (!(c = db_prepare(ix, SQL_CACHE)) ||
-		    db_bind(c, "iIIIiiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca,
-			       o->file_id, o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, prev, o->id) < 0) {
+		/* Read by the compile's stretches between the two (the file's prefix for each
+		 * compile would make the load quadratic in the compiles of a file). */
+		if (!(g = compile_group(ix, out, run_id, o->file_id, &o->cid, &err)) && err < 0) {
 			db_reset(s);
+			rp_keymap_release(&last);
 			return -1;
 		}
-		while ((rc = db_step(c)) == 1)
-			occ_set_cache(o, db_col_text(c, 0));
-		if (rc < 0) {
-			db_reset(s);
-			return -1;
+		for (size_t k = 0; g && k < g->n; k++) {
+			int64_t lo = g->v[k].lo > prev ? g->v[k].lo : prev + 1;
+			int64_t hi = g->v[k].hi < o->id ? g->v[k].hi : o->id - 1;
+
+			if (lo > hi)
+				continue;
+			out->ci->rows += (uint64_t)(hi - lo + 1);
+			if (!(c = db_prepare(ix, SQL_CACHE)) ||
+			    db_bind(c, "iIIIiiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca, o->file_id,
+				       o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, lo - 1, hi + 1) < 0) {
+				db_reset(s);
+				rp_keymap_release(&last);
+				return -1;
+			}
+			while ((rc = db_step(c)) == 1)
+				occ_set_cache(o, db_col_text(c, 0));
+			if (rc < 0) {
+				db_reset(s);
+				rp_keymap_release(&last);
+				return -1;
+			}
 		}
 	}
+	rp_keymap_release(&last);
 	if (rc < 0)
 		return -1;
 	if (!(s = db_prepare(ix, SQL_MISSING)) || db_bind(s, "i", run_id) < 0)
@@ -274,22 +525,25 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 	}
 	if (rc < 0)
 		return -1;
-	/* A started attempt followed by a later attempt of the same compile was restarted. */
+	/* A started attempt followed by a later attempt of the same compile was restarted:
+	 * the highest attempt of each (who, ca, frame, compile) says. */
+	for (size_t i = 0; i < out->n; i++) {
+		const struct rp_occ *q = &out->v[i];
+		int64_t k[5] = {q->rank, q->cid.ca, q->cid.frame, q->cid.compile, 0};
+		int64_t *v = rp_keymap_get(&last, k, 1);
+
+		if (v[1] < 0 || q->cid.attempt > v[0])
+			v[0] = q->cid.attempt;
+		v[1] = 1;
+	}
 	for (size_t i = 0; i < out->n; i++) {
 		struct rp_occ *m = &out->v[i];
+		int64_t k[5] = {m->rank, m->cid.ca, m->cid.frame, m->cid.compile, 0};
 
-		if (strcmp(m->status, "missing"))
-			continue;
-		for (size_t j = 0; j < out->n; j++) {
-			const struct rp_occ *q = &out->v[j];
-
-			if (q->rank == m->rank && q->cid.ca == m->cid.ca && q->cid.frame == m->cid.frame &&
-			    q->cid.compile == m->cid.compile && q->cid.attempt > m->cid.attempt) {
-				m->status = "restarted";
-				break;
-			}
-		}
+		if (!strcmp(m->status, "missing") && rp_keymap_get(&last, k, 0)[0] > m->cid.attempt)
+			m->status = "restarted";
 	}
+	rp_keymap_release(&last);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), occ_cmp);
 	return 0;
@@ -310,6 +564,7 @@ void rp_occs_release(struct rp_occs *o)
 		json_decref(x->metrics);
 	}
 	free(o->v);
+	cindex_free(o->ci);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -389,24 +644,32 @@ int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *
 
 /* ---- records ---- */
 
-/* A compile's records: its file's id range (not every record of the run). */
+/* A compile's records in one stretch of its file's ids (the stretch from the index). */
 static const char SQL_COMPILE_RECS[] =
-	"SELECT " REC_COLS REC_FROM " WHERE r.id BETWEEN (SELECT first_record FROM trace_files WHERE id = ?5)"
-	" AND (SELECT coalesce(last_record, 9223372036854775807) FROM trace_files WHERE id = ?5)"
+	"SELECT " REC_COLS REC_FROM " WHERE r.id BETWEEN ?7 AND ?8"
 	" AND +r.run_id = ?1 AND r.frame IS ?2 AND r.compile IS ?3"
 	" AND r.ca IS ?4 AND r.file_id = ?5 AND coalesce(r.attempt, 0) = ?6"
 	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
 
-int rp_compile_records(struct db *ix, int64_t run_id, int64_t file_id, const struct compileid *cid,
-		       rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+int rp_compile_records(struct db *ix, struct rp_occs *occs, int64_t run_id, int64_t file_id,
+		       const struct compileid *cid, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
 {
-	struct db_stmt *s = db_prepare(ix, SQL_COMPILE_RECS);
+	int err;
+	struct cgroup *g = compile_group(ix, occs, run_id, file_id, cid, &err);
 
 	(void)diag;
-	if (!s || db_bind(s, "iIIIii", run_id, cid->frame, cid->compile, cid->ca, file_id,
-			     cid->attempt < 0 ? (int64_t)0 : cid->attempt) < 0)
-		return -1;
-	return rec_loop(s, cb, ctx);
+	if (!g)
+		return err;
+	for (size_t i = 0; i < g->n; i++) {
+		struct db_stmt *s = db_prepare(ix, SQL_COMPILE_RECS);
+
+		occs->ci->rows += (uint64_t)(g->v[i].hi - g->v[i].lo + 1);
+		if (!s || db_bind(s, "iIIIiiii", run_id, cid->frame, cid->compile, cid->ca, file_id,
+				     cid->attempt < 0 ? (int64_t)0 : cid->attempt, g->v[i].lo, g->v[i].hi) < 0 ||
+		    rec_loop(s, cb, ctx) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static const char SQL_KIND_RECS[] =
@@ -533,6 +796,19 @@ int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, stru
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return count_loop(s, cb, ctx);
+}
+
+int rp_run_exists(struct db *ix, int64_t run_id)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT 1 FROM runs WHERE id = ?");
+	int rc;
+
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	rc = db_step(s);
+	if (rc == 1)
+		db_reset(s);
+	return rc;
 }
 
 static const char SQL_RUN_ROW[] =

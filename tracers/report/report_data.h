@@ -32,12 +32,31 @@ struct rp_occ {
 	json_t *metrics;	/* the whole metadata object, or NULL */
 };
 
+/* Where each compile's records are in its file (report_data.c): built per file on first use. */
+struct rp_cindex;
+
 struct rp_occs {
 	struct rp_occ *v;
 	size_t n;
+	struct rp_cindex *ci;	/* the index rp_compile_records reads through */
 };
 
 int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
+
+/*
+ * A map from five integers (who, ca, frame, compile, attempt: a compile of a
+ * process) to three, for the report's lookups by compile id, so that none is
+ * a search of every compile (N4). Zeroed is empty.
+ */
+struct rp_keymap {
+	struct rp_keyent { int64_t k[5]; int64_t v[3]; int used; } *e;
+	size_t cap, used;
+};
+/* The key of a compile of who, a missing attempt as 0 (compileid_equal's rule). */
+void rp_key(int64_t *k, int64_t who, const struct compileid *cid);
+/* The entry of k, or NULL; with add, created (values -1) when missing. */
+int64_t *rp_keymap_get(struct rp_keymap *m, const int64_t *k, int add);
+void rp_keymap_release(struct rp_keymap *m);
 void rp_occs_release(struct rp_occs *o);
 
 /* The page key of a compile id and who: "r0_-_0_0_0", "p2_-_0_0_0", "-_-_1_0_0" (file-name safe). */
@@ -58,10 +77,18 @@ struct rp_rec {
 };
 typedef int (*rp_rec_cb)(void *ctx, const struct rp_rec *r);
 
-/* Every record of one compile id in one trace file (a rank or process; a missing attempt
- * counts as 0), in file order, chromium events and str records left out. */
-int rp_compile_records(struct db *ix, int64_t run_id, int64_t file_id, const struct compileid *cid,
-		       rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+/*
+ * Every record of one compile id in one trace file (a rank or process; a missing attempt
+ * counts as 0), in file order, chromium events and str records left out. The first
+ * call for a file reads its id range once (ids and compile ids only) and notes the
+ * stretches of ids each compile's records take; each call then reads only those, so
+ * a report's compile pages read each record a bounded number of times, however many
+ * compiles the file has (N4). occs: as rp_occs_load filled it.
+ */
+int rp_compile_records(struct db *ix, struct rp_occs *occs, int64_t run_id, int64_t file_id,
+		       const struct compileid *cid, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+/* Rows the compile record reads have stepped through since rp_occs_load (tests, --json). */
+uint64_t rp_compile_rows_read(const struct rp_occs *occs);
 /* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
 int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 			rp_rec_cb cb, void *ctx, struct pt_diag *diag);
@@ -103,6 +130,9 @@ typedef int (*rp_call_cb)(void *ctx, int depth, const char *op, const char *over
 			  const char *key);
 int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
 		 struct pt_diag *diag);
+
+/* 1 when the run is in the index, 0 when not, -1 on error (diag). */
+int rp_run_exists(struct db *ix, int64_t run_id);
 
 /* The run's row as a JSON object (id, name, source, argv, status, exit_code, signal,
  * started_us, ended_us, torch_version), or NULL when there is no such run. */

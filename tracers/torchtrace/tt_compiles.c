@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmp.h"
 #include "jsonout.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -19,16 +20,124 @@ static const char SQL_COMPILE_RECS[] =
 	" AND kind <> 'chromium_event' AND (?2 < 0 OR rank = ?2) ORDER BY id";
 static const char SQL_STR[] = "SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
 
-static void add_art(struct tt_compile *c, const char *label)
+/*
+ * The load's lookups, so that none is a search (N4, N15): artifact names of each
+ * compile, and per file and compile id the latest compile and the highest attempt.
+ * Open addressing; a slot is used when ci != 0 (1 + the compile's index).
+ */
+struct art_slot {
+	size_t ci, ai;		/* 1 + compile index, artifact index */
+	uint32_t h;
+};
+struct cid_slot {
+	int64_t k[5];		/* file_id, ca, frame, compile, attempt (-2: any) */
+	int64_t v;
+	int used;
+};
+struct lookups {
+	struct art_slot *a;
+	size_t acap, aused;
+	struct cid_slot *c;
+	size_t ccap, cused;
+};
+
+static void lookups_release(struct lookups *l)
 {
-	for (size_t i = 0; i < c->narts; i++)
-		if (!strcmp(c->arts[i].kind, label)) {
-			c->arts[i].n++;
-			return;
-		}
+	free(l->a);
+	free(l->c);
+	memset(l, 0, sizeof(*l));
+}
+
+static uint32_t art_hash(size_t ci, const char *label)
+{
+	return pt_hash_str(label) ^ (uint32_t)(ci * 2654435761u);
+}
+
+static void art_put(struct lookups *l, size_t ci, size_t ai, uint32_t h)
+{
+	size_t i = h & (l->acap - 1);
+
+	while (l->a[i].ci)
+		i = (i + 1) & (l->acap - 1);
+	l->a[i] = (struct art_slot){ci + 1, ai, h};
+}
+
+/* Count one payload of label in compile ci (arts in first-seen order). */
+static void add_art(struct lookups *l, struct tt_compiles *out, size_t ci, const char *label)
+{
+	struct tt_compile *c = &out->v[ci];
+	uint32_t h = art_hash(ci, label);
+
+	if (l->acap)
+		for (size_t i = h & (l->acap - 1); l->a[i].ci; i = (i + 1) & (l->acap - 1))
+			if (l->a[i].h == h && l->a[i].ci == ci + 1 && !strcmp(c->arts[l->a[i].ai].kind, label)) {
+				c->arts[l->a[i].ai].n++;
+				return;
+			}
 	PT_GROW(c->arts, c->narts, c->aarts);
 	c->arts[c->narts].kind = pt_xstrdup(label);
 	c->arts[c->narts++].n = 1;
+	if ((l->aused + 1) * 2 > l->acap) {
+		struct art_slot *old = l->a;
+		size_t ocap = l->acap;
+
+		l->acap = ocap ? ocap * 2 : 256;
+		l->a = pt_xcalloc(l->acap, sizeof(*l->a));
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].ci)
+				art_put(l, old[i].ci - 1, old[i].ai, old[i].h);
+		free(old);
+	}
+	art_put(l, ci, c->narts - 1, h);
+	l->aused++;
+}
+
+static uint64_t cid_hash(const int64_t *k)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (int i = 0; i < 5; i++)
+		h = (h ^ (uint64_t)k[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+static struct cid_slot *cid_slot_of(struct cid_slot *t, size_t cap, const int64_t *k)
+{
+	size_t i = cid_hash(k) & (cap - 1);
+
+	while (t[i].used && memcmp(t[i].k, k, sizeof(t[i].k)))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+/* The value of k (add: created as -1 when missing), or NULL. */
+static int64_t *cid_get(struct lookups *l, const int64_t *k, int add)
+{
+	struct cid_slot *e;
+
+	if (!l->ccap && !add)
+		return NULL;
+	if (add && (l->cused + 1) * 2 > l->ccap) {
+		struct cid_slot *old = l->c;
+		size_t ocap = l->ccap;
+
+		l->ccap = ocap ? ocap * 2 : 256;
+		l->c = pt_xcalloc(l->ccap, sizeof(*l->c));
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].used)
+				*cid_slot_of(l->c, l->ccap, old[i].k) = old[i];
+		free(old);
+	}
+	e = cid_slot_of(l->c, l->ccap, k);
+	if (!e->used) {
+		if (!add)
+			return NULL;
+		memcpy(e->k, k, sizeof(e->k));
+		e->v = -1;
+		e->used = 1;
+		l->cused++;
+	}
+	return &e->v;
 }
 
 static double jnum(json_t *o, const char *k)
@@ -166,18 +275,18 @@ static int same_key(const struct tt_compile *c, int64_t file_id, const struct co
 }
 
 /*
- * A file's records are one id range and they come in id order, so a file's
- * compiles are one stretch at the end of out->v while its records come: the
- * searches below look back only as far as that stretch goes (a job of many
- * rank files would otherwise search every earlier file's compiles).
+ * One pass over the records; each lookup (the latest occurrence of a compile id
+ * in its file, an artifact name of a compile, the highest attempt) goes through
+ * the hash tables of struct lookups, so the load is linear in the records
+ * however many compiles a file has or names a compile has (N4, N15).
  */
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			struct tt_compiles *out, struct pt_diag *diag)
 {
 	struct db_stmt *s = NULL;
 	struct tt_run_file *files = NULL;
-	size_t alloc = 0, last = 0, nfiles = 0, file_start = 0;
-	int64_t cur_file = -1;
+	struct lookups lk = {0};
+	size_t alloc = 0, last = 0, nfiles = 0;
 	int rc;
 
 	(void)diag;
@@ -197,10 +306,6 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 
 		if (!file)
 			continue;	/* a record of no file of the run: none, but never read past the array */
-		if (fid != cur_file) {
-			cur_file = fid;
-			file_start = out->n;
-		}
 		id.ca = col_nullable(s, 2);
 		id.frame = col_nullable(s, 3);
 		id.compile = col_nullable(s, 4);
@@ -209,13 +314,14 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (id.attempt == COMPILEID_NONE && id.compile != COMPILEID_NONE)
 			id.attempt = 0;
 		/* The latest occurrence of this id in this file. */
+		int64_t key[5] = {fid, id.ca, id.frame, id.compile, id.attempt}, *latest;
+
 		if (out->n && same_key(&out->v[last], fid, &id))
 			c = &out->v[last];
-		for (size_t i = out->n; !c && i-- > file_start;)
-			if (same_key(&out->v[i], fid, &id)) {
-				c = &out->v[i];
-				last = i;
-			}
+		if (!c && (latest = cid_get(&lk, key, 0)) && *latest >= 0) {
+			last = (size_t)*latest;
+			c = &out->v[last];
+		}
 		/*
 		 * A compilation already closed by its compilation_metrics is compiled
 		 * again when a new dynamo_start or another compilation_metrics comes
@@ -228,9 +334,10 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (!c) {
 			int occ = 1;
 
-			for (size_t i = file_start; i < out->n; i++)
-				if (same_key(&out->v[i], fid, &id))
-					occ = out->v[i].occurrence + 1;
+			latest = cid_get(&lk, key, 1);
+			if (*latest >= 0)
+				occ = out->v[*latest].occurrence + 1;
+			*latest = (int64_t)out->n;
 			PT_GROW(out->v, out->n, alloc);
 			c = &out->v[out->n];
 			memset(c, 0, sizeof(*c));
@@ -264,10 +371,11 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (!strcmp(kind, "artifact") && name)
 			take_cache(c, name);
 		if (!db_col_is_null(s, 9))
-			add_art(c, tt_artifact_label(kind, name));
+			add_art(&lk, out, (size_t)(c - out->v), tt_artifact_label(kind, name));
 	}
 	tt_run_files_release(files, nfiles);
 	if (rc < 0) {
+		lookups_release(&lk);
 		tt_compiles_release(out);
 		return -1;
 	}
@@ -276,32 +384,31 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 	 * in the same process), empty (graph_op_count 0, tlparse's "empty"; it
 	 * also counts an absent one, which AOTInductor's metrics without compile
 	 * id have: those stay ok), ok; missing without compilation_metrics.
-	 * A file's compiles are one stretch of out->v: [start, end) below.
+	 * The highest attempt of each (file, ca, frame, compile) says which were restarted.
 	 */
-	for (size_t i = 0, start = 0, end = 0; i < out->n; i++) {
-		struct tt_compile *c = &out->v[i];
+	for (size_t i = 0; i < out->n; i++) {
+		const struct tt_compile *c = &out->v[i];
+		int64_t key[5] = {c->file_id, c->cid.ca, c->cid.frame, c->cid.compile, -2};
+		int64_t *top = cid_get(&lk, key, 1);
 
-		if (i == end) {
-			start = i;
-			for (end = i + 1; end < out->n && out->v[end].file_id == c->file_id; end++)
-				;
-		}
+		/* -1 is "none yet" and also COMPILEID_NONE: a missing attempt is never above another. */
+		if (*top < c->cid.attempt)
+			*top = c->cid.attempt;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		struct tt_compile *c = &out->v[i];
+		int64_t key[5] = {c->file_id, c->cid.ca, c->cid.frame, c->cid.compile, -2};
+
 		if (c->fail_type) {
 			c->status = "failed";
 			continue;
 		}
-		for (size_t j = start; j < end; j++) {
-			struct tt_compile *d = &out->v[j];
-
-			if (d->cid.ca == c->cid.ca && d->cid.frame == c->cid.frame &&
-			    d->cid.compile == c->cid.compile && d->cid.attempt > c->cid.attempt) {
-				c->status = "restarted";
-				break;
-			}
-		}
+		if (*cid_get(&lk, key, 0) > c->cid.attempt)
+			c->status = "restarted";
 		if (!strcmp(c->status, "ok") && c->op_count == 0)
 			c->status = "empty";
 	}
+	lookups_release(&lk);
 	return 0;
 }
 

@@ -6,14 +6,17 @@
  */
 #include "tt_tlparse.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "fsutil.h"
+#include "outdir.h"
 #include "strbuf.h"
 #include "tt_internal.h"
 #include "xalloc.h"
@@ -206,23 +209,29 @@ static char *fit_name(char *rel)
 	return out;
 }
 
-static int write_file(const char *root, const char *rel, const void *data, size_t len,
-		      struct pt_diag *diag)
+/* root: "" or a tree's folder with its '/' ("rank_1/"), inside the output directory. */
+static int write_file(struct pt_outdir *od, const char *root, const char *rel, const void *data,
+		      size_t len, struct pt_diag *diag)
 {
-	char *path = pt_xasprintf("%s/%s", root, rel), *slash = strrchr(path, '/');
+	char *path = pt_xasprintf("%s%s", root, rel), *slash = strrchr(path, '/'), *shown;
 	FILE *f;
-	int rc = -1;
+	int rc = -1, mk = 0;
 
-	*slash = '\0';
-	if (pt_mkdirs(path, 0777) == 0) {
+	if (slash) {
+		*slash = '\0';
+		mk = pt_outdir_mkdirs(od, path);
 		*slash = '/';
-		f = fopen(path, "wb");
+	}
+	if (mk == 0) {
+		f = pt_outdir_fopen(od, path);
 		if (f && (fwrite(data, 1, len, f) == len) + (fclose(f) == 0) == 2)
 			rc = 0;
 	}
-	*slash = '/';
-	if (rc < 0)
-		pt_diag_add(diag, PT_SEV_ERROR, path, NULL, "cannot write: %s", strerror(errno));
+	if (rc < 0) {
+		shown = pt_outdir_path(od, path);
+		pt_diag_add(diag, PT_SEV_ERROR, shown, NULL, "cannot write: %s", strerror(errno));
+		free(shown);
+	}
 	free(path);
 	return rc;
 }
@@ -268,17 +277,19 @@ static const char *cache_suffix(const char *path)
 	return "";
 }
 
-static int write_json(const char *root, const char *rel, json_t *j, struct pt_diag *diag)
+static int write_json(struct pt_outdir *od, const char *root, const char *rel, json_t *j,
+		      struct pt_diag *diag)
 {
 	char *text = json_dumps(j, JSON_INDENT(2));
-	int rc = write_file(root, rel, text ? text : "null", text ? strlen(text) : 4, diag);
+	int rc = write_file(od, root, rel, text ? text : "null", text ? strlen(text) : 4, diag);
 
 	free(text);
 	return rc;
 }
 
 struct tree {
-	const char *root;		/* where this file's tree goes */
+	struct pt_outdir *od;		/* the output directory */
+	const char *root;		/* where this file's tree goes in it: "" or "rank_1/" */
 	json_t *dir;			/* compile_directory.json */
 	json_t *chromium;		/* chromium_events.json */
 	long counter;
@@ -379,8 +390,8 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 							  t->counter, dot));
 
 			if (matches(o, &cid, kind, meta)) {
-				if (out == 'p' ? write_file(t->root, rel, payload ? payload : "", plen, diag) < 0
-					       : write_json(t->root, rel, meta, diag) < 0)
+				if (out == 'p' ? write_file(t->od, t->root, rel, payload ? payload : "", plen, diag) < 0
+					       : write_json(t->od, t->root, rel, meta, diag) < 0)
 					failed = 1;
 				list_entry(t, key, rel, rel, t->counter, cache_suffix(rel));
 				st->files++;
@@ -407,7 +418,7 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 			char *rel = fit_name(pt_xasprintf("dump_file/%s", name));
 
 			if (matches(o, &cid, kind, meta)) {
-				if (write_file(t->root, rel, payload ? payload : "", plen, diag) < 0)
+				if (write_file(t->od, t->root, rel, payload ? payload : "", plen, diag) < 0)
 					failed = 1;
 				list_entry(t, key, rel, rel, t->counter, "");
 				st->files++;
@@ -421,7 +432,7 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 			char *rel = pt_xasprintf("%s/compilation_metrics_%ld.json", dir, t->counter);
 
 			if (matches(o, &cid, kind, meta)) {
-				if (write_json(t->root, rel, meta, diag) < 0)
+				if (write_json(t->od, t->root, rel, meta, diag) < 0)
 					failed = 1;
 				list_entry(t, key, rel, rel, t->counter, "");
 				st->files++;
@@ -443,7 +454,7 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 			/* Payloads no parser took: payloads/<declared md5>.txt. */
 			char *rel = pt_xasprintf("payloads/%s.txt", declared);
 
-			if (write_file(t->root, rel, payload, plen, diag) < 0)
+			if (write_file(t->od, t->root, rel, payload, plen, diag) < 0)
 				failed = 1;
 			free(rel);
 		}
@@ -452,13 +463,60 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 	return rc < 0 || failed ? -1 : 0;
 }
 
-static int dump_json(const char *root, const char *name, json_t *j, struct pt_diag *diag)
+static int dump_json(struct pt_outdir *od, const char *root, const char *name, json_t *j,
+		     struct pt_diag *diag)
 {
 	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = write_file(root, name, text ? text : "", text ? strlen(text) : 0, diag);
+	int rc = write_file(od, root, name, text ? text : "", text ? strlen(text) : 0, diag);
 
 	free(text);
 	return rc;
+}
+
+/*
+ * An earlier tree of `artifact --out`: compile_directory.json (a file) in it or
+ * in one of its folders (rank_<R>/, a file's own), or, as --export writes no
+ * index, only folders named as compile ids ("0_0_0", "-_-_-_-") and tlparse's
+ * own folders.
+ */
+static int tlparse_earlier(int dirfd)
+{
+	int fd = dup(dirfd), found = 0, other = 0, dirs = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	struct stat sb;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	rewinddir(d);	/* the descriptor's offset is shared with dirfd, read before */
+	while ((e = readdir(d)) && !found) {
+		const char *n = e->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, "..") || fstatat(dirfd, n, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISREG(sb.st_mode) && !strcmp(n, "compile_directory.json")) {
+			found = 1;
+		} else if (S_ISDIR(sb.st_mode)) {
+			struct stat in;
+			char *p = pt_xasprintf("%s/compile_directory.json", n);
+
+			if (fstatat(dirfd, p, &in, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(in.st_mode))
+				found = 1;
+			else if (strspn(n, "0123456789_-!") == strlen(n) || !strcmp(n, "payloads") ||
+				 !strcmp(n, "dump_file"))
+				dirs++;
+			else
+				other++;
+			free(p);
+		} else if (!(S_ISREG(sb.st_mode) && !strcmp(n, "chromium_events.json"))) {
+			other++;
+		}
+	}
+	closedir(d);
+	return found || (dirs && !other);
 }
 
 int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
@@ -472,7 +530,8 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 		long same_rank;
 	} *f = NULL;
 	size_t n = 0, alloc = 0;
-	int rc = 0, step;
+	int rc = 0, step, od_open = 0;
+	struct pt_outdir od;
 
 	memset(st, 0, sizeof(*st));
 	if (tt_prep(ix, &s, SQL_FILES) < 0 || db_bind(s, "i", run_id) < 0)
@@ -495,9 +554,9 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 		if (o->rank >= 0 && f[i].rank != o->rank)
 			continue;
 		if (n == 1) {
-			root = pt_xstrdup(out);
+			root = pt_xstrdup("");
 		} else if (f[i].rank >= 0 && f[i].same_rank == 1) {
-			root = pt_xasprintf("%s/rank_%lld", out, (long long)f[i].rank);
+			root = pt_xasprintf("rank_%lld/", (long long)f[i].rank);
 		} else {
 			/* No rank, or a rank another file has too: the file's own name. */
 			const char *b = strrchr(f[i].path, '/') ? strrchr(f[i].path, '/') + 1 : f[i].path;
@@ -505,23 +564,37 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 
 			if (bl > 4 && !strcmp(b + bl - 4, ".log"))
 				bl -= 4;
-			root = pt_xasprintf("%s/%.*s", out, (int)bl, b);
+			root = pt_xasprintf("%.*s/", (int)bl, b);
 		}
+		if (!od_open) {
+			/* The output directory, made only when there is a tree to write. */
+			if (pt_outdir_begin(&od, out, "pttrace artifact --out tree", tlparse_earlier,
+					    PT_OUTDIR_MKPARENTS, diag) < 0) {
+				free(root);
+				rc = -1;
+				break;
+			}
+			od_open = 1;
+		}
+		t.od = &od;
 		t.root = root;
 		t.dir = json_object();
 		t.chromium = json_array();
-		if (pt_mkdirs(root, 0777) < 0) {
-			pt_diag_add(diag, PT_SEV_ERROR, root, NULL, "cannot create: %s", strerror(errno));
+		if (pt_outdir_mkdirs(&od, root) < 0) {
+			char *shown = pt_outdir_path(&od, root);
+
+			pt_diag_add(diag, PT_SEV_ERROR, shown, NULL, "cannot create: %s", strerror(errno));
+			free(shown);
 			rc = -1;
 			step = -1;	/* --out itself, most likely: the other trees would fail alike */
 		} else {
 			/* A file that could not be written: the others and the index still are. */
 			if (one_file(ix, f[i].first, f[i].last, &t, o, st, diag) < 0)
 				rc = -1;
-			if (!o->export_mode && dump_json(root, "compile_directory.json", t.dir, diag) < 0)
+			if (!o->export_mode && dump_json(&od, root, "compile_directory.json", t.dir, diag) < 0)
 				rc = -1;
 			if (!(o->cid || o->what || o->export_mode) &&
-			    dump_json(root, "chromium_events.json", t.chromium, diag) < 0)
+			    dump_json(&od, root, "chromium_events.json", t.chromium, diag) < 0)
 				rc = -1;
 		}
 		st->trees++;
@@ -532,5 +605,13 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 	for (size_t i = 0; i < n; i++)
 		free(f[i].path);
 	free(f);
+	/*
+	 * In place only when the database could be read: a file that could not be
+	 * written is reported and the rest are kept (B15), as before.
+	 */
+	if (od_open && step == 0)
+		rc = pt_outdir_commit(&od, diag) < 0 ? -1 : rc;
+	else if (od_open)
+		pt_outdir_abort(&od);
 	return rc;
 }

@@ -60,7 +60,16 @@ struct tt_tlparse_stats {
 	uint64_t trees;		/* tlparse trees (one per file with records) */
 };
 
-/* 0, or -1 (diag: a database error or a file that cannot be written). */
+/*
+ * Write the tree into out through common/outdir.h: a new private directory
+ * beside it, files created new, no link followed, renamed into out's place at
+ * the end (missing parents are made). out must be missing, or a directory of
+ * the caller's that is empty or an earlier tree (compile_directory.json in it
+ * or one of its folders; from --export, only compile-id folders): replaced whole.
+ * Nothing is made when no file of the run is selected.
+ * 0, or -1 (diag: out refused, a database error, or a file that cannot be
+ * written: the others are still written and put in place).
+ */
 int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 			const struct tt_tlparse_opts *o, struct tt_tlparse_stats *st,
 			struct pt_diag *diag);
