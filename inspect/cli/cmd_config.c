@@ -67,8 +67,6 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 	struct showconfig cfg;
 	struct pt_diag d;
 	int c, rc = EXIT_FINE, timeout_s = TORCHLIB_TIMEOUT_S;
-	char *end;
-	long v;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -76,14 +74,8 @@ int cmd_config(int argc, char **argv, struct pt_cli *ctx)
 		case 'p': python = optarg; break;
 		case 'l': library = optarg; break;
 		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 1 || v > 86400) {
-				fprintf(stderr, "%s: --timeout wants whole seconds from 1 to 86400, not '%s'\n",
-					ctx->prog, optarg);
+			if (timeout_opt_parse(ctx, optarg, &timeout_s))
 				return EXIT_USAGE;
-			}
-			timeout_s = (int)v;
 			break;
 		default:
 			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)

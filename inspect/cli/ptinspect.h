@@ -37,6 +37,12 @@ struct pyenv_opts {
 int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *optstring,
 		     const struct option *flag, const char *usage, struct pyenv_opts *o);
 
+/*
+ * --timeout's value (doctor, env, config): whole seconds from 1 to 86400 into
+ * *out; else the message on stderr and EXIT_USAGE. Returns 0 when read.
+ */
+int timeout_opt_parse(struct pt_cli *ctx, const char *arg, int *out);
+
 /* Each returns the process exit code. argv[0] is the full name ("ptinspect deps"). */
 int cmd_build(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect build [DIR] */
 int cmd_diff(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect diff A B */

@@ -7,6 +7,22 @@
 
 #include "ptinspect.h"
 
+int timeout_opt_parse(struct pt_cli *ctx, const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > 86400) {
+		fprintf(stderr, "%s: --timeout wants whole seconds from 1 to 86400, not '%s'\n",
+			ctx->prog, arg);
+		return EXIT_USAGE;
+	}
+	*out = (int)v;
+	return 0;
+}
+
 int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *optstring,
 		     const struct option *flag, const char *usage, struct pyenv_opts *o)
 {
@@ -20,8 +36,6 @@ int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *opts
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
-	char *end;
-	long v;
 
 	memset(o, 0, sizeof(*o));
 	o->probe.timeout_s = PYENV_TIMEOUT_S;
@@ -34,14 +48,8 @@ int pyenv_opts_parse(struct pt_cli *ctx, int argc, char **argv, const char *opts
 		else if (c == 'H')
 			o->probe.here = true;
 		else if (c == 't') {
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 1 || v > 86400) {
-				fprintf(stderr, "%s: --timeout wants whole seconds from 1 to 86400, not '%s'\n",
-					ctx->prog, optarg);
+			if (timeout_opt_parse(ctx, optarg, &o->probe.timeout_s))
 				return EXIT_USAGE;
-			}
-			o->probe.timeout_s = (int)v;
 		}
 		else if (c == flag->val)
 			o->flag = true;

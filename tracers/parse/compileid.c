@@ -2,8 +2,11 @@
 #include "compileid.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "numparse.h"
+#include "xalloc.h"
 
 void compileid_clear(struct compileid *id)
 {
@@ -138,4 +141,66 @@ int compileid_equal(const struct compileid *a, const struct compileid *b)
 	int64_t ba = b->attempt == COMPILEID_NONE ? 0 : b->attempt;
 
 	return a->ca == b->ca && a->frame == b->frame && a->compile == b->compile && aa == ba;
+}
+
+static uint64_t cidmap_hash(const int64_t *k)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (int i = 0; i < 5; i++)
+		h = (h ^ (uint64_t)k[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+void cidmap_key(int64_t *k, int64_t who, const struct compileid *cid)
+{
+	k[0] = who;
+	k[1] = cid->ca;
+	k[2] = cid->frame;
+	k[3] = cid->compile;
+	k[4] = cid->attempt == COMPILEID_NONE ? 0 : cid->attempt;
+}
+
+static struct cidmap_ent *cidmap_slot(struct cidmap_ent *e, size_t cap, const int64_t *k)
+{
+	size_t i = cidmap_hash(k) & (cap - 1);
+
+	while (e[i].used && memcmp(e[i].k, k, sizeof(e[i].k)))
+		i = (i + 1) & (cap - 1);
+	return &e[i];
+}
+
+int64_t *cidmap_get(struct cidmap *m, const int64_t *k, int add)
+{
+	struct cidmap_ent *e;
+
+	if (!m->cap && !add)
+		return NULL;
+	if (add && (m->used + 1) * 2 > m->cap) {
+		size_t ocap = m->cap, cap = ocap ? ocap * 2 : 64;
+		struct cidmap_ent *ne = pt_xcalloc(cap, sizeof(*ne));
+
+		for (size_t i = 0; i < ocap; i++)
+			if (m->e[i].used)
+				*cidmap_slot(ne, cap, m->e[i].k) = m->e[i];
+		free(m->e);
+		m->e = ne;
+		m->cap = cap;
+	}
+	e = cidmap_slot(m->e, m->cap, k);
+	if (!e->used) {
+		if (!add)
+			return NULL;
+		memcpy(e->k, k, sizeof(e->k));
+		e->v[0] = e->v[1] = e->v[2] = -1;
+		e->used = 1;
+		m->used++;
+	}
+	return e->v;
+}
+
+void cidmap_release(struct cidmap *m)
+{
+	free(m->e);
+	memset(m, 0, sizeof(*m));
 }

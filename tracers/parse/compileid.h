@@ -51,6 +51,22 @@ int compileid_format_dir(const struct compileid *id, char *out, size_t n);
 /* 1 when the ids are equal, a missing attempt counting as 0. */
 int compileid_equal(const struct compileid *a, const struct compileid *b);
 
+/*
+ * A map from five integers (who, ca, frame, compile, attempt: a compile of a
+ * process or file) to three, for lookups by compile id that must not search
+ * every compile (review-reliability-2 N4, N15). Open addressing; zeroed is
+ * empty. Used by the compiles load and the report.
+ */
+struct cidmap {
+	struct cidmap_ent { int64_t k[5]; int64_t v[3]; int used; } *e;
+	size_t cap, used;
+};
+/* The key of a compile of who, a missing attempt as 0 (compileid_equal's rule). */
+void cidmap_key(int64_t *k, int64_t who, const struct compileid *cid);
+/* The values of k, or NULL; with add, created (values -1) when missing. */
+int64_t *cidmap_get(struct cidmap *m, const int64_t *k, int add);
+void cidmap_release(struct cidmap *m);
+
 /* Longest text compileid_format can produce, NUL included. */
 #define COMPILEID_MAX 96
 

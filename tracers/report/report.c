@@ -45,7 +45,7 @@ struct rctx {
 	/* Lookups by compile id (none searches every compile, N4): (who, compile id) ->
 	 * {occurrences, first, last index in occs}; (who, ca, frame, compile, 0) -> the last
 	 * index with that compile (any attempt); (who, compile id) -> first recompile. */
-	struct rp_keymap by_cid, by_compile, recompile_by_cid;
+	struct cidmap by_cid, by_compile, recompile_by_cid;
 	int64_t nranks;
 	int has_export;
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
@@ -252,20 +252,20 @@ static void index_occs(struct rctx *c)
 		const struct rp_occ *o = &c->occs.v[i];
 		int64_t k[5], *v;
 
-		rp_key(k, o->rank, &o->cid);
-		v = rp_keymap_get(&c->by_cid, k, 1);
+		cidmap_key(k, o->rank, &o->cid);
+		v = cidmap_get(&c->by_cid, k, 1);
 		v[0] = v[0] < 0 ? 1 : v[0] + 1;
 		if (v[1] < 0)
 			v[1] = (int64_t)i;
 		v[2] = (int64_t)i;
-		rp_keymap_get(&c->by_compile, (int64_t[5]){o->rank, o->cid.ca, o->cid.frame, o->cid.compile, 0},
+		cidmap_get(&c->by_compile, (int64_t[5]){o->rank, o->cid.ca, o->cid.frame, o->cid.compile, 0},
 			      1)[0] = (int64_t)i;
 	}
 	for (size_t i = 0; i < c->recompiles.n; i++) {
 		int64_t k[5], *v;
 
-		rp_key(k, c->recompiles.v[i].rank, &c->recompiles.v[i].cid);
-		v = rp_keymap_get(&c->recompile_by_cid, k, 1);
+		cidmap_key(k, c->recompiles.v[i].rank, &c->recompiles.v[i].cid);
+		v = cidmap_get(&c->recompile_by_cid, k, 1);
 		if (v[0] < 0)
 			v[0] = (int64_t)i;
 	}
@@ -276,8 +276,8 @@ static const int64_t *occ_entry(struct rctx *c, int64_t rank, const struct compi
 {
 	int64_t k[5];
 
-	rp_key(k, rank, cid);
-	return rp_keymap_get(&c->by_cid, k, 0);
+	cidmap_key(k, rank, cid);
+	return cidmap_get(&c->by_cid, k, 0);
 }
 
 static const struct rp_occ *occ_find(struct rctx *c, int64_t rank, const struct compileid *cid)
@@ -600,25 +600,25 @@ static void write_matrix(struct rctx *c, struct html *h)
 	struct compileid *cols = NULL;
 	int64_t *ranks = NULL;
 	size_t ncols = 0, nranks = 0, a_cols = 0, a_ranks = 0;
-	struct rp_keymap seen = {0};	/* compile ids (who 0) and ranks (ca, frame, compile -2) */
+	struct cidmap seen = {0};	/* compile ids (who 0) and ranks (ca, frame, compile -2) */
 
 	for (size_t i = 0; i < c->occs.n; i++) {
 		const struct rp_occ *o = &c->occs.v[i];
 		int64_t k[5], *v;
 
-		rp_key(k, 0, &o->cid);
-		if ((v = rp_keymap_get(&seen, k, 1))[0] < 0) {
+		cidmap_key(k, 0, &o->cid);
+		if ((v = cidmap_get(&seen, k, 1))[0] < 0) {
 			v[0] = 1;
 			PT_GROW(cols, ncols, a_cols);
 			cols[ncols++] = o->cid;
 		}
-		if ((v = rp_keymap_get(&seen, (int64_t[5]){o->rank, -2, -2, -2, -2}, 1))[0] < 0) {
+		if ((v = cidmap_get(&seen, (int64_t[5]){o->rank, -2, -2, -2, -2}, 1))[0] < 0) {
 			v[0] = 1;
 			PT_GROW(ranks, nranks, a_ranks);
 			ranks[nranks++] = o->rank;
 		}
 	}
-	rp_keymap_release(&seen);
+	cidmap_release(&seen);
 	c->nranks = (int64_t)nranks;
 	if (nranks > 1) {
 		html_raw(h, "<h2 id=\"ranks\">Ranks</h2>\n<p>Status of each compile id on each rank "
@@ -1134,8 +1134,8 @@ static const struct tt_event *recompile_of(struct rctx *c, int64_t rank,
 	int64_t k[5];
 	const int64_t *v;
 
-	rp_key(k, rank, cid);
-	v = rp_keymap_get(&c->recompile_by_cid, k, 0);
+	cidmap_key(k, rank, cid);
+	v = cidmap_get(&c->recompile_by_cid, k, 0);
 	return v ? &c->recompiles.v[v[0]] : NULL;
 }
 
@@ -1430,7 +1430,7 @@ static int write_compile_pages(struct rctx *c)
 			continue;
 		/* The previous compile of the frame: the last occurrence of compile - 1, any attempt. */
 		if (o->cid.frame != COMPILEID_NONE &&
-		    (v = rp_keymap_get(&c->by_compile, (int64_t[5]){o->rank, o->cid.ca, o->cid.frame,
+		    (v = cidmap_get(&c->by_compile, (int64_t[5]){o->rank, o->cid.ca, o->cid.frame,
 								    o->cid.compile - 1, 0}, 0)))
 			prev = &c->occs.v[v[0]];
 		if (write_compile_page(c, o, prev) < 0)
@@ -2126,9 +2126,9 @@ out:
 	free(c.paged);
 	st->records_read = rp_compile_rows_read(&c.occs);
 	rp_occs_release(&c.occs);
-	rp_keymap_release(&c.by_cid);
-	rp_keymap_release(&c.by_compile);
-	rp_keymap_release(&c.recompile_by_cid);
+	cidmap_release(&c.by_cid);
+	cidmap_release(&c.by_compile);
+	cidmap_release(&c.recompile_by_cid);
 	tt_events_release(&c.breaks);
 	tt_events_release(&c.recompiles);
 	return rc;

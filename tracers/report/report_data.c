@@ -88,123 +88,34 @@ struct stretch {
 };
 
 struct cgroup {
-	int64_t key[5];		/* file_id, ca, frame, compile, attempt (NONE as -1, attempt NONE as 0) */
+	int64_t key[5];		/* file_id, ca, frame, compile, attempt (cidmap_key's) */
 	struct stretch *v;
 	size_t n, alloc;
 };
 
 struct rp_cindex {
-	struct cgroup *g;	/* open addressing, cap a power of two */
-	size_t cap, used;
+	struct cidmap map;	/* key -> v[0], the group's index */
+	struct cgroup *g;
+	size_t ng, ag;
 	int64_t *files;		/* files indexed, sorted */
 	size_t nfiles, afiles;
 	uint64_t rows;		/* trace_records rows the scans and stretches cover */
 };
 
-static uint64_t key_hash(const int64_t *k)
+/* The index of k's group, or -1; with add, created (empty) when missing. */
+static int64_t group_get(struct rp_cindex *ci, const int64_t *k, int add)
 {
-	uint64_t h = 1469598103934665603ull;
+	int64_t *v = cidmap_get(&ci->map, k, add);
 
-	for (int i = 0; i < 5; i++)
-		h = (h ^ (uint64_t)k[i]) * 1099511628211ull;
-	return h ^ (h >> 29);
-}
-
-void rp_key(int64_t *k, int64_t who, const struct compileid *cid)
-{
-	k[0] = who;
-	k[1] = cid->ca;
-	k[2] = cid->frame;
-	k[3] = cid->compile;
-	k[4] = cid->attempt == COMPILEID_NONE ? 0 : cid->attempt;
-}
-
-static struct rp_keyent *keymap_slot(struct rp_keyent *e, size_t cap, const int64_t *k)
-{
-	size_t i = key_hash(k) & (cap - 1);
-
-	while (e[i].used && memcmp(e[i].k, k, sizeof(e[i].k)))
-		i = (i + 1) & (cap - 1);
-	return &e[i];
-}
-
-int64_t *rp_keymap_get(struct rp_keymap *m, const int64_t *k, int add)
-{
-	struct rp_keyent *e;
-
-	if (!m->cap && !add)
-		return NULL;
-	if (add && (m->used + 1) * 2 > m->cap) {
-		size_t ocap = m->cap, cap = ocap ? ocap * 2 : 64;
-		struct rp_keyent *ne = pt_xcalloc(cap, sizeof(*ne));
-
-		for (size_t i = 0; i < ocap; i++)
-			if (m->e[i].used)
-				*keymap_slot(ne, cap, m->e[i].k) = m->e[i];
-		free(m->e);
-		m->e = ne;
-		m->cap = cap;
+	if (!v)
+		return -1;
+	if (v[0] < 0) {
+		PT_GROW(ci->g, ci->ng, ci->ag);
+		memset(&ci->g[ci->ng], 0, sizeof(ci->g[ci->ng]));
+		memcpy(ci->g[ci->ng].key, k, sizeof(ci->g[ci->ng].key));
+		v[0] = (int64_t)ci->ng++;
 	}
-	e = keymap_slot(m->e, m->cap, k);
-	if (!e->used) {
-		if (!add)
-			return NULL;
-		memcpy(e->k, k, sizeof(e->k));
-		e->v[0] = e->v[1] = e->v[2] = -1;
-		e->used = 1;
-		m->used++;
-	}
-	return e->v;
-}
-
-void rp_keymap_release(struct rp_keymap *m)
-{
-	free(m->e);
-	memset(m, 0, sizeof(*m));
-}
-
-static struct cgroup *group_slot(struct rp_cindex *ci, const int64_t *k)
-{
-	size_t i = key_hash(k) & (ci->cap - 1);
-
-	while (ci->g[i].v && memcmp(ci->g[i].key, k, sizeof(ci->g[i].key)))
-		i = (i + 1) & (ci->cap - 1);
-	return &ci->g[i];
-}
-
-static struct cgroup *group_get(struct rp_cindex *ci, const int64_t *k, int add)
-{
-	struct cgroup *g;
-
-	if (!ci->cap && !add)
-		return NULL;
-	if (add && (ci->used + 1) * 2 > ci->cap) {
-		struct cgroup *old = ci->g;
-		size_t ocap = ci->cap;
-
-		ci->cap = ocap ? ocap * 2 : 256;
-		ci->g = pt_xcalloc(ci->cap, sizeof(*ci->g));
-		for (size_t i = 0; i < ocap; i++)
-			if (old[i].v)
-				*group_slot(ci, old[i].key) = old[i];
-		free(old);
-	}
-	g = group_slot(ci, k);
-	if (g->v || !add)
-		return g->v ? g : NULL;
-	memcpy(g->key, k, sizeof(g->key));
-	PT_RESERVE(g->v, 1, g->alloc);
-	ci->used++;
-	return g;
-}
-
-static void cid_key(int64_t file_id, const struct compileid *cid, int64_t *k)
-{
-	k[0] = file_id;
-	k[1] = cid->ca;
-	k[2] = cid->frame;
-	k[3] = cid->compile;
-	k[4] = cid->attempt < 0 ? 0 : cid->attempt;
+	return v[0];
 }
 
 static int file_indexed(const struct rp_cindex *ci, int64_t file_id)
@@ -235,7 +146,7 @@ static int index_file(struct db *ix, struct rp_cindex *ci, int64_t run_id, int64
 {
 	struct db_stmt *s = db_prepare(ix, SQL_FILE_SCAN);
 	struct cgroup *last = NULL;
-	int64_t first = -1, end = -1;
+	int64_t first = -1, end = -1, gi;
 	size_t pos;
 	int rc;
 
@@ -244,7 +155,6 @@ static int index_file(struct db *ix, struct rp_cindex *ci, int64_t run_id, int64
 	while ((rc = db_step(s)) == 1) {
 		int64_t id = db_col_int(s, 0), k[5] = {file_id, col_id(s, 1), col_id(s, 2), col_id(s, 3),
 							 db_col_int(s, 4)};
-		struct cgroup *g;
 
 		if (first < 0)
 			first = id;
@@ -256,11 +166,10 @@ static int index_file(struct db *ix, struct rp_cindex *ci, int64_t run_id, int64
 			last->v[last->n - 1].hi = id;
 			continue;
 		}
-		g = group_get(ci, k, 1);
-		PT_GROW(g->v, g->n, g->alloc);
-		g->v[g->n++] = (struct stretch){id, id};
-		/* The table may have moved: find the group again for the next record. */
-		last = group_get(ci, k, 0);
+		gi = group_get(ci, k, 1);
+		last = &ci->g[gi];	/* until the next group_get, which may move the groups */
+		PT_GROW(last->v, last->n, last->alloc);
+		last->v[last->n++] = (struct stretch){id, id};
 	}
 	if (rc < 0)
 		return -1;
@@ -277,7 +186,7 @@ static int index_file(struct db *ix, struct rp_cindex *ci, int64_t run_id, int64
 static struct cgroup *compile_group(struct db *ix, struct rp_occs *occs, int64_t run_id,
 				    int64_t file_id, const struct compileid *cid, int *err)
 {
-	int64_t k[5];
+	int64_t k[5], gi;
 
 	*err = 0;
 	if (!occs->ci)
@@ -286,17 +195,19 @@ static struct cgroup *compile_group(struct db *ix, struct rp_occs *occs, int64_t
 		*err = -1;
 		return NULL;
 	}
-	cid_key(file_id, cid, k);
-	return group_get(occs->ci, k, 0);
+	cidmap_key(k, file_id, cid);
+	gi = group_get(occs->ci, k, 0);
+	return gi < 0 ? NULL : &occs->ci->g[gi];
 }
 
 static void cindex_free(struct rp_cindex *ci)
 {
 	if (!ci)
 		return;
-	for (size_t i = 0; i < ci->cap; i++)
+	for (size_t i = 0; i < ci->ng; i++)
 		free(ci->g[i].v);
 	free(ci->g);
+	cidmap_release(&ci->map);
 	free(ci->files);
 	free(ci);
 }
@@ -432,7 +343,7 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 {
 	struct db_stmt *s, *c;
 	struct cgroup *g;
-	struct rp_keymap last = {0};	/* (who, compile id) -> its latest occurrence so far */
+	struct cidmap last = {0};	/* (who, compile id) -> its latest occurrence so far */
 	size_t alloc = 0;
 	int rc, err;
 
@@ -465,8 +376,8 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		{
 			int64_t k[5], *v;
 
-			rp_key(k, o->rank, &o->cid);
-			v = rp_keymap_get(&last, k, 1);
+			cidmap_key(k, o->rank, &o->cid);
+			v = cidmap_get(&last, k, 1);
 			if (v[0] >= 0) {
 				prev = out->v[v[0]].id;
 				o->nth = out->v[v[0]].nth + 1;
@@ -479,7 +390,7 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		 * compile would make the load quadratic in the compiles of a file). */
 		if (!(g = compile_group(ix, out, run_id, o->file_id, &o->cid, &err)) && err < 0) {
 			db_reset(s);
-			rp_keymap_release(&last);
+			cidmap_release(&last);
 			return -1;
 		}
 		for (size_t k = 0; g && k < g->n; k++) {
@@ -493,19 +404,19 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 			    db_bind(c, "iIIIiiii", run_id, o->cid.frame, o->cid.compile, o->cid.ca, o->file_id,
 				       o->cid.attempt < 0 ? (int64_t)0 : o->cid.attempt, lo - 1, hi + 1) < 0) {
 				db_reset(s);
-				rp_keymap_release(&last);
+				cidmap_release(&last);
 				return -1;
 			}
 			while ((rc = db_step(c)) == 1)
 				occ_set_cache(o, db_col_text(c, 0));
 			if (rc < 0) {
 				db_reset(s);
-				rp_keymap_release(&last);
+				cidmap_release(&last);
 				return -1;
 			}
 		}
 	}
-	rp_keymap_release(&last);
+	cidmap_release(&last);
 	if (rc < 0)
 		return -1;
 	if (!(s = db_prepare(ix, SQL_MISSING)) || db_bind(s, "i", run_id) < 0)
@@ -530,7 +441,7 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 	for (size_t i = 0; i < out->n; i++) {
 		const struct rp_occ *q = &out->v[i];
 		int64_t k[5] = {q->rank, q->cid.ca, q->cid.frame, q->cid.compile, 0};
-		int64_t *v = rp_keymap_get(&last, k, 1);
+		int64_t *v = cidmap_get(&last, k, 1);
 
 		if (v[1] < 0 || q->cid.attempt > v[0])
 			v[0] = q->cid.attempt;
@@ -540,10 +451,10 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		struct rp_occ *m = &out->v[i];
 		int64_t k[5] = {m->rank, m->cid.ca, m->cid.frame, m->cid.compile, 0};
 
-		if (!strcmp(m->status, "missing") && rp_keymap_get(&last, k, 0)[0] > m->cid.attempt)
+		if (!strcmp(m->status, "missing") && cidmap_get(&last, k, 0)[0] > m->cid.attempt)
 			m->status = "restarted";
 	}
-	rp_keymap_release(&last);
+	cidmap_release(&last);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), occ_cmp);
 	return 0;

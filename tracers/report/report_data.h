@@ -43,20 +43,6 @@ struct rp_occs {
 
 int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
 
-/*
- * A map from five integers (who, ca, frame, compile, attempt: a compile of a
- * process) to three, for the report's lookups by compile id, so that none is
- * a search of every compile (N4). Zeroed is empty.
- */
-struct rp_keymap {
-	struct rp_keyent { int64_t k[5]; int64_t v[3]; int used; } *e;
-	size_t cap, used;
-};
-/* The key of a compile of who, a missing attempt as 0 (compileid_equal's rule). */
-void rp_key(int64_t *k, int64_t who, const struct compileid *cid);
-/* The entry of k, or NULL; with add, created (values -1) when missing. */
-int64_t *rp_keymap_get(struct rp_keymap *m, const int64_t *k, int add);
-void rp_keymap_release(struct rp_keymap *m);
 void rp_occs_release(struct rp_occs *o);
 
 /* The page key of a compile id and who: "r0_-_0_0_0", "p2_-_0_0_0", "-_-_1_0_0" (file-name safe). */

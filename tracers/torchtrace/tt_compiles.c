@@ -29,22 +29,16 @@ struct art_slot {
 	size_t ci, ai;		/* 1 + compile index, artifact index */
 	uint32_t h;
 };
-struct cid_slot {
-	int64_t k[5];		/* file_id, ca, frame, compile, attempt (-2: any) */
-	int64_t v;
-	int used;
-};
 struct lookups {
 	struct art_slot *a;
 	size_t acap, aused;
-	struct cid_slot *c;
-	size_t ccap, cused;
+	struct cidmap c;	/* file_id, ca, frame, compile, attempt (-2: any) -> v[0] */
 };
 
 static void lookups_release(struct lookups *l)
 {
 	free(l->a);
-	free(l->c);
+	cidmap_release(&l->c);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -90,54 +84,6 @@ static void add_art(struct lookups *l, struct tt_compiles *out, size_t ci, const
 	}
 	art_put(l, ci, c->narts - 1, h);
 	l->aused++;
-}
-
-static uint64_t cid_hash(const int64_t *k)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (int i = 0; i < 5; i++)
-		h = (h ^ (uint64_t)k[i]) * 1099511628211ull;
-	return h ^ (h >> 29);
-}
-
-static struct cid_slot *cid_slot_of(struct cid_slot *t, size_t cap, const int64_t *k)
-{
-	size_t i = cid_hash(k) & (cap - 1);
-
-	while (t[i].used && memcmp(t[i].k, k, sizeof(t[i].k)))
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-/* The value of k (add: created as -1 when missing), or NULL. */
-static int64_t *cid_get(struct lookups *l, const int64_t *k, int add)
-{
-	struct cid_slot *e;
-
-	if (!l->ccap && !add)
-		return NULL;
-	if (add && (l->cused + 1) * 2 > l->ccap) {
-		struct cid_slot *old = l->c;
-		size_t ocap = l->ccap;
-
-		l->ccap = ocap ? ocap * 2 : 256;
-		l->c = pt_xcalloc(l->ccap, sizeof(*l->c));
-		for (size_t i = 0; i < ocap; i++)
-			if (old[i].used)
-				*cid_slot_of(l->c, l->ccap, old[i].k) = old[i];
-		free(old);
-	}
-	e = cid_slot_of(l->c, l->ccap, k);
-	if (!e->used) {
-		if (!add)
-			return NULL;
-		memcpy(e->k, k, sizeof(e->k));
-		e->v = -1;
-		e->used = 1;
-		l->cused++;
-	}
-	return &e->v;
 }
 
 static double jnum(json_t *o, const char *k)
@@ -318,7 +264,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 
 		if (out->n && same_key(&out->v[last], fid, &id))
 			c = &out->v[last];
-		if (!c && (latest = cid_get(&lk, key, 0)) && *latest >= 0) {
+		if (!c && (latest = cidmap_get(&lk.c, key, 0)) && *latest >= 0) {
 			last = (size_t)*latest;
 			c = &out->v[last];
 		}
@@ -334,7 +280,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		if (!c) {
 			int occ = 1;
 
-			latest = cid_get(&lk, key, 1);
+			latest = cidmap_get(&lk.c, key, 1);
 			if (*latest >= 0)
 				occ = out->v[*latest].occurrence + 1;
 			*latest = (int64_t)out->n;
@@ -389,7 +335,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 	for (size_t i = 0; i < out->n; i++) {
 		const struct tt_compile *c = &out->v[i];
 		int64_t key[5] = {c->file_id, c->cid.ca, c->cid.frame, c->cid.compile, -2};
-		int64_t *top = cid_get(&lk, key, 1);
+		int64_t *top = cidmap_get(&lk.c, key, 1);
 
 		/* -1 is "none yet" and also COMPILEID_NONE: a missing attempt is never above another. */
 		if (*top < c->cid.attempt)
@@ -403,7 +349,7 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			c->status = "failed";
 			continue;
 		}
-		if (*cid_get(&lk, key, 0) > c->cid.attempt)
+		if (*cidmap_get(&lk.c, key, 0) > c->cid.attempt)
 			c->status = "restarted";
 		if (!strcmp(c->status, "ok") && c->op_count == 0)
 			c->status = "empty";
