@@ -2,6 +2,7 @@
 #include "ttysafe.h"
 
 #include <stdbool.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,13 +183,18 @@ void pt_ttysafe_stdout_raw(void)
 
 int pt_ttysafe_stdio(void)
 {
+	/*
+	 * As the originals: stdout buffered, by lines on a terminal or where the
+	 * original was set so before main (stdbuf -oL: the guide tests rely on it
+	 * to keep stdout and stderr in program order), stderr not.
+	 */
+	int by_lines = isatty(STDOUT_FILENO) || __flbf(stdout);
 	FILE *out = open_filter(&std_out, stdout, &color_out, 0, 0);
 	FILE *err = out ? open_filter(&std_err, stderr, &color_err, 0, isatty(STDERR_FILENO)) : NULL;
 
 	if (!out || !err)
 		return -1;	/* a stream not opened is never used: the originals stay */
-	/* As the originals: stdout buffered (by lines on a terminal), stderr not. */
-	setvbuf(out, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	setvbuf(out, NULL, by_lines ? _IOLBF : _IOFBF, BUFSIZ);
 	setvbuf(err, NULL, _IONBF, 0);
 	stdout = filtered_out = out;
 	stderr = err;
