@@ -149,7 +149,7 @@ const struct pf_env_var pf_env_vars[] = {
 	{ "CUDNN_INCLUDE_DIR", PF_ENV_DIR, "where cudnn.h is" },
 	{ "CMAKE_PREFIX_PATH", PF_ENV_DIRLIST, "where CMake looks for packages (setup.py puts site-packages first)" },
 	{ "CC", PF_ENV_PROG, "the C compiler" },
-	{ "CXX", PF_ENV_PROG, "the C++ compiler (also nvcc's host compiler unless CUDAHOSTCXX is set)" },
+	{ "CXX", PF_ENV_PROG, "the C++ compiler (nvcc's host compiler too when it is Clang; else nvcc keeps its own, CUDAHOSTCXX sets it)" },
 	{ "CUDAHOSTCXX", PF_ENV_PROG, "nvcc's host compiler (passed as CUDA_HOST_COMPILER)" },
 	{ "CMAKE_FRESH", PF_ENV_BOOL, "configure again from scratch (newer torch; 2.6: setup.py --cmake)" },
 	{ "USE_SYSTEM_LIBS", PF_ENV_BOOL, "the system's copies of third-party libraries instead of third_party/" },

@@ -479,3 +479,63 @@ void pf_names_release(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+/* ---- nvcc --dryrun ---- */
+
+/* The first shell word of s[0..n) with its quotes removed ("/usr/bin"/g++ -> /usr/bin/g++); NULL when empty. */
+static char *first_word(const uint8_t *s, size_t n)
+{
+	char *w = pt_xmalloc(n + 1), q = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = (char)s[i];
+
+		if (q) {
+			if (c == q)
+				q = 0;
+			else
+				w[k++] = c;
+		} else if (c == '"' || c == '\'') {
+			q = c;
+		} else if (c == ' ' || c == '\t') {
+			break;
+		} else {
+			w[k++] = c;
+		}
+	}
+	w[k] = 0;
+	if (k == 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int pf_nvcc_dryrun(const void *buf, size_t len, char **path, char **host)
+{
+	const uint8_t *s = buf;
+	size_t off = 0;
+
+	*path = *host = NULL;
+	while (off < len) {
+		const uint8_t *nl = memchr(s + off, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - (s + off)) : len - off;
+		const uint8_t *l = s + off;
+
+		off += n + (nl != NULL);
+		if (n > 0 && l[n - 1] == '\r')
+			n--;
+		if (n < 3 || memcmp(l, "#$ ", 3) != 0)
+			continue;
+		l += 3;
+		n -= 3;
+		if (n >= 5 && memcmp(l, "PATH=", 5) == 0) {
+			free(*path);
+			*path = pt_xstrndup((const char *)l + 5, n - 5);
+		} else if (!*host && find(l, n, " -E -x c++")) {
+			*host = first_word(l, n);
+		}
+	}
+	return *host ? 0 : -1;
+}

@@ -1,6 +1,6 @@
 /*
  * The small texts `ptinspect preflight` reads, bytes and a length in, structs
- * out: `nvcc --version`, a compiler's and a tool's `--version`, CUDA's
+ * out: `nvcc --version` and `--dryrun`, a compiler's and a tool's `--version`, CUDA's
  * include/crt/host_config.h, a checkout's version.txt, .gitmodules and the
  * cmake_minimum_required and option() names of its CMakeLists.txt. No I/O.
  */
@@ -45,6 +45,16 @@ int pf_compiler_version(const void *buf, size_t len, struct pf_compiler *c);
 
 /* The first "N.N[.N]" on the first line ("cmake version 3.25.1", "1.11.1"): 0, or -1. */
 int pf_tool_version(const void *buf, size_t len, struct pf_version *v);
+
+/*
+ * `nvcc --dryrun -c X.cu`: the commands nvcc would run, each on a "#$ " line.
+ * The PATH nvcc runs them with (its last "#$ PATH=..." line: the
+ * environment's PATH with nvcc.profile's additions, and a wrapper script's)
+ * and the host compiler it calls (the first word of the first command with
+ * "-E -x c++": "gcc", or the -ccbin given). New strings in *path and *host
+ * (NULL when not there). Returns 0 when the host compiler was found, else -1.
+ */
+int pf_nvcc_dryrun(const void *buf, size_t len, char **path, char **host);
 
 /*
  * CUDA's include/crt/host_config.h: the newest GCC ("#if __GNUC__ > 15"

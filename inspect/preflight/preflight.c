@@ -384,7 +384,12 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 		char *a = norm_archs(v), *b = ce ? norm_archs(ce->value) : NULL;
 
 		compared++;
-		if (!b)
+		const struct cmakecache_entry *uc = cmakecache_get(&c, "USE_CUDA");
+
+		if (!b && uc && !cmake_is_true(uc->value))
+			mismatch(p, rerun, NULL, "TORCH_CUDA_ARCH_LIST=%s in your environment, and build/CMakeCache.txt is a "
+				 "CPU configuration (USE_CUDA=%s, line %zu)", v, uc->value, uc->line);
+		else if (!b)
 			mismatch(p, rerun, NULL, "TORCH_CUDA_ARCH_LIST=%s in your environment, none in build/CMakeCache.txt "
 				 "(it was configured for the GPUs it detected)", v);
 		else if (strcmp(a, b))
@@ -1023,7 +1028,30 @@ static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *
 
 /* ---- --try-nvcc: the predictions against the real nvcc ---- */
 
-/* Each distinct architecture of p->archs compiled in a one-line kernel with nvcc and the host compiler. */
+/* nvcc's output says it refused the host compiler (host_config.h's #error). */
+static bool host_refusal(const char *out)
+{
+	return strstr(out, "unsupported GNU version") || strstr(out, "unsupported clang version");
+}
+
+/* That line of out, without the path and #error before the message, at most 100 bytes. */
+static char *host_refusal_line(const char *out)
+{
+	const char *m = strstr(out, "unsupported GNU version");
+	size_t n;
+
+	if (!m)
+		m = strstr(out, "unsupported clang version");
+	n = strcspn(m, "\n");
+	return pt_xstrndup(m, n > 100 ? 100 : n);
+}
+
+/*
+ * Each distinct architecture of p->archs compiled in a one-line kernel with
+ * nvcc and the host compiler the build gives it (-ccbin only where CMake
+ * passes one). A refusal of the host compiler is told apart from one of the
+ * architecture.
+ */
 static void try_nvcc(struct preflight *p, struct pt_diag *d)
 {
 	char dir[] = "/tmp/ptinspect-preflight.XXXXXX", *src, *obj;
@@ -1059,7 +1087,7 @@ static void try_nvcc(struct preflight *p, struct pt_diag *d)
 				/* stderr with stdout: nvcc's messages are on stderr. */
 				char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)"exec \"$0\" \"$@\" 2>&1", p->nvcc,
 						 (char *)"-gencode", gencode, (char *)"-c", src, (char *)"-o", obj,
-						 p->host_cxx ? (char *)"-ccbin" : NULL, p->host_cxx, NULL };
+						 p->host_ccbin ? (char *)"-ccbin" : NULL, p->host_cxx, NULL };
 
 				pt_strbuf_init(&out, OUT_MAX);
 				st = pyenv_run_capture(argv, &out, 0);
@@ -1068,6 +1096,13 @@ static void try_nvcc(struct preflight *p, struct pt_diag *d)
 				item(p, a->accepted ? PF_OK : PF_FAIL, "try-nvcc", a->accepted ? NULL : "report it: ptools' table is wrong",
 				     "sm_%u%s: nvcc compiled a one-line kernel%s", a->arch, v,
 				     a->accepted ? ", as predicted" : ", though the table predicted a refusal");
+			} else if (host_refusal(pt_strbuf_str(&out))) {
+				char *l = host_refusal_line(pt_strbuf_str(&out));
+
+				item(p, p->host_refused ? PF_OK : PF_FAIL, "try-nvcc", NULL,
+				     "sm_%u%s: nvcc refused the host compiler %s%s: '%s'", a->arch, v, p->host_cxx,
+				     p->host_refused ? ", as predicted" : ", though preflight predicted it takes it", l);
+				free(l);
 			} else {
 				char *l = first_line_of(pt_strbuf_str(&out));
 
@@ -1089,17 +1124,92 @@ static void try_nvcc(struct preflight *p, struct pt_diag *d)
 
 /* ---- host compiler ---- */
 
+/* name in one of the ':'-separated dirs of path (an empty entry is the current directory), executable; NULL when not. */
+static char *which_in(const char *path, const char *name)
+{
+	const char *s = path;
+
+	for (;;) {
+		size_t n = strcspn(s, ":");
+		char *c = n ? pt_xasprintf("%.*s/%s", (int)n, s, name) : pt_xasprintf("./%s", name);
+
+		if (pyenv_executable(c))
+			return c;
+		free(c);
+		if (!s[n])
+			return NULL;
+		s += n + 1;
+	}
+}
+
+/*
+ * The compiler nvcc compiles host code with when CMake passes no -ccbin (torch
+ * passes none for GCC): the first "-E -x c++" command of `nvcc --dryrun`
+ * (which runs nothing and needs no file), looked up on the PATH nvcc runs it
+ * with: the environment's with nvcc.profile's additions, and a wrapper
+ * script's (Debian's /usr/bin/nvcc puts /usr/lib/nvidia-cuda-toolkit/bin
+ * first, whose gcc is g++-13). `gcc` on PATH when nvcc does not say.
+ */
+static char *nvcc_default_host(const struct preflight *p)
+{
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)"exec \"$0\" \"$@\" 2>&1", p->nvcc,
+			 (char *)"--dryrun", (char *)"-c", (char *)"/dev/null/ptinspect-preflight.cu", (char *)"-o",
+			 (char *)"/dev/null", NULL };
+	struct pt_strbuf out;
+	char *path = NULL, *host = NULL, *r;
+
+	pt_strbuf_init(&out, OUT_MAX);
+	if (pyenv_run_capture(argv, &out, 0) >= 0)
+		(void)pf_nvcc_dryrun(out.buf ? out.buf : "", out.len, &path, &host);
+	pt_strbuf_release(&out);
+	if (!host)
+		host = pt_xstrdup("gcc");
+	if (strchr(host, '/'))
+		r = pyenv_executable(host) ? pt_xstrdup(host) : NULL;
+	else
+		r = path ? which_in(path, host) : which_exec(host);
+	free(path);
+	free(host);
+	return r;
+}
+
+/* cc --version into c: 0, or -1 with the first line of its output in *line (new string). */
+static int compiler_of(const char *cc, struct pf_compiler *c, char **line)
+{
+	struct pt_strbuf out;
+	int st = run_out(cc, "--version", &out);
+
+	*line = NULL;
+	if (st != 0 || pf_compiler_version(pt_strbuf_str(&out), out.len, c) < 0) {
+		*line = first_line_of(pt_strbuf_str(&out));
+		pt_strbuf_release(&out);
+		return -1;
+	}
+	pt_strbuf_release(&out);
+	return 0;
+}
+
+static const char *cc_family(const struct pf_compiler *c)
+{
+	return c->kind == PF_CC_GCC ? "GCC" : "Clang";
+}
+
+/*
+ * The C++ compiler CMake takes (CXX, else c++ on PATH) and, for a CUDA build,
+ * the one nvcc compiles the host side of .cu files with, as torch's CMake
+ * picks it: CUDAHOSTCXX (CMake passes it with -ccbin), else CXX when it is
+ * Clang (cmake/public/cuda.cmake sets CMAKE_CUDA_HOST_COMPILER to it), else
+ * nvcc's own default, whatever CXX is. The second is what CUDA's
+ * host_config.h limits.
+ */
 static void check_host(struct preflight *p, char *const *envp, bool cuda_on, struct pt_diag *d)
 {
-	const char *v, *from = "c++ on PATH";
-	char *cxx = NULL;
-	struct pt_strbuf out;
-	int st;
-	bool allow = false;
+	const char *v, *from = "c++ on PATH", *hfrom;
+	char *cxx = NULL, *host, *line;
+	struct pf_compiler cxxc = { 0 };
+	bool allow = false, cxx_known;
 
-	if ((v = pt_envp_get(envp, "CUDAHOSTCXX")) && *v && cuda_on)
-		cxx = which_exec(v), from = "CUDAHOSTCXX";
-	else if ((v = pt_envp_get(envp, "CXX")) && *v)
+	if ((v = pt_envp_get(envp, "CXX")) && *v)
 		cxx = which_exec(v), from = "CXX";
 	else
 		cxx = which_exec("c++");
@@ -1107,20 +1217,43 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 		item(p, PF_FAIL, "host compiler", "apt-get install g++ (or set CXX)", "no C++ compiler (%s)", from);
 		return;
 	}
-	p->host_cxx = cxx;
-	st = run_out(cxx, "--version", &out);
-	if (st != 0 || pf_compiler_version(pt_strbuf_str(&out), out.len, &p->host) < 0) {
-		char *l = first_line_of(pt_strbuf_str(&out));
-
-		item(p, PF_WARN, "host compiler", NULL, "%s (%s): not GCC or Clang by its --version ('%s')", cxx, from, l);
-		free(l);
-		pt_strbuf_release(&out);
+	p->cxx = cxx;
+	cxx_known = compiler_of(cxx, &cxxc, &line) == 0;
+	if (!cxx_known) {
+		item(p, PF_WARN, "host compiler", NULL, "%s (%s): not GCC or Clang by its --version ('%s')", cxx, from, line);
+		free(line);
+		if (!cuda_on || !p->cuda)
+			return;
+	}
+	if (!cuda_on || !p->cuda) {
+		p->host = cxxc;
+		p->host_cxx = pt_xstrdup(cxx);
+		item(p, PF_OK, "host compiler", NULL, "%s (%s): %s %u.%u", cxx, from, cc_family(&cxxc), cxxc.ver.v[0],
+		     cxxc.ver.v[1]);
 		return;
 	}
-	pt_strbuf_release(&out);
-	if (!cuda_on || !p->cuda) {
-		item(p, PF_OK, "host compiler", NULL, "%s (%s): %s %u.%u", cxx, from,
-		     p->host.kind == PF_CC_GCC ? "GCC" : "Clang", p->host.ver.v[0], p->host.ver.v[1]);
+	if ((v = pt_envp_get(envp, "CUDAHOSTCXX")) && *v) {
+		host = which_exec(v);
+		hfrom = "CUDAHOSTCXX, passed to nvcc with -ccbin";
+		p->host_ccbin = true;
+	} else if (cxx_known && cxxc.kind == PF_CC_CLANG) {
+		host = pt_xstrdup(cxx);
+		hfrom = "CXX is Clang: torch's cuda.cmake passes it to nvcc with -ccbin";
+		p->host_ccbin = true;
+	} else {
+		host = nvcc_default_host(p);
+		hfrom = "nvcc's default: gcc on its PATH; torch passes no -ccbin for GCC";
+	}
+	if (!host) {
+		item(p, PF_FAIL, "host compiler", "apt-get install g++, or set CUDAHOSTCXX",
+		     "no host compiler for nvcc (%s)", hfrom);
+		return;
+	}
+	p->host_cxx = host;
+	if (compiler_of(host, &p->host, &line) < 0) {
+		item(p, PF_WARN, "host compiler", NULL, "%s (%s): not GCC or Clang by its --version ('%s')", host, hfrom,
+		     line);
+		free(line);
 		return;
 	}
 	/* The limits: host_config.h of the nvcc's toolkit, else the table. */
@@ -1157,26 +1290,37 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 	{
 		bool gcc = p->host.kind == PF_CC_GCC;
 		int max = gcc ? p->gcc_max : p->clang_max;
-		const char *fam = gcc ? "GCC" : "Clang";
+		const char *fam = cc_family(&p->host);
+		char *cxxnote;
 
+		/* The C++ files' compiler, when it is another. */
+		if (strcmp(host, cxx) && cxx_known &&
+		    (cxxc.kind != p->host.kind || cxxc.ver.v[0] != p->host.ver.v[0] || cxxc.ver.v[1] != p->host.ver.v[1]))
+			cxxnote = pt_xasprintf("; C++ files: %s (%s): %s %u.%u", cxx, from, cc_family(&cxxc), cxxc.ver.v[0],
+					       cxxc.ver.v[1]);
+		else
+			cxxnote = pt_xstrdup("");
 		if (max < 0) {
-			item(p, PF_WARN, "host compiler", NULL, "%s (%s): %s %u.%u; the %s limit of CUDA %d.%d is not known",
-			     cxx, from, fam, p->host.ver.v[0], p->host.ver.v[1], fam, p->cuda / 1000, p->cuda % 1000 / 10);
+			item(p, PF_WARN, "host compiler", NULL, "%s (%s): %s %u.%u; the %s limit of CUDA %d.%d is not known%s",
+			     host, hfrom, fam, p->host.ver.v[0], p->host.ver.v[1], fam, p->cuda / 1000,
+			     p->cuda % 1000 / 10, cxxnote);
 		} else if ((int)p->host.ver.v[0] > max) {
 			char *fix = pt_xasprintf("CUDAHOSTCXX=/usr/bin/%s-%d (a %s nvcc takes), or -allow-unsupported-compiler "
 						 "in NVCC_APPEND_FLAGS at your own risk", gcc ? "g++" : "clang++", max, fam);
 
+			p->host_refused = !allow;
 			item(p, allow ? PF_WARN : PF_FAIL, "host compiler", allow ? NULL : fix,
-			     "%s (%s): %s %u.%u, CUDA %d.%d takes %s up to %d (%s): 'unsupported %s version!'%s", cxx, from,
-			     fam, p->host.ver.v[0], p->host.ver.v[1], p->cuda / 1000, p->cuda % 1000 / 10, fam, max,
+			     "%s (%s): %s %u.%u, CUDA %d.%d takes %s up to %d (%s): 'unsupported %s version!'%s%s", host,
+			     hfrom, fam, p->host.ver.v[0], p->host.ver.v[1], p->cuda / 1000, p->cuda % 1000 / 10, fam, max,
 			     p->host_limits_from, gcc ? "GNU" : "clang",
-			     allow ? "; -allow-unsupported-compiler is set, nvcc goes on at your risk" : "");
+			     allow ? "; -allow-unsupported-compiler is set, nvcc goes on at your risk" : "", cxxnote);
 			free(fix);
 		} else {
-			item(p, PF_OK, "host compiler", NULL, "%s (%s): %s %u.%u, CUDA %d.%d takes %s up to %d (%s)", cxx, from,
-			     fam, p->host.ver.v[0], p->host.ver.v[1], p->cuda / 1000, p->cuda % 1000 / 10, fam, max,
-			     p->host_limits_from);
+			item(p, PF_OK, "host compiler", NULL, "%s (%s): %s %u.%u, CUDA %d.%d takes %s up to %d (%s)%s", host,
+			     hfrom, fam, p->host.ver.v[0], p->host.ver.v[1], p->cuda / 1000, p->cuda % 1000 / 10, fam, max,
+			     p->host_limits_from, cxxnote);
 		}
+		free(cxxnote);
 	}
 }
 
@@ -1414,6 +1558,7 @@ void preflight_release(struct preflight *p)
 	free(p->nvcc);
 	free(p->arch_list);
 	free(p->host_cxx);
+	free(p->cxx);
 	free(p->host_limits_from);
 	memset(p, 0, sizeof(*p));
 }

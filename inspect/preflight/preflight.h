@@ -49,7 +49,10 @@ struct preflight {
 	bool arch_list_default;		/* torch's common list: unset and no GPU here */
 	struct pf_arch_check *archs;
 	size_t n_archs, a_archs;
-	char *host_cxx;			/* nvcc's host compiler (CUDAHOSTCXX, CXX, c++) */
+	char *cxx;			/* the C++ compiler CMake takes (CXX, c++ on PATH) */
+	char *host_cxx;			/* nvcc's host compiler (CUDAHOSTCXX, CXX if Clang, nvcc's default) */
+	bool host_ccbin;		/* CMake passes it to nvcc with -ccbin (else nvcc's own default) */
+	bool host_refused;		/* predicted: nvcc refuses it (and no -allow-unsupported-compiler) */
 	struct pf_compiler host;
 	int gcc_max, clang_max;		/* what this CUDA accepts, -1 unknown */
 	char *host_limits_from;		/* host_config.h path, or "table" */

@@ -77,7 +77,9 @@ json_t *report_preflight_json(const struct preflight *p)
 		json_array_append_new(archs, x);
 	}
 	json_object_set_new(o, "archs", archs);
+	json_object_set_new(o, "cxx_compiler", pt_json_str(p->cxx));
 	json_object_set_new(o, "host_compiler", pt_json_str(p->host_cxx));
+	json_object_set_new(o, "host_compiler_ccbin", json_boolean(p->host_ccbin));
 	json_object_set_new(o, "host_gcc_max", p->gcc_max >= 0 ? json_integer(p->gcc_max) : json_null());
 	json_object_set_new(o, "host_clang_max", p->clang_max >= 0 ? json_integer(p->clang_max) : json_null());
 	json_object_set_new(o, "host_limits_from", pt_json_str(p->host_limits_from));

@@ -3,10 +3,11 @@
  * libFuzzer target: preflight's parsers (pfparse.c) on the same bytes: nvcc
  * --version, a compiler's and a tool's --version, host_config.h,
  * version.txt, .gitmodules, cmake_minimum_required and option() names,
- * cudnn_version.h, `git submodule status`.
+ * cudnn_version.h, `git submodule status`, `nvcc --dryrun`.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "pfparse.h"
 
@@ -36,6 +37,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!ss.v[i].path[0])
 			__builtin_trap();
 	pf_substatus_release(&ss);
+	{
+		char *path, *host;
+
+		if (pf_nvcc_dryrun(data, size, &path, &host) == 0 && (!host || !host[0]))
+			__builtin_trap();
+		free(path);
+		free(host);
+	}
 	pf_cmake_options(data, size, &names, &n);
 	pf_names_release(names, n);
 	pt_diag_init(&d);

@@ -42,6 +42,9 @@ tool() {	# tool FILE TEXT: a program printing TEXT (with the shell's printf: PAT
 tool bin/c++ 'c++ (Debian 12.2.0-14+deb12u1) 12.2.0
 Copyright (C) 2022 Free Software Foundation, Inc.'
 tool bin14/c++ 'c++ (Debian 14.2.0-19) 14.2.0'
+# nvcc's own host compiler is gcc on its PATH (torch passes no -ccbin for GCC).
+tool bin/gcc 'gcc (Debian 12.2.0-14+deb12u1) 12.2.0'
+tool bin14/gcc 'gcc (Debian 14.2.0-19) 14.2.0'
 tool bin/cmake 'cmake version 3.25.1
 
 CMake suite maintained and supported by Kitware (kitware.com/cmake).'
@@ -68,6 +71,20 @@ cp -r cuda124 cudaold
 printf '#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 2\n#define CUDNN_PATCHLEVEL 4\n' >cudaold/include/cudnn_version.h
 tool junkcuda/bin/nvcc 'this is not nvcc
 release twelve'
+# Debian's way: a toolkit whose nvcc runs with its own bin first on PATH (nvcc.profile,
+# the /usr/bin/nvcc wrapper), where gcc is GCC 13; `nvcc --dryrun` says so, as the real one does.
+cp -r cuda124 cudadeb
+mkdir -p cudadeb/nvbin
+tool cudadeb/nvbin/gcc 'gcc-13 (Debian 13.3.0-16) 13.3.0'
+cat >cudadeb/bin/nvcc <<EOS
+#!/bin/sh
+case "\$*" in
+*--dryrun*) printf '%s\n' '#\$ _HERE_=$T/cudadeb/bin' '#\$ PATH=$T/cudadeb/nvbin:'"\$PATH" \
+	'#\$ gcc -D__CUDA_ARCH_LIST__=520 -E -x c++ -D__CUDACC__ -m64 "k.cu" -o "k.cpp4.ii"' >&2 ;;
+*) printf '%s\n' 'Cuda compilation tools, release 12.4, V12.4.131' ;;
+esac
+EOS
+tool bin14/clang++ 'Debian clang version 19.1.7 (3)'
 
 # A checkout: version.txt, setup.py, CMakeLists.txt, two submodules present,
 # torch 2.6's select_compute_arch.cmake pattern (no 'f' suffix).
@@ -98,6 +115,12 @@ check_case preflight_host_too_new 1 pf PATH="$T/bin14:$T/bin" $CUDA TORCH_CUDA_A
 	"$P" preflight pt
 check_case preflight_host_allowed 0 pf PATH="$T/bin14:$T/bin" $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 \
 	NVCC_APPEND_FLAGS=-allow-unsupported-compiler "$P" preflight pt
+# CXX=g++ 14 builds the C++ files; nvcc keeps its own gcc 13 (the dry run's PATH): fine.
+check_case preflight_host_nvcc_default 0 pf PATH="$T/bin14:$T/bin" CUDA_HOME="$T/cudadeb" TORCH_CUDA_ARCH_LIST=8.6 \
+	MAX_JOBS=1 "$P" preflight pt
+# Clang as CXX: torch's cuda.cmake makes it nvcc's host compiler (CUDA 12.4 takes Clang up to 17).
+check_case preflight_host_clang 1 pf PATH="$T/bin14:$T/bin" CUDA_HOME="$T/cudadeb" CXX=clang++ TORCH_CUDA_ARCH_LIST=8.6 \
+	MAX_JOBS=1 "$P" preflight pt
 check_case preflight_env_misread 0 pf $CUDA TORCH_CUDA_ARCH_LIST=Ampere MAX_JOBS=1 USE_CUDA=enable USE_CUDDN=1 \
 	USE_MY_OPTON=1 USE_KINETO=0 DEBUG=1 REL_WITH_DEB_INFO=1 "$P" preflight pt
 # CUDA_HOME without bin/nvcc: the build looks further (PATH here).

@@ -45,7 +45,7 @@ OBJ=$(/usr/bin/python3 -c 'import json,sys; print([l["path"] for l in json.load(
 # cuobjdump of the same toolkit, inside the bed (the object's path there).
 BCACHE=${PT_TORCH2_BUILD_CACHE:-/var/tmp/ptools-torch2-build}
 IN=${OBJ#"$BCACHE/root"}
-cuob() { PT_TORCH2_CACHE=$BCACHE "$PT_SRC/tests/torch2/testbed" run -- cuobjdump "$@" 2>/dev/null; }
+cuob() { "$BT" bed run -- cuobjdump "$@" 2>/dev/null; }
 check_eq "cuobjdump: SASS" "sm_80 sm_90" "$(cuob -lelf "$IN" | grep -o 'sm_[0-9]*' | sort -u | paste -sd ' ' -)"
 check_eq "cuobjdump: PTX" "sm_90" "$(cuob -lptx "$IN" | grep -o 'sm_[0-9]*' | sort -u | paste -sd ' ' -)"
 finish

@@ -3,7 +3,8 @@
  * 12.4 texts, garbage, a cut line), compilers' --version (Debian GCC, clang,
  * unknown), tools, CUDA 13.0's host_config.h lines, version.txt,
  * .gitmodules (quotes, comments, other sections, no path, NUL, no '='),
- * cmake_minimum_required and option() names.
+ * cmake_minimum_required and option() names, nvcc --dryrun (NVIDIA's 13.0,
+ * Debian's 12.4 wrapper, a quoted -ccbin, CRLF, no host command, garbage).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -261,12 +262,59 @@ static void cmakelists(void **state)
 	pf_names_release(names, n);
 }
 
+static void nvcc_dryrun(void **state)
+{
+	char *path, *host;
+	(void)state;
+
+	/* NVIDIA's nvcc 13.0: nvcc.profile's PATH additions, then gcc. */
+	assert_int_equal(pf_nvcc_dryrun(P("#$ _HERE_=/usr/local/cuda/bin\n"
+					  "#$ PATH=/usr/local/cuda/bin/../nvvm/bin:/usr/local/cuda/bin:/usr/bin:/bin\n"
+					  "#$ INCLUDES=\"-I/usr/local/cuda/bin/../targets/x86_64-linux/include\"  \n"
+					  "#$ gcc -D__CUDA_ARCH_LIST__=750 -E -x c++ -D__CUDACC__ -D__NVCC__ \"k.cu\" -o \"k.ii\" \n"
+					  "#$ cudafe++ --c++17 --gnu_version=120200\n"
+					  "#$ gcc -D__CUDA_ARCH__=750 -c -x c++ k.cpp -o k.o\n"), &path, &host), 0);
+	assert_string_equal(path, "/usr/local/cuda/bin/../nvvm/bin:/usr/local/cuda/bin:/usr/bin:/bin");
+	assert_string_equal(host, "gcc");
+	free(path);
+	free(host);
+	/* Debian's 12.4 behind its /usr/bin/nvcc wrapper: the last PATH line wins; CRLF. */
+	assert_int_equal(pf_nvcc_dryrun(P("#$ PATH=/old\r\n"
+					  "#$ PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin\r\n"
+					  "#$ g++ -D__CUDA_ARCH_LIST__=520 -E -x c++ -m64 \"/x.cu\"\r\n"), &path, &host), 0);
+	assert_string_equal(path, "/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin");
+	assert_string_equal(host, "g++");
+	free(path);
+	free(host);
+	/* -ccbin /usr/bin/g++ as nvcc prints it: quoted pieces joined. */
+	assert_int_equal(pf_nvcc_dryrun(P("#$ \"/usr/bin\"/g++ -D__CUDA_ARCH_LIST__=750 -E -x c++ x\n"), &path, &host), 0);
+	assert_null(path);
+	assert_string_equal(host, "/usr/bin/g++");
+	free(host);
+	assert_int_equal(pf_nvcc_dryrun(P("#$ 'my dir/g++' -E -x c++ x"), &path, &host), 0);
+	assert_string_equal(host, "my dir/g++");
+	free(host);
+	/* No host command, a fake nvcc, an empty first word, an empty text. */
+	assert_int_equal(pf_nvcc_dryrun(P("#$ PATH=/a\n#$ cicc -arch compute_75\n"), &path, &host), -1);
+	assert_string_equal(path, "/a");
+	assert_null(host);
+	free(path);
+	assert_int_equal(pf_nvcc_dryrun(P("Cuda compilation tools, release 12.4, V12.4.131\n"), &path, &host), -1);
+	assert_null(path);
+	assert_int_equal(pf_nvcc_dryrun(P("#$  -E -x c++\n#$ \"\" -E -x c++\n"), &path, &host), -1);
+	assert_int_equal(pf_nvcc_dryrun(P("#$ PATH="), &path, &host), -1);
+	assert_string_equal(path, "");
+	free(path);
+	assert_int_equal(pf_nvcc_dryrun("", 0, &path, &host), -1);
+	assert_null(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nvcc_version), cmocka_unit_test(compilers), cmocka_unit_test(tools),
 		cmocka_unit_test(host_config),	cmocka_unit_test(version_txt), cmocka_unit_test(cudnn_version), cmocka_unit_test(gitmodules),
-		cmocka_unit_test(submodule_status), cmocka_unit_test(cmakelists),
+		cmocka_unit_test(submodule_status), cmocka_unit_test(cmakelists), cmocka_unit_test(nvcc_dryrun),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
