@@ -250,7 +250,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 	if (fo->sections & SEC_DEBUG) {
 		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
 		if (want_dt)
-			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
+			have_dt = dispatchtrace_check_obj(NULL, NULL, -1, &o, &dt, &diag) == 0;
 	}
 	if (ctx->json) {
 		fj = json_object();

@@ -1022,11 +1022,31 @@ const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
 	return (const uint8_t *)p + (off - start);
 }
 
+static bool byte_cached(int fd, uint64_t off);
+
 void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n)
 {
-	if (o->fd >= 0 && n > 0 && off < o->size)
-		posix_fadvise(o->fd, (off_t)off, (off_t)(n < o->size - off ? n : o->size - off),
-			      POSIX_FADV_WILLNEED);
+	if (o->fd < 0 || n == 0 || off >= o->size)
+		return;
+	if (n > o->size - off)
+		n = o->size - off;
+	if (byte_cached(o->fd, off) && byte_cached(o->fd, off + n - 1))
+		return;
+	posix_fadvise(o->fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+}
+
+long elfobj_read_chunk(const struct elfobj *o, void *buf, size_t n, uint64_t off)
+{
+	long got = elfobj_pread(o, buf, n, off);
+	struct stat st;
+
+	if (got < 0 || o->mem || off >= o->size)
+		return got;
+	if (n > o->size - off)
+		n = (size_t)(o->size - off);
+	if ((size_t)got < n && fstat(o->fd, &st) == 0 && (uint64_t)st.st_size < o->size)
+		return -2;
+	return got;
 }
 
 struct read_ahead {
