@@ -998,30 +998,6 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off)
 	return (long)done;
 }
 
-const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
-				struct elfobj_map *m)
-{
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), start;
-	void *p;
-
-	m->base = NULL;
-	m->len = 0;
-	if (n == 0 || off > o->size || n > o->size - off)
-		return NULL;
-	if (o->mem)
-		return o->mem + off;
-	if (o->fd < 0 || pg == 0)
-		return NULL;
-	start = off - off % pg;
-	p = mmap(NULL, (size_t)(off - start) + n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, o->fd,
-		 (off_t)start);
-	if (p == MAP_FAILED)
-		return NULL;
-	m->base = p;
-	m->len = (size_t)(off - start) + n;
-	return (const uint8_t *)p + (off - start);
-}
-
 static bool byte_cached(int fd, uint64_t off);
 
 void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n)
@@ -1144,14 +1120,6 @@ static void read_ahead_end(struct elfobj *o)
 	free(ra->v);
 	free(ra);
 	o->read_ahead = NULL;
-}
-
-void elfobj_unmap_range(struct elfobj_map *m)
-{
-	if (m->base)
-		munmap(m->base, m->len);
-	m->base = NULL;
-	m->len = 0;
 }
 
 int elfobj_loadable(const char *path, int cls, int machine)

@@ -140,23 +140,6 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 long elfobj_read_chunk(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 
 /*
- * [off, off + n) of the file mapped read-only and populated at once, for a
- * scan that would otherwise copy it through elfobj_pread (a copy costs more
- * than mapping page-cache pages). Returns a pointer to the byte at off, or
- * NULL when it cannot be mapped (then read with elfobj_pread); m records
- * what elfobj_unmap_range releases. Read it under a mapguard (mapguard.h):
- * a file cut meanwhile raises SIGBUS. Bytes of elfobj_open_mem are given
- * as they are.
- */
-struct elfobj_map {
-	void *base;
-	size_t len;
-};
-const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
-				struct elfobj_map *m);
-void elfobj_unmap_range(struct elfobj_map *m);
-
-/*
  * [off, off + n) will be read whole, soon: the kernel may start reading it
  * now, in large requests (posix_fadvise WILLNEED), where a scan through
  * windows would wait on one read-around after another. Only a hint, and
