@@ -47,6 +47,8 @@ struct files_opts {
 	const char *cache_file;
 	const char *hwcaps;
 	int secure, no_cache;
+	int tree;			/* --tree: the default report with the whole dependency tree */
+	bool summary;			/* the default report as a summary (no --tree, no tree option) */
 	/* CUDA section (SEC_CUDA) */
 	struct cuda_cc gpus[MAX_GPUS];	/* --gpu */
 	const char *gpu_args[MAX_GPUS];
@@ -67,9 +69,11 @@ struct files_opts {
 	"  --hwcaps=LIST       active glibc-hwcaps subdirs, best first (default: this CPU's;\n" \
 	"                      'none' for none), e.g. x86-64-v3,x86-64-v2\n"                \
 	"  --secure            resolve as for a setuid program (AT_SECURE)\n"               \
-	"  --depth=N           print the tree N levels deep\n"                               \
-	"  --no-tree           one line per dependency, in load order\n"                     \
-	"  -v, --verbose       also show edges to libraries already loaded\n"
+	"  --tree              the whole dependency tree (the default report is a summary;\n" \
+	"                      'ptinspect deps' always prints the tree)\n"                  \
+	"  --depth=N           print the tree N levels deep (implies --tree)\n"              \
+	"  --no-tree           one line per dependency, in load order (implies --tree)\n"    \
+	"  -v, --verbose       also show edges to libraries already loaded (implies --tree)\n"
 
 #define CUDA_OPTIONS                                                                          \
 	"CUDA options:\n"                                                                     \
@@ -131,6 +135,7 @@ static size_t cuda_section(const struct elfobj *o, const struct files_opts *fo,
 		.driver_cuda = gpu_auto_driver_cuda(&fo->gpu_auto),
 		.entries = fo->entries,
 		.only = !(fo->sections & SEC_ELF),
+		.brief = fo->summary,
 	};
 	size_t unrunnable = 0;
 
@@ -245,7 +250,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 	if (fo->sections & SEC_DEBUG) {
 		have_di = debuginfo_read_obj(&o, NULL, &di, &diag) == 0;
 		if (want_dt)
-			have_dt = dispatchtrace_check(NULL, NULL, -1, path, &dt, &diag) == 0;
+			have_dt = dispatchtrace_check_obj(NULL, NULL, -1, &o, &dt, &diag) == 0;
 	}
 	if (ctx->json) {
 		fj = json_object();
@@ -273,9 +278,14 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 		if (have_deps && (fo->sections & SEC_DEPS)) {
 			rpath_dirs(NULL, NULL, "RPATH", o.rpath, r.objs[0].origin, &fo->env);
 			rpath_dirs(NULL, NULL, "RUNPATH", o.runpath, r.objs[0].origin, &fo->env);
-			report_deps_text(stdout, &r, &fo->view, PT_CLI_STYLE(ctx));
+			if (fo->summary)
+				report_deps_summary_text(stdout, &r, PT_CLI_STYLE(ctx));
+			else
+				report_deps_text(stdout, &r, &fo->view, PT_CLI_STYLE(ctx));
 		}
-		if (have_di)
+		if (have_di && fo->summary)
+			report_debug_line(stdout, &di, 2, PT_CLI_STYLE(ctx));
+		else if (have_di)
 			report_debug_text(stdout, &di, 2, PT_CLI_STYLE(ctx));
 		if (have_dt)
 			report_dispatchtrace_text(stdout, &dt, 2, PT_CLI_STYLE(ctx));
@@ -368,7 +378,7 @@ static int setup_env(struct files_opts *fo, struct pt_cli *ctx)
 static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 {
 	enum { O_LLP = 256, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
-	       O_DEPTH, O_NOTREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
+	       O_DEPTH, O_NOTREE, O_TREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
@@ -380,6 +390,7 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		{ "secure", no_argument, NULL, O_SECURE },
 		{ "depth", required_argument, NULL, O_DEPTH },
 		{ "no-tree", no_argument, NULL, O_NOTREE },
+		{ "tree", no_argument, NULL, O_TREE },
 		{ "gpu", required_argument, NULL, O_GPU },
 		{ "registered-only", no_argument, NULL, O_REGONLY },
 		{ "verify", no_argument, NULL, O_VERIFY },
@@ -401,6 +412,7 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		case O_HWCAPS: fo->hwcaps = optarg; break;
 		case O_SECURE: fo->secure = 1; break;
 		case O_NOTREE: fo->view.flat = 1; break;
+		case O_TREE: fo->tree = 1; break;
 		case O_DEPTH:
 			fo->view.max_depth = (int)strtol(optarg, &end, 10);
 			if (*end || fo->view.max_depth < 1) {
@@ -449,6 +461,9 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		fputs(fo->usage, stderr);
 		return EXIT_USAGE;
 	}
+	/* The bare report is a summary unless the tree, or an option of the tree, is asked for. */
+	fo->summary = fo->sections == (unsigned)SEC_ALL && !fo->tree && !fo->view.flat && !fo->view.max_depth &&
+		      !fo->view.verbose;
 	if (fo->root && (!*fo->root || fo->root[0] != '/')) {
 		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, fo->root);
 		return EXIT_USAGE;
@@ -509,8 +524,9 @@ static const struct files_cmd {
 } files_cmds[] = {
 	{ NULL, SEC_ALL,
 	  "usage: ptinspect [OPTIONS] FILE...\n"
-	  "Every report for each file: ELF identity, dependencies, CUDA code,\n"
-	  "debug info.\n"
+	  "A summary of every report for each file: ELF identity, the direct\n"
+	  "dependencies and where each resolved, problems anywhere in the tree,\n"
+	  "CUDA code, debug info. --tree: the whole dependency tree.\n"
 	  COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT },
 	{ "cuda", SEC_CUDA,
 	  "usage: ptinspect cuda [OPTIONS] FILE...\n"

@@ -1,6 +1,6 @@
 /*
  * Finding fat binaries in an ELF file; see fatbin_scan.h. Two small buffers
- * serve all reads: a window of a few hundred bytes for headers and a 1 MiB
+ * serve all reads: a window of a few hundred bytes for headers and a 256 KiB
  * chunk for the magic scan, so RSS stays flat on 500 MB libraries
  * (docs/formats/cuda-fatbin.md §15: a whole mapping of libcublasLt costs ~60 MB).
  */
@@ -13,14 +13,12 @@
 #include <string.h>
 
 #include "jobs.h"
-#include "mapguard.h"
 #include "fatbin_unpack.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
 #define WINDOW 512		/* header reads: fat binary header plus an entry header or two */
-#define SCAN_CHUNK (1u << 16)	/* magic scan: read this much at a time (stays in cache) */
-#define MAP_CHUNK (1u << 20)	/* or map this much at a time: resident memory stays about this */
+#define SCAN_CHUNK (1u << 18)	/* magic scan: read this much at a time (stays in the L2 cache) */
 #define SEGMENT_MAX (64u << 20)	/* .nvFatBinSegment bytes read (libcublasLt: 66 KB) */
 
 const char *cuda_section_kind_name(enum cuda_section_kind k)
@@ -212,30 +210,6 @@ static uint64_t scan_bytes(struct scanner *sc, size_t sec, uint64_t pos, const u
 }
 
 /*
- * The same on [pos, pos + want) mapped rather than copied (a copy of the
- * 9 MB of libtorch_cpu's .rodata costs more than mapping it). 0 done
- * (*next as scan_bytes), -1 not mappable (read it), -2 cut while read.
- */
-static int scan_mapped(struct scanner *sc, size_t sec, uint64_t pos, size_t want, uint64_t end,
-		       uint64_t *next)
-{
-	struct elfobj_map m;
-	struct pt_mapguard g;
-	const uint8_t *b = elfobj_map_range(sc->o, pos, want, &m);
-
-	if (!b)
-		return -1;
-	if (PT_MAPGUARD_BEGIN(&g)) {
-		elfobj_unmap_range(&m);
-		return -2;
-	}
-	*next = scan_bytes(sc, sec, pos, b, want, end);
-	pt_mapguard_end(&g);
-	elfobj_unmap_range(&m);
-	return 0;
-}
-
-/*
  * Scan [start, end) of section sec for the magic and take each plausible fat
  * binary. Inside a damaged one the scan goes on (its sizes cannot be
  * trusted), but every entry offset is walked once (sc->seen): a magic whose
@@ -261,39 +235,27 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 	if (!sc->o->mem && pos < end)
 		elfobj_will_read(sc->o, pos, end - pos);
 	while (pos < end && end - pos >= FATBIN_HEADER_SIZE) {
-		size_t want = end - pos < MAP_CHUNK ? (size_t)(end - pos) : MAP_CHUNK;
+		size_t want = end - pos < SCAN_CHUNK ? (size_t)(end - pos) : SCAN_CHUNK;
 		const uint8_t *b;
 		uint64_t next = 0;
 		long got;
-		int mr = sc->o->mem ? -1 : scan_mapped(sc, sec, pos, want, end, &next);
 
-		if (mr == -2) {
-			pt_diag_add(sc->diag, PT_SEV_WARNING, sc->o->path, sc->s->secs[sec].name,
-				    "read error at offset 0x%llx (the file was cut while it was read)",
-				    (unsigned long long)pos);
-			return -1;
-		}
-		if (mr == 0) {
+		if (sc->o->mem) {
+			b = sc->o->mem + pos;
 			got = (long)want;
 		} else {
-			if (want > SCAN_CHUNK)
-				want = SCAN_CHUNK;
-			if (sc->o->mem) {
-				b = sc->o->mem + pos;
-				got = (long)want;
-			} else {
-				if (!sc->chunk)
-					sc->chunk = pt_xmalloc(SCAN_CHUNK);
-				got = elfobj_pread(sc->o, sc->chunk, want, pos);
-				b = sc->chunk;
-			}
-			if (got < 4) {
-				pt_diag_add(sc->diag, PT_SEV_WARNING, sc->o->path, sc->s->secs[sec].name,
-					    "read error at offset 0x%llx", (unsigned long long)pos);
-				return -1;
-			}
-			next = scan_bytes(sc, sec, pos, b, (size_t)got, end);
+			if (!sc->chunk)
+				sc->chunk = pt_xmalloc(SCAN_CHUNK);
+			got = elfobj_read_chunk(sc->o, sc->chunk, want, pos);
+			b = sc->chunk;
 		}
+		if (got < 4) {
+			pt_diag_add(sc->diag, PT_SEV_WARNING, sc->o->path, sc->s->secs[sec].name,
+				    "read error at offset 0x%llx%s", (unsigned long long)pos,
+				    got == -2 ? " (the file was cut while it was read)" : "");
+			return -1;
+		}
+		next = scan_bytes(sc, sec, pos, b, (size_t)got, end);
 		if (next)
 			pos = next;
 		else

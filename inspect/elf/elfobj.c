@@ -998,35 +998,31 @@ long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off)
 	return (long)done;
 }
 
-const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
-				struct elfobj_map *m)
-{
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), start;
-	void *p;
-
-	m->base = NULL;
-	m->len = 0;
-	if (n == 0 || off > o->size || n > o->size - off)
-		return NULL;
-	if (o->mem)
-		return o->mem + off;
-	if (o->fd < 0 || pg == 0)
-		return NULL;
-	start = off - off % pg;
-	p = mmap(NULL, (size_t)(off - start) + n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, o->fd,
-		 (off_t)start);
-	if (p == MAP_FAILED)
-		return NULL;
-	m->base = p;
-	m->len = (size_t)(off - start) + n;
-	return (const uint8_t *)p + (off - start);
-}
+static bool byte_cached(int fd, uint64_t off);
 
 void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n)
 {
-	if (o->fd >= 0 && n > 0 && off < o->size)
-		posix_fadvise(o->fd, (off_t)off, (off_t)(n < o->size - off ? n : o->size - off),
-			      POSIX_FADV_WILLNEED);
+	if (o->fd < 0 || n == 0 || off >= o->size)
+		return;
+	if (n > o->size - off)
+		n = o->size - off;
+	if (byte_cached(o->fd, off) && byte_cached(o->fd, off + n - 1))
+		return;
+	posix_fadvise(o->fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+}
+
+long elfobj_read_chunk(const struct elfobj *o, void *buf, size_t n, uint64_t off)
+{
+	long got = elfobj_pread(o, buf, n, off);
+	struct stat st;
+
+	if (got < 0 || o->mem || off >= o->size)
+		return got;
+	if (n > o->size - off)
+		n = (size_t)(o->size - off);
+	if ((size_t)got < n && fstat(o->fd, &st) == 0 && (uint64_t)st.st_size < o->size)
+		return -2;
+	return got;
 }
 
 struct read_ahead {
@@ -1124,14 +1120,6 @@ static void read_ahead_end(struct elfobj *o)
 	free(ra->v);
 	free(ra);
 	o->read_ahead = NULL;
-}
-
-void elfobj_unmap_range(struct elfobj_map *m)
-{
-	if (m->base)
-		munmap(m->base, m->len);
-	m->base = NULL;
-	m->len = 0;
 }
 
 int elfobj_loadable(const char *path, int cls, int machine)

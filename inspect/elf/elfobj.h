@@ -129,26 +129,22 @@ void elfobj_shrank(const struct elfobj *o, struct pt_diag *diag);
 long elfobj_pread(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 
 /*
- * [off, off + n) of the file mapped read-only and populated at once, for a
- * scan that would otherwise copy it through elfobj_pread (a copy costs more
- * than mapping page-cache pages). Returns a pointer to the byte at off, or
- * NULL when it cannot be mapped (then read with elfobj_pread); m records
- * what elfobj_unmap_range releases. Read it under a mapguard (mapguard.h):
- * a file cut meanwhile raises SIGBUS. Bytes of elfobj_open_mem are given
- * as they are.
+ * A scan's read of one chunk (the CUDA scan's data sections, the
+ * dispatcher-trace search of .rodata): elfobj_pread into a small reused
+ * buffer that stays in the CPU's cache, which costs less than mapping the
+ * pages (populating and unmapping them was 60% of the CUDA scan of
+ * libcublasLt). Returns the bytes read, short only at the end of the file;
+ * -1 on a read error; -2 when the read came short because the file is now
+ * shorter than when it was opened (cut while it was read).
  */
-struct elfobj_map {
-	void *base;
-	size_t len;
-};
-const uint8_t *elfobj_map_range(const struct elfobj *o, uint64_t off, size_t n,
-				struct elfobj_map *m);
-void elfobj_unmap_range(struct elfobj_map *m);
+long elfobj_read_chunk(const struct elfobj *o, void *buf, size_t n, uint64_t off);
 
 /*
  * [off, off + n) will be read whole, soon: the kernel may start reading it
  * now, in large requests (posix_fadvise WILLNEED), where a scan through
- * windows would wait on one read-around after another. Only a hint.
+ * windows would wait on one read-around after another. Only a hint, and
+ * none is given when both ends are in the page cache already (a warm cache:
+ * the kernel would walk every page of the range only to find it there).
  */
 void elfobj_will_read(const struct elfobj *o, uint64_t off, uint64_t n);
 

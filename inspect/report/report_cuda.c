@@ -201,10 +201,20 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 				s->deep ? "" : " in .nv_fatbin or __nv_relfatbin");
 		return;
 	}
-	fprintf(f, "  CUDA      %zu fat binar%s, %zu entries, %s of device code\n", s->n_fatbins,
+	fprintf(f, "  CUDA      %zu fat binar%s, %zu entries, %s of device code", s->n_fatbins,
 		s->n_fatbins == 1 ? "y" : "ies", s->entries.n,
 		report_size(sz, sizeof(sz), r->device_bytes));
-	for (size_t i = 0; i < s->n_secs; i++) {
+	if (opts->brief) {
+		size_t damaged = 0;
+
+		for (size_t i = 0; i < s->n_secs; i++)
+			damaged += s->secs[i].n_damaged;
+		if (damaged)
+			fprintf(f, ", %s%zu damaged%s", pt_c(c, PT_C_RED), damaged, pt_c(c, PT_C_RESET));
+		fprintf(f, " (per section and target: ptinspect cuda)");
+	}
+	fputc('\n', f);
+	for (size_t i = 0; !opts->brief && i < s->n_secs; i++) {
 		const struct cuda_section *sec = &s->secs[i];
 
 		fprintf(f, "    %-16s %-11s %zu fat binar%s, %zu entries, %s", sec->name,
@@ -229,10 +239,11 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 		fprintf(f, "  LTO-IR    %s (opaque)\n", lto);
 	fprintf(f, "  TORCH_CUDA_ARCH_LIST  %s%s\n", *list ? list : "-",
 		ptx_only ? "  (PTX without SASS of the same arch has no spelling here)" : "");
-	fprintf(f, "  nvcc      %s\n", *gencode ? gencode : "-");
-	if (r->sum.n)
+	if (!opts->brief)
+		fprintf(f, "  nvcc      %s\n", *gencode ? gencode : "-");
+	if (r->sum.n && !opts->brief)
 		fprintf(f, "  per target         entries      stored    unpacked\n");
-	for (size_t i = 0; i < r->sum.n; i++) {
+	for (size_t i = 0; !opts->brief && i < r->sum.n; i++) {
 		const struct cuda_target_sum *x = &r->sum.v[i];
 
 		fprintf(f, "    %-16s %7zu %11s %11s\n", cudaarch_target_name(&x->t, name, sizeof(name)),

@@ -28,6 +28,7 @@ struct report_cuda_opts {
 	int driver_cuda;		/* --gpu=auto: the driver's CUDA version (12040), 0 unknown */
 	bool entries;			/* list every entry in text */
 	bool only;			/* `ptinspect cuda`: say so when there is no CUDA code */
+	bool brief;			/* the default report's summary: totals, targets, arch list */
 	/* The driver's JIT cache (cudajit_cache): its limit in bytes, 0 when disabled. */
 	uint64_t jit_cache;
 	bool jit_cache_off;		/* CUDA_CACHE_DISABLE=1 */

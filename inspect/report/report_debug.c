@@ -6,7 +6,7 @@
 #include "jsonout.h"
 #include "term.h"
 
-void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struct pt_style *st)
+void report_debug_line(FILE *f, const struct debuginfo *di, int ind, const struct pt_style *st)
 {
 	int c = st ? st->color : 0;
 	const char *col = di->verdict == DEBUGINFO_FULL ? PT_C_GREEN
@@ -15,6 +15,11 @@ void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struc
 
 	fprintf(f, "%*sdebug     %s%s%s: %s\n", ind, "", pt_c(c, col),
 		debuginfo_verdict_text(di->verdict), pt_c(c, PT_C_RESET), di->why);
+}
+
+void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struct pt_style *st)
+{
+	report_debug_line(f, di, ind, st);
 	fprintf(f, "%*s  DWARF in file %s, .symtab %s", ind, "", di->has_dwarf ? "yes" : "no",
 		di->has_symtab ? "yes" : "no");
 	if (di->n_skeleton)

@@ -15,6 +15,8 @@
 struct pt_style;
 
 void report_debug_text(FILE *f, const struct debuginfo *di, int indent, const struct pt_style *st);
+/* Its first line only (the verdict and why): the summary of the default report. */
+void report_debug_line(FILE *f, const struct debuginfo *di, int indent, const struct pt_style *st);
 json_t *report_debug_json(const struct debuginfo *di);
 
 void report_dispatchtrace_text(FILE *f, const struct dispatchtrace *t, int indent,

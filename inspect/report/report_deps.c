@@ -2,6 +2,7 @@
 #include "report_deps.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonout.h"
@@ -242,4 +243,229 @@ json_t *report_deps_json(const struct resolve_result *r)
 		json_array_append_new(a, j);
 	}
 	return a;
+}
+
+/* Where an object lies: its path without the last component ("." for a bare name). */
+static size_t dir_len(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? (size_t)(s - path) : 0;
+}
+
+/* A direct edge's group: how it was found and the directory it came from. */
+static bool same_group(const struct resolve_result *r, const struct resolve_dep *a,
+		       const struct resolve_dep *b)
+{
+	const char *pa, *pb;
+	size_t la, lb;
+
+	if (label(a) != label(b) || (a->obj == NONE) != (b->obj == NONE))
+		return false;
+	if (a->obj == NONE)
+		return true;
+	pa = r->objs[a->obj].path;
+	pb = r->objs[b->obj].path;
+	la = dir_len(pa);
+	lb = dir_len(pb);
+	return la == lb && !memcmp(pa, pb, la);
+}
+
+#define SUMMARY_WIDTH 100	/* where the name lists wrap */
+
+/* The direct NEEDED entries, one group per (how, directory), names wrapped under it. */
+static void summary_direct(FILE *f, const struct resolve_result *r, int c)
+{
+	size_t n = 0, *v = pt_xcalloc(r->n_deps + 1, sizeof(*v));
+	bool *done = pt_xcalloc(r->n_deps + 1, sizeof(*done));
+
+	for (size_t i = 0; i < r->n_deps; i++)
+		if (r->deps[i].needed_by == 0 && !r->deps[i].via_dlopen)
+			v[n++] = i;
+	for (size_t g = 0; g < n; g++) {
+		const struct resolve_dep *head = &r->deps[v[g]];
+		size_t col;
+
+		if (done[g])
+			continue;
+		if (head->obj == NONE) {
+			fprintf(f, "    %snot found%s:", pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET));
+			col = 14;
+		} else {
+			const char *p = r->objs[head->obj].path;
+			size_t dl = dir_len(p);
+
+			fprintf(f, "    %s[%s]%s %.*s:", pt_c(c, PT_C_CYAN), label(head), pt_c(c, PT_C_RESET),
+				(int)(dl ? dl : 1), dl ? p : p[0] == '/' ? "/" : ".");
+			col = 4 + strlen(label(head)) + 3 + (dl ? dl : 1) + 1;
+		}
+		for (size_t k = g; k < n; k++) {
+			const struct resolve_dep *d = &r->deps[v[k]];
+			size_t len = strlen(d->name) + 1;
+
+			if (done[k] || !same_group(r, head, d))
+				continue;
+			done[k] = true;
+			if (col + len > SUMMARY_WIDTH && col > 6) {
+				fputs("\n     ", f);
+				col = 5;
+			}
+			fprintf(f, " %s", d->name);
+			col += len;
+		}
+		fputc('\n', f);
+	}
+	free(done);
+	free(v);
+}
+
+/* "FILE -> A -> B": the objects that loaded obj, from the file given down to obj. */
+static void print_chain(FILE *f, const struct resolve_result *r, size_t obj)
+{
+	size_t depth = 0, *up;
+
+	for (size_t o = obj; o != NONE && o < r->n_objs && depth <= r->n_objs; o = r->objs[o].loader)
+		depth++;
+	up = pt_xcalloc(depth + 1, sizeof(*up));
+	depth = 0;
+	for (size_t o = obj; o != NONE && o < r->n_objs && depth <= r->n_objs; o = r->objs[o].loader)
+		up[depth++] = o;
+	for (size_t i = depth; i-- > 0;)
+		fprintf(f, "%s%s", short_name(&r->objs[up[i]]), i ? " -> " : "");
+	free(up);
+}
+
+/* What is wrong with an edge, worst first; 0 nothing. */
+static int problem_kind(const struct resolve_dep *d)
+{
+	if (d->obj == NONE)
+		return 1;
+	if (d->n_missing_versions)
+		return 2;
+	if (d->no_version_info)
+		return 3;
+	return d->fragile ? 4 : 0;
+}
+
+/* Edges with the same problem: same kind, name and provider; then in tree order. */
+static int cmp_problem(const void *a, const void *b, void *ctx)
+{
+	const struct resolve_result *r = ctx;
+	const struct resolve_dep *x = &r->deps[*(const size_t *)a], *y = &r->deps[*(const size_t *)b];
+	int k = problem_kind(x) - problem_kind(y);
+
+	if (k)
+		return k;
+	if ((k = strcmp(x->name, y->name)))
+		return k;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One problem: what, then the chain from the file given to the edge that has it. */
+static void problem_line(FILE *f, const struct resolve_result *r, size_t i, size_t more, int c)
+{
+	const struct resolve_dep *d = &r->deps[i];
+	int kind = problem_kind(d);
+
+	fprintf(f, "    %s", pt_c(c, kind <= 2 ? PT_C_RED : PT_C_YELLOW));
+	if (kind == 1) {
+		fprintf(f, "%s not found", d->name);
+	} else if (kind == 2) {
+		fprintf(f, "%s: version%s", d->name, d->n_missing_versions == 1 ? "" : "s");
+		for (size_t k = 0; k < d->n_missing_versions; k++)
+			fprintf(f, " `%s'", d->missing_versions[k]);
+		fprintf(f, " not found in %s [%s]", r->objs[d->obj].path, label(d));
+	} else if (kind == 3) {
+		fprintf(f, "%s: no version information available (%s)", d->name, r->objs[d->obj].path);
+	} else {
+		const struct resolve_obj *o = &r->objs[d->obj];
+
+		fprintf(f, "%s fragile: found only because %s loaded it first", d->name,
+			o->loader != NONE ? short_name(&r->objs[o->loader]) : "the loader");
+	}
+	fprintf(f, "%s: ", pt_c(c, PT_C_RESET));
+	print_chain(f, r, d->needed_by);
+	fprintf(f, " -> %s", d->name);
+	if (kind == 1)
+		fprintf(f, " (%zu place%s tried", d->n_tried, PT_PLURAL(d->n_tried));
+	if (more)
+		fprintf(f, "%s%zu more object%s need%s it", kind == 1 ? "; " : " (", more, PT_PLURAL(more),
+			more == 1 ? "s" : "");
+	if (kind == 1 || more)
+		fputs(": --tree)", f);
+	fputc('\n', f);
+}
+
+/*
+ * One line per problem of the whole tree, with the chain that leads to it;
+ * the same problem met from several objects (a library missing for all who
+ * need it) is one line that counts the others.
+ */
+static void summary_problems(FILE *f, const struct resolve_result *r, int c)
+{
+	size_t n = 0, ng = 0, *v = pt_xcalloc(r->n_deps + 1, sizeof(*v));
+	size_t *first = pt_xcalloc(r->n_deps + 1, sizeof(*first));
+	size_t *count = pt_xcalloc(r->n_deps + 1, sizeof(*count));
+
+	for (size_t i = 0; i < r->n_deps; i++)
+		if (problem_kind(&r->deps[i]))
+			v[n++] = i;
+	qsort_r(v, n, sizeof(*v), cmp_problem, (void *)r);
+	for (size_t i = 0; i < n; i++) {
+		const struct resolve_dep *d = &r->deps[v[i]], *p = i ? &r->deps[v[i - 1]] : NULL;
+
+		if (!p || problem_kind(p) != problem_kind(d) || strcmp(p->name, d->name) || p->obj != d->obj)
+			first[ng++] = i;
+	}
+	/* first[] holds positions in v; turn them into edge indexes, in tree order. */
+	for (size_t g = 0; g < ng; g++) {
+		size_t pos = first[g], end = g + 1 < ng ? first[g + 1] : n;
+
+		first[g] = v[pos];
+		count[v[pos]] = end - pos - 1;
+	}
+	qsort(first, ng, sizeof(*first), cmp_size);
+	if (ng)
+		fprintf(f, "  problems in the tree:\n");
+	for (size_t g = 0; g < ng; g++)
+		problem_line(f, r, first[g], count[first[g]], c);
+	free(count);
+	free(first);
+	free(v);
+}
+
+void report_deps_summary_text(FILE *f, const struct resolve_result *r, const struct pt_style *st)
+{
+	size_t loaded = 0, direct = 0, indirect = 0;
+	int c = st->color;
+
+	for (size_t i = 1; i < r->n_objs; i++) {
+		const struct resolve_obj *o = &r->objs[i];
+
+		if (o->is_interp && !o->n_names)
+			continue;
+		loaded++;
+		if (o->first_dep != NONE && o->first_dep < r->n_deps && r->deps[o->first_dep].needed_by != 0)
+			indirect++;
+	}
+	for (size_t i = 0; i < r->n_deps; i++)
+		direct += r->deps[i].needed_by == 0 && !r->deps[i].via_dlopen;
+	fprintf(f, "  dependencies: %zu loaded, %s%zu missing%s, %s%zu with unmet versions%s\n", loaded,
+		pt_c(c && r->n_missing, PT_C_RED), r->n_missing, pt_c(c && r->n_missing, PT_C_RESET),
+		pt_c(c && r->n_unmet, PT_C_RED), r->n_unmet, pt_c(c && r->n_unmet, PT_C_RESET));
+	fprintf(f, "  NEEDED    %zu direct, %zu indirect", direct, indirect);
+	if (indirect || r->n_missing || r->n_unmet)
+		fprintf(f, " (the tree: --tree)");
+	fputc('\n', f);
+	summary_direct(f, r, c);
+	summary_problems(f, r, c);
 }

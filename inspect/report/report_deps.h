@@ -23,4 +23,13 @@ void report_deps_text(FILE *f, const struct resolve_result *r, const struct deps
 		      const struct pt_style *st);
 json_t *report_deps_json(const struct resolve_result *r);
 
+/*
+ * The summary of the default report (`ptinspect FILE`): the counts, the
+ * direct NEEDED entries grouped by how and where each resolved, how many
+ * indirect dependencies the tree holds (--tree shows it), and one line per
+ * problem anywhere in the tree (missing, unmet version, no version
+ * information, fragile) with the chain of objects that leads to it.
+ */
+void report_deps_summary_text(FILE *f, const struct resolve_result *r, const struct pt_style *st);
+
 #endif

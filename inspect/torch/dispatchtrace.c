@@ -9,12 +9,8 @@
 #include <string.h>
 
 #include "elfobj.h"
-#include "mapguard.h"
 #include "rebuildcmd.h"
 #include "xalloc.h"
-
-/* Bytes of a section mapped at once: resident memory stays about this whatever the file. */
-#define WINDOW (1u << 20)
 
 static const char TRACE_TEXT[] = "], key=[";
 
@@ -37,32 +33,13 @@ int dispatchtrace_text_present(const unsigned char *buf, size_t len)
 }
 
 /*
- * Search [off, off + len) of the file for the trace text with pread through a
- * small buffer (the tail of each piece is kept so a match across pieces is
- * found): resident memory stays at the buffer whatever the section's size.
- * 1 found, 0 not, -1 read error.
+ * Search [off, off + len) of the file for the trace text, read a chunk at a
+ * time into buf (the tail of each piece is kept so a match across pieces is
+ * found): resident memory stays at the buffer whatever the section's size,
+ * and a chunk read into a buffer that stays in the CPU's cache costs less
+ * than mapping the pages (elfobj_read_chunk). 1 found, 0 not, -1 read error
+ * or the file cut while it was read (errno EIO).
  */
-/* One mapped window: 1 found, 0 not, -1 cut while read, -2 not mappable (read it instead). */
-static int window_has_text(const struct elfobj *o, uint64_t off, size_t n)
-{
-	struct elfobj_map m;
-	struct pt_mapguard g;
-	const unsigned char *p = elfobj_map_range(o, off, n, &m);
-	int found;
-
-	if (!p)
-		return -2;
-	if (PT_MAPGUARD_BEGIN(&g)) {
-		elfobj_unmap_range(&m);
-		errno = EIO;
-		return -1;
-	}
-	found = dispatchtrace_text_present(p, n);
-	pt_mapguard_end(&g);
-	elfobj_unmap_range(&m);
-	return found;
-}
-
 static int range_has_text(const struct elfobj *o, unsigned char *buf, size_t cap, uint64_t off,
 			  uint64_t len)
 {
@@ -70,27 +47,15 @@ static int range_has_text(const struct elfobj *o, unsigned char *buf, size_t cap
 	size_t have = 0;
 
 	elfobj_will_read(o, off, len);
-	/* Mapped a window at a time (no copy); windows overlap by keep bytes. */
-	while (len > keep) {
-		size_t n = len < WINDOW ? (size_t)len : WINDOW;
-		int r = window_has_text(o, off, n);
-
-		if (r == -2)
-			break;	/* read it below */
-		if (r != 0)
-			return r;
-		if (n == len)
-			return 0;
-		off += n - keep;
-		len -= n - keep;
-	}
 	while (len > 0) {
 		size_t want = cap - have;
 		long got;
 
 		if (want > len)
 			want = (size_t)len;
-		got = elfobj_pread(o, buf + have, want, off);
+		got = elfobj_read_chunk(o, buf + have, want, off);
+		if (got == -2)
+			errno = EIO;
 		if (got < 0)
 			return -1;
 		if (got == 0)
@@ -130,20 +95,42 @@ size_t dispatchtrace_ranges(const struct elfobj *o, struct elfobj_range **out)
 }
 
 /*
- * 1/0 for the file, -1 when unreadable. The text is a string literal, so it
- * lives in the read-only data sections (.rodata, .rodata.*): only those are
- * read (9 MB of libtorch_cpu's 114 MB). A file without a section table (or
- * with section headers stripped) is searched whole, still through the small
- * buffer.
+ * 1/0 for the open file o, -1 when unreadable (a note for path). The text is
+ * a string literal, so it lives in the read-only data sections (.rodata,
+ * .rodata.*): only those are read (9 MB of libtorch_cpu's 114 MB). A file
+ * without a section table (or with section headers stripped) is searched
+ * whole, still through the small buffer.
  */
-static int file_has_text(const char *path, struct pt_diag *diag)
+static int obj_has_text(const struct elfobj *o, const char *path, struct pt_diag *diag)
 {
 	/* Small enough for the heap (no fresh mapping to fault in) and to stay in cache. */
-	enum { CAP = 1 << 16 };
+	enum { CAP = 1 << 18 };
+	unsigned char *buf = pt_xmalloc(CAP);
+	int r = 0;
+
+	for (size_t i = 0; i < o->n_sections && r == 0; i++) {
+		const struct elf_section *s = &o->sections[i];
+
+		if (!is_rodata(s))
+			continue;
+		if (s->offset < o->size)
+			r = range_has_text(o, buf, CAP, s->offset,
+					   s->size < o->size - s->offset ? s->size : o->size - s->offset);
+	}
+	if (o->n_sections == 0)
+		r = range_has_text(o, buf, CAP, 0, o->size);
+	if (r < 0)
+		pt_diag_add(diag, PT_SEV_NOTE, path, NULL, "cannot read: %s", strerror(errno));
+	free(buf);
+	return r;
+}
+
+/* The same for a file named by path, opened here. */
+static int file_has_text(const char *path, struct pt_diag *diag)
+{
 	struct elfobj o;
 	struct pt_diag local;
-	unsigned char *buf;
-	int r = 0;
+	int r;
 
 	pt_diag_init(&local);
 	if (elfobj_open(&o, path, &local) != 0) {
@@ -154,21 +141,7 @@ static int file_has_text(const char *path, struct pt_diag *diag)
 		return -1;
 	}
 	pt_diag_release(&local);
-	buf = pt_xmalloc(CAP);
-	for (size_t i = 0; i < o.n_sections && r == 0; i++) {
-		const struct elf_section *s = &o.sections[i];
-
-		if (!is_rodata(s))
-			continue;
-		if (s->offset < o.size)
-			r = range_has_text(&o, buf, CAP, s->offset,
-					   s->size < o.size - s->offset ? s->size : o.size - s->offset);
-	}
-	if (o.n_sections == 0)
-		r = range_has_text(&o, buf, CAP, 0, o.size);
-	if (r < 0)
-		pt_diag_add(diag, PT_SEV_NOTE, path, NULL, "cannot read: %s", strerror(errno));
-	free(buf);
+	r = obj_has_text(&o, path, diag);
 	elfobj_release(&o);
 	return r;
 }
@@ -182,14 +155,29 @@ static int version_at_least(const char *v, int maj, int min)
 	return a > maj || (a == maj && b >= min);
 }
 
+static int check(const struct showconfig *cfg, const char *torch_version, int debug,
+		 const char *lib, int text, struct dispatchtrace *t);
+
 int dispatchtrace_check(const struct showconfig *cfg, const char *torch_version, int debug,
 			const char *lib, struct dispatchtrace *t, struct pt_diag *diag)
+{
+	return check(cfg, torch_version, debug, lib, lib ? file_has_text(lib, diag) : -1, t);
+}
+
+int dispatchtrace_check_obj(const struct showconfig *cfg, const char *torch_version, int debug,
+			    const struct elfobj *o, struct dispatchtrace *t, struct pt_diag *diag)
+{
+	return check(cfg, torch_version, debug, o->path, obj_has_text(o, o->path, diag), t);
+}
+
+static int check(const struct showconfig *cfg, const char *torch_version, int debug,
+		 const char *lib, int text, struct dispatchtrace *t)
 {
 	const char *bt = cfg ? showconfig_setting(cfg, "BUILD_TYPE") : NULL;
 	const char *flags = cfg ? showconfig_setting(cfg, "CXX_FLAGS") : NULL;
 	const char *tv = torch_version ? torch_version
 				       : cfg ? showconfig_setting(cfg, "TORCH_VERSION") : NULL;
-	int ge27 = version_at_least(tv, 2, 7), ndebug = -1, has_flag, text = -1;
+	int ge27 = version_at_least(tv, 2, 7), ndebug = -1, has_flag;
 
 	memset(t, 0, sizeof(*t));
 	has_flag = flags && strstr(flags, "-DHAS_TORCH_SHOW_DISPATCH_TRACE") != NULL;
@@ -200,8 +188,6 @@ int dispatchtrace_check(const struct showconfig *cfg, const char *torch_version,
 		ndebug = 1;
 	else if ((bt && !strcmp(bt, "Debug")) || debug == 1)
 		ndebug = 0;
-	if (lib)
-		text = file_has_text(lib, diag);
 
 	if (text == 0) {
 		t->can_print = 0;

@@ -26,6 +26,10 @@ struct dispatchtrace {
 int dispatchtrace_check(const struct showconfig *cfg, const char *torch_version, int debug,
 			const char *libtorch_cpu, struct dispatchtrace *out, struct pt_diag *diag);
 
+/* The same, the library given as a file already open (the default report's): not read again. */
+int dispatchtrace_check_obj(const struct showconfig *cfg, const char *torch_version, int debug,
+			    const struct elfobj *o, struct dispatchtrace *t, struct pt_diag *diag);
+
 void dispatchtrace_release(struct dispatchtrace *t);
 
 /*

@@ -1,5 +1,6 @@
 # Whole renderings of ptinspect's text reports compared with expected/*.txt
-# (stdout and stderr, check_case in tests/lib/common.sh): the default report,
+# (stdout and stderr, check_case in tests/lib/common.sh): the default report
+# (the summary: fine, an unmet version, a library missing two levels down; and --tree),
 # deps (tree, --no-tree, unmet version, missing library), undefined, debug
 # (DWARF, split DWARF, a .dwo gone, debuglink, none), diff (libraries,
 # folders), config --library and --python, env and doctor (also --issue) on a
@@ -49,6 +50,12 @@ cc_so -Wl,-soname,libneedsgone.so,--no-as-needed -o build/libneedsgone.so ext.c 
 rm gone/libgone.so
 
 check_case files_default 0 "$P" build/lib/libext.so
+# The default is a summary; --tree is the whole report as it was before (the tree, the debug details).
+check_case files_tree 0 "$P" --tree build/lib/libext.so
+check_case files_unmet_version 1 env LD_LIBRARY_PATH="$T/old" "$P" build/lib/libext.so
+# A library missing two levels down: the summary names it with the chain that leads to it.
+cc_so -Wl,-soname,libtop.so,--no-as-needed,--enable-new-dtags,-rpath,'$ORIGIN' -o build/libtop.so ext.c -Lbuild -lneedsgone -Lbuild/lib -lcore
+check_case files_missing_indirect 1 env LD_LIBRARY_PATH="$T/build/lib" "$P" build/libtop.so
 check_case deps_tree 0 "$P" deps build/lib/libext.so
 check_case deps_no_tree 0 "$P" deps --no-tree build/lib/libext.so
 check_case deps_unmet_version 1 env LD_LIBRARY_PATH="$T/old" "$P" deps build/lib/libext.so
