@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "envp.h"
+#include "logs_query.h"
 #include "parts.h"
 #include "runenv.h"
 #include "runs.h"
@@ -313,6 +314,50 @@ static void check_torch(const struct record_hooks *h, struct db *ix, int64_t run
 	}
 }
 
+/* A crash: where its core went (corefind.h), kept with the run. */
+static void find_core(struct db *ix, struct record_result *r, const struct record_opts *o,
+		      const struct capture *cap, char *const *env, const struct run_info *ri,
+		      const struct rlimit *rl)
+{
+	rlim_t lim = o->core ? rl->rlim_max : rl->rlim_cur;
+	char *exe = o->python ? pt_xstrdup(o->python) : runenv_which(o->argv[0], env);
+	char *load = corefind_ptgdb_load();
+	struct corefind_query q = {
+		.proc = { .pid = cap->pid, .uid = getuid(), .gid = getgid(), .sig = r->res.code,
+			  .cwd = ri->cwd },
+		.core_dumped = r->res.core_dumped,
+		.core_limit = lim == RLIM_INFINITY ? -1 : (int64_t)lim,
+		.core_raised = o->core,
+		.started_s = ri->started_us / 1000000,
+		.exe = exe ? exe : o->argv[0],
+		.uses_pid = -1,
+		.ptgdb_load = load,
+	};
+
+	r->crashed = 1;
+	if (logs_crash_first(ix, r->run_id, &r->crash_what, &r->crash_file, &r->crash_line) < 0) {
+		/* The run is kept all the same; its index says what it can. */
+		pt_diag_release(db_diag(ix));
+		pt_diag_init(db_diag(ix));
+	}
+	corefind_locate(&q, &r->crash);
+	runs_set_crash(ix, r->run_id, &(struct run_crash){
+		.signal = r->res.code, .core_dumped = r->res.core_dumped, .core_limit = q.core_limit,
+		.core_pattern = r->crash.pattern, .core_path = r->crash.core,
+		.core_note = r->crash.note, .gdb = r->crash.gdb });
+	free(exe);
+	free(load);
+}
+
+void record_result_release(struct record_result *r)
+{
+	corefind_result_release(&r->crash);
+	free(r->crash_what);
+	free(r->crash_file);
+	r->crash_what = r->crash_file = NULL;
+	r->crashed = 0;
+}
+
 int record_run(struct db *ix, const struct record_opts *o, const struct record_hooks *h,
 	       struct record_result *r, struct pt_diag *diag)
 {
@@ -329,6 +374,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	int rc = -1, thread_on = 0;
 	uint64_t child_done_ns;
 	struct tm tm;
+	struct rlimit core_rl = { 0, 0 };
 	time_t now;
 
 	memset(r, 0, sizeof(*r));
@@ -370,12 +416,15 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 			free(name);
 		}
 	}
-	if (o->python && runenv_probe_python(o->python, env, &probe, diag) == 0)
+	if (o->python && o->probe && o->probe->ran)
+		check_torch(h, ix, r->run_id, o, o->python, o->probe, env);
+	else if (o->python && runenv_probe_python(o->python, env, &probe, diag) == 0)
 		check_torch(h, ix, r->run_id, o, o->python, &probe, env);
 	flush(h, diag);
 	if (spool_writer_open(&w, dir, &st, diag) < 0)
 		goto fail_run;
-	if (capture_start(&cap, o->argv, env, o->echo, &r->exec_errno, diag) < 0) {
+	getrlimit(RLIMIT_CORE, &core_rl);
+	if (capture_start(&cap, o->argv, env, o->echo, o->core, &r->exec_errno, diag) < 0) {
 		spool_writer_close(&w);
 		goto fail_run;
 	}
@@ -442,6 +491,8 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 		runs_add_warning(ix, r->run_id, "output-lost", msg);
 		free(msg);
 	}
+	if (r->res.how == CAPTURE_SIGNALED && corefind_signal_dumps(r->res.code))
+		find_core(ix, r, o, &cap, env, &ri, &core_rl);
 	runs_finish(ix, r->run_id, r->res.how == CAPTURE_EXITED ? RUN_EXITED : RUN_SIGNALED,
 		    r->res.code, r->res.ended_us, (int64_t)st.bytes[1], (int64_t)st.bytes[2]);
 	if (x.rc != 0)

@@ -12,19 +12,23 @@
 #include <stdint.h>
 
 #include "capture.h"
+#include "corefind.h"
 #include "db.h"
 #include "diag.h"
 #include "logs_ingest.h"
+#include "runenv.h"
 
 struct record_opts {
 	char **argv;		/* the child's command, NULL-terminated */
 	int argc;
 	const char *python;	/* the interpreter to probe for torch, or NULL */
+	const struct torch_probe *probe;	/* python already probed (runenv_pick_python), or NULL */
 	const char *logs;	/* --logs, NULL: the caller's TORCH_LOGS or the default */
 	const char *name, *tag;	/* --name, --tag (may be NULL) */
 	int dispatch;		/* TORCH_SHOW_DISPATCH_TRACE=1 */
 	int trace;		/* TORCH_TRACE=<run dir>/trace */
 	int echo;		/* copy the child's output to ours as it comes; 2: both streams to our stderr */
+	int core;		/* --core: the child's core size limit raised to the hard limit */
 };
 
 /*
@@ -49,14 +53,26 @@ struct record_result {
 	int output_lost;		/* errno of the failed write of the raw output; 0: all kept */
 	uint64_t lost_bytes;		/* bytes the child wrote after that (passed through only) */
 	double child_seconds, index_seconds, index_cpu_seconds, lag_seconds;
+	/*
+	 * Killed by a signal that dumps core (r->res.code): where the core went
+	 * (corefind.h), also kept in the run's run_crash row. Freed by
+	 * record_result_release.
+	 */
+	int crashed;
+	struct corefind_result crash;
+	/* Its first crash record in the index: summary, innermost Python frame (NULL, -1: none). */
+	char *crash_what, *crash_file;
+	int64_t crash_line;
 };
+
+void record_result_release(struct record_result *r);
 
 /*
  * Run o->argv as a new run of ix and index everything it writes. Returns 0
  * when the child ran (its status is in r->res, even when indexing failed:
  * r->indexed), or -1 when it could not be started or the run not recorded
  * (r->exec_errno, diag). Messages left in diag at the end are the caller's
- * to show.
+ * to show. Either way the caller calls record_result_release.
  */
 int record_run(struct db *ix, const struct record_opts *o, const struct record_hooks *h,
 	       struct record_result *r, struct pt_diag *diag);

@@ -14,6 +14,7 @@
 
 #include "childwait.h"
 #include "jsonout.h"
+#include "pyfind.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -37,9 +38,7 @@ const char PYENV_SAFE_IMPORT[] =
 
 bool pyenv_executable(const char *p)
 {
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+	return pt_pyfind_executable(p);
 }
 
 char *pyenv_find_helper(const char *argv0)
@@ -467,37 +466,21 @@ char *pyenv_default_python(void)
 
 bool pyenv_same_file(const char *a, const char *b)
 {
-	char ra[PATH_MAX], rb[PATH_MAX];
-
-	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+	return pt_pyfind_same_file(a, b);
 }
 
 size_t pyenv_find_torch_pythons(const char *skip, int timeout_s, char ***out)
 {
-	char *cands[64];
-	size_t nc = 0, n = 0, alloc = 0;
-	const char *path = getenv("PATH");
+	char **cands;
+	size_t nc, n = 0, alloc = 0;
 	struct childwait_opts wo = { .timeout_s = timeout_s > 0 ? timeout_s : PYENV_TIMEOUT_S };
 
+	/* The list pttrace run tries too (common/pyfind.h). */
 	*out = NULL;
-	cands[nc++] = pt_xstrdup("/usr/bin/python3");
-	cands[nc++] = pt_xstrdup("/usr/local/bin/python3");
-	if (path) {
-		char *copy = pt_xstrdup(path), *save = NULL;
-
-		for (char *d = strtok_r(copy, ":", &save); d && nc < 64; d = strtok_r(NULL, ":", &save))
-			cands[nc++] = pt_xasprintf("%s/python3", *d ? d : ".");
-		free(copy);
-	}
+	nc = pt_pyfind_candidates(getenv("PATH"), skip, &cands);
 	for (size_t i = 0; i < nc; i++) {
-		bool dup = !pyenv_executable(cands[i]) || (skip && pyenv_same_file(cands[i], skip));
 		struct childwait_result res;
 
-		/* Each file once, whether or not an earlier name of it could import torch. */
-		for (size_t k = 0; k < i && !dup; k++)
-			dup = pyenv_executable(cands[k]) && pyenv_same_file(cands[k], cands[i]);
-		if (dup)
-			continue;
 		/* Only interpreters that really import torch are named (not merely find it). */
 		if (childwait_exec((char *const[]){ cands[i], (char *)"-c", (char *)PYENV_SAFE_IMPORT, NULL },
 				   1, &wo, NULL, &res) == 0 &&
@@ -506,7 +489,6 @@ size_t pyenv_find_torch_pythons(const char *skip, int timeout_s, char ***out)
 			(*out)[n++] = pt_xstrdup(cands[i]);
 		}
 	}
-	for (size_t i = 0; i < nc; i++)
-		free(cands[i]);
+	pt_pyfind_free(cands, nc);
 	return n;
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -57,7 +58,7 @@ static void restore(void)
 }
 
 int capture_start(struct capture *c, char *const *argv, char *const *envp, int passthrough,
-		  int *exec_errno, struct pt_diag *diag)
+		  int core, int *exec_errno, struct pt_diag *diag)
 {
 	int out[2], err[2], status[2];
 	ssize_t n;
@@ -116,6 +117,15 @@ int capture_start(struct capture *c, char *const *argv, char *const *envp, int p
 			signal(forwarded[i], SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGTTOU, SIG_DFL);
+		if (core) {
+			/* --core: cores up to the hard limit (ulimit -c in the child alone). */
+			struct rlimit rl;
+
+			if (getrlimit(RLIMIT_CORE, &rl) == 0) {
+				rl.rlim_cur = rl.rlim_max;
+				setrlimit(RLIMIT_CORE, &rl);
+			}
+		}
 		if (dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 			_exit(125);
 		execvpe(argv[0], argv, envp);
@@ -228,6 +238,7 @@ int capture_loop(struct capture *c, struct spool_writer *w, struct capture_resul
 	if (WIFSIGNALED(status)) {
 		res->how = CAPTURE_SIGNALED;
 		res->code = WTERMSIG(status);
+		res->core_dumped = WCOREDUMP(status) != 0;
 	} else {
 		res->how = CAPTURE_EXITED;
 		res->code = WEXITSTATUS(status);

@@ -35,17 +35,19 @@ enum capture_how {
 struct capture_result {
 	enum capture_how how;
 	int code;
+	int core_dumped;	/* CAPTURE_SIGNALED: the kernel dumped core (WCOREDUMP) */
 	int64_t ended_us;	/* UTC microseconds when the child was reaped */
 };
 
 /*
- * Fork and exec argv (argv[0] searched in PATH) with envp. Returns 0 once
+ * Fork and exec argv (argv[0] searched in PATH) with envp; with core, the
+ * child's RLIMIT_CORE soft limit raised to its hard limit. Returns 0 once
  * the exec succeeded; -1 with *exec_errno set when it did not (ENOENT: not
  * found, EACCES/ENOEXEC...: not executable), or with *exec_errno 0 for
  * another failure (diag).
  */
 int capture_start(struct capture *c, char *const *argv, char *const *envp, int passthrough,
-		  int *exec_errno, struct pt_diag *diag);
+		  int core, int *exec_errno, struct pt_diag *diag);
 
 /*
  * Pump both pipes into w until they close, then reap the child. Signals

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "envp.h"
+#include "pyfind.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -49,6 +50,9 @@ char **runenv_build(const struct runenv_opts *o, char *const *env)
 	v[n] = NULL;
 	/* Unbuffered, so nothing printed before a crash is lost in a pipe buffer. */
 	set_var(&v, &n, &alloc, "PYTHONUNBUFFERED", "1");
+	/* A crash prints the Python stack (the run indexes it), unless the caller chose. */
+	if (!pt_envp_get(v, "PYTHONFAULTHANDLER"))
+		set_var(&v, &n, &alloc, "PYTHONFAULTHANDLER", "1");
 	if (o->logs)
 		set_var(&v, &n, &alloc, "TORCH_LOGS", *o->logs ? o->logs : NULL);
 	else if (!pt_envp_get(v, "TORCH_LOGS"))
@@ -73,7 +77,7 @@ int runenv_is_recorded(const char *entry, size_t *name_len)
 {
 	static const char *const prefixes[] = { "TORCH_", "PYTORCH_", "CUDA_", "NCCL_" };
 	static const char *const names[] = { "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONUNBUFFERED",
-					     "OMP_NUM_THREADS", "LD_PRELOAD" };
+					     "PYTHONFAULTHANDLER", "OMP_NUM_THREADS", "LD_PRELOAD" };
 	const char *eq = strchr(entry, '=');
 	size_t n;
 
@@ -242,5 +246,68 @@ void runenv_probe_release(struct torch_probe *p)
 {
 	free(p->version);
 	free(p->dir);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Probe python quietly: a failed probe is "no torch here" for the choice. */
+static int probe_quiet(const char *python, char *const *env, struct torch_probe *p)
+{
+	struct pt_diag d;
+	int rc;
+
+	pt_diag_init(&d);
+	rc = runenv_probe_python(python, env, p, &d);
+	pt_diag_release(&d);
+	return rc == 0 && p->found;
+}
+
+int runenv_pick_python(const char *asked, char *const *env, struct runenv_pick *p)
+{
+	char **cands = NULL, *dflt;
+	size_t nc;
+
+	memset(p, 0, sizeof(*p));
+	if (asked) {
+		/* --python X means X: no fallback, as in ptinspect doctor. */
+		p->python = runenv_which(asked, env);
+		return p->python ? 0 : -1;
+	}
+	dflt = runenv_which("python3", env);
+	if (dflt && probe_quiet(dflt, env, &p->probe)) {
+		p->python = dflt;
+		return 0;
+	}
+	p->no_default = !dflt;
+	nc = pt_pyfind_candidates(pt_envp_get(env, "PATH"), dflt, &cands);
+	for (size_t i = 0; i < nc && !p->python; i++) {
+		struct torch_probe t;
+
+		if (probe_quiet(cands[i], env, &t)) {
+			runenv_probe_release(&p->probe);
+			p->probe = t;
+			p->python = pt_xstrdup(cands[i]);
+			p->passed_over = dflt;
+			dflt = NULL;
+		} else {
+			runenv_probe_release(&t);
+		}
+	}
+	pt_pyfind_free(cands, nc);
+	if (!p->python) {
+		/* Nobody has torch: python3 on PATH all the same (the run warns "no-torch"). */
+		p->python = dflt;
+		dflt = NULL;
+		if (!p->python)
+			return -1;
+	}
+	free(dflt);
+	return 0;
+}
+
+void runenv_pick_release(struct runenv_pick *p)
+{
+	free(p->python);
+	free(p->passed_over);
+	runenv_probe_release(&p->probe);
 	memset(p, 0, sizeof(*p));
 }

@@ -21,14 +21,16 @@ struct runenv_opts {
 
 /*
  * A new environment: env (NULL-terminated, e.g. environ) with the options
- * applied and PYTHONUNBUFFERED=1. Caller frees with runenv_free.
+ * applied, PYTHONUNBUFFERED=1 and, unless env sets it, PYTHONFAULTHANDLER=1
+ * (a crash prints the Python stack). Caller frees with runenv_free.
  */
 char **runenv_build(const struct runenv_opts *o, char *const *env);
 void runenv_free(char **env);
 
 /*
  * 1 when the variable is one a run records: TORCH_*, PYTORCH_*, CUDA_*,
- * NCCL_*, LD_LIBRARY_PATH, PYTHONPATH (also PYTHONUNBUFFERED, OMP_NUM_THREADS).
+ * NCCL_*, LD_LIBRARY_PATH, PYTHONPATH (also PYTHONUNBUFFERED, PYTHONFAULTHANDLER,
+ * OMP_NUM_THREADS, LD_PRELOAD).
  * entry is "NAME=value"; *name_len gets the length of NAME.
  */
 int runenv_is_recorded(const char *entry, size_t *name_len);
@@ -53,6 +55,25 @@ struct torch_probe {
 int runenv_probe_python(const char *python, char *const *env, struct torch_probe *p,
 			struct pt_diag *diag);
 void runenv_probe_release(struct torch_probe *p);
+
+/*
+ * The interpreter for a script. asked (--python) is taken as given (searched
+ * in PATH without a '/'). Without it: python3 first on PATH when it finds a
+ * torch package, else the first of common/pyfind.h's list that does (the
+ * list ptinspect doctor tries), else python3 on PATH all the same. Without
+ * asked, every interpreter tried is probed (runenv_probe_python); asked is
+ * not (probe.ran 0).
+ */
+struct runenv_pick {
+	char *python;		/* the choice (new string), NULL: none found */
+	struct torch_probe probe;	/* of python; probe.ran 0: not asked, or it could not be */
+	char *passed_over;	/* python3 on PATH when another was chosen instead (new string) */
+	int no_default;		/* there is no python3 on PATH */
+};
+
+/* 0, or -1 when nothing can run the script (p->python NULL). */
+int runenv_pick_python(const char *asked, char *const *env, struct runenv_pick *p);
+void runenv_pick_release(struct runenv_pick *p);
 
 /* "1.13.0a0" → 1, 13. Returns 0, or -1 (both set to -1). */
 int runenv_parse_version(const char *v, int *major, int *minor);

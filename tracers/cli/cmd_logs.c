@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"  --compile ID     compile id: 0/1, 0/1_1, !0, [!0/1/0]\n"
 	"  --rank N         lines prefixed [rankN]:\n"
 	"  --grep RE        POSIX extended regular expression on the message text\n"
-	"  --kind K         log, dispatch, cpp, traceback, warning, other\n"
+	"  --kind K         log, dispatch, cpp, traceback, warning, crash, other\n"
 	"  --stream S       stdout or stderr\n"
 	"  --limit N        at most N records\n"
 	"  --json           records with their fields\n"

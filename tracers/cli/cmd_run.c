@@ -34,13 +34,20 @@ static const char usage_text[] =
 	"                   without NDEBUG)\n"
 	"  --trace          TORCH_TRACE=<run directory>/trace (the default)\n"
 	"  --no-trace       leave TORCH_TRACE as it is\n"
-	"  --python PATH    interpreter for SCRIPT.py (default: python3 first on PATH)\n"
+	"  --python PATH    interpreter for SCRIPT.py (default: python3 first on PATH;\n"
+	"                   when it has no torch, the first python3 found that has,\n"
+	"                   as ptinspect doctor picks)\n"
 	"  --name NAME      name the run (RUN can then be NAME)\n"
 	"  --tag TAG        free text kept with the run\n"
+	"  --core           raise the child's core size limit (ulimit -c) to the hard\n"
+	"                   limit, so that a crash leaves a core file\n"
 	"  -q, --quiet      no live copy of the child's output\n"
 	"  --json           at the end, a JSON summary on stdout (the child's live output goes to stderr)\n"
 	"  --report[=DIR]   at the end, write the run's HTML report (pttrace report) to\n"
 	"                   DIR (default ./pttrace-report-<run id>)\n"
+	"\n"
+	"A crash (a signal that dumps core) prints the Python stack (PYTHONFAULTHANDLER=1\n"
+	"unless set), where the core went and the gdb command that opens it with ptgdb.\n"
 	"\n"
 	"Exit status: the child's (its exit code, or 128+N when signal N killed it);\n"
 	"125 pttrace failed (or the child exited 0 but its output could not all be\n"
@@ -48,12 +55,12 @@ static const char usage_text[] =
 
 struct run_opts {
 	const char *logs, *python, *name, *tag, *report_dir;
-	int dispatch, trace, quiet, cmd_mode, report;
+	int dispatch, trace, quiet, cmd_mode, report, core;
 };
 
 static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *ctx)
 {
-	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_REPORT };
+	enum { O_LOGS = 256, O_DISPATCH, O_TRACE, O_NO_TRACE, O_PYTHON, O_NAME, O_TAG, O_REPORT, O_CORE };
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
 		PT_CLI_DB_OPTION,
@@ -66,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 		{ "tag", required_argument, NULL, O_TAG },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "report", optional_argument, NULL, O_REPORT },
+		{ "core", no_argument, NULL, O_CORE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -84,6 +92,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o, struct pt_cli *
 		case O_TAG: o->tag = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case O_REPORT: o->report = 1; o->report_dir = optarg; break;
+		case O_CORE: o->core = 1; break;
 		default:
 			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
 				return c == EXIT_FINE ? -1 : -2;
@@ -117,6 +126,32 @@ static const char *base_name(const char *p)
 	const char *s = strrchr(p, '/');
 
 	return s ? s + 1 : p;
+}
+
+static json_t *crash_json(const struct record_result *r)
+{
+	return json_pack("{s:i, s:s?, s:s?, s:I, s:b, s:s?, s:s?, s:s?}", "signal", r->res.code,
+			 "what", r->crash_what, "file", r->crash_file, "line", (json_int_t)r->crash_line,
+			 "core_dumped", r->res.core_dumped, "core", r->crash.core, "core_note", r->crash.note,
+			 "gdb", r->crash.gdb);
+}
+
+/* A crash: what and where (the Python frame), the core, the gdb line. */
+static void crash_text(struct pt_cli *ctx, const struct record_result *r)
+{
+	const char *name = sigabbrev_np(r->res.code);
+
+	fprintf(stderr, "%s: %scrash:%s signal %d%s%s%s", ctx->prog, pt_c(ctx->color_err, PT_C_RED),
+		pt_c(ctx->color_err, PT_C_RESET), r->res.code, name ? " (SIG" : "", name ? name : "",
+		name ? ")" : "");
+	if (r->crash_file)
+		fprintf(stderr, " at %s:%lld", r->crash_file, (long long)r->crash_line);
+	if (r->crash_what)
+		fprintf(stderr, ": %s", r->crash_what);
+	fputc('\n', stderr);
+	fprintf(stderr, "%s: %s\n", ctx->prog, r->crash.note);
+	if (r->crash.gdb)
+		fprintf(stderr, "%s: gdb: %s\n", ctx->prog, r->crash.gdb);
 }
 
 static void summary(struct pt_cli *ctx, const struct record_result *r)
@@ -159,6 +194,8 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 			json_object_set_new(o, "index_lag_seconds", json_real(r->lag_seconds));
 			json_object_set_new(o, "peak_rss_kb", json_integer(ru.ru_maxrss));
 		}
+		if (r->crashed)
+			json_object_set_new(o, "crash", crash_json(r));
 		pt_json_print(stdout, o);
 		json_decref(o);
 		return;
@@ -175,6 +212,8 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 			(unsigned long long)r->lost_bytes);
 	fprintf(stderr, "%s%s; 'pttrace show %lld'\n", lines && !r->output_lost ? ")" : "",
 		indexed ? "" : ", NOT fully indexed", (long long)run_id);
+	if (r->crashed)
+		crash_text(ctx, r);
 }
 
 /* --report: the run's HTML report once it is indexed. A failure is reported and
@@ -204,8 +243,9 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 	struct run_opts o;
 	struct pt_diag diag;
 	struct db *ix = NULL;
-	struct record_result r;
+	struct record_result r = { 0 };
 	char **child_argv = NULL, *python = NULL;
+	struct runenv_pick pick = { 0 };
 	int first, nargs, rc = EXIT_RUN_INTERNAL;
 
 	first = parse_opts(argc, argv, &o, ctx);
@@ -220,12 +260,24 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 		if (!strncmp(base_name(child_argv[0]), "python", 6))
 			python = runenv_which(child_argv[0], environ);
 	} else {
-		python = runenv_which(o.python ? o.python : "python3", environ);
-		if (!python) {
+		if (runenv_pick_python(o.python, environ, &pick) < 0) {
 			fprintf(stderr, "%s: '%s' not found in PATH\n", ctx->prog,
 				o.python ? o.python : "python3");
 			rc = EXIT_RUN_NOTFOUND;
 			goto out;
+		}
+		python = pt_xstrdup(pick.python);
+		/* The interpreter was not the obvious one: say which and why, once. */
+		if (pick.passed_over || pick.no_default) {
+			const char *v = pick.probe.version ? pick.probe.version : "?";
+
+			if (pick.no_default)
+				fprintf(stderr, "%s: no python3 on PATH; running %s, which has torch %s"
+					" (--python PATH to choose)\n", ctx->prog, python, v);
+			else
+				fprintf(stderr, "%s: python3 on PATH (%s) has no torch; running %s,"
+					" which has torch %s (--python PATH to choose)\n", ctx->prog,
+					pick.passed_over, python, v);
 		}
 		child_argv = pt_xcalloc((size_t)nargs + 2, sizeof(char *));
 		child_argv[0] = python;
@@ -235,8 +287,9 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		goto out;
 	if (record_run(ix, &(struct record_opts){ .argv = child_argv, .argc = nargs, .python = python,
+						  .probe = pick.probe.ran ? &pick.probe : NULL,
 						  .logs = o.logs, .name = o.name, .tag = o.tag,
-						  .dispatch = o.dispatch, .trace = o.trace,
+						  .dispatch = o.dispatch, .trace = o.trace, .core = o.core,
 						  /* With --json stdout is the summary alone: the live copy goes to stderr. */
 						  .echo = o.quiet ? 0 : ctx->json ? 2 : 1 },
 		       &(struct record_hooks){ .warn = show_warning, .flush = show_diag, .ctx = ctx },
@@ -262,5 +315,7 @@ out:
 		child_argv[0] = NULL;
 	free(child_argv);
 	free(python);
+	runenv_pick_release(&pick);
+	record_result_release(&r);
 	return rc;
 }

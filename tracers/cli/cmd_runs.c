@@ -156,8 +156,9 @@ out:
 static const char show_usage[] =
 	"usage: pttrace show [--json] RUN\n"
 	"\n"
-	"One run: command, status, duration, torch, warnings about tracing that\n"
-	"cannot work, graph breaks, recompiles, errors, and lines by kind.\n"
+	"One run: a crash first (signal, Python frame, core file, gdb command), then\n"
+	"command, status, duration, torch, warnings about tracing that cannot work,\n"
+	"graph breaks, recompiles, errors, and lines by kind.\n"
 	"\n"
 	"Exit status: 0 shown, 2 usage error or no such run.\n";
 
@@ -233,6 +234,44 @@ static void print_first_line(const char *indent, json_t *rec)
 	printf("%s%.*s%s\n", indent, (int)(n > 100 ? 100 : n), t ? t : "", n > 100 ? "..." : "");
 }
 
+/*
+ * A crash first, before everything else: the signal, where in Python
+ * (faulthandler's innermost frame of the crashed thread), what, then where
+ * the core went and the gdb line (pttrace run's run_crash row).
+ */
+static void show_crash(json_t *run)
+{
+	json_t *c = json_object_get(run, "crash"), *rec = json_array_get(json_object_get(run, "crashes"), 0);
+	const char *t = json_string_value(json_object_get(rec, "text"));
+	const char *f = json_string_value(json_object_get(rec, "src_file"));
+	const char *s;
+	int sig = (int)json_integer_value(json_object_get(c ? c : run, "signal"));
+
+	if (!json_is_object(c) && !rec)
+		return;
+	printf("  crash:    ");
+	if (sig > 0)
+		printf("signal %d%s%s%s", sig, sigabbrev_np(sig) ? " (SIG" : "",
+		       sigabbrev_np(sig) ? sigabbrev_np(sig) : "", sigabbrev_np(sig) ? ")" : "");
+	else
+		printf("the process printed a fatal error");
+	if (f)
+		printf(" at %s:%lld", f, (long long)json_integer_value(json_object_get(rec, "src_line")));
+	if (t) {
+		char *what = logs_crash_summary(t, strlen(t));
+
+		printf(": %s", what);
+		free(what);
+	}
+	putchar('\n');
+	if (json_is_object(c)) {
+		if ((s = json_string_value(json_object_get(c, "core_note"))))
+			printf("            %s\n", s);
+		if ((s = json_string_value(json_object_get(c, "gdb"))))
+			printf("            %s\n", s);
+	}
+}
+
 static void show_text(json_t *run)
 {
 	char st[64], when[32];
@@ -246,6 +285,7 @@ static void show_text(json_t *run)
 	if ((s = json_string_value(json_object_get(run, "name"))))
 		printf(" (%s)", s);
 	putchar('\n');
+	show_crash(run);
 	printf("  command:  ");
 	json_array_foreach(json_object_get(run, "argv"), i, v)
 		printf("%s%s", i ? " " : "", json_string_value(v));

@@ -15,6 +15,7 @@
 #include "schema.h"
 #include "lines.h"
 #include "logs_query.h"
+#include "numparse.h"
 #include "spool.h"
 #include "diag.h"
 #include "strbuf.h"
@@ -30,7 +31,12 @@ enum { P_ID, P_NLINES, P_STREAM, P_OFF, P_LEN, P_LEVEL, P_TS, P_PID, P_SRCLINE, 
        P_CA, P_FRAME, P_COMPILE, P_ATTEMPT, PEND_NINT };
 #define STACK_MAX 256
 
-enum tb_state { TB_FRAMES = 1, TB_DONE, WARN_SOURCE };
+enum tb_state { TB_FRAMES = 1, TB_DONE, WARN_SOURCE,
+	CRASH_TERMINATE,	/* after "terminate called ...": until faulthandler's header */
+	CRASH_DUMP,		/* faulthandler's dump: thread headers, frames, module list */
+	CRASH_THREAD,		/* ...in the crashed thread's frames: the first names the place */
+};
+#define CRASH_TERMINATE_MAX 400	/* lines of std::terminate's message kept waiting for the dump */
 
 struct group {
 	enum logs_kind kind;	/* NO_GROUP when none is open */
@@ -40,6 +46,7 @@ struct group {
 	int64_t level, ts_us, pid, src_line, rank;
 	struct compileid cid;
 	enum tb_state tb;
+	int64_t tb_lines;	/* lines in the current tb state */
 	/*
 	 * Shown early (logs_ingest_idle): the record row of the group so far
 	 * (0: none) and its nlines then; group_emit completes that row.
@@ -64,9 +71,13 @@ struct pend_record { int64_t v[PEND_NINT]; const char *kind; size_t file_off, fi
 	art_off, art_len, text_off, text_len; };
 struct pend_call { int64_t id, record_id, depth, parent, torn; const char *label;
 	size_t op_off, op_len, ovl_off, ovl_len, key_off, key_len; };
-/* An update of a row already queued: a record shown early (text: a), or a torn call (op a, overload b, key c). */
+/*
+ * An update of a row already queued: a record shown early (text a, src_file
+ * b and src_line: a crash's place comes after its first line), or a torn
+ * call (op a, overload b, key c).
+ */
 enum { UPD_RECORD, FIX_CALL };
-struct pend_update { int what; int64_t id, nlines, len; size_t a_off, a_len, b_off, b_len,
+struct pend_update { int what; int64_t id, nlines, len, src_line; size_t a_off, a_len, b_off, b_len,
 	c_off, c_len; };
 
 /*
@@ -119,7 +130,8 @@ struct logs_ingest {
 	int failed;
 };
 
-static const char *const kind_names[] = { "other", "log", "dispatch", "cpp", "traceback", "warning" };
+static const char *const kind_names[] = { "other", "log", "dispatch", "cpp", "traceback", "warning",
+					  "crash" };
 
 const char *logs_kind_name(enum logs_kind k)
 {
@@ -141,7 +153,8 @@ static const char ins_call_sql[] =
 
 static const char fix_call_sql[] =
 	"UPDATE dispatch_calls SET op = ?2, overload = ?3, dispatch_key = ?4 WHERE id = ?1";
-static const char upd_record_sql[] = "UPDATE records SET nlines = ?2, len = ?3, text = ?4 WHERE id = ?1";
+static const char upd_record_sql[] =
+	"UPDATE records SET nlines = ?2, len = ?3, text = ?4, src_file = ?5, src_line = ?6 WHERE id = ?1";
 
 static void group_init(struct group *g)
 {
@@ -283,7 +296,8 @@ static int write_batch(struct logs_ingest *ig, const struct batch *b)
 	for (size_t i = 0; i < b->nupd; i++) {
 		const struct pend_update *u = &b->upd[i];
 		int rc = u->what == UPD_RECORD
-			 ? db_run(ig->upd_record, "iiiT", u->id, u->nlines, u->len, a + u->a_off, u->a_len)
+			 ? db_run(ig->upd_record, "iiiTTI", u->id, u->nlines, u->len, a + u->a_off, u->a_len,
+				  u->b_len ? a + u->b_off : NULL, u->b_len, u->src_line)
 			 : db_run(ig->fix_call, "iTTT", u->id, a + u->a_off, u->a_len, a + u->b_off,
 				  u->b_len, a + u->c_off, u->c_len);
 
@@ -422,6 +436,9 @@ static int queue_update(struct logs_ingest *ig, int64_t id, const struct group *
 	u->len = (int64_t)g->len;
 	u->a_len = g->text.len;
 	u->a_off = arena_add(ig, g->text.buf, g->text.len);
+	u->b_len = g->file.len;
+	u->b_off = g->file.len ? arena_add(ig, g->file.buf, g->file.len) : 0;
+	u->src_line = g->src_line;
 	return flush_if_full(ig);
 }
 
@@ -763,6 +780,102 @@ static int on_prefixed(struct logs_ingest *ig, struct stream_state *ss, int64_t 
 	return group_add(ig, ss, seq, l, l->p + t->msg_off, l->len - t->msg_off);
 }
 
+#define HAS_PREFIX(p, n, lit) ((n) >= sizeof(lit) - 1 && !memcmp((p), (lit), sizeof(lit) - 1))
+
+/* faulthandler's first line (Python/pylifecycle.c, faulthandler.c): "Fatal Python error: ...". */
+static int is_crash_header(const uint8_t *p, size_t n)
+{
+	return HAS_PREFIX(p, n, "Fatal Python error: ");
+}
+
+/* What a C++ runtime prints before abort() (libstdc++'s verbose terminate handler). */
+static int is_terminate(const uint8_t *p, size_t n)
+{
+	return HAS_PREFIX(p, n, "terminate called after throwing an instance of ") ||
+	       HAS_PREFIX(p, n, "terminate called without an active exception") ||
+	       HAS_PREFIX(p, n, "terminate called recursively");
+}
+
+/*
+ * A line of faulthandler's dump after its header: blank lines, thread
+ * headers, indented frames ("  File "x.py", line 3 in f", "  <no Python
+ * frame>", "  ..."), and the lists it ends with.
+ */
+static int is_crash_body(const uint8_t *p, size_t n)
+{
+	return n == 0 || p[0] == ' ' || HAS_PREFIX(p, n, "Current thread 0x") ||
+	       HAS_PREFIX(p, n, "Thread 0x") || HAS_PREFIX(p, n, "Stack (most recent call first)") ||
+	       HAS_PREFIX(p, n, "Extension modules: ") || HAS_PREFIX(p, n, "Python runtime state: ") ||
+	       HAS_PREFIX(p, n, "<Cannot show all threads");
+}
+
+/* `  File "x.py", line 12 in f`: the file and line into the group (once). */
+static void crash_frame(struct group *g, const uint8_t *p, size_t n)
+{
+	static const char head[] = "  File \"";
+	const uint8_t *q, *end = p + n;
+	uint64_t line;
+	size_t k;
+
+	if (g->file.len || !HAS_PREFIX(p, n, head))
+		return;
+	p += sizeof(head) - 1;
+	/* The file name ends at the last `", line ` (a name may hold quotes). */
+	for (q = end; q > p; q--)
+		if ((size_t)(end - q) >= 8 && q[0] == '"' && !memcmp(q, "\", line ", 8))
+			break;
+	if (q == p)
+		return;
+	k = pt_dec_u64(q + 8, (size_t)(end - q - 8), INT64_MAX, &line);
+	if (k == 0)
+		return;
+	pt_strbuf_add_trunc(&g->file, p, (size_t)(q - p));
+	g->src_line = (int64_t)line;
+}
+
+/* Open a crash record at l, or go on with the one open (terminate's message, then the dump). */
+static int on_crash(struct logs_ingest *ig, struct stream_state *ss, int64_t seq, const struct line *l)
+{
+	struct group *g = &ss->g;
+
+	if (!(g->kind == LOGS_CRASH && g->tb == CRASH_TERMINATE && is_crash_header(l->p, l->len))) {
+		if (group_close(ig, ss) < 0)
+			return -1;
+		group_open(ss, LOGS_CRASH, seq, l);
+		g->level = 50;
+	}
+	g->tb = is_crash_header(l->p, l->len) ? CRASH_DUMP : CRASH_TERMINATE;
+	g->tb_lines = 0;
+	return group_add(ig, ss, seq, l, l->p, l->len);
+}
+
+/* A line while a crash record is open: 1 taken, 0 not part of it, -1 error. */
+static int crash_line(struct logs_ingest *ig, struct stream_state *ss, int64_t seq, const struct line *l)
+{
+	struct group *g = &ss->g;
+
+	if (is_crash_header(l->p, l->len))
+		return on_crash(ig, ss, seq, l) < 0 ? -1 : 1;
+	if (g->tb == CRASH_TERMINATE) {
+		if (++g->tb_lines > CRASH_TERMINATE_MAX)
+			return 0;
+	} else if (!is_crash_body(l->p, l->len)) {
+		return 0;
+	} else if (HAS_PREFIX(l->p, l->len, "Current thread 0x") ||
+		   HAS_PREFIX(l->p, l->len, "Stack (most recent call first)")) {
+		g->tb = CRASH_THREAD;
+		/* The crashed thread's innermost frame wins over any seen before. */
+		pt_strbuf_reset(&g->file);
+		g->src_line = -1;
+	} else if (HAS_PREFIX(l->p, l->len, "Thread 0x")) {
+		if (g->tb == CRASH_THREAD)
+			g->tb = CRASH_DUMP;
+	} else if (l->p[0] == ' ' && (g->tb == CRASH_THREAD || !g->file.len)) {
+		crash_frame(g, l->p, l->len);
+	}
+	return group_add(ig, ss, seq, l, l->p, l->len) < 0 ? -1 : 1;
+}
+
 static int on_line(void *arg, const struct line *l)
 {
 	struct stream_state *ss = arg;
@@ -793,6 +906,10 @@ static int on_line(void *arg, const struct line *l)
 		g->tb = TB_DONE;
 		return group_add(ig, ss, seq, l, l->p, l->len);
 	}
+	if (g->kind == LOGS_CRASH && (rc = crash_line(ig, ss, seq, l)) != 0)
+		return rc < 0 ? -1 : 0;
+	if (is_crash_header(l->p, l->len) || is_terminate(l->p, l->len))
+		return on_crash(ig, ss, seq, l);
 	if (group_close(ig, ss) < 0)
 		return -1;
 	if (l->len == 34 && !memcmp(l->p, "Traceback (most recent call last):", 34)) {

@@ -2,9 +2,11 @@
  * The indexer of a run's output: bytes of stdout and stderr in arrival order
  * go in, records come out into the "lines" part of the index (records,
  * dispatch_calls). Each line is classified (torchlogs.h, dispatch.h, Python
- * tracebacks and warnings, everything else "other"); consecutive lines of
- * one stream that share a TORCH_LOGS prefix, or belong to one traceback,
- * form one record. Every line lands in exactly one record: the sum of
+ * tracebacks and warnings, a crash's faulthandler dump with what
+ * std::terminate printed before it, everything else "other"); consecutive
+ * lines of one stream that share a TORCH_LOGS prefix, or belong to one
+ * traceback or crash, form one record. A crash record's src_file/src_line
+ * are the innermost Python frame of the thread that crashed. Every line lands in exactly one record: the sum of
  * records.nlines is the number of lines. Memory is bounded: a record's text
  * is capped (LOGS_MAX_TEXT; a longer one continues in a new record).
  *
@@ -44,10 +46,11 @@ enum logs_kind {
 	LOGS_CPP,
 	LOGS_TRACEBACK,
 	LOGS_WARNING,
+	LOGS_CRASH,	/* what a dying process printed: faulthandler's stacks, std::terminate's */
 	LOGS_NKINDS,
 };
 
-/* "other", "log", "dispatch", "cpp", "traceback", "warning" (records.kind). */
+/* "other", "log", "dispatch", "cpp", "traceback", "warning", "crash" (records.kind). */
 const char *logs_kind_name(enum logs_kind k);
 
 struct logs_ingest_stats {

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "db_json.h"
+#include "xalloc.h"
 
 int logs_parse_level(const char *s)
 {
@@ -95,7 +96,9 @@ int logs_show_json(struct db *ix, int64_t id, json_t *obj)
 				" FROM records WHERE" LOGS_RUN_RANGE("id", "1")
 				"AND artifact = 'recompiles' ORDER BY id" },
 		{ "errors", "SELECT seq, kind, level, rank, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
-			    "AND (level >= 40 OR kind = 'traceback') ORDER BY id" },
+			    "AND (level >= 40 OR kind IN ('traceback', 'crash')) ORDER BY id" },
+		{ "crashes", "SELECT seq, stream, src_file, src_line, text FROM records WHERE"
+			     LOGS_RUN_RANGE("id", "1") "AND kind = 'crash' ORDER BY id" },
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -106,4 +109,66 @@ int logs_show_json(struct db *ix, int64_t id, json_t *obj)
 		json_object_set_new(obj, parts[i][0], o);
 	}
 	return 0;
+}
+
+/* The line at p (up to a newline or end) and the next one's start. */
+static size_t line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return (size_t)((nl ? nl : end) - p);
+}
+
+char *logs_crash_summary(const char *text, size_t len)
+{
+	static const char fatal[] = "Fatal Python error: ", inst[] = "terminate called after throwing an instance of '",
+			  what[] = "  what():  ";
+	const char *end = text + len, *f = NULL, *t = NULL, *w = NULL;
+	size_t fn = 0, tn = 0, wn = 0;
+
+	for (const char *p = text; p < end;) {
+		size_t n = line_len(p, end);
+
+		if (!f && n >= sizeof(fatal) - 1 && !memcmp(p, fatal, sizeof(fatal) - 1))
+			f = p, fn = n;
+		else if (!t && n > sizeof(inst) - 1 && !memcmp(p, inst, sizeof(inst) - 1)) {
+			t = p + sizeof(inst) - 1;
+			tn = n - (sizeof(inst) - 1);
+			if (t[tn - 1] == '\'')
+				tn--;
+		} else if (!w && n >= sizeof(what) - 1 && !memcmp(p, what, sizeof(what) - 1))
+			w = p + sizeof(what) - 1, wn = n - (sizeof(what) - 1);
+		p += n + 1;
+	}
+	if (!f)
+		f = text, fn = line_len(text, end);
+	if (t && w)
+		return pt_xasprintf("%.*s (%.*s: %.*s)", (int)fn, f, (int)tn, t, (int)wn, w);
+	if (t)
+		return pt_xasprintf("%.*s (%.*s)", (int)fn, f, (int)tn, t);
+	if (w)
+		return pt_xasprintf("%.*s (%.*s)", (int)fn, f, (int)wn, w);
+	return pt_xasprintf("%.*s", (int)fn, f);
+}
+
+int logs_crash_first(struct db *ix, int64_t run_id, char **what, char **file, int64_t *line)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT text, src_file, src_line FROM records WHERE"
+					   LOGS_RUN_RANGE("id", "1") "AND kind = 'crash' ORDER BY id LIMIT 1");
+	int rc;
+
+	*what = *file = NULL;
+	*line = -1;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	rc = db_step(s);
+	if (rc == 1) {
+		const char *t = db_col_text(s, 0), *f = db_col_text(s, 1);
+
+		*what = logs_crash_summary(t ? t : "", t ? strlen(t) : 0);
+		*file = f ? pt_xstrdup(f) : NULL;
+		*line = f ? db_col_int(s, 2) : -1;
+		db_reset(s);
+	}
+	return rc;
 }

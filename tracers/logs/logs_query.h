@@ -64,7 +64,27 @@ json_t *logs_query_ops(struct db *ix, int64_t run_id);
  */
 struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id);
 
-/* The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks, recompiles, errors. 0 or -1. */
+/*
+ * The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks,
+ * recompiles, errors (crash records, tracebacks and lines of level ERROR and
+ * up) and crashes (the crash records with their Python place: src_file,
+ * src_line). 0 or -1.
+ */
 int logs_show_json(struct db *ix, int64_t id, json_t *obj);
+
+/*
+ * A crash record's text (bytes and a length) in one line: faulthandler's
+ * "Fatal Python error: Segmentation fault", with what std::terminate said
+ * before it, "Fatal Python error: Aborted (c10::Error: what() text)". New
+ * string; the record's first line when it has neither.
+ */
+char *logs_crash_summary(const char *text, size_t len);
+
+/*
+ * The run's first crash record: its summary (logs_crash_summary) and its
+ * innermost Python frame (file NULL, line -1 when none). 1 found (*what and
+ * *file new strings), 0 none, -1 error (diag).
+ */
+int logs_crash_first(struct db *ix, int64_t run_id, char **what, char **file, int64_t *line);
 
 #endif

@@ -29,7 +29,7 @@ static const char lines_sql[] =
 	"  stream INTEGER NOT NULL,     -- 1 stdout, 2 stderr\n"
 	"  off INTEGER NOT NULL,        -- byte offset of the first line in the stream's file\n"
 	"  len INTEGER NOT NULL,        -- bytes of all the lines, newlines included\n"
-	"  kind TEXT NOT NULL,          -- log (TORCH_LOGS), dispatch, cpp (c10/glog), traceback, other\n"
+	"  kind TEXT NOT NULL,          -- log (TORCH_LOGS), dispatch, cpp (c10/glog), traceback, warning, crash, other\n"
 	"  level INTEGER,               -- Python level: 10 V/DEBUG, 20 I, 30 W, 40 E, 50 C/F; NULL if none\n"
 	"  ts_us INTEGER,               -- UTC microseconds (year and zone from the run), NULL if no time\n"
 	"  pid INTEGER,                 -- pid (or early-2024 thread id) from the prefix\n"
@@ -68,7 +68,7 @@ static const char lines_drop_sql[] =
 const struct schema_part logs_part = {
 	.name = "lines",
 	.kind = SCHEMA_PART_DERIVED,
-	.version = 2,
+	.version = 3,
 	.create_sql = lines_sql,
 	.drop_sql = lines_drop_sql,
 };

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 
 #include "cmp.h"
 #include "html.h"
+#include "logs_query.h"
 #include "outdir.h"
 #include "report.h"
 #include "report_assets.h"
@@ -956,6 +958,55 @@ static int write_run_section(struct rctx *c, struct html *h, json_t *run)
 	return rc;
 }
 
+/* A crash comes first: the signal, the Python frame, what was printed, the core and gdb. */
+static void write_crash(struct rctx *c, struct html *h)
+{
+	json_t *cr = rp_run_crash(c->ix, c->o->run_id, c->diag);
+	const char *text, *s;
+	int sig;
+
+	if (!cr)
+		return;
+	text = json_string_value(json_object_get(cr, "text"));
+	sig = (int)json_integer_value(json_object_get(cr, "signal"));
+	html_raw(h, "<h2 id=\"crash\" class=\"bad\">Crash</h2>\n<p>");
+	if (sig > 0)
+		html_rawf(h, "Killed by signal %d", sig);
+	else
+		html_raw(h, "A fatal error");
+	if (sig > 0 && sigabbrev_np(sig))
+		html_rawf(h, " (SIG%s)", sigabbrev_np(sig));
+	if ((s = json_string_value(json_object_get(cr, "src_file")))) {
+		html_raw(h, " at <code>");
+		html_text(h, s);
+		html_rawf(h, ":%lld</code>", (long long)json_integer_value(json_object_get(cr, "src_line")));
+	}
+	if (text) {
+		char *what = logs_crash_summary(text, strlen(text));
+
+		html_raw(h, ": ");
+		html_text(h, what);
+		free(what);
+	}
+	html_raw(h, ".</p>\n");
+	if (text) {
+		html_raw(h, "<pre>");
+		html_text(h, text);
+		html_raw(h, "</pre>\n");
+	}
+	if ((s = json_string_value(json_object_get(cr, "core_note")))) {
+		html_raw(h, "<p>");
+		html_text(h, s);
+		html_raw(h, "</p>\n");
+	}
+	if ((s = json_string_value(json_object_get(cr, "gdb")))) {
+		html_raw(h, "<p>Open it in gdb with ptgdb:</p>\n<pre>");
+		html_text(h, s);
+		html_raw(h, "</pre>\n");
+	}
+	json_decref(cr);
+}
+
 static int write_index(struct rctx *c)
 {
 	struct html h;
@@ -973,7 +1024,8 @@ static int write_index(struct rctx *c)
 		json_decref(kc.unk);
 		return -1;
 	}
-	/* Data health first: what could not be read is what a reader must know. */
+	write_crash(c, &h);
+	/* Data health next: what could not be read is what a reader must know. */
 	html_raw(&h, "<h2 id=\"health\">Data health</h2>\n<table><thead><tr><th>file</th><th>rank</th>"
 		     "<th>bytes</th><th>records</th><th>payloads</th><th>damaged lines</th>"
 		     "<th>md5 mismatches</th><th>rank conflict</th></tr></thead><tbody>\n");

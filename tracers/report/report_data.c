@@ -743,9 +743,34 @@ json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag)
 	return j;
 }
 
+/* The run's crash: its run_crash row (pttrace run) and its first crash record, either may be missing. */
+static const char SQL_CRASH[] =
+	"SELECT json_object('signal', (SELECT signal FROM runs WHERE id = ?1),"
+	" 'core_note', c.core_note, 'gdb', c.gdb, 'text', r.text, 'src_file', r.src_file,"
+	" 'src_line', r.src_line)"
+	" FROM (SELECT 1) LEFT JOIN run_crash c ON c.run_id = ?1"
+	" LEFT JOIN (SELECT text, src_file, src_line FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+	" AND kind = 'crash' ORDER BY id LIMIT 1) r"
+	" WHERE c.run_id IS NOT NULL OR r.text IS NOT NULL";
+
+json_t *rp_run_crash(struct db *ix, int64_t run_id, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_CRASH);
+	json_t *j = NULL;
+
+	(void)diag;	/* errors reach the index's diag */
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return NULL;
+	if (db_step(s) == 1) {
+		j = json_loads(db_col_text(s, 0), 0, NULL);
+		db_reset(s);
+	}
+	return j;
+}
+
 static const char SQL_ERRORS[] =
 	"SELECT kind, coalesce(level, 0), text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
-	"AND (level >= 40 OR kind = 'traceback') ORDER BY id LIMIT ?2";
+	"AND (level >= 40 OR kind IN ('traceback', 'crash')) ORDER BY id LIMIT ?2";
 
 int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
 		  struct pt_diag *diag)

@@ -104,6 +104,13 @@ int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_
  * "op:aten::add". */
 int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
 
+/*
+ * The run's crash, or NULL: {signal, core_note, gdb (run_crash, pttrace
+ * run), text, src_file, src_line (its first crash record)}, missing parts
+ * null.
+ */
+json_t *rp_run_crash(struct db *ix, int64_t run_id, struct pt_diag *diag);
+
 /* A `pttrace run` run's error records (level >= ERROR, tracebacks, C++ errors), in
  * arrival order, at most limit: cb(kind, level, text). */
 typedef int (*rp_err_cb)(void *ctx, const char *kind, int64_t level, const char *text);

@@ -57,6 +57,16 @@ static const char core_sql[] =
 	"  bytes INTEGER,               -- size when last indexed\n"
 	"  PRIMARY KEY(run_id, path)\n"
 	") WITHOUT ROWID;\n"
+"CREATE TABLE IF NOT EXISTS run_crash(\n"
+	"  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  signal INTEGER NOT NULL,     -- the signal that killed the child (one that dumps core)\n"
+	"  core_dumped INTEGER NOT NULL, -- 1: the kernel says it dumped core (WCOREDUMP)\n"
+	"  core_limit INTEGER,          -- the child's RLIMIT_CORE soft limit in bytes, -1 unlimited\n"
+	"  core_pattern TEXT,           -- /proc/sys/kernel/core_pattern when the run ended\n"
+	"  core_path TEXT,              -- the core file found, NULL when none\n"
+	"  core_note TEXT NOT NULL,     -- where the core is, or why there is none (as shown)\n"
+	"  gdb TEXT                     -- shell command that opens the core in gdb with ptgdb, or NULL\n"
+	");\n"
 	"CREATE TABLE IF NOT EXISTS run_parts(\n"
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
 	"  part TEXT NOT NULL,          -- a derived part's name (schema_parts.name)\n"
@@ -66,7 +76,11 @@ static const char core_sql[] =
 	") WITHOUT ROWID;\n"
 	"CREATE INDEX IF NOT EXISTS runs_started ON runs(started_us);\n";
 
-/* core 1 -> 2: run_id_seq, seeded with the highest id there is (idempotent). */
+/*
+ * core 1 -> 2: run_id_seq, seeded with the highest id there is; 2 -> 3:
+ * run_crash (created by core_sql, which runs after: IF NOT EXISTS).
+ * Idempotent.
+ */
 static int migrate_core(struct db *ix, int from)
 {
 	if (from >= 2)
@@ -79,7 +93,7 @@ static int migrate_core(struct db *ix, int from)
 const struct schema_part core_part = {
 	.name = "core",
 	.kind = SCHEMA_PART_CONTENT,
-	.version = 2,
+	.version = 3,
 	.create_sql = core_sql,
 	.migrate = migrate_core,
 };

@@ -96,6 +96,17 @@ int runs_add_warning(struct db *ix, int64_t run_id, const char *code, const char
 	return s ? db_run(s, "itt", run_id, code, message) : -1;
 }
 
+int runs_set_crash(struct db *ix, int64_t run_id, const struct run_crash *c)
+{
+	struct db_stmt *s = db_prepare(
+		ix, "INSERT OR REPLACE INTO run_crash(run_id, signal, core_dumped, core_limit,"
+		    " core_pattern, core_path, core_note, gdb) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+
+	return s ? db_run(s, "iiiitttt", run_id, (int64_t)c->signal, (int64_t)c->core_dumped,
+			  c->core_limit, c->core_pattern, c->core_path, c->core_note, c->gdb)
+		 : -1;
+}
+
 int runs_add_file(struct db *ix, int64_t run_id, const char *path, const char *role,
 		  int64_t bytes)
 {

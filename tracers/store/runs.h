@@ -53,6 +53,14 @@ int runs_add_env(struct db *ix, int64_t run_id, const char *name, const char *va
 /* Append a warning (code: stable key, message: the sentence shown). */
 int runs_add_warning(struct db *ix, int64_t run_id, const char *code, const char *message);
 
+/* How a crash ended the run and where its core went (a run_crash row). 0 or -1. */
+struct run_crash {
+	int signal, core_dumped;
+	int64_t core_limit;		/* -1 unlimited */
+	const char *core_pattern, *core_path, *core_note, *gdb;	/* may be NULL but core_note */
+};
+int runs_set_crash(struct db *ix, int64_t run_id, const struct run_crash *c);
+
 /* Record (or update the size of) a file in the run directory; path relative to it. */
 int runs_add_file(struct db *ix, int64_t run_id, const char *path, const char *role,
 		  int64_t bytes);
@@ -133,7 +141,7 @@ json_t *runs_list_json(struct db *ix);
  * One run as `pttrace show` starts it: the runs row (argv as an array,
  * duration_s), env, warnings, files and indexed (run_parts). NULL on error.
  */
-json_t *runs_show_json(struct db *ix, int64_t id);
+json_t *runs_show_json(struct db *ix, int64_t id);	/* "crash": the run_crash row or null */
 
 /* After deletions: VACUUM when free pages are more than a quarter of the file. 0 or -1. */
 int runs_compact(struct db *ix);

@@ -78,7 +78,12 @@ json_t *runs_show_json(struct db *ix, int64_t id)
 	ADD("warnings", "SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq");
 	ADD("files", "SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path");
 	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
+	ADD("crash", "SELECT signal, core_dumped, core_limit, core_pattern, core_path, core_note, gdb"
+		     " FROM run_crash WHERE run_id = ?1");
 #undef ADD
+	/* At most one row: the object, or null. */
+	o = json_object_get(run, "crash");
+	json_object_set(run, "crash", json_array_size(o) ? json_array_get(o, 0) : json_null());
 	return run;
 fail:
 	json_decref(run);

@@ -5,6 +5,9 @@
  * any change to its text, and the change is logged below with its date.
  *
  * Schema changes (newest first):
+ *   2026-12-02  core 3: run_crash (a crash's signal, core file or why none,
+ *               gdb command line; migrated: created). lines 3: record kind
+ *               crash (faulthandler's dump), see logs_ingest.h.
  *   2026-12-02  trace_sources 3: source_size, source_mtime_ns, state,
  *               importer_pid, importer_host: an import's copy is complete or
  *               not, and who makes it (issue 34 N7, N9), see tt_schema.c.

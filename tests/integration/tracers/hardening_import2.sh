@@ -202,7 +202,7 @@ if command -v sqlite3 >/dev/null; then
 	cp A/pt.db newer.db
 	sqlite3 newer.db "UPDATE schema_parts SET version = version + 1 WHERE name = 'core'"
 	out=$("$PTTRACE" --db newer.db ls 2>&1 >/dev/null)
-	check_contains "N22a a newer part: said by a read command" "schema part 'core' is version 3, newer than this pttrace (2)" "$out"
+	check_contains "N22a a newer part: said by a read command" "schema part 'core' is version 4, newer than this pttrace (3)" "$out"
 	check_eq "N22a a newer part: not called out of date" 0 "$(printf '%s\n' "$out" | grep -c 'out of date')"
 else
 	echo "SKIP: N22a needs sqlite3"

@@ -2,7 +2,7 @@
  * tracers/logs/logs_ingest.c: lines → records. Groups (TORCH_LOGS prefixes,
  * tracebacks, warnings), the dispatcher tree, torn dispatcher lines, two
  * interleaved streams, every line in exactly one record whatever the
- * chunking, and a run's spool indexed from its files. Writing and
+ * chunking, a crash's dump, and a run's spool indexed from its files. Writing and
  * reading the spool itself: test_spool.c.
  */
 #include <setjmp.h>
@@ -328,6 +328,139 @@ static void writer_handover(void **state)
 	free(once);
 }
 
+
+/*
+ * A crash as Debian's torch 1.13 prints it (a c10::Error thrown through a
+ * noexcept function, then faulthandler's dump of two threads): one record
+ * of kind crash, level 50, whose place is the crashed thread's innermost
+ * frame (not the other thread's, listed first); the line after the dump
+ * is a record of its own. Fed whole, and cut with the open record shown
+ * early (logs_ingest_idle) before its frames came: the same rows.
+ */
+static const char crash_text[] =
+	"before\n"
+	"terminate called after throwing an instance of 'c10::Error'\n"
+	"  what():  ptools test: n must be positive, got -1\n"
+	"Exception raised from check at abrt.cpp:3 (most recent call first):\n"
+	"frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x9e (0x7fd145d9e9ae in /lib/x86_64-linux-gnu/libc10.so.1.13)\n"
+	"\n"
+	"Fatal Python error: Aborted\n"
+	"\n"
+	"Thread 0x00007fd0f6bff6c0 (most recent call first):\n"
+	"  File \"/usr/lib/python3.11/threading.py\", line 320 in wait\n"
+	"\n"
+	"Current thread 0x00007fd147181040 (most recent call first):\n"
+	"  File \"/tmp/a \\\"b\\\".py\", line 3 in g\n"
+	"  File \"/tmp/a.py\", line 4 in <module>\n"
+	"\n"
+	"Extension modules: torch._C, abrt (total: 2)\n"
+	"after\n";
+
+static const char crash_want[] =
+	"other:1:-:-:-|before\n"
+	"crash:15:50:/tmp/a \\\"b\\\".py:3|terminate called after throwing an instance of 'c10::Error'\n"
+	"  what():  ptools test: n must be positive, got -1\n"
+	"Exception raised from check at abrt.cpp:3 (most recent call first):\n"
+	"frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x9e (0x7fd145d9e9ae in /lib/x86_64-linux-gnu/libc10.so.1.13)\n"
+	"\n"
+	"Fatal Python error: Aborted\n"
+	"\n"
+	"Thread 0x00007fd0f6bff6c0 (most recent call first):\n"
+	"  File \"/usr/lib/python3.11/threading.py\", line 320 in wait\n"
+	"\n"
+	"Current thread 0x00007fd147181040 (most recent call first):\n"
+	"  File \"/tmp/a \\\"b\\\".py\", line 3 in g\n"
+	"  File \"/tmp/a.py\", line 4 in <module>\n"
+	"\n"
+	"Extension modules: torch._C, abrt (total: 2)\n"
+	"other:1:-:-:-|after\n";
+
+static char *dump_crash(struct ptest_db *f)
+{
+	json_t *rows = db_json(f->ix,
+			       "SELECT kind || ':' || nlines || ':' || IFNULL(level, '-') || ':' ||"
+			       " IFNULL(src_file, '-') || ':' || IFNULL(src_line, '-') || '|' || text AS r"
+			       " FROM records WHERE run_id = ?1 ORDER BY seq", "i", f->run);
+	struct pt_strbuf sb;
+	size_t i;
+	json_t *v;
+
+	pt_strbuf_init(&sb, 1 << 20);
+	json_array_foreach(rows, i, v) {
+		assert_int_equal(pt_strbuf_adds(&sb, json_string_value(json_object_get(v, "r"))), 0);
+		assert_int_equal(pt_strbuf_adds(&sb, "\n"), 0);
+	}
+	json_decref(rows);
+	return pt_strbuf_detach(&sb);
+}
+
+static void crash_record(void **state)
+{
+	struct ptest_db *f = *state;
+	char *got, *what, *file;
+	int64_t line;
+	/* Cut in terminate's message, in the dump before the crashed thread, and in its frames. */
+	static const size_t cuts[] = { 0, 100, 320, 420 };
+
+	for (size_t k = 0; k < sizeof(cuts) / sizeof(cuts[0]); k++) {
+		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
+		size_t cut = cuts[k] ? cuts[k] : sizeof(crash_text) - 1;
+
+		assert_non_null(ig);
+		assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)crash_text, cut), 0);
+		if (cuts[k]) {
+			/* Quiet for longer than LOGS_IDLE_COMMIT_MS: the open record is shown as it is. */
+			usleep((LOGS_IDLE_COMMIT_MS + 10) * 1000);
+			assert_int_equal(logs_ingest_idle(ig), 0);
+			assert_int_equal(logs_ingest_feed(ig, 2, (const uint8_t *)crash_text + cut,
+							  sizeof(crash_text) - 1 - cut), 0);
+		}
+		assert_int_equal(logs_ingest_finish(ig), 0);
+		assert_int_equal(logs_ingest_get_stats(ig)->lines[LOGS_CRASH], 15);
+		logs_ingest_free(ig);
+		got = dump_crash(f);
+		assert_string_equal(got, crash_want);
+		free(got);
+	}
+	assert_int_equal(logs_crash_first(f->ix, f->run, &what, &file, &line), 1);
+	assert_string_equal(what, "Fatal Python error: Aborted (c10::Error: ptools test: n must be positive, got -1)");
+	assert_string_equal(file, "/tmp/a \\\"b\\\".py");
+	assert_int_equal(line, 3);
+	free(what);
+	free(file);
+}
+
+/* A segfault's dump alone; a dump with no Python frame; the summary of odd texts. */
+static void crash_summary(void **state)
+{
+	struct ptest_db *f = *state;
+	char *s;
+
+	ingest_text(f->ix, f->run, "Fatal Python error: Segmentation fault\n\n"
+				   "Current thread 0x00007fb81320c040 (most recent call first):\n"
+				   "  <no Python frame>\n\nx\n");
+	s = dump_crash(f);
+	assert_string_equal(s, "crash:5:50:-:-|Fatal Python error: Segmentation fault\n\n"
+			       "Current thread 0x00007fb81320c040 (most recent call first):\n"
+			       "  <no Python frame>\n\n"
+			       "other:1:-:-:-|x\n");
+	free(s);
+	s = logs_crash_summary("terminate called without an active exception\n", 45);
+	assert_string_equal(s, "terminate called without an active exception");
+	free(s);
+	s = logs_crash_summary("terminate called after throwing an instance of 'std::bad_alloc'\n"
+			       "  what():  std::bad_alloc\n", 89);
+	assert_string_equal(s, "terminate called after throwing an instance of 'std::bad_alloc' (std::bad_alloc: std::bad_alloc)");
+	free(s);
+	s = logs_crash_summary("", 0);
+	assert_string_equal(s, "");
+	free(s);
+	/* Bytes and a length: nothing read past it. */
+	s = logs_crash_summary("Fatal Python error: Aborted\nFatal", 27);
+	assert_string_equal(s, "Fatal Python error: Aborted");
+	free(s);
+}
+
 /* A run id past what the key holds (LOGS_RUN_MAX): refused with the reason, nothing written. */
 static void run_id_past_the_key(void **state)
 {
@@ -350,6 +483,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(runs_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(writer_handover, setup, teardown),
 		cmocka_unit_test_setup_teardown(run_id_past_the_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(crash_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(crash_summary, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
