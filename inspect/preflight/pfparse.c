@@ -203,24 +203,29 @@ static long define_value(const uint8_t *s, size_t n, const char *name)
 	return -1;
 }
 
-int pf_cudnn_version(const void *buf, size_t len, struct pf_version *v)
+int pf_header_version(const void *buf, size_t len, const char *major, const char *minor, const char *patch,
+		      struct pf_version *v)
 {
-	long x;
+	const char *names[3] = { major, minor, patch };
 
 	memset(v, 0, sizeof(*v));
-	if ((x = define_value(buf, len, "#define CUDNN_MAJOR")) < 0)
-		return -1;
-	v->v[0] = (unsigned)x;
-	v->n = 1;
-	if ((x = define_value(buf, len, "#define CUDNN_MINOR")) >= 0) {
-		v->v[1] = (unsigned)x;
-		v->n = 2;
-		if ((x = define_value(buf, len, "#define CUDNN_PATCHLEVEL")) >= 0) {
-			v->v[2] = (unsigned)x;
-			v->n = 3;
-		}
+	for (unsigned i = 0; i < 3 && names[i]; i++) {
+		char def[96];
+		long x;
+
+		if (pt_fmt(def, sizeof(def), "#define %s", names[i]) < 0)
+			break;
+		if ((x = define_value(buf, len, def)) < 0)
+			break;
+		v->v[i] = (unsigned)x;
+		v->n = i + 1;
 	}
-	return 0;
+	return v->n ? 0 : -1;
+}
+
+int pf_cudnn_version(const void *buf, size_t len, struct pf_version *v)
+{
+	return pf_header_version(buf, len, "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL", v);
 }
 
 int pf_version_txt(const void *buf, size_t len, struct pf_version *v)

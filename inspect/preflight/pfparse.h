@@ -77,6 +77,15 @@ int pf_version_txt(const void *buf, size_t len, struct pf_version *v);
  */
 int pf_cudnn_version(const void *buf, size_t len, struct pf_version *v);
 
+/*
+ * A library header's version macros, "#define MAJOR 2" and so on (nccl.h:
+ * NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH; cusparseLt.h: CUSPARSELT_VER_MAJOR,
+ * ...), as torch's Find modules read them. minor and patch may be NULL.
+ * Returns 0 with at least the major, -1 when there is none.
+ */
+int pf_header_version(const void *buf, size_t len, const char *major, const char *minor, const char *patch,
+		      struct pf_version *v);
+
 /* One [submodule "name"] section of .gitmodules. */
 struct pf_submodule {
 	char *name, *path, *url;

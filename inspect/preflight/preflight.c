@@ -1026,6 +1026,158 @@ static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *
 	free(lib);
 }
 
+/* ---- NCCL and cuSPARSELt ---- */
+
+/* A header's version (pf_header_version) into v: 0, or -1 (a warning in d when unreadable). */
+static int header_version(const char *hdr, const char *ma, const char *mi, const char *pa, struct pf_version *v,
+			  struct pt_diag *d)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc = read_small(hdr, SMALL_MAX, &buf, &len, d) == 0 ? pf_header_version(buf, len, ma, mi, pa, v) : -1;
+
+	free(buf);
+	return rc;
+}
+
+/* "2.28.9", or "?" when unknown, into buf. */
+static const char *ver_text(const struct pf_version *v, int rc, char *buf, size_t n)
+{
+	if (rc < 0)
+		pt_fmt_trunc(buf, n, "?");
+	else
+		pt_fmt_trunc(buf, n, "%u.%u.%u", v->v[0], v->v[1], v->v[2]);
+	return buf;
+}
+
+/*
+ * NCCL, as torch 2.6's cmake/External/nccl.cmake takes it (USE_NCCL defaults
+ * on with CUDA on Linux): with USE_SYSTEM_NCCL (or USE_SYSTEM_LIBS) its
+ * FindNCCL.cmake looks for nccl.h in NCCL_INCLUDE_DIR, NCCL_ROOT /
+ * NCCL_ROOT_DIR and the CUDA toolkit, then the system's, and libnccl.so
+ * (libnccl_static.a with USE_STATIC_NCCL) likewise with NCCL_LIB_DIR, and
+ * find_package(NCCL REQUIRED) stops CMake when either is missing; without,
+ * torch builds the NCCL of its third_party/nccl/nccl submodule, for every
+ * arch of the list.
+ */
+static void check_nccl(struct preflight *p, char *const *envp, bool sys_libs, struct pt_diag *d)
+{
+	static const char *const inc_subs[] = { "", "include", NULL };
+	static const char *const lib_subs[] = { "", "lib", "lib64", NULL };
+	const char *use = pt_envp_get(envp, "USE_NCCL"), *sysv = pt_envp_get(envp, "USE_SYSTEM_NCCL");
+	const char *stat_v = pt_envp_get(envp, "USE_STATIC_NCCL");
+	const char *libname = stat_v && pf_torch_bool(stat_v) == 1 ? "libnccl_static.a" : "libnccl.so";
+	bool sys = (sysv && pf_torch_bool(sysv) == 1) || (sys_libs && !(sysv && pf_torch_bool(sysv) == 0));
+	char root[PATH_MAX], *hdr, *lib, vb[32];
+	struct pf_version v;
+	int vrc = -1;
+
+	if (use && pf_torch_bool(use) == 0) {
+		item(p, PF_OK, "nccl", NULL, "USE_NCCL=%s: built without NCCL (torch.distributed has no nccl backend)", use);
+		return;
+	}
+	toolkit_root(p->nvcc, root);
+	{
+		const char *incs[] = { pt_envp_get(envp, "NCCL_INCLUDE_DIR"), pt_envp_get(envp, "NCCL_ROOT"),
+				       pt_envp_get(envp, "NCCL_ROOT_DIR"), root, "/usr/include", "/usr/local/include" };
+		const char *libs[] = { pt_envp_get(envp, "NCCL_LIB_DIR"), pt_envp_get(envp, "NCCL_ROOT"),
+				       pt_envp_get(envp, "NCCL_ROOT_DIR"), root, "/usr/lib/x86_64-linux-gnu", "/usr/lib",
+				       "/usr/local/lib" };
+
+		hdr = find_in(incs, 6, inc_subs, "nccl.h");
+		lib = find_in(libs, 7, lib_subs, libname);
+	}
+	if (hdr)
+		vrc = header_version(hdr, "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH", &v, d);
+	if (sys) {
+		if (!hdr || !lib)
+			item(p, PF_FAIL, "nccl",
+			     "install NCCL (NVIDIA's libnccl-dev, or pip's nvidia-nccl-cu12) and set NCCL_ROOT (or "
+			     "NCCL_INCLUDE_DIR and NCCL_LIB_DIR), or USE_SYSTEM_NCCL=0 to build torch's own, or USE_NCCL=0",
+			     "%s: no %s%s%s where torch's FindNCCL looks (NCCL_INCLUDE_DIR, NCCL_LIB_DIR, NCCL_ROOT, %s, the "
+			     "system's): CMake stops with 'Could NOT find NCCL (missing: %s%s%s)'",
+			     sysv && pf_torch_bool(sysv) == 1 ? "USE_SYSTEM_NCCL=1" : "USE_SYSTEM_LIBS=ON (so the system's NCCL)",
+			     hdr ? "" : "nccl.h", !hdr && !lib ? " and no " : "", lib ? "" : libname,
+			     root[0] ? root : "the CUDA toolkit", hdr ? "" : "NCCL_INCLUDE_DIRS", !hdr && !lib ? " " : "",
+			     lib ? "" : "NCCL_LIBRARIES");
+		else
+			item(p, PF_OK, "nccl", NULL, "the system's NCCL %s: %s, %s", ver_text(&v, vrc, vb, sizeof(vb)), hdr, lib);
+	} else {
+		char *sub = pt_xasprintf("%s/third_party/nccl/nccl", p->source_dir);
+		char *also = hdr && lib ? pt_xasprintf("; NCCL %s is installed (%s): USE_SYSTEM_NCCL=1 uses it instead",
+						       ver_text(&v, vrc, vb, sizeof(vb)), lib)
+					: pt_xstrdup("");
+
+		if (!p->is_checkout)
+			item(p, PF_OK, "nccl", NULL, "torch builds the NCCL of its third_party/nccl/nccl submodule%s", also);
+		else if (nonempty_dir(sub))
+			item(p, PF_OK, "nccl", NULL, "torch builds the NCCL of third_party/nccl/nccl, for every arch of the "
+			     "list (a long part of a CUDA build)%s", also);
+		else
+			item(p, PF_FAIL, "nccl",
+			     hdr && lib ? "USE_SYSTEM_NCCL=1 (the installed one), or git submodule update --init "
+					  "--recursive third_party/nccl, or USE_NCCL=0"
+					: "git submodule update --init --recursive third_party/nccl, or USE_NCCL=0",
+			     "%s is missing or empty: torch builds NCCL from it (USE_SYSTEM_NCCL unset) and the build "
+			     "stops there%s", sub, also);
+		free(also);
+		free(sub);
+	}
+	free(hdr);
+	free(lib);
+}
+
+/*
+ * cuSPARSELt (USE_CUSPARSELT defaults on with CUDA): torch 2.6's
+ * FindCUSPARSELT.cmake looks for cusparseLt.h in CUSPARSELT_INCLUDE_DIR and
+ * CUSPARSELT_ROOT / CUSPARSELT_ROOT_DIR and the CUDA toolkit (include, cuda,
+ * cuda/include), libcusparseLt.so in CUSPARSELT_LIBRARY and the same (lib,
+ * lib64, cuda/lib, cuda/lib64); not found, cuda.cmake warns 'Cannot find
+ * cuSPARSELt library. Turning the option off': torch builds, without 2:4
+ * sparse semi-structured matmuls.
+ */
+static void check_cusparselt(struct preflight *p, char *const *envp, struct pt_diag *d)
+{
+	static const char *const inc_subs[] = { "", "include", "cuda", "cuda/include", NULL };
+	static const char *const lib_subs[] = { "", "lib", "lib64", "cuda/lib", "cuda/lib64", NULL };
+	const char *use = pt_envp_get(envp, "USE_CUSPARSELT");
+	char root[PATH_MAX], *hdr, *lib, vb[32];
+	struct pf_version v;
+
+	if (use && pf_torch_bool(use) == 0) {
+		item(p, PF_OK, "cusparselt", NULL, "USE_CUSPARSELT=%s: built without cuSPARSELt", use);
+		return;
+	}
+	toolkit_root(p->nvcc, root);
+	{
+		const char *incs[] = { pt_envp_get(envp, "CUSPARSELT_INCLUDE_DIR"), pt_envp_get(envp, "CUSPARSELT_ROOT"),
+				       pt_envp_get(envp, "CUSPARSELT_ROOT_DIR"), root, "/usr/include", "/usr/local/include" };
+		const char *libs[] = { pt_envp_get(envp, "CUSPARSELT_LIBRARY"), pt_envp_get(envp, "CUSPARSELT_ROOT"),
+				       pt_envp_get(envp, "CUSPARSELT_ROOT_DIR"), root, "/usr/lib/x86_64-linux-gnu", "/usr/lib",
+				       "/usr/local/lib" };
+
+		hdr = find_in(incs, 6, inc_subs, "cusparseLt.h");
+		lib = find_in(libs, 7, lib_subs, "libcusparseLt.so");
+	}
+	if (!hdr || !lib)
+		item(p, use && pf_torch_bool(use) == 1 ? PF_WARN : PF_OK, "cusparselt",
+		     use && pf_torch_bool(use) == 1 ? "install cuSPARSELt (pip's nvidia-cusparselt-cu12, or NVIDIA's "
+						      "libcusparselt-dev) and set CUSPARSELT_ROOT, or USE_CUSPARSELT=0"
+						    : NULL,
+		     "no %s%s%s where torch's FindCUSPARSELT looks (CUSPARSELT_INCLUDE_DIR, CUSPARSELT_LIBRARY, "
+		     "CUSPARSELT_ROOT, %s): CMake warns 'Cannot find cuSPARSELt library. Turning the option off' "
+		     "(no 2:4 sparse matmuls)", hdr ? "" : "cusparseLt.h", !hdr && !lib ? " and no " : "",
+		     lib ? "" : "libcusparseLt.so", root[0] ? root : "the CUDA toolkit");
+	else
+		item(p, PF_OK, "cusparselt", NULL, "cuSPARSELt %s: %s, %s",
+		     ver_text(&v, header_version(hdr, "CUSPARSELT_VER_MAJOR", "CUSPARSELT_VER_MINOR", "CUSPARSELT_VER_PATCH",
+						 &v, d),
+			      vb, sizeof(vb)),
+		     hdr, lib);
+	free(hdr);
+	free(lib);
+}
+
 /* ---- --try-nvcc: the predictions against the real nvcc ---- */
 
 /* nvcc's output says it refused the host compiler (host_config.h's #error). */
@@ -1534,8 +1686,11 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 	}
 	cuda_on = use_cuda != 0 && p->cuda;
 	check_host(p, envp, cuda_on, d);
-	if (cuda_on)
+	if (cuda_on) {
 		check_cudnn(p, envp, d);
+		check_nccl(p, envp, sys_libs, d);
+		check_cusparselt(p, envp, d);
+	}
 	if (o->try_nvcc && cuda_on)
 		try_nvcc(p, d);
 	check_python(p);

@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pf_host_config(data, size, &gmax, &cmax);
 	pf_version_txt(data, size, &v);
 	pf_cudnn_version(data, size, &v);
+	pf_header_version(data, size, "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH", &v);
 	pf_cmake_min(data, size, &v);
 	pf_submodule_status(data, size, &ss);
 	for (size_t i = 0; i < ss.n; i++)

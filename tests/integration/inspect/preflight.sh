@@ -95,6 +95,8 @@ printf 'cmake_minimum_required(VERSION 3.18 FATAL_ERROR)\noption(USE_CUDA "Use C
 printf '[submodule "third_party/pybind11"]\n\tpath = third_party/pybind11\n\turl = https://github.com/pybind/pybind11.git\n[submodule "third_party/fbgemm"]\n\tpath = third_party/fbgemm\n\turl = https://github.com/pytorch/fbgemm\n' >pt/.gitmodules
 : >pt/third_party/pybind11/CMakeLists.txt
 : >pt/third_party/fbgemm/CMakeLists.txt
+# torch 2.6 builds NCCL from third_party/nccl/nccl unless USE_SYSTEM_NCCL.
+mkdir -p pt/third_party/nccl/nccl && : >pt/third_party/nccl/nccl/Makefile
 printf '    if(arch_name MATCHES "^([0-9]+\\\\.[0-9]a?(\\\\([0-9]+\\\\.[0-9]\\\\))?)$")\n' \
 	>pt/cmake/Modules_CUDA_fix/upstream/FindCUDA/select_compute_arch.cmake
 
@@ -136,6 +138,26 @@ check_contains "preflight: cuDNN 8.2: said" "FAIL  cudnn         cuDNN 8.2.4 ($T
 	"$(cat "$T/.out")"
 check_rc "preflight: USE_CUDNN=0" 0 pf CUDA_HOME="$T/cudaold" USE_CUDNN=0 TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 "$P" preflight pt
 check_contains "preflight: USE_CUDNN=0: not looked for" "ok    cudnn         USE_CUDNN=0: built without cuDNN" "$(cat "$T/.out")"
+# NCCL: the submodule emptied (torch builds it from there); the system's through NCCL_ROOT.
+mv pt/third_party/nccl/nccl pt/nccl.away
+check_rc "preflight: third_party/nccl/nccl missing" 1 pf $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: third_party/nccl/nccl missing: said" \
+	"FAIL  nccl          pt/third_party/nccl/nccl is missing or empty: torch builds NCCL from it (USE_SYSTEM_NCCL unset)" \
+	"$(cat "$T/.out")"
+mv pt/nccl.away pt/third_party/nccl/nccl
+mkdir -p nccl/include nccl/lib
+printf '#define NCCL_MAJOR 2\n#define NCCL_MINOR 21\n#define NCCL_PATCH 5\n#define NCCL_SUFFIX ""\n' >nccl/include/nccl.h
+: >nccl/lib/libnccl.so
+check_rc "preflight: USE_SYSTEM_NCCL=1 without one" 1 pf $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 USE_SYSTEM_NCCL=1 \
+	"$P" preflight pt
+check_contains "preflight: USE_SYSTEM_NCCL=1 without one: said" \
+	"FAIL  nccl          USE_SYSTEM_NCCL=1: no nccl.h and no libnccl.so where torch's FindNCCL looks" "$(cat "$T/.out")"
+check_rc "preflight: USE_SYSTEM_NCCL=1, NCCL_ROOT" 0 pf $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 USE_SYSTEM_NCCL=1 \
+	NCCL_ROOT="$T/nccl" "$P" preflight pt
+check_contains "preflight: USE_SYSTEM_NCCL=1, NCCL_ROOT: its version" \
+	"ok    nccl          the system's NCCL 2.21.5: $T/nccl/include/nccl.h, $T/nccl/lib/libnccl.so" "$(cat "$T/.out")"
+check_rc "preflight: USE_NCCL=0" 0 pf $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 USE_NCCL=0 "$P" preflight pt
+check_contains "preflight: USE_NCCL=0: not looked for" "ok    nccl          USE_NCCL=0: built without NCCL" "$(cat "$T/.out")"
 check_rc "preflight: MAX_JOBS past the RAM" 1 pf USE_CUDA=0 MAX_JOBS=100000 "$P" preflight pt
 check_contains "preflight: MAX_JOBS past the RAM: the fix" "fix: MAX_JOBS=" "$(cat "$T/.out")"
 check_contains "preflight: MAX_JOBS past the RAM: the line" "FAIL  memory        100000 jobs (MAX_JOBS) x 2 GB" \

@@ -16,6 +16,8 @@
 #   fine; --try-nvcc agrees each time;
 # - every arch of preflight's table against nvcc 12.4's --list-gpu-code and
 #   its --dryrun (the real "Unsupported gpu architecture" for the rejected);
+# - NCCL (USE_SYSTEM_LIBS: the system's) and cuSPARSELt, absent and found,
+#   against torch's own FindNCCL / FindCUSPARSELT run by the real CMake;
 # - a Debian source tree (no .gitmodules, third_party stripped).
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 BT=$PT_SRC/tests/torch2/buildtree
@@ -111,6 +113,41 @@ check_contains "CUDAHOSTCXX=cuda-g++: --try-nvcc compiles" \
 b=$(cmake_cuda CUDAHOSTCXX=cuda-g++)
 check_contains "CUDAHOSTCXX=cuda-g++: the real CMake takes it" 'CMAKE_CUDA_HOST_COMPILER_VERSION "13.' \
 	"$(cat "$b"/CMakeFiles/*/CMakeCUDACompiler.cmake 2>/dev/null)"
+
+# NCCL and cuSPARSELt where torch's own Find modules (the tree's cmake/Modules) look,
+# with the real CMake. The bed has neither; then NVIDIA's NCCL of /usr/local/cuda
+# (the host's CUDA 13 toolkit, bound at /opt/cuda) through NCCL_ROOT.
+mkdir -p "$T/find"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.18)' 'project(f CXX)' \
+	"list(APPEND CMAKE_MODULE_PATH $SRC/cmake/Modules)" 'set(CUDA_TOOLKIT_ROOT_DIR /usr)' \
+	'find_package(NCCL)' 'message(STATUS "NCCL_FOUND=${NCCL_FOUND}")' \
+	'find_package(CUSPARSELT)' 'message(STATUS "CUSPARSELT_FOUND=${CUSPARSELT_FOUND}")' >"$T/find/CMakeLists.txt"
+pf "${CUDA[@]}" CUDAHOSTCXX=cuda-g++ $SRC
+check_contains "no NCCL, USE_SYSTEM_LIBS: predicted to stop CMake" \
+	"FAIL  nccl          USE_SYSTEM_LIBS=ON (so the system's NCCL): no nccl.h and no libnccl.so where torch's FindNCCL looks (NCCL_INCLUDE_DIR, NCCL_LIB_DIR, NCCL_ROOT, /usr, the system's): CMake stops with 'Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)'" \
+	"$(line nccl)"
+check_contains "no cuSPARSELt: predicted turned off" \
+	"ok    cusparselt    no cusparseLt.h and no libcusparseLt.so where torch's FindCUSPARSELT looks" "$(line cusparselt)"
+inside "${PF_ENV[@]}" cmake -S /t/find -B /t/find-b1
+check_contains "no NCCL: the real FindNCCL says so" "Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)" \
+	"$(cat "$T/in.out" "$T/in.err")"
+check_contains "no cuSPARSELt: the real FindCUSPARSELT agrees" "CUSPARSELT_FOUND=FALSE" "$(cat "$T/in.out")"
+if [ -e /usr/local/cuda/include/nccl.h ]; then
+	CU=$(realpath /usr/local/cuda)
+	# pfb: pf with /usr/local/cuda bound at /opt/cuda.
+	"$BT" bed run -b "$T:/t" -b "$CU:/opt/cuda" -- "${PF_ENV[@]}" "${CONF[@]}" "${CUDA[@]}" CUDAHOSTCXX=cuda-g++ \
+		NCCL_ROOT=/opt/cuda "$P" preflight $SRC >"$T/pf.out" 2>"$T/pf.err"
+	nv=$(sed -n 's/^#define NCCL_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' /usr/local/cuda/include/nccl.h | paste -sd. -)
+	check_contains "NCCL_ROOT: the system's NCCL found, its version" \
+		"ok    nccl          the system's NCCL $nv: /opt/cuda/include/nccl.h, /opt/cuda/lib" "$(line nccl)"
+	"$BT" bed run -b "$T:/t" -b "$CU:/opt/cuda" -- "${PF_ENV[@]}" NCCL_ROOT=/opt/cuda cmake -S /t/find -B /t/find-b2 \
+		>"$T/in.out" 2>"$T/in.err"
+	check_contains "NCCL_ROOT: the real FindNCCL finds it there" "Found NCCL: /opt/cuda/include" "$(cat "$T/in.out")"
+	check_contains "NCCL_ROOT: the real FindNCCL's version" "NCCL_FOUND=TRUE" "$(cat "$T/in.out")"
+else
+	echo "note: no NCCL in /usr/local/cuda here: the found case is not checked"
+	[ "${PT_STRICT:-0}" = 1 ] && check_eq "NCCL in /usr/local/cuda (strict)" present absent
+fi
 
 # Every arch of the table against nvcc 12.4 itself.
 all="3.5;3.7;5.0;5.2;5.3;6.0;6.1;6.2;7.0;7.2;7.5;8.0;8.6;8.7;8.9;9.0;10.0;10.1;12.0"

@@ -309,12 +309,35 @@ static void nvcc_dryrun(void **state)
 	assert_null(path);
 }
 
+static void header_version(void **state)
+{
+	struct pf_version v;
+	(void)state;
+
+	/* NVIDIA's nccl.h 2.28.9 lines; cusparseLt.h's; a major alone; none; tabs; a name that only starts so. */
+	assert_int_equal(pf_header_version(P("#define NCCL_MAJOR 2\n#define NCCL_MINOR 28\n#define NCCL_PATCH 9\n"
+					     "#define NCCL_SUFFIX \"\"\n"), "NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH", &v), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.v[1], 28);
+	assert_int_equal(v.v[2], 9);
+	assert_int_equal(pf_header_version(P("#define CUSPARSELT_VER_MAJOR 0\n#define CUSPARSELT_VER_MINOR\t6\n"),
+					   "CUSPARSELT_VER_MAJOR", "CUSPARSELT_VER_MINOR", "CUSPARSELT_VER_PATCH", &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(v.v[1], 6);
+	assert_int_equal(pf_header_version(P("#define NCCL_MAJOR 2\n"), "NCCL_MAJOR", NULL, NULL, &v), 0);
+	assert_int_equal(v.n, 1);
+	assert_int_equal(pf_header_version(P("#define NCCL_MAJORX 2\n#define NCCL_MAJOR\n"), "NCCL_MAJOR", "NCCL_MINOR",
+					   NULL, &v), -1);
+	assert_int_equal(v.n, 0);
+	assert_int_equal(pf_header_version("", 0, "NCCL_MAJOR", NULL, NULL, &v), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nvcc_version), cmocka_unit_test(compilers), cmocka_unit_test(tools),
 		cmocka_unit_test(host_config),	cmocka_unit_test(version_txt), cmocka_unit_test(cudnn_version), cmocka_unit_test(gitmodules),
-		cmocka_unit_test(submodule_status), cmocka_unit_test(cmakelists), cmocka_unit_test(nvcc_dryrun),
+		cmocka_unit_test(submodule_status), cmocka_unit_test(cmakelists), cmocka_unit_test(nvcc_dryrun), cmocka_unit_test(header_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
