@@ -295,3 +295,14 @@ const char *pf_common_archs(int cuda, char *buf, size_t n)
 	pt_strbuf_release(&sb);
 	return buf;
 }
+
+uint64_t pf_device_bytes_sass(unsigned arch)
+{
+	if (arch < 70)
+		return 115ull << 20;
+	if (arch < 80)
+		return 84ull << 20;
+	if (arch < 90)
+		return 117ull << 20;
+	return 121ull << 20;
+}

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A CUDA version as CUDA_VERSION spells it: 12040 is 12.4, 13000 is 13.0. */
 #define PF_CUDA(major, minor) ((major) * 1000 + (minor) * 10)
@@ -104,5 +105,17 @@ size_t pf_arch_name(const char *name, size_t n, unsigned *out, size_t max);
  * this CUDA version), as "5.0;8.0;..." in buf. Returns buf.
  */
 const char *pf_common_archs(int cuda, char *buf, size_t n);
+
+/*
+ * Device code in libtorch_cuda per architecture, as stored (lz4-compressed
+ * fat binaries), for an estimate of the library's size: measured with
+ * `ptinspect cuda --json` on Debian's libtorch_cuda.so.2.6.0
+ * (python3-torch-cuda 2.6.0, trixie contrib; nvcc 12.4, arch list
+ * 5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX): 1.11 GB in 341 fat binaries, sm_50 114
+ * MiB, sm_60 115, sm_70 86, sm_75 82, sm_80 118, sm_86 116, sm_90 121,
+ * compute_90 PTX 307. Archs after 9.0 take 9.0's figure. Bytes.
+ */
+uint64_t pf_device_bytes_sass(unsigned arch);
+#define PF_DEVICE_BYTES_PTX (307ull << 20)
 
 #endif

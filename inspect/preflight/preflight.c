@@ -709,11 +709,46 @@ static const char *const arch_names_list[] = {
 	"Ampere+Tegra", "Ampere", "Ada", "Hopper", "Blackwell", NULL,
 };
 
+/*
+ * The device code libtorch_cuda will hold for the accepted architectures of
+ * p->archs[first..] and n_ptx PTX entries (pf_device_bytes_sass, measured on
+ * Debian's torch 2.6): a warning past 1.5 GiB, where the link of
+ * libtorch_cuda.so nears the 2 GiB that x86-64's 32-bit relocations reach
+ * ("relocation truncated to fit").
+ */
+static void device_size(struct preflight *p, size_t first, size_t n_ptx)
+{
+	uint64_t b = n_ptx * PF_DEVICE_BYTES_PTX;
+	size_t n = 0;
+	char gbuf[32];
+
+	for (size_t i = first; i < p->n_archs; i++) {
+		bool seen = false;
+
+		for (size_t j = first; j < i; j++)
+			seen |= p->archs[j].arch == p->archs[i].arch && p->archs[j].variant == p->archs[i].variant;
+		if (p->archs[i].accepted == 1 && !seen) {
+			b += pf_device_bytes_sass(p->archs[i].arch);
+			n++;
+		}
+	}
+	p->device_bytes = b;
+	if (b >= (3ull << 29))
+		item(p, PF_WARN, "size", "fewer architectures: the GPUs you run on, and +PTX only on the newest",
+		     "about %s of device code in libtorch_cuda (%zu SASS target%s, %zu PTX): near the 2 GiB where its "
+		     "link fails with 'relocation truncated to fit' (per arch as in Debian's torch 2.6 CUDA build)",
+		     gb(gbuf, sizeof(gbuf), b), n, PT_PLURAL(n), n_ptx);
+	else
+		item(p, PF_OK, "size", NULL, "about %s of device code in libtorch_cuda (%zu SASS target%s, %zu PTX; per "
+		     "arch as in Debian's torch 2.6 CUDA build)", gb(gbuf, sizeof(gbuf), b), n, PT_PLURAL(n), n_ptx);
+}
+
 void preflight_check_arch(struct preflight *p, const char *list, int cuda, bool only_a, bool gpu_here)
 {
 	char common[128], ccb[16], nv[16];
 	char *copy, *save = NULL;
 	bool spaces;
+	size_t n_ptx = 0;
 	unsigned lo, hi;
 	size_t first = p->n_archs;
 
@@ -741,7 +776,7 @@ void preflight_check_arch(struct preflight *p, const char *list, int cuda, bool 
 		size_t k;
 
 		if (ptx)
-			n -= 4;
+			n -= 4, n_ptx++;
 		if (parse_num_entry(e, n, &arch, &variant, &pa) == 0) {
 			if (variant == 'f' && only_a) {
 				item(p, PF_FAIL, "arch", "use the 'a' variant, or a newer torch",
@@ -835,6 +870,8 @@ void preflight_check_arch(struct preflight *p, const char *list, int cuda, bool 
 		else if (p->arch_list_default && p->n_archs == first)
 			item(p, PF_WARN, "arch", NULL, "TORCH_CUDA_ARCH_LIST unset and no GPU here to detect");
 		pt_strbuf_release(&okl);
+		if (n_ok)
+			device_size(p, first, n_ptx);
 	}
 }
 

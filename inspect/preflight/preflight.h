@@ -47,6 +47,7 @@ struct preflight {
 	char cuda_build[32];		/* "V13.0.88" */
 	char *arch_list;		/* the list checked (TORCH_CUDA_ARCH_LIST or torch's default) */
 	bool arch_list_default;		/* torch's common list: unset and no GPU here */
+	uint64_t device_bytes;		/* libtorch_cuda's device code the list implies (estimate), 0: none */
 	struct pf_arch_check *archs;
 	size_t n_archs, a_archs;
 	char *cxx;			/* the C++ compiler CMake takes (CXX, c++ on PATH) */

@@ -66,6 +66,7 @@ json_t *report_preflight_json(const struct preflight *p)
 	}
 	json_object_set_new(o, "arch_list", pt_json_str(p->arch_list));
 	json_object_set_new(o, "arch_list_default", json_boolean(p->arch_list_default));
+	json_object_set_new(o, "device_code_bytes", p->device_bytes ? json_integer((json_int_t)p->device_bytes) : json_null());
 	for (size_t i = 0; i < p->n_archs; i++) {
 		const struct pf_arch_check *a = &p->archs[i];
 		json_t *x = json_object();

@@ -158,6 +158,12 @@ check_contains "preflight: USE_SYSTEM_NCCL=1, NCCL_ROOT: its version" \
 	"ok    nccl          the system's NCCL 2.21.5: $T/nccl/include/nccl.h, $T/nccl/lib/libnccl.so" "$(cat "$T/.out")"
 check_rc "preflight: USE_NCCL=0" 0 pf $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 USE_NCCL=0 "$P" preflight pt
 check_contains "preflight: USE_NCCL=0: not looked for" "ok    nccl          USE_NCCL=0: built without NCCL" "$(cat "$T/.out")"
+# An arch list whose device code nears the 2 GiB of libtorch_cuda's link.
+check_rc "preflight: a list near 2 GiB" 0 pf $CUDA "TORCH_CUDA_ARCH_LIST=5.0;5.2;6.0;6.1;7.0;7.5;8.0+PTX;8.6;8.9;9.0+PTX" \
+	MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: a list near 2 GiB: warned" \
+	"warn  size          about 1.7 GB of device code in libtorch_cuda (10 SASS targets, 2 PTX): near the 2 GiB where its link fails with 'relocation truncated to fit'" \
+	"$(cat "$T/.out")"
 check_rc "preflight: MAX_JOBS past the RAM" 1 pf USE_CUDA=0 MAX_JOBS=100000 "$P" preflight pt
 check_contains "preflight: MAX_JOBS past the RAM: the fix" "fix: MAX_JOBS=" "$(cat "$T/.out")"
 check_contains "preflight: MAX_JOBS past the RAM: the line" "FAIL  memory        100000 jobs (MAX_JOBS) x 2 GB" \

@@ -18,6 +18,8 @@
 #   its --dryrun (the real "Unsupported gpu architecture" for the rejected);
 # - NCCL (USE_SYSTEM_LIBS: the system's) and cuSPARSELt, absent and found,
 #   against torch's own FindNCCL / FindCUSPARSELT run by the real CMake;
+# - the device code an arch list implies, against Debian's libtorch_cuda 2.6
+#   built with that list (the CUDA bed);
 # - a Debian source tree (no .gitmodules, third_party stripped).
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 BT=$PT_SRC/tests/torch2/buildtree
@@ -147,6 +149,22 @@ if [ -e /usr/local/cuda/include/nccl.h ]; then
 else
 	echo "note: no NCCL in /usr/local/cuda here: the found case is not checked"
 	[ "${PT_STRICT:-0}" = 1 ] && check_eq "NCCL in /usr/local/cuda (strict)" present absent
+fi
+
+# The device code the list implies, against the real library built with it:
+# Debian's libtorch_cuda 2.6 of the CUDA bed (5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX).
+pf "${CUDA[@]}" CUDAHOSTCXX=cuda-g++ "TORCH_CUDA_ARCH_LIST=5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX" --json $SRC
+est=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["device_code_bytes"])' "$T/pf.out")
+if "$PT_SRC/tests/torch2/testbed" --flavour cuda create 2>"$T/cbed.err"; then
+	CROOT=${PT_TORCH2_CUDA_CACHE:-/var/tmp/ptools-torch2-cuda}/root
+	"$PTINSPECT" cuda --json "$CROOT"/usr/lib/x86_64-linux-gnu/libtorch_cuda.so.2.6.0 >"$T/tc.json"
+	real=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["files"][0]["cuda"]["device_code_bytes"])' \
+		"$T/tc.json")
+	check_eq "the estimate within 5% of Debian's libtorch_cuda ($est vs $real bytes)" 1 \
+		"$(/usr/bin/python3 -c 'import sys; e, r = map(int, sys.argv[1:]); print(int(abs(e - r) <= r / 20))' "$est" "$real")"
+else
+	check_eq "the CUDA bed for the real libtorch_cuda" 0 1
+	tail -3 "$T/cbed.err"
 fi
 
 # Every arch of the table against nvcc 12.4 itself.
