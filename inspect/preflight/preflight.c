@@ -1515,34 +1515,134 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 
 /* ---- Python, cmake, ninja ---- */
 
+/*
+ * The probe python3 runs: its version, its include folder, then one line per
+ * build requirement of the checkout's pyproject.toml ([build-system]
+ * requires, read with tomllib; setup.py's own imports when there is none or
+ * the Python is older than 3.11): "req NAME OP VERSION HAVE", HAVE the
+ * installed distribution's version, "-" when not installed, "?" when it
+ * imports but has no metadata. OP and VERSION are "-" without a bound.
+ */
+static const char python_probe[] =
+	"import sys, sysconfig, re, importlib.util as u\n"
+	"print(sys.version.split()[0])\n"
+	"print(sysconfig.get_paths()['include'])\n"
+	"req = None\n"
+	"if len(sys.argv) > 1 and sys.argv[1]:\n"
+	"    try:\n"
+	"        import tomllib\n"
+	"        with open(sys.argv[1], 'rb') as f:\n"
+	"            req = tomllib.load(f).get('build-system', {}).get('requires')\n"
+	"    except Exception:\n"
+	"        req = None\n"
+	"if not isinstance(req, list):\n"
+	"    req = ['setuptools', 'pyyaml', 'typing-extensions']\n"
+	"mods = {'pyyaml': 'yaml', 'typing-extensions': 'typing_extensions'}\n"
+	"for r in req:\n"
+	"    m = re.match(r'\\s*([A-Za-z0-9_.-]+)\\s*(?:\\[[^]]*\\])?\\s*(>=|==|~=|>)?\\s*([0-9][0-9.]*)?', str(r))\n"
+	"    if not m:\n"
+	"        continue\n"
+	"    name = m.group(1).lower().replace('_', '-')\n"
+	"    try:\n"
+	"        import importlib.metadata as md\n"
+	"        have = md.version(name)\n"
+	"    except Exception:\n"
+	"        mod = mods.get(name, name.replace('-', '_'))\n"
+	"        have = '?' if u.find_spec(mod) is not None else '-'\n"
+	"    print('req', name, m.group(2) or '-', m.group(3) or '-', have)\n";
+
+/* setup.py imports these itself: without them it does not start. */
+static bool setup_needs(const char *name)
+{
+	return !strcmp(name, "setuptools") || !strcmp(name, "pyyaml") || !strcmp(name, "typing-extensions");
+}
+
+/* The version in a "1.2.3rc1" text (the dotted numbers at its start; one number is a version too). */
+static bool loose_version(const char *s, struct pf_version *v)
+{
+	char buf[64];
+
+	memset(v, 0, sizeof(*v));
+	if (pf_tool_version(s, strlen(s), v) == 0)
+		return true;
+	if (pt_fmt(buf, sizeof(buf), "%s.0", s) == 0 && pf_tool_version(buf, strlen(buf), v) == 0)
+		return true;
+	return false;
+}
+
+/* One "req" line of the probe: an item when a requirement is missing or older than its bound. */
+static void check_requirement(struct preflight *p, const char *py, const char *pyproject, char *line)
+{
+	char *save = NULL, *name, *op, *want, *have;
+	struct pf_version wv, hv;
+
+	strtok_r(line, " ", &save);
+	name = strtok_r(NULL, " ", &save);
+	op = strtok_r(NULL, " ", &save);
+	want = strtok_r(NULL, " ", &save);
+	have = strtok_r(NULL, " ", &save);
+	if (!name || !op || !want || !have)
+		return;
+	if (!strcmp(name, "cmake") || !strcmp(name, "ninja")) {
+		/* The programs: checked as such (a bound on cmake too). */
+		if (!strcmp(name, "cmake") && strcmp(want, "-") && loose_version(want, &wv))
+			p->cmake_min_pyproject = wv;
+		return;
+	}
+	if (!strcmp(have, "-")) {
+		bool deb = pyenv_same_file(py, "/usr/bin/python3");
+		char *fix = pt_xasprintf("%s -m pip install '%s%s%s'%s%s%s", py, name, strcmp(op, "-") ? op : "",
+					 strcmp(op, "-") ? want : "", deb ? " (or Debian's python3-" : "",
+					 deb ? (!strcmp(name, "pyyaml") ? "yaml" : name) : "", deb ? ")" : "");
+
+		item(p, setup_needs(name) ? PF_FAIL : PF_WARN, "python", fix, "%s cannot import %s (%s)%s", py, name,
+		     pyproject ? "pyproject.toml's build requirements" : "setup.py imports it",
+		     setup_needs(name) ? ": setup.py stops" :
+					 ": pip install --no-build-isolation does not install it, and the build may need it");
+		free(fix);
+		return;
+	}
+	if (strcmp(op, "-") && strcmp(have, "?") && loose_version(want, &wv) && loose_version(have, &hv) &&
+	    (!strcmp(op, "==") ? pf_version_cmp(&hv, &wv) != 0 :
+	     !strcmp(op, ">")  ? pf_version_cmp(&hv, &wv) <= 0 : pf_version_cmp(&hv, &wv) < 0)) {
+		char *fix = pt_xasprintf("%s -m pip install '%s%s%s'", py, name, op, want);
+
+		item(p, PF_WARN, "python", fix,
+		     "%s has %s %s, pyproject.toml requires %s%s: pip install --no-build-isolation does not check it, "
+		     "and setup.py or torchgen may fail on what is missing", py, name, have, op, want);
+		free(fix);
+	}
+}
+
 static void check_python(struct preflight *p)
 {
 	char *py = which_exec("python3");
-	static const char script[] =
-		"import sys, sysconfig, importlib.util as u\n"
-		"print(sys.version.split()[0])\n"
-		"print(sysconfig.get_paths()['include'])\n"
-		"print(' '.join(p for m, p in (('setuptools', 'setuptools'), ('yaml', 'pyyaml'),\n"
-	"      ('typing_extensions', 'typing_extensions')) if u.find_spec(m) is None))\n";
-	char *argv[4];
+	char *pyproject = p->is_checkout ? pt_xasprintf("%s/pyproject.toml", p->source_dir) : NULL;
+	char *argv[5];
 	struct pt_strbuf out;
 	int st;
 
+	if (pyproject && !exists(pyproject)) {
+		free(pyproject);
+		pyproject = NULL;
+	}
 	if (!py) {
 		item(p, PF_FAIL, "python", "apt-get install python3 python3-dev", "no python3 on PATH: setup.py has nothing to run in");
+		free(pyproject);
 		return;
 	}
 	argv[0] = py;
 	argv[1] = (char *)"-c";
-	argv[2] = (char *)script;
-	argv[3] = NULL;
+	argv[2] = (char *)python_probe;
+	argv[3] = pyproject ? pyproject : (char *)"";
+	argv[4] = NULL;
 	pt_strbuf_init(&out, OUT_MAX);
 	st = pyenv_run_capture(argv, &out, 1);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		item(p, PF_FAIL, "python", NULL, "%s does not run a one-line script", py);
 	} else {
-		char *s = pt_xstrdup(pt_strbuf_str(&out)), *save = NULL;
-		char *ver = strtok_r(s, "\n", &save), *inc = strtok_r(NULL, "\n", &save), *miss = strtok_r(NULL, "\n", &save);
+		char *s = pt_xstrdup(pt_strbuf_str(&out)), *save = NULL, *l;
+		char *ver = strtok_r(s, "\n", &save), *inc = strtok_r(NULL, "\n", &save);
 		char *h = inc ? pt_xasprintf("%s/Python.h", inc) : NULL;
 		bool other = !pyenv_same_file(py, "/usr/bin/python3") && exists("/usr/bin/python3");
 
@@ -1552,16 +1652,14 @@ static void check_python(struct preflight *p)
 		else
 			item(p, PF_OK, "python", NULL, "%s (Python %s%s), Python.h in %s", py, ver ? ver : "?",
 			     other ? "; not /usr/bin/python3" : "", inc);
-		if (miss && *miss) {
-			char *fix = pt_xasprintf("%s -m pip install %s", py, miss);
-
-			item(p, PF_FAIL, "python", fix, "%s cannot import: %s (setup.py and torchgen need them)", py, miss);
-			free(fix);
-		}
+		while ((l = strtok_r(NULL, "\n", &save)) != NULL)
+			if (!strncmp(l, "req ", 4))
+				check_requirement(p, py, pyproject, l);
 		free(h);
 		free(s);
 	}
 	pt_strbuf_release(&out);
+	free(pyproject);
 	free(py);
 }
 
@@ -1600,6 +1698,15 @@ static void check_tools(struct preflight *p, struct pt_diag *d)
 			     have.v[1], have.v[2], need.v[0], need.v[1]);
 		else
 			item(p, PF_OK, "cmake", NULL, "%s: %u.%u.%u", cm, have.v[0], have.v[1], have.v[2]);
+		if (p->cmake_min_pyproject.n && pf_version_cmp(&have, &p->cmake_min_pyproject) < 0 &&
+		    !(need.n && pf_version_cmp(&have, &need) < 0)) {
+			const struct pf_version *w = &p->cmake_min_pyproject;
+			char *fix = pt_xasprintf("pip install 'cmake>=%u.%u', or a newer distribution cmake", w->v[0], w->v[1]);
+
+			item(p, PF_WARN, "cmake", fix, "%s: %u.%u.%u, pyproject.toml requires cmake>=%u.%u (pip install "
+			     "--no-build-isolation does not check it)", cm, have.v[0], have.v[1], have.v[2], w->v[0], w->v[1]);
+			free(fix);
+		}
 	}
 	free(cm);
 	nj = which_exec("ninja");

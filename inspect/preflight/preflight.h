@@ -57,6 +57,7 @@ struct preflight {
 	struct pf_compiler host;
 	int gcc_max, clang_max;		/* what this CUDA accepts, -1 unknown */
 	char *host_limits_from;		/* host_config.h path, or "table" */
+	struct pf_version cmake_min_pyproject;	/* pyproject.toml's cmake>=X; n 0 when none */
 	uint64_t ram_bytes, disk_free;
 	long jobs;			/* MAX_JOBS or ninja's default */
 	struct pf_item *items;

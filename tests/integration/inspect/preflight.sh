@@ -158,6 +158,34 @@ check_contains "preflight: USE_SYSTEM_NCCL=1, NCCL_ROOT: its version" \
 	"ok    nccl          the system's NCCL 2.21.5: $T/nccl/include/nccl.h, $T/nccl/lib/libnccl.so" "$(cat "$T/.out")"
 check_rc "preflight: USE_NCCL=0" 0 pf $CUDA TORCH_CUDA_ARCH_LIST=8.6 MAX_JOBS=1 USE_NCCL=0 "$P" preflight pt
 check_contains "preflight: USE_NCCL=0: not looked for" "ok    nccl          USE_NCCL=0: built without NCCL" "$(cat "$T/.out")"
+# pyproject.toml's build requirements against the real /usr/bin/python3: torch 2.6's
+# (tests/fixtures/buildtree), then one asking for what no machine has.
+mkdir -p pyreal && ln -s /usr/bin/python3 pyreal/python3
+cp -r pt ptreq && cp "$PT_FIXTURES/buildtree/pyproject.toml" ptreq/
+check_rc "preflight: torch 2.6's pyproject.toml, the real python3" 0 pf PATH="$T/pyreal:$T/bin" USE_CUDA=0 MAX_JOBS=1 \
+	"$P" preflight ptreq
+te=$(/usr/bin/python3 -c 'import importlib.metadata as m; print(m.version("typing-extensions"))' 2>/dev/null || echo -)
+if [ "$te" = - ]; then
+	check_contains "preflight: typing-extensions missing" "$T/pyreal/python3 cannot import typing-extensions" "$(cat "$T/.out")"
+elif /usr/bin/python3 -c 'import sys; sys.exit(0 if tuple(map(int, sys.argv[1].split(".")[:3])) < (4, 10, 0) else 1)' "$te"; then
+	check_contains "preflight: typing-extensions $te older than torch 2.6 asks" \
+		"warn  python        $T/pyreal/python3 has typing-extensions $te, pyproject.toml requires >=4.10.0" "$(cat "$T/.out")"
+else
+	check_eq "preflight: typing-extensions $te as torch 2.6 asks: no warning" 0 "$(grep -c 'typing-extensions' "$T/.out")"
+fi
+printf '[build-system]\nrequires = ["setuptools>=999", "ptools-no-such-dist", "cmake>=99.1", "ninja"]\n' >ptreq/pyproject.toml
+check_rc "preflight: requirements nobody has (warnings)" 0 pf PATH="$T/pyreal:$T/bin" USE_CUDA=0 MAX_JOBS=1 "$P" preflight ptreq
+check_contains "preflight: setuptools too old" "warn  python        $T/pyreal/python3 has setuptools " "$(cat "$T/.out")"
+check_contains "preflight: setuptools too old: the bound" ", pyproject.toml requires >=999: pip install --no-build-isolation does not check it" \
+	"$(cat "$T/.out")"
+check_contains "preflight: a distribution not installed" \
+	"warn  python        $T/pyreal/python3 cannot import ptools-no-such-dist (pyproject.toml's build requirements)" "$(cat "$T/.out")"
+check_contains "preflight: cmake below pyproject's bound" \
+	"warn  cmake         $T/bin/cmake: 3.25.1, pyproject.toml requires cmake>=99.1" "$(cat "$T/.out")"
+printf '[build-system]\nrequires = ["pyyaml", "ptools-no-such-dist"]\n' >ptreq/pyproject.toml
+/usr/bin/python3 -c 'import yaml' 2>/dev/null && check_eq "preflight: pyyaml found by its module" 0 \
+	"$(pf PATH="$T/pyreal:$T/bin" USE_CUDA=0 MAX_JOBS=1 "$P" preflight ptreq | grep -c 'cannot import pyyaml')"
+
 # An arch list whose device code nears the 2 GiB of libtorch_cuda's link.
 check_rc "preflight: a list near 2 GiB" 0 pf $CUDA "TORCH_CUDA_ARCH_LIST=5.0;5.2;6.0;6.1;7.0;7.5;8.0+PTX;8.6;8.9;9.0+PTX" \
 	MAX_JOBS=1 "$P" preflight pt
