@@ -358,6 +358,22 @@ static void check_cache(struct preflight *p, char *const *envp, struct pt_diag *
 			mismatch(p, rerun, NULL, "%s=%s in your environment, %s in build/CMakeCache.txt (line %zu)", name,
 				 eq + 1, ce->value, ce->line);
 	}
+	/* The version build/ was configured for (TORCH_BUILD_VERSION: setup.py's) against version.txt. */
+	{
+		const struct cmakecache_entry *ce = cmakecache_get(&c, "TORCH_BUILD_VERSION");
+		struct pf_version bv;
+
+		if (ce && p->torch.n && pf_version_txt(ce->value, strlen(ce->value), &bv) == 0) {
+			compared++;
+			if (bv.v[0] != p->torch.v[0] || bv.v[1] != p->torch.v[1] || (bv.n > 2 && p->torch.n > 2 &&
+										   bv.v[2] != p->torch.v[2]))
+				item(p, rerun ? PF_WARN : PF_FAIL, "cache", rerun ? NULL : fresh_fix,
+				     "build/ was configured for torch %s (TORCH_BUILD_VERSION, build/CMakeCache.txt line %zu), "
+				     "the checkout is %u.%u.%u (version.txt): its cache and generated files are another "
+				     "version's%s", ce->value, ce->line, p->torch.v[0], p->torch.v[1], p->torch.v[2],
+				     rerun ? "; there is no build.ninja, so setup.py runs CMake again" : "");
+		}
+	}
 	/* The build type: DEBUG, else REL_WITH_DEB_INFO, else CMAKE_BUILD_TYPE. */
 	{
 		const char *want = NULL, *why = NULL;

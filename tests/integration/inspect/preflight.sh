@@ -231,6 +231,13 @@ cp "$PT_FIXTURES/buildtree/CMakeCache.txt" pt/build/CMakeCache.txt
 : >pt/build/build.ninja
 check_case preflight_real_cache 1 pf USE_CUDA=0 USE_DISTRIBUTED=1 BUILD_TEST=0 REL_WITH_DEB_INFO=1 CXX=c++ MAX_JOBS=1 \
 	"$P" preflight pt
+# The same cache under a checkout moved on to 2.7.0: configured for another version.
+echo 2.7.0 >pt/version.txt
+check_rc "preflight: the cache of another torch version" 1 pf USE_CUDA=0 MAX_JOBS=1 "$P" preflight pt
+check_contains "preflight: the cache of another torch version: said" \
+	"FAIL  cache         build/ was configured for torch 2.6.0 (TORCH_BUILD_VERSION, build/CMakeCache.txt line 554), the checkout is 2.7.0 (version.txt): its cache and generated files are another version's" \
+	"$(cat "$T/.out")"
+echo 2.6.0 >pt/version.txt
 rm pt/build/build.ninja
 # A cache that is no CMake cache.
 printf '\177ELF\0\0\0garbage' >pt/build/CMakeCache.txt
