@@ -3,7 +3,7 @@
 # deps (tree, --no-tree, unmet version, missing library), undefined, debug
 # (DWARF, split DWARF, a .dwo gone, debuglink, none), diff (libraries,
 # folders), config --library and --python, env and doctor (also --issue) on a
-# stray torch package, build on a tree with a CMake cache and a .ninja_log (also
+# stray torch package, doctor and config falling back from a python3 without torch, build on a tree with a CMake cache and a .ninja_log (also
 # --details, --since-last), cuda of a library without device code, and usage
 # errors. The inputs are built here from one-line C files, with relative names
 # and -fdebug-prefix-map so that the bytes (and build-ids) do not depend on $T.
@@ -90,6 +90,15 @@ echo '__version__ = "0.0+fake"' >shadow/torch/__init__.py
 check_case env_shadow 1 env PYTHONPATH="$T/shadow" "$P" env --python "$PY"
 check_case doctor_shadow 1 env PYTHONPATH="$T/shadow" "$P" doctor --python "$PY"
 check_case doctor_issue_shadow 1 env PYTHONPATH="$T/shadow" "$P" doctor --issue --python "$PY"
+
+# The python3 first on PATH cannot import torch (a stand-in for a pyenv or conda python
+# without it): doctor and config (no argument) take /usr/bin/python3 and say so in one line;
+# doctor's verdict is fine (a note, exit 0), Debian's five stripped libraries one block.
+mkdir -p bin
+printf '#!/bin/sh\nexec %s -S "$@"\n' "$PY" >bin/python3
+chmod +x bin/python3
+check_case doctor_fallback 0 env PATH="$T/bin:$PATH" "$P" doctor
+check_case config_default 0 env PATH="$T/bin:$PATH" "$P" config
 
 # build: the torch 2.6 tree's CMake cache and a .ninja_log written here (times fixed).
 mkdir tree
