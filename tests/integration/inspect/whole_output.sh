@@ -24,6 +24,9 @@ NORM=(
 	-e 's/^\(  jobs *\)[0-9.]* GB RAM\(.*\), [0-9.]* GB per job/\1<RAM> GB RAM\2, <RAM> GB per job/'
 	# objects in env's helper process besides the import's: the sanitizer runtimes add theirs in the ASan tree
 	-e 's/^\(shared objects loaded by the import ([0-9]*; \)[0-9]* in the process)$/\1<N> in the process)/'
+	# ... and what torch's import adds beside them (302 here, 300 where the runtimes brought libm & co. first)
+	-e 's/^\(shared objects loaded by the import (\)[0-9][0-9][0-9]*; /\1<N>; /'
+	-e 's/^\(  \.\.\. and \)[0-9][0-9][0-9]* more (ptinspect env lists them all)$/\1<N> more (ptinspect env lists them all)/'
 	# doctor's bug-report facts (collect_env's fields) that describe the host, not the torch:
 	# the field names are kept, their values masked; the pip/conda package lines dropped
 	-e '/^PyTorch version: /,/^ptinspect doctor on / {
