@@ -111,6 +111,9 @@ static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
 	}
 	else
 		printf("%sfine%s\n", pt_c(c, PT_C_GREEN), pt_c(c, PT_C_RESET));
+	/* Not the python3 first on PATH: said once, a note (its torch is what is checked). */
+	if (dr->e.fell_back)
+		printf("  note    %s\n", dr->e.why);
 	if (!r->torch_ok && dr->have_g) {
 		printf("  error     %s\n", r->import_error ? r->import_error : "unknown error");
 		report_importdiag_text(stdout, &dr->g, 10, PT_CLI_STYLE(ctx));
@@ -177,6 +180,7 @@ static json_t *doctor_json(const struct doctor *dr)
 	json_object_set_new(v, "ok", json_boolean(!warn));
 	json_object_set_new(v, "problems", json_integer((json_int_t)warn));
 	json_object_set_new(j, "verdict", v);
+	json_object_set_new(j, "interpreter", report_env_choice_json(dr->e.python, dr->e.why, dr->e.fell_back));
 	json_object_set_new(j, "env", report_env_json(&dr->e.rep, dr->e.have_cfg ? &dr->e.cfg : NULL,
 						      &dr->e.findings, dr->e.others, dr->e.n_others));
 	for (size_t i = 0; i < dr->n_di; i++) {
@@ -271,15 +275,14 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 	} else {
 		verdict_text(&dr, ctx);
 		printf("\n%sdetails%s\n", pt_c(ctx->color, PT_C_BOLD), pt_c(ctx->color, PT_C_RESET));
+		/* The interpreters that can import torch: only when the one checked cannot. */
 		report_env_text(stdout, &dr.e.rep, dr.e.have_cfg ? &dr.e.cfg : NULL, &dr.e.findings,
-				dr.e.others, dr.e.n_others, -1, PT_CLI_STYLE(ctx));
+				dr.e.others, dr.e.rep.torch_ok ? 0 : dr.e.n_others, -1, PT_CLI_STYLE(ctx));
 		if (dr.n_di)
 			printf("%sdebug info of the torch libraries%s\n", pt_c(ctx->color, PT_C_BOLD),
 			       pt_c(ctx->color, PT_C_RESET));
-		for (size_t i = 0; i < dr.n_di; i++) {
-			printf("  %s\n", dr.di_path[i]);
-			report_debug_text(stdout, &dr.di[i], 4, PT_CLI_STYLE(ctx));
-		}
+		/* Libraries alike (Debian's five stripped ones) are one block listing them. */
+		report_debug_list_text(stdout, dr.di, dr.di_path, dr.n_di, 2, PT_CLI_STYLE(ctx));
 		if (dr.have_dt)
 			report_dispatchtrace_text(stdout, &dr.dt, 0, PT_CLI_STYLE(ctx));
 		printf("%sbug report facts%s (python -m torch.utils.collect_env's fields; ptinspect doctor "

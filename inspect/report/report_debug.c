@@ -1,10 +1,13 @@
 /* Text and JSON of the debug-info section; see report_debug.h. */
 #include "report_debug.h"
 
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonout.h"
 #include "term.h"
+#include "xalloc.h"
 
 void report_debug_line(FILE *f, const struct debuginfo *di, int ind, const struct pt_style *st)
 {
@@ -41,6 +44,108 @@ void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struc
 			di->g_level ? di->g_level : "-g?");
 	for (size_t i = 0; i < di->n_producers; i++)
 		fprintf(f, "%*s  producer  %s\n", ind, "", di->producers[i]);
+}
+
+/* Every occurrence of name in *s (a malloc'ed string) replaced by '\1'. */
+static void mask_name(char **s, const char *name)
+{
+	size_t nl = name ? strlen(name) : 0;
+	char *out, *o;
+	const char *p, *hit;
+
+	if (!*s || !nl || !strstr(*s, name))
+		return;
+	o = out = pt_xmalloc(strlen(*s) + 1);
+	for (p = *s; (hit = strstr(p, name)); p = hit + nl) {
+		memcpy(o, p, (size_t)(hit - p));
+		o += hit - p;
+		*o++ = '\1';
+	}
+	strcpy(o, p);
+	free(*s);
+	*s = out;
+}
+
+/* di's section as text with the names of its own file masked; NULL if it cannot be had. */
+static char *masked_section(const struct debuginfo *di, int ind, const struct pt_style *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	report_debug_text(m, di, ind, st);
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	/* The build-id path holds the debuglink name (Debian's is the build-id's tail). */
+	mask_name(&buf, di->build_id_path);
+	mask_name(&buf, di->debuglink);
+	mask_name(&buf, di->build_id[0] ? di->build_id : NULL);
+	return buf;
+}
+
+/* The shared section of a group: the first line without the names, no line naming one file. */
+static void group_section(FILE *f, const char *sec, int ind)
+{
+	bool dropped = false;
+
+	for (const char *p = sec; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (p == sec) {
+			for (size_t i = 0; i < n; i++)
+				if (p[i] == ' ' && i + 1 < n && p[i + 1] == '\1')
+					continue;
+				else if (p[i] != '\1')
+					fputc(p[i], f);
+			fputc('\n', f);
+		} else if (memchr(p, '\1', n)) {
+			dropped = true;
+		} else {
+			fprintf(f, "%.*s\n", (int)n, p);
+		}
+		p += n + (nl != NULL);
+	}
+	if (dropped)
+		fprintf(f, "%*s  each one's .gnu_debuglink and build-id file: ptinspect debug FILE...\n",
+			ind, "");
+}
+
+void report_debug_list_text(FILE *f, const struct debuginfo *di, const char *const *paths,
+			    size_t n, int ind, const struct pt_style *st)
+{
+	char **sec = pt_xcalloc(n ? n : 1, sizeof(*sec));
+	bool *done = pt_xcalloc(n ? n : 1, sizeof(*done));
+
+	for (size_t i = 0; i < n; i++)
+		sec[i] = masked_section(&di[i], ind + 2, st);
+	for (size_t i = 0; i < n; i++) {
+		size_t alike = 0;
+
+		if (done[i])
+			continue;
+		for (size_t k = i + 1; k < n && sec[i]; k++)
+			alike += !done[k] && sec[k] && !strcmp(sec[i], sec[k]);
+		if (!alike) {
+			fprintf(f, "%*s%s\n", ind, "", paths[i]);
+			report_debug_text(f, &di[i], ind + 2, st);
+			continue;
+		}
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && sec[k] && !strcmp(sec[i], sec[k])) {
+				fprintf(f, "%*s%s\n", ind, "", paths[k]);
+				done[k] = k != i;
+			}
+		group_section(f, sec[i], ind + 2);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(sec[i]);
+	free(sec);
+	free(done);
 }
 
 json_t *report_debug_json(const struct debuginfo *di)

@@ -155,6 +155,19 @@ json_t *report_env_deps_json(const struct envcheck_deps_summary *s)
 	return j;
 }
 
+json_t *report_env_choice_json(const char *python, const char *why, bool fallback)
+{
+	json_t *j;
+
+	if (!why)
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "python", pt_json_str(python));
+	json_object_set_new(j, "why", pt_json_str(why));
+	json_object_set_new(j, "fallback", json_boolean(fallback));
+	return j;
+}
+
 json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,
 			const struct pt_diag *findings, char *const *others, size_t n_others)
 {

@@ -7,6 +7,7 @@
 #define PT_REPORT_ENV_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "diag.h"
@@ -26,6 +27,12 @@ void report_env_text(FILE *f, const struct pyenv_report *r, const struct showcon
 		     int verbose, const struct pt_style *st);
 json_t *report_env_json(const struct pyenv_report *r, const struct showconfig *cfg,
 			const struct pt_diag *findings, char *const *others, size_t n_others);
+
+/*
+ * How the interpreter was chosen when none was named (env_pick): {"python",
+ * "why", "fallback"}; JSON null when why is NULL (--python).
+ */
+json_t *report_env_choice_json(const char *python, const char *why, bool fallback);
 
 /* The resolver's summary over torch's _C extension (envcheck_deps). */
 json_t *report_env_deps_json(const struct envcheck_deps_summary *s);

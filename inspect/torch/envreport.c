@@ -21,15 +21,14 @@ void env_result_release(struct env_result *e)
 		free(e->others[i]);
 	free(e->others);
 	free(e->python);
+	free(e->why);
 	memset(e, 0, sizeof(*e));
 }
 
-int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
-		const struct pyenv_probe_opts *po, struct env_result *e, struct pt_diag *d)
+int env_pick(const char *python, int fallback, const char *argv0,
+	     const struct pyenv_probe_opts *po, struct env_result *e, struct pt_diag *d)
 {
-	struct envcheck_opts o = { .expect_dir = expect };
 	int timeout_s = po ? po->timeout_s : 0;
-	char cwd[4096];
 	int rc;
 
 	/* --here is about one interpreter: the one python names here. */
@@ -50,8 +49,11 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 			return -1;
 		}
 		e->python = pt_xstrdup(e->others[0]);
-		pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
-			    "no python3 on PATH; checking %s instead", e->python);
+		e->fell_back = true;
+		e->why = pt_xasprintf("no python3 on PATH; using %s, the first interpreter that can "
+				      "import torch", e->python);
+	} else {
+		e->why = pt_xasprintf("%s, the python3 first on PATH", e->python);
 	}
 	rc = pyenv_probe(e->python, argv0, po, &e->rep, d);
 	if (rc == 0 && !e->rep.torch_ok) {
@@ -60,17 +62,28 @@ int env_collect(const char *python, const char *expect, int fallback, const char
 			e->n_others = pyenv_find_torch_pythons(e->python, timeout_s, &e->others);
 		/* --python X means X: the fallback is only for the default interpreter. */
 		if (fallback && !python && e->n_others && strcmp(e->others[0], e->python)) {
-			pt_diag_add(&e->findings, PT_SEV_WARNING, e->python, "import",
-				    "%s cannot import torch (%s); checking %s instead",
-				    e->python, e->rep.import_error ? e->rep.import_error : "?",
-				    e->others[0]);
+			free(e->why);
+			e->why = pt_xasprintf("%s, the python3 first on PATH, cannot import torch (%s); "
+					      "using %s instead, the first interpreter that can",
+					      e->python, e->rep.import_error ? e->rep.import_error : "?",
+					      e->others[0]);
+			e->fell_back = true;
 			pyenv_report_release(&e->rep);
 			free(e->python);
 			e->python = pt_xstrdup(e->others[0]);
 			rc = pyenv_probe(e->python, argv0, po, &e->rep, d);
 		}
 	}
-	if (rc < 0)
+	return rc < 0 ? -1 : 0;
+}
+
+int env_collect(const char *python, const char *expect, int fallback, const char *argv0,
+		const struct pyenv_probe_opts *po, struct env_result *e, struct pt_diag *d)
+{
+	struct envcheck_opts o = { .expect_dir = expect };
+	char cwd[4096];
+
+	if (env_pick(python, fallback, argv0, po, e, d) < 0)
 		return -1;
 	if (e->rep.config_text) {
 		struct pt_diag cd;

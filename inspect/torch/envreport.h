@@ -28,11 +28,24 @@ struct env_result {
 	char **others;			/* when python cannot import torch: ones that can */
 	size_t n_others;
 	struct importdiag_here here;	/* a torch in the cwd a run here would import instead */
+	/*
+	 * How python was chosen when none was named (one line: "X, the python3
+	 * first on PATH", or why another one), or NULL (--python).
+	 */
+	char *why;
+	bool fell_back;			/* not the python3 first on PATH: it has no torch, or there is none */
 };
 /*
- * python NULL: the first python3 on PATH. fallback: when it cannot import
- * torch, go on with the first interpreter that can (doctor; never when python
- * was named: --python X means X, nor with --here). po: --here, --timeout
+ * The interpreter only, probed into e->rep (e->python, e->why, e->others):
+ * python NULL: the first python3 on PATH; fallback: when it cannot import
+ * torch (or there is none), the first interpreter that can (doctor, config
+ * without an argument; never when python was named: --python X means X, nor
+ * with --here). Returns 0, or -1 when no report came back (reason in d).
+ */
+int env_pick(const char *python, int fallback, const char *argv0,
+	     const struct pyenv_probe_opts *po, struct env_result *e, struct pt_diag *d);
+/*
+ * env_pick, then the configuration and the cross-checks. po: --here, --timeout
  * (NULL: the defaults: the current directory off sys.path, 60 s). Returns 0,
  * or -1 when no report came back (reason in d).
  */

@@ -14,7 +14,9 @@
 
 #include "childwait.h"
 #include "jsonout.h"
+#include "ldpath.h"
 #include "pyfind.h"
+#include "resolve.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -345,6 +347,77 @@ int pyenv_parse_partial(const char *out, size_t len, const char *python, const c
 	return 0;
 }
 
+/*
+ * The helper links libpython: copied to a machine without that libpython the
+ * loader cannot start it. Its libraries by the loader's rules (resolve.h,
+ * with this process's LD_LIBRARY_PATH, which the helper inherits) before it
+ * runs: 0 when all are found, -1 with the missing ones named in diag.
+ */
+static int helper_loadable(const char *helper, struct pt_diag *diag)
+{
+	struct ldpath_env env;
+	struct resolve_result res;
+	struct pt_diag rd;
+	struct pt_strbuf names, hint;
+	const char *py = NULL;
+	int rc = 0;
+
+	memset(&res, 0, sizeof(res));
+	pt_diag_init(&rd);
+	ldpath_env_init(&env, "", &rd);
+	env.ld_library_path = getenv("LD_LIBRARY_PATH");
+	/* An unreadable helper is exec's to report; only what the loader would miss here. */
+	if (resolve_tree(helper, &env, &res, &rd) != 0 || (!res.n_missing && !res.n_unmet))
+		goto out;
+	pt_strbuf_init(&names, 4096);
+	for (size_t i = 0; i < res.n_deps; i++) {
+		const struct resolve_dep *e = &res.deps[i];
+		const char *by = e->needed_by ? res.objs[e->needed_by].path : NULL;
+
+		if (e->obj == (size_t)-1) {
+			pt_strbuf_addf_trunc(&names, "%s%s%s%s is not found by the loader's rules",
+					     names.len ? "; " : "", e->name, by ? " (needed by " : "",
+					     by ? by : "");
+			if (by)
+				pt_strbuf_adds_trunc(&names, ")");
+			if (!py && !strncmp(e->name, "libpython", 9))
+				py = e->name;
+		} else if (e->n_missing_versions) {
+			/* Built on a newer system: libc.so.6 lacks GLIBC_2.38. */
+			pt_strbuf_addf_trunc(&names, "%s%s (%s) lacks version %s%s", names.len ? "; " : "",
+					     e->name, res.objs[e->obj].realpath, e->missing_versions[0],
+					     e->n_missing_versions > 1 ? " and more" : "");
+		}
+	}
+	pt_strbuf_init(&hint, 512);
+	if (py) {
+		/* libpython3.11.so.1.0: Debian's package libpython3.11, the Python 3.11 it was built for. */
+		const char *so = strstr(py, ".so");
+		int vl = so ? (int)(so - py) - 9 : 0;
+
+		pt_strbuf_addf_trunc(&hint, "it was built against Python %.*s's shared library: "
+				     "install it (Debian, Ubuntu: apt-get install %.*s), or build "
+				     "ptools on this machine, against its own Python (cmake -S . -B "
+				     "build), and use that build's ptinspect and ptinspect-pyenv",
+				     vl, py + 9, (int)(so ? so - py : 0), py);
+	} else {
+		pt_strbuf_adds_trunc(&hint, "install what provides it, or build ptools on this machine "
+				     "(cmake -S . -B build)");
+	}
+	pt_diag_add(diag, PT_SEV_ERROR, helper, NULL,
+		    "the environment helper cannot start: %s (ptinspect deps %s shows where the "
+		    "loader looks); %s", pt_strbuf_str(&names), helper, pt_strbuf_str(&hint));
+	pt_strbuf_release(&names);
+	pt_strbuf_release(&hint);
+	rc = -1;
+out:
+	if (res.objs)
+		resolve_release(&res);
+	ldpath_env_release(&env);
+	pt_diag_release(&rd);
+	return rc;
+}
+
 int pyenv_probe(const char *python, const char *argv0, const struct pyenv_probe_opts *o,
 		struct pyenv_report *r, struct pt_diag *diag)
 {
@@ -375,6 +448,10 @@ int pyenv_probe(const char *python, const char *argv0, const struct pyenv_probe_
 		free(helper);
 		return -1;
 	}
+	if (helper_loadable(helper, diag) < 0) {
+		free(helper);
+		return -1;
+	}
 	argv[ac++] = helper;
 	if (o && o->here)
 		argv[ac++] = (char *)"--here";
@@ -386,6 +463,14 @@ int pyenv_probe(const char *python, const char *argv0, const struct pyenv_probe_
 		goto done;
 	}
 	st = res.status;
+	/* 127 and no output: the loader (or exec) failed; its message went to stderr. */
+	if (!res.timed_out && WIFEXITED(st) && WEXITSTATUS(st) == 127 && !out.len) {
+		pt_diag_add(diag, PT_SEV_ERROR, helper, NULL,
+			    "the environment helper could not start (exit status 127: the dynamic "
+			    "loader's or exec's message is above; ptinspect deps %s shows its "
+			    "libraries)", helper);
+		goto done;
+	}
 	if (!res.timed_out && !WIFSIGNALED(st)) {
 		rc = pyenv_parse(pt_strbuf_str(&out), out.len, python, r, diag);
 		goto done;

@@ -10,7 +10,9 @@ for sub in config debug doctor env; do
 	check_rc "$sub: unknown option is a usage error" 2 "$P" $sub --no-such-option
 done
 check_rc "debug without files is a usage error" 2 "$P" debug
-check_rc "config without a source is a usage error" 2 "$P" config
+# config without a source asks the interpreter doctor checks (env_debian_torch.sh); two are a usage error.
+check_rc "config with two files is a usage error" 2 "$P" config a b
+check_rc "config with a file and --python is a usage error" 2 "$P" config --python /usr/bin/python3 a
 check_rc "--help" 0 "$P" --help
 check_contains "--help lists exit codes" "2  usage error or unreadable input" "$("$P" --help)"
 check_rc "unknown option" 2 "$P" deps --no-such-option /bin/true

@@ -242,7 +242,7 @@ chmod +x "$T/bin/python3"
 PYTHONPATH=$T/m1/site "$P" doctor --python "$T/bin/python3" >"$T/px.txt" 2>&1
 check_eq "--python X: exit" 1 $?
 check_contains "--python X: X is checked" "ptinspect doctor: $T/bin/python3: import torch fails" "$(first "$T/px.txt")"
-check_eq "--python X: no fallback" "" "$(grep 'checking /usr/bin/python3 instead' "$T/px.txt")"
+check_eq "--python X: no fallback" "" "$(grep 'using /usr/bin/python3 instead' "$T/px.txt")"
 # An interpreter on PATH that finds torch (PYTHONPATH) but cannot import it is not listed.
 printf '#!/bin/sh\nPYTHONPATH=%s exec %s "$@"\n' "$T/m1/site" "$PY" >"$T/bin/python3"
 PATH="$T/bin:$PATH" "$P" env >"$T/list.txt" 2>&1

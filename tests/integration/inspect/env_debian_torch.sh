@@ -1,5 +1,7 @@
 # ctest-timeout: 480
 # ptinspect env/config/doctor against Debian's python3-torch 1.13 (/usr/bin/python3):
+# - doctor and config without an interpreter named take the first python3 on PATH,
+#   or /usr/bin/python3 when that one has no torch (a note, said once);
 # - the configuration is the same from the embedded interpreter, from a text
 #   file written by `python3 -c 'print(torch.__config__.show())'`, and from
 #   the C++ at::show_config() called in a child (--library);
@@ -97,10 +99,47 @@ check_contains "says it cannot import" "cannot import torch" "$(cat "$T/nopy.txt
 check_contains "names /usr/bin/python3" "/usr/bin/python3 (ptinspect env --python /usr/bin/python3)" "$(cat "$T/nopy.txt")"
 
 # 6. doctor (and no arguments) falls back to the interpreter that can, verdict first.
+#    The python3 on PATH without torch is a note, said once: the torch checked is fine.
 PATH="$T/bin:$PATH" "$P" >"$T/doctor.txt" 2>&1
-check_eq "no arguments runs doctor: exit (python3 on PATH has no torch)" 1 $?
-check_contains "doctor verdict first" "ptinspect doctor: /usr/bin/python3" "$(head -1 "$T/doctor.txt")"
+check_eq "no arguments runs doctor: exit (python3 on PATH has no torch, /usr/bin/python3's is fine)" 0 $?
+check_eq "doctor verdict first" "ptinspect doctor: /usr/bin/python3: fine" "$(head -1 "$T/doctor.txt")"
+FELL="$T/bin/python3, the python3 first on PATH, cannot import torch (ModuleNotFoundError: No module named 'torch'); using /usr/bin/python3 instead, the first interpreter that can"
+check_eq "doctor: the fallback is a note, second line" "  note    $FELL" "$(sed -n 2p "$T/doctor.txt")"
+check_eq "doctor: said once" 1 "$(grep -c "$T/bin/python3" "$T/doctor.txt")"
+check_contains "doctor: verdict fine" "  verdict: fine" "$(cat "$T/doctor.txt")"
 check_contains "doctor dispatch trace" "TORCH_SHOW_DISPATCH_TRACE: prints nothing" "$(cat "$T/doctor.txt")"
+# Debian's five stripped torch libraries: one block listing them, its verdict once.
+check_eq "doctor: one debug verdict for the five stripped libraries" 1 \
+	"$(grep -c '^    debug     nothing: stripped; .gnu_debuglink not found' "$T/doctor.txt")"
+check_eq "doctor: the block lists the five" 5 \
+	"$(sed -n '/^debug info of the torch libraries/,/^    debug /p' "$T/doctor.txt" | grep -c '^  /usr/lib/x86_64-linux-gnu/lib\(torch\|c10\)')"
+PATH="$T/bin:$PATH" "$P" doctor --json >"$T/fell.json"
+check_eq "doctor --json after the fallback: exit" 0 $?
+check_eq "doctor --json: verdict ok" True "$(jq_py "$T/fell.json" 'd["verdict"]["ok"]')"
+check_eq "doctor --json: the interpreter chosen and why" "/usr/bin/python3|True|$FELL" \
+	"$(jq_py "$T/fell.json" '"|".join(str(d["interpreter"][k]) for k in ("python", "fallback", "why"))')"
+check_eq "doctor --json: still five debug entries" 5 "$(jq_py "$T/fell.json" 'len(d["debug"])')"
+
+# 6b. config with no argument asks the interpreter doctor checks, and says which first.
+PATH="$T/bin:$PATH" "$P" config >"$T/config-default.txt" 2>"$T/config-default.err"
+check_eq "config, no argument: exit" 0 $?
+check_eq "config, no argument: which interpreter and why" "python                   $FELL" "$(head -1 "$T/config-default.txt")"
+"$P" config --python $PY >"$T/config-py.txt"
+check_eq "config, no argument: the rest is config --python /usr/bin/python3" "$(cat "$T/config-py.txt")" \
+	"$(tail -n +2 "$T/config-default.txt")"
+check_eq "config, no argument: nothing on stderr" "" "$(cat "$T/config-default.err")"
+PATH="$T/bin:$PATH" "$P" config --json >"$T/config-default.json"
+check_eq "config --json, no argument: source and interpreter" "/usr/bin/python3|True" \
+	"$(jq_py "$T/config-default.json" 'd["source"] + "|" + str(d["interpreter"]["fallback"])')"
+check_eq "config --json, no argument: config == text file" same "$(same_config "$T/config-default.json" "$T/file.json")"
+# When the python3 first on PATH has torch, that one, and said so.
+PATH="/usr/bin:$PATH" "$P" config >"$T/config-usr.txt"
+check_eq "config, /usr/bin first on PATH: exit" 0 $?
+check_eq "config, /usr/bin first on PATH: the line" "python                   /usr/bin/python3, the python3 first on PATH" \
+	"$(head -1 "$T/config-usr.txt")"
+# --python X means X: no fallback for config either.
+check_rc "config --python without torch: exit" 2 env PATH="$T/bin:$PATH" "$P" config --python python3
+check_contains "config --python without torch: its error" "cannot import torch" "$(cat "$T/.err")"
 "$P" doctor --json --python $PY >"$T/doctor.json"
 check_eq "doctor --python: exit" 0 $?
 check_eq "doctor json verdict" True "$(jq_py "$T/doctor.json" 'd["verdict"]["ok"]')"

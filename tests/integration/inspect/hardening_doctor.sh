@@ -44,7 +44,7 @@ chmod +x bin/python3
 check_eq "doctor in a dir with torch/: exit" 1 $?
 check_eq "doctor: torch/__init__.py never ran" 0 "$(ran torch)"
 check_eq "doctor: json.py never ran" 0 "$(ran json)"
-check_contains "doctor: the fallback was tried" "$T/bin/python3 cannot import torch" "$(cat "$T/d1.txt")"
+check_contains "doctor: the fallback was tried" "$T/bin/python3, the python3 first on PATH, cannot import torch" "$(cat "$T/d1.txt")"
 check_contains "doctor: the package here is named" \
 	"python run here would import ./torch (a torch package in the current directory, not a PyTorch checkout) instead of the installed torch (/usr/lib/python3/dist-packages/torch): $T/co/torch has no _C extension" \
 	"$(head -1 "$T/d1.txt")"
@@ -76,7 +76,7 @@ check_eq "--here: exit" 1 $?
 check_eq "--here: torch/__init__.py ran once" 1 "$(ran torch)"
 check_eq "--here: ptinspect's own imports never take json.py" 0 "$(ran json)"
 check_contains "--here: the import's own error" "this torch/ refuses to import" "$(head -3 "$T/h.txt")"
-check_eq "--here: no fallback" "" "$(grep 'checking /usr/bin/python3 instead' "$T/h.txt")"
+check_eq "--here: no fallback" "" "$(grep 'using /usr/bin/python3 instead' "$T/h.txt")"
 rm -f marks/*
 
 # N3: an import that never returns, and a subprocess it started that would outlive it.

@@ -4,7 +4,7 @@
 # deps (tree, --no-tree, unmet version, missing library), undefined, debug
 # (DWARF, split DWARF, a .dwo gone, debuglink, none), diff (libraries,
 # folders), config --library and --python, env and doctor (also --issue) on a
-# stray torch package, build on a tree with a CMake cache and a .ninja_log (also
+# stray torch package, doctor and config falling back from a python3 without torch, build on a tree with a CMake cache and a .ninja_log (also
 # --details, --since-last), cuda of a library without device code, and usage
 # errors. The inputs are built here from one-line C files, with relative names
 # and -fdebug-prefix-map so that the bytes (and build-ids) do not depend on $T.
@@ -25,6 +25,9 @@ NORM=(
 	-e 's/^\(  jobs *\)[0-9.]* GB RAM\(.*\), [0-9.]* GB per job/\1<RAM> GB RAM\2, <RAM> GB per job/'
 	# objects in env's helper process besides the import's: the sanitizer runtimes add theirs in the ASan tree
 	-e 's/^\(shared objects loaded by the import ([0-9]*; \)[0-9]* in the process)$/\1<N> in the process)/'
+	# ... and what torch's import adds beside them (302 here, 300 where the runtimes brought libm & co. first)
+	-e 's/^\(shared objects loaded by the import (\)[0-9][0-9][0-9]*; /\1<N>; /'
+	-e 's/^\(  \.\.\. and \)[0-9][0-9][0-9]* more (ptinspect env lists them all)$/\1<N> more (ptinspect env lists them all)/'
 	# doctor's bug-report facts (collect_env's fields) that describe the host, not the torch:
 	# the field names are kept, their values masked; the pip/conda package lines dropped
 	-e '/^PyTorch version: /,/^ptinspect doctor on / {
@@ -97,6 +100,15 @@ echo '__version__ = "0.0+fake"' >shadow/torch/__init__.py
 check_case env_shadow 1 env PYTHONPATH="$T/shadow" "$P" env --python "$PY"
 check_case doctor_shadow 1 env PYTHONPATH="$T/shadow" "$P" doctor --python "$PY"
 check_case doctor_issue_shadow 1 env PYTHONPATH="$T/shadow" "$P" doctor --issue --python "$PY"
+
+# The python3 first on PATH cannot import torch (a stand-in for a pyenv or conda python
+# without it): doctor and config (no argument) take /usr/bin/python3 and say so in one line;
+# doctor's verdict is fine (a note, exit 0), Debian's five stripped libraries one block.
+mkdir -p bin
+printf '#!/bin/sh\nexec %s -S "$@"\n' "$PY" >bin/python3
+chmod +x bin/python3
+check_case doctor_fallback 0 env PATH="$T/bin:$PATH" "$P" doctor
+check_case config_default 0 env PATH="$T/bin:$PATH" "$P" config
 
 # build: the torch 2.6 tree's CMake cache and a .ninja_log written here (times fixed).
 mkdir tree

@@ -111,4 +111,20 @@ echo 'raise ImportError("a stale torch checkout")' >"$T/shadow/torch/__init__.py
 check_eq "doctor with a shadowing torch exits 1" 1 $?
 check_contains "doctor names the import error" "ImportError: a stale torch checkout" "$(cat "$T/doctor2.txt")"
 check_contains "doctor lists the shadowing directory first" "/t/shadow/torch (directory)" "$(cat "$T/doctor2.txt")"
+
+# The host's helper (Debian 12: libpython3.11.so.1.0) copied onto this Debian 13, which has
+# only libpython3.13: the real case of a helper without its libpython. The message names it.
+HOSTPY=$(readelf -d "$PT_BUILD/inspect/ptinspect-pyenv" | sed -n 's/.*(NEEDED).*\[\(libpython[^]]*\)\].*/\1/p')
+if [ -n "$HOSTPY" ] && ! "$TB" run test -e "/usr/lib/x86_64-linux-gnu/$HOSTPY" 2>/dev/null; then
+	cp "$PT_BUILD/inspect/ptinspect-pyenv" "$T/host-pyenv"
+	"$TB" run -b "$T:/t" env PTINSPECT_PYENV=/t/host-pyenv sh -c "$P env --python /usr/bin/python3 >/t/hp.out 2>/t/hp.err" 2>/dev/null
+	check_eq "the host's helper in the bed: exit" 2 $?
+	HV=${HOSTPY#libpython}
+	HV=${HV%%.so*}
+	check_eq "the host's helper in the bed: the missing libpython and what to do" \
+		"ptinspect: '/t/host-pyenv': the environment helper cannot start: $HOSTPY is not found by the loader's rules (ptinspect deps /t/host-pyenv shows where the loader looks); it was built against Python $HV's shared library: install it (Debian, Ubuntu: apt-get install libpython$HV), or build ptools on this machine, against its own Python (cmake -S . -B build), and use that build's ptinspect and ptinspect-pyenv" \
+		"$(cat "$T/hp.err")"
+else
+	echo "note: the host's helper links ${HOSTPY:-no libpython} that the bed has too: not checked"
+fi
 finish
