@@ -57,6 +57,14 @@ check_contains() {
 	esac
 }
 
+# check_not_contains WHAT NEEDLE HAYSTACK
+check_not_contains() {
+	PT_CHECKS=$((PT_CHECKS + 1))
+	case "$3" in
+	*"$2"*) echo "FAIL: $1: '$2' in:"; printf '%s\n' "$3" | sed 's/^/  | /'; PT_FAILS=$((PT_FAILS + 1)) ;;
+	esac
+}
+
 # check_rc WHAT EXPECTED_RC COMMAND...
 check_rc() {
 	local what=$1 want=$2 got
