@@ -4,14 +4,18 @@
  * runtime), debug info of its libraries, TORCH_SHOW_DISPATCH_TRACE. A short
  * verdict first, details after. Only calls modules; see cmd_env.c for env.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "debuginfo.h"
 #include "dispatchtrace.h"
 #include "bugreport.h"
+#include "cudastack.h"
 #include "envcheck.h"
+#include "fwdcompat.h"
 #include "importdiag.h"
 #include "jsonout.h"
 #include "ptinspect.h"
@@ -82,6 +86,26 @@ static void collect_debug(struct doctor *dr, struct pt_diag *d)
 				    cpu && cpu->realpath ? cpu->realpath : NULL, &dr->dt, d);
 		dr->have_dt = true;
 	}
+}
+
+/*
+ * The CUDA stack built-with against loaded (cudastack.h), and what hides the
+ * GPU or the driver (fwdcompat.h): findings of the environment.
+ */
+static void cuda_findings(struct doctor *dr, const char *expect)
+{
+	const char *dirs[2];
+	size_t n = 0;
+	char cwd[PATH_MAX];
+
+	cudastack_check(&dr->e.rep, dr->e.have_cfg ? &dr->e.cfg : NULL, dr->have_g ? dr->g.ext : NULL,
+			&dr->e.findings);
+	if (expect)
+		dirs[n++] = expect;
+	if (getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
+		dirs[n++] = cwd;
+	fwdcompat_check(&dr->e.rep, dr->have_g ? &dr->g : NULL, getenv("CUDA_VISIBLE_DEVICES"), dirs, n,
+			&dr->e.findings);
 }
 
 static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)
@@ -262,6 +286,7 @@ int cmd_doctor(int argc, char **argv, struct pt_cli *ctx)
 	    !(dr.g.cause == IMPORTDIAG_SOURCE_CHECKOUT && dr.e.here.applies))
 		pt_diag_add(&dr.e.findings, PT_SEV_WARNING, dr.e.python, importdiag_cause_key(dr.g.cause),
 			    "%s", dr.g.headline);
+	cuda_findings(&dr, po.expect);
 	collect_debug(&dr, &d);
 	bugreport_collect(&dr.e.rep, dr.have_g ? &dr.g : NULL, &dr.br);
 	if (po.flag) {	/* --issue */

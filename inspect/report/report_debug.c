@@ -13,7 +13,8 @@ void report_debug_line(FILE *f, const struct debuginfo *di, int ind, const struc
 {
 	int c = st ? st->color : 0;
 	const char *col = di->verdict == DEBUGINFO_FULL ? PT_C_GREEN
-			  : di->verdict == DEBUGINFO_SYMBOLS || di->verdict == DEBUGINFO_NEEDS_TYPES ? PT_C_YELLOW
+			  : di->verdict == DEBUGINFO_SYMBOLS || di->verdict == DEBUGINFO_NEEDS_TYPES ||
+					    di->verdict == DEBUGINFO_DOWNLOAD ? PT_C_YELLOW
 			  : PT_C_RED;
 
 	fprintf(f, "%*sdebug     %s%s%s: %s\n", ind, "", pt_c(c, col),
@@ -36,6 +37,11 @@ void report_debug_text(FILE *f, const struct debuginfo *di, int ind, const struc
 	if (di->build_id_path && !di->has_dwarf)
 		fprintf(f, "%*s  build-id  %s (%s)\n", ind, "", di->build_id_path,
 			di->debug_file && !strcmp(di->debug_file, di->build_id_path) ? "present" : "absent");
+	if (di->debuginfod_urls)
+		fprintf(f, "%*s  debuginfod %s (cache %s, %s)\n", ind, "", di->debuginfod_urls,
+			di->debuginfod_cache ? di->debuginfod_cache : "unknown: no HOME",
+			di->debuginfod_cache && di->debug_file && !strcmp(di->debug_file, di->debuginfod_cache)
+				? "present" : "absent");
 	if (di->debug_file)
 		fprintf(f, "%*s  debug file %s%s\n", ind, "", di->debug_file,
 			di->debug_file_has_dwarf ? "" : " (no DWARF in it)");
@@ -166,6 +172,8 @@ json_t *report_debug_json(const struct debuginfo *di)
 	json_object_set_new(j, "dwp", pt_json_str(di->dwp));
 	json_object_set_new(j, "debuglink", pt_json_str(di->debuglink));
 	json_object_set_new(j, "build_id_path", pt_json_str(di->build_id_path));
+	json_object_set_new(j, "debuginfod_urls", pt_json_str(di->debuginfod_urls));
+	json_object_set_new(j, "debuginfod_cache", pt_json_str(di->debuginfod_cache));
 	json_object_set_new(j, "debug_file", pt_json_str(di->debug_file));
 	json_object_set_new(j, "debug_file_has_dwarf", json_boolean(di->debug_file_has_dwarf));
 	json_object_set_new(j, "opt_level", pt_json_str(di->opt_level));

@@ -62,6 +62,7 @@ const char *debuginfo_verdict_text(enum debuginfo_verdict v)
 	case DEBUGINFO_FULL: return "gdb can show tensor fields here";
 	case DEBUGINFO_NEEDS_TYPES: return "gdb needs pt-types for tensors";
 	case DEBUGINFO_SYMBOLS: return "symbols only";
+	case DEBUGINFO_DOWNLOAD: return "gdb will download it";
 	default: return "nothing";
 	}
 }
@@ -69,7 +70,8 @@ const char *debuginfo_verdict_text(enum debuginfo_verdict v)
 const char *debuginfo_verdict_key(enum debuginfo_verdict v)
 {
 	return v == DEBUGINFO_FULL ? "full" : v == DEBUGINFO_SYMBOLS ? "symbols"
-	       : v == DEBUGINFO_NEEDS_TYPES ? "needs_types" : "nothing";
+	       : v == DEBUGINFO_NEEDS_TYPES ? "needs_types" : v == DEBUGINFO_DOWNLOAD ? "debuginfod"
+	       : "nothing";
 }
 
 void debuginfo_producer_flags(const char *p, char **opt, char **g)
@@ -330,6 +332,21 @@ static void decide(struct debuginfo *di, const char *path)
 				       di->build_id_path ? di->build_id_path : "",
 				       di->build_id_path ? " absent)" : "");
 	}
+	/*
+	 * Nothing usable here, but a build-id and a debuginfod server: gdb asks the
+	 * server for the debug file by build-id (on first use it asks to enable it).
+	 */
+	if (di->debuginfod_urls && di->build_id[0] && !(di->debug_file && di->debug_file_has_dwarf) &&
+	    !(di->has_dwarf && !di->n_skeleton) && !(di->n_skeleton && di->n_dwo_found == di->n_skeleton)) {
+		char *w = di->why;
+
+		di->verdict = DEBUGINFO_DOWNLOAD;
+		di->why = pt_xasprintf("debuginfod: %s; here: %s%s%s%s", di->debuginfod_urls, w,
+				       di->debuginfod_cache ? "; not in the debuginfod cache (" : "",
+				       di->debuginfod_cache ? di->debuginfod_cache : "",
+				       di->debuginfod_cache ? ")" : "");
+		free(w);
+	}
 	/* Usable DWARF that only declares c10::TensorImpl: the GDB extension needs pt-types. */
 	if (di->verdict == DEBUGINFO_FULL && di->tensorimpl == 1) {
 		char *w = di->why;
@@ -341,6 +358,49 @@ static void decide(struct debuginfo *di, const char *path)
 		free(w);
 	}
 	(void)path;
+}
+
+char *debuginfo_debuginfod_cache_dir(void)
+{
+	const char *v = getenv("DEBUGINFOD_CACHE_PATH"), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	char *old;
+	struct stat st;
+
+	if (v && *v)
+		return pt_xstrdup(v);
+	if (!home || !*home)
+		return NULL;
+	old = pt_xasprintf("%s/.debuginfod_client_cache", home);
+	if (stat(old, &st) == 0 && S_ISDIR(st.st_mode))
+		return old;
+	free(old);
+	if (xdg && *xdg)
+		return pt_xasprintf("%s/debuginfod_client", xdg);
+	return pt_xasprintf("%s/.cache/debuginfod_client", home);
+}
+
+/* DEBUGINFOD_URLS when it names a server (blank-separated URLs; blank: none). */
+static char *debuginfod_urls(void)
+{
+	const char *v = getenv("DEBUGINFOD_URLS");
+
+	if (!v || !v[strspn(v, " \t")])
+		return NULL;
+	return pt_xstrdup(v);
+}
+
+/* The build-id's file in the debuginfod client's cache: CACHE/BUILDID/debuginfo. */
+static void debuginfod_cache(struct debuginfo *di)
+{
+	char *dir = debuginfo_debuginfod_cache_dir();
+
+	if (dir && di->build_id[0]) {
+		di->debuginfod_cache = pt_xasprintf("%s/%s/debuginfo", dir, di->build_id);
+		if (!di->debug_file && file_exists(di->debuginfod_cache))
+			di->debug_file = pt_xstrdup(di->debuginfod_cache);
+	}
+	free(dir);
 }
 
 static void read_obj(const struct elfobj *o, const char *root, struct debuginfo *di,
@@ -371,6 +431,11 @@ static void read_obj(const struct elfobj *o, const char *root, struct debuginfo 
 	}
 	if (!di->debug_file && di->debuglink)
 		di->debug_file = find_debuglink(path, di->debuglink, root);
+	/* gdb's order: the debug directories, then debuginfod (its cache first). */
+	if (!di->has_dwarf) {
+		di->debuginfod_urls = debuginfod_urls();
+		debuginfod_cache(di);
+	}
 	if (di->debug_file && !di->has_dwarf) {
 		di->debug_file_has_dwarf = has_dwarf_file(di->debug_file);
 		if (di->debug_file_has_dwarf) {
@@ -427,6 +492,8 @@ void debuginfo_release(struct debuginfo *di)
 	free(di->debuglink);
 	free(di->debug_file);
 	free(di->build_id_path);
+	free(di->debuginfod_urls);
+	free(di->debuginfod_cache);
 	for (size_t i = 0; i < di->n_producers; i++)
 		free(di->producers[i]);
 	free(di->opt_level);

@@ -27,6 +27,12 @@ enum debuginfo_verdict {
 	 * function is, libc10), as the GDB extension finds it.
 	 */
 	DEBUGINFO_NEEDS_TYPES,
+	/*
+	 * "gdb will download it": no debug file here, but a build-id and
+	 * DEBUGINFOD_URLS set, so gdb (and elfutils) fetch the debug file from
+	 * a debuginfod server by build-id (why names the server).
+	 */
+	DEBUGINFO_DOWNLOAD,
 };
 
 struct debuginfo {
@@ -42,6 +48,8 @@ struct debuginfo {
 	bool debug_file_has_dwarf;
 	char build_id[129];	/* hex, "" if none */
 	char *build_id_path;	/* /usr/lib/debug/.build-id/xx/rest.debug (looked for) */
+	char *debuginfod_urls;	/* $DEBUGINFOD_URLS when set and not blank, or NULL */
+	char *debuginfod_cache;	/* the client cache's CACHE/BUILDID/debuginfo (looked for), or NULL */
 	char *producers[DEBUGINFO_MAX_PRODUCERS];
 	size_t n_producers;
 	char *opt_level;	/* "-O2" from the first producer saying one, or NULL */
@@ -51,6 +59,14 @@ struct debuginfo {
 	enum debuginfo_verdict verdict;
 	char *why;		/* one line of evidence for the verdict */
 };
+
+/*
+ * The debuginfod client's cache directory as elfutils' client picks it:
+ * $DEBUGINFOD_CACHE_PATH, else ~/.debuginfod_client_cache when it exists (the
+ * old default), else $XDG_CACHE_HOME/debuginfod_client, else
+ * $HOME/.cache/debuginfod_client. New string, or NULL (no HOME).
+ */
+char *debuginfo_debuginfod_cache_dir(void);
 
 /*
  * Inspect path. debug_root is where separate debug files live ("/usr/lib/debug";
@@ -67,9 +83,12 @@ int debuginfo_read_obj(const struct elfobj *o, const char *debug_root, struct de
 
 void debuginfo_release(struct debuginfo *di);
 
-/* "gdb can show tensor fields here", "symbols only", "nothing", "gdb needs pt-types for tensors". */
+/*
+ * "gdb can show tensor fields here", "symbols only", "nothing", "gdb needs
+ * pt-types for tensors", "gdb will download it".
+ */
 const char *debuginfo_verdict_text(enum debuginfo_verdict v);
-/* "full", "symbols", "nothing", "needs_types" (JSON). */
+/* "full", "symbols", "nothing", "needs_types", "debuginfod" (JSON). */
 const char *debuginfo_verdict_key(enum debuginfo_verdict v);
 
 /*

@@ -9,6 +9,9 @@ PT_CHECKS=0
 # The CUDA driver's JIT cache settings change ptinspect's --gpu verdicts (their JIT lines):
 # every test starts from the driver's defaults, and a check that wants others sets them.
 unset CUDA_CACHE_MAXSIZE CUDA_CACHE_DISABLE
+# A debuginfod server changes debug verdicts ("gdb will download it"), CUDA_VISIBLE_DEVICES
+# doctor's: a check that wants them sets them.
+unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH CUDA_VISIBLE_DEVICES
 
 # In the sanitizer tree every report of our programs lands in $T/sanitizer.*
 # and fails the test in finish(), even where a test ignores an exit status.
@@ -51,6 +54,14 @@ check_contains() {
 	case "$3" in
 	*"$2"*) ;;
 	*) echo "FAIL: $1: '$2' not in:"; printf '%s\n' "$3" | sed 's/^/  | /'; PT_FAILS=$((PT_FAILS + 1)) ;;
+	esac
+}
+
+# check_not_contains WHAT NEEDLE HAYSTACK
+check_not_contains() {
+	PT_CHECKS=$((PT_CHECKS + 1))
+	case "$3" in
+	*"$2"*) echo "FAIL: $1: '$2' in:"; printf '%s\n' "$3" | sed 's/^/  | /'; PT_FAILS=$((PT_FAILS + 1)) ;;
 	esac
 }
 

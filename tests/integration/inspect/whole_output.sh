@@ -81,6 +81,14 @@ check_case debug_dwarf_split_debuglink 0 "$P" debug liba.so libsplit.so libst.so
 check_case debug_symbols_only 1 "$P" debug build/lib/libext.so
 rm -f libsplit.so-a.dwo a.dwo
 check_case debug_dwo_missing 1 "$P" debug libsplit.so
+# debuginfod: a stripped library with a build-id and a server configured: gdb downloads
+# it; then its debug file (objcopy --only-keep-debug) in the client's cache under the build-id.
+cp liba.so libdi.so
+objcopy --only-keep-debug libdi.so libdi.debug && strip libdi.so || { echo "FAIL: objcopy"; finish; }
+check_case debug_debuginfod 1 env DEBUGINFOD_URLS=https://debuginfod.debian.net DEBUGINFOD_CACHE_PATH="$T/dcache" "$P" debug libdi.so
+DI_ID=$(readelf -n libdi.so | sed -n 's/.*Build ID: //p')
+mkdir -p "dcache/$DI_ID" && mv libdi.debug "dcache/$DI_ID/debuginfo"
+check_case debug_debuginfod_cache 0 env DEBUGINFOD_URLS=https://debuginfod.debian.net DEBUGINFOD_CACHE_PATH="$T/dcache" "$P" debug libdi.so
 
 # diff: two libcores.
 check_case diff_libraries 1 "$P" diff old/libcore.so build/lib/libcore.so
