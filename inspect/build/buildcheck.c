@@ -98,7 +98,7 @@ static char *normalise_arch_list(const char *v)
 	return out;
 }
 
-/* The fat binaries of o as a TORCH_CUDA_ARCH_LIST, or NULL when it has none. */
+/* The fat binaries of o as a TORCH_CUDA_ARCH_LIST (what most of them hold), or NULL when it has none. */
 static char *arch_list_of(const struct elfobj *o)
 {
 	struct cuda_scan cs;
@@ -109,9 +109,14 @@ static char *arch_list_of(const struct elfobj *o)
 	pt_diag_init(&tmp);
 	memset(&cs, 0, sizeof(cs));
 	if (cuda_scan(o, CUDA_SCAN_REGISTERED_ONLY, &cs, &tmp) == 0 && cs.entries.n) {
+		char *extra;
+		bool no_majority;
+
+		/* What most fat binaries hold: a few kernels' own sm_90a is not TORCH_CUDA_ARCH_LIST's. */
 		for (size_t i = 0; i < cs.entries.n; i++)
-			cudaarch_summary_add(&sum, &cs.entries.v[i]);
-		list = cudaarch_arch_list(&sum, NULL);
+			cudaarch_summary_add_unit(&sum, &cs.entries.v[i], cs.entries.v[i].fatbin);
+		list = cudaarch_arch_list_most(&sum, NULL, &extra, &no_majority);
+		free(extra);
 	}
 	cudaarch_summary_release(&sum);
 	cuda_scan_release(&cs);

@@ -12,6 +12,7 @@
 
 #include "builddiff.h"
 #include "buildtree.h"
+#include "cudaarch.h"
 #include "elfobj.h"
 #include "fatbin.h"
 #include "fatbin_scan.h"
@@ -99,8 +100,10 @@ static void library(struct snapshot *s, const char *path, const char *prefix, st
 				char key[64];
 				long long prev = 0;
 
-				pt_fmt_trunc(key, sizeof(key), "%s sm_%u%s", fatbin_kind_name(e->kind), e->arch,
-					 e->variant ? (e->variant == 'a' ? "a" : "f") : "");
+				struct cuda_target t = { e->kind, e->arch, e->variant };
+
+				/* As `ptinspect cuda` names them: sm_90a (SASS), compute_120 (PTX), lto_90. */
+				cudaarch_target_name(&t, key, sizeof(key));
 				/* Sum per target: look for the key added already. */
 				for (size_t k = 0; k < s->n; k++)
 					if (!strcmp(s->v[k].section, SEC("CUDA targets")) && !strcmp(s->v[k].key, key)) {

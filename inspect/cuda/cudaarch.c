@@ -357,6 +357,11 @@ static int target_cmp(const struct cuda_target *a, const struct cuda_target *b)
 
 void cudaarch_summary_add(struct cuda_summary *s, const struct fatbin_entry *e)
 {
+	cudaarch_summary_add_unit(s, e, 0);
+}
+
+void cudaarch_summary_add_unit(struct cuda_summary *s, const struct fatbin_entry *e, size_t unit)
+{
 	struct cuda_target t = { e->kind, e->arch, e->variant };
 	size_t lo = 0, hi = s->n;
 	struct cuda_target_sum *x;
@@ -381,6 +386,14 @@ void cudaarch_summary_add(struct cuda_summary *s, const struct fatbin_entry *e)
 	s->v[lo].t = t;
 found:
 	x = &s->v[lo];
+	if (s->last_unit != unit + 1) {
+		s->last_unit = unit + 1;
+		s->n_units++;
+	}
+	if (x->last_unit != unit + 1) {
+		x->last_unit = unit + 1;
+		x->units++;
+	}
 	x->count++;
 	x->stored += e->header_size + e->payload_size;
 	x->uncompressed += e->comp != FATBIN_COMP_NONE ? e->uncompressed_size : e->payload_size;
@@ -424,6 +437,68 @@ char *cudaarch_arch_list(const struct cuda_summary *s, size_t *ptx_only)
 	}
 	if (ptx_only)
 		*ptx_only = lonely;
+	return sb.buf ? pt_strbuf_detach(&sb) : pt_xstrdup("");
+}
+
+/*
+ * 1 when x is not a few units' own: at least a tenth of them hold it. A
+ * torch library's extra sm_90a is in 2 of 341 fat binaries; NVIDIA's
+ * libraries build each kernel for its own set, where a target in a sixth of
+ * them is still one the library was built for.
+ */
+static bool in_most(const struct cuda_summary *s, const struct cuda_target_sum *x)
+{
+	return x && x->units * 10 >= s->n_units;
+}
+
+char *cudaarch_arch_list_most(const struct cuda_summary *s, size_t *ptx_only, char **extra,
+			      bool *no_majority)
+{
+	struct pt_strbuf sb, ex;
+	size_t lonely = 0;
+	bool any = false;
+
+	*extra = NULL;
+	*no_majority = false;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].t.kind == FATBIN_KIND_ELF && in_most(s, &s->v[i]))
+			any = true;
+	if (!any) {
+		for (size_t i = 0; i < s->n; i++)
+			if (s->v[i].t.kind == FATBIN_KIND_ELF)
+				*no_majority = true;
+		return cudaarch_arch_list(s, ptx_only);
+	}
+	pt_strbuf_init(&sb, 1 << 16);
+	pt_strbuf_init(&ex, 1 << 16);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct cuda_target *t = &s->v[i].t;
+		const struct cuda_target_sum *ptx;
+		char name[32];
+
+		if (t->kind != FATBIN_KIND_ELF && t->kind != FATBIN_KIND_PTX)
+			continue;
+		if (!in_most(s, &s->v[i])) {
+			pt_strbuf_addf_trunc(&ex, "%s%s (%zu)", ex.len ? ", " : "",
+					     cudaarch_target_name(t, name, sizeof(name)), s->v[i].units);
+			continue;
+		}
+		if (t->kind == FATBIN_KIND_PTX) {
+			if (!in_most(s, find(s, FATBIN_KIND_ELF, t->arch, t->variant)))
+				lonely++;
+			continue;
+		}
+		ptx = find(s, FATBIN_KIND_PTX, t->arch, t->variant);
+		pt_strbuf_addf_trunc(&sb, "%s%u.%u%s%s", sb.len ? ";" : "", t->arch / 10, t->arch % 10,
+				     t->variant == 'a' ? "a" : t->variant == 'f' ? "f" : "",
+				     in_most(s, ptx) ? "+PTX" : "");
+	}
+	if (ptx_only)
+		*ptx_only = lonely;
+	if (ex.len)
+		*extra = pt_strbuf_detach(&ex);
+	else
+		pt_strbuf_release(&ex);
 	return sb.buf ? pt_strbuf_detach(&sb) : pt_xstrdup("");
 }
 

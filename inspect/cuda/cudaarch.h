@@ -96,15 +96,24 @@ struct cuda_target_sum {
 	uint64_t stored;	/* header + payload bytes in the file */
 	uint64_t uncompressed;	/* payload size after decompression (stored size if none) */
 	uint16_t isa_major, isa_minor;	/* the highest PTX ISA (PTX), code version (others) */
+	size_t units;		/* how many units (fat binaries, libraries) hold it */
+	size_t last_unit;	/* the last unit counted, + 1 (0: none yet) */
 };
 
 /* Sorted by kind (ELF, PTX, LTO-IR, others), arch, then variant (plain, a, f). */
 struct cuda_summary {
 	struct cuda_target_sum *v;
 	size_t n, alloc;
+	size_t n_units;		/* distinct units added (cudaarch_summary_add_unit) */
+	size_t last_unit;	/* the last one, + 1 */
 };
 
 void cudaarch_summary_add(struct cuda_summary *s, const struct fatbin_entry *e);
+/*
+ * The same, counting which unit holds the entry (a fat binary's index, a
+ * library's): a unit's entries are added one after the other.
+ */
+void cudaarch_summary_add_unit(struct cuda_summary *s, const struct fatbin_entry *e, size_t unit);
 void cudaarch_summary_release(struct cuda_summary *s);
 
 /*
@@ -113,6 +122,19 @@ void cudaarch_summary_release(struct cuda_summary *s);
  * and is left out (*ptx_only, when not NULL, gets how many). Caller frees.
  */
 char *cudaarch_arch_list(const struct cuda_summary *s, size_t *ptx_only);
+
+/*
+ * The TORCH_CUDA_ARCH_LIST that holds for the units but a few: the targets
+ * at least a tenth of the units hold (a torch library: every .cu file's fat binary has
+ * the list it was built with, and a few kernels add sm_90a of their own
+ * gencode, which copied into the list would build every file for it). *extra
+ * gets the other targets as "sm_90a (2), compute_90 (5)" (units holding
+ * each), NULL when there are none. When no SASS target is in a tenth the
+ * result is the union (cudaarch_arch_list) and *no_majority is set. Caller
+ * frees both.
+ */
+char *cudaarch_arch_list_most(const struct cuda_summary *s, size_t *ptx_only, char **extra,
+			      bool *no_majority);
 
 /* The nvcc flags that produce these targets: "-gencode arch=compute_90,code=sm_90 ...". */
 char *cudaarch_gencode(const struct cuda_summary *s);

@@ -155,7 +155,7 @@ void cudadeps_collect(struct cudadeps *cd, struct resolve_result *r, const struc
 			for (size_t f = 0; f < s.n_fatbins; f++)
 				l->bytes += s.fatbins[f].size;
 			for (size_t e = 0; e < s.entries.n; e++)
-				cudaarch_summary_add(&l->sum, &s.entries.v[e]);
+				cudaarch_summary_add_unit(&l->sum, &s.entries.v[e], s.entries.v[e].fatbin);
 		}
 		cuda_scan_release(&s);
 	}

@@ -18,7 +18,7 @@ void report_cuda_init(struct report_cuda *r, const struct cuda_scan *scan,
 	r->scan = scan;
 	r->verify = verify;
 	for (size_t i = 0; i < scan->entries.n; i++)
-		cudaarch_summary_add(&r->sum, &scan->entries.v[i]);
+		cudaarch_summary_add_unit(&r->sum, &scan->entries.v[i], scan->entries.v[i].fatbin);
 	for (size_t i = 0; i < scan->n_fatbins; i++)
 		r->device_bytes += scan->fatbins[i].size;
 	if (r->device_bytes >= REPORT_CUDA_NEAR_2GIB) {
@@ -191,8 +191,9 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 {
 	const struct cuda_scan *s = r->scan;
 	char sz[32], un[32], name[32];
-	char *sass, *ptx, *lto, *list, *gencode;
+	char *sass, *ptx, *lto, *list, *gencode, *extra;
 	size_t ptx_only = 0;
+	bool no_majority;
 	int c = st->color;
 
 	if (s->n_fatbins == 0) {
@@ -231,14 +232,26 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 	sass = targets_of(&r->sum, FATBIN_KIND_ELF, false);
 	ptx = targets_of(&r->sum, FATBIN_KIND_PTX, true);
 	lto = targets_of(&r->sum, FATBIN_KIND_LTO, false);
-	list = cudaarch_arch_list(&r->sum, &ptx_only);
+	list = cudaarch_arch_list_most(&r->sum, &ptx_only, &extra, &no_majority);
 	gencode = cudaarch_gencode(&r->sum);
 	fprintf(f, "  SASS      %s\n", *sass ? sass : "-");
 	fprintf(f, "  PTX       %s\n", *ptx ? ptx : "-");
 	if (*lto)
 		fprintf(f, "  LTO-IR    %s (opaque)\n", lto);
-	fprintf(f, "  TORCH_CUDA_ARCH_LIST  %s%s\n", *list ? list : "-",
+	fprintf(f, "  TORCH_CUDA_ARCH_LIST  %s%s", *list ? list : "-",
 		ptx_only ? "  (PTX without SASS of the same arch has no spelling here)" : "");
+	/*
+	 * What most fat binaries hold: a target only a few kernels carry (their
+	 * own -gencode) is said apart, not put in a list to copy.
+	 */
+	if (extra)
+		fprintf(f, "  (in all but a few of the %zu fat binaries)\n    also, in under a tenth of them: %s\n",
+			r->sum.n_units, extra);
+	else if (no_majority)
+		fprintf(f, "  (the union: no SASS target is in a tenth of the %zu fat binaries)\n",
+			r->sum.n_units);
+	else
+		fputc('\n', f);
 	if (!opts->brief)
 		fprintf(f, "  nvcc      %s\n", *gencode ? gencode : "-");
 	if (r->sum.n && !opts->brief)
@@ -272,6 +285,7 @@ void report_cuda_text(FILE *f, const struct report_cuda *r, const struct report_
 	free(ptx);
 	free(lto);
 	free(list);
+	free(extra);
 	free(gencode);
 }
 
@@ -421,13 +435,22 @@ json_t *report_cuda_json(const struct report_cuda *r, const struct report_cuda_o
 	json_object_set_new(j, "ptx", targets_json(&r->sum, FATBIN_KIND_PTX));
 	json_object_set_new(j, "lto", targets_json(&r->sum, FATBIN_KIND_LTO));
 	{
-		size_t ptx_only = 0;
-		char *list = cudaarch_arch_list(&r->sum, &ptx_only), *gc = cudaarch_gencode(&r->sum);
+		size_t ptx_only = 0, all_ptx_only = 0;
+		bool no_majority;
+		char *extra, *list = cudaarch_arch_list_most(&r->sum, &ptx_only, &extra, &no_majority);
+		char *all = cudaarch_arch_list(&r->sum, &all_ptx_only), *gc = cudaarch_gencode(&r->sum);
 
+		/* arch_list: what most fat binaries hold; arch_list_union: every target. */
 		json_object_set_new(j, "arch_list", json_string(list));
 		json_object_set_new(j, "arch_list_complete", json_boolean(ptx_only == 0));
+		json_object_set_new(j, "arch_list_extra", pt_json_str(extra));
+		json_object_set_new(j, "arch_list_no_majority", json_boolean(no_majority));
+		json_object_set_new(j, "arch_list_union", json_string(all));
+		json_object_set_new(j, "fatbins_with_code", json_integer((json_int_t)r->sum.n_units));
 		json_object_set_new(j, "gencode", json_string(gc));
 		free(list);
+		free(extra);
+		free(all);
 		free(gc);
 	}
 	for (size_t i = 0; i < r->sum.n; i++) {
@@ -483,10 +506,19 @@ void report_cudadeps_text(FILE *f, const struct cudadeps *cd, const struct resol
 		cd->n, cd->n_objs);
 	for (size_t i = 0; i < cd->n; i++) {
 		const struct resolve_obj *o = &r->objs[cd->v[i].obj];
-		char *list = cudaarch_arch_list(&cd->v[i].sum, NULL), sz[32];
+		bool no_majority;
+		char *extra, *list = cudaarch_arch_list_most(&cd->v[i].sum, NULL, &extra, &no_majority), sz[32];
 
-		fprintf(f, "    %-40s %-8s %9s  %s\n", obj_name(o), o->via_dlopen ? "(dlopen)" : "",
+		/* What most of its fat binaries hold, and which targets only a few have. */
+		fprintf(f, "    %-40s %-8s %9s  %s", obj_name(o), o->via_dlopen ? "(dlopen)" : "",
 			report_size(sz, sizeof(sz), cd->v[i].bytes), *list ? list : "PTX only");
+		if (extra)
+			fprintf(f, "  (also, in under a tenth of its %zu fat binaries: %s)", cd->v[i].sum.n_units, extra);
+		else if (no_majority)
+			fprintf(f, "  (the union: no SASS target is in a tenth of its %zu fat binaries)",
+				cd->v[i].sum.n_units);
+		fputc('\n', f);
+		free(extra);
 		for (size_t g = 0; g < opts->n_gpus; g++) {
 			struct cuda_verdict v;
 			char t[32];
@@ -539,8 +571,12 @@ json_t *report_cudadeps_json(const struct cudadeps *cd, const struct resolve_res
 	for (size_t i = 0; i < cd->n; i++) {
 		const struct resolve_obj *o = &r->objs[cd->v[i].obj];
 		json_t *l = json_object(), *g = json_array();
-		char *list = cudaarch_arch_list(&cd->v[i].sum, NULL);
+		bool no_majority;
+		char *extra, *list = cudaarch_arch_list_most(&cd->v[i].sum, NULL, &extra, &no_majority);
 
+		json_object_set_new(l, "arch_list_extra", pt_json_str(extra));
+		json_object_set_new(l, "arch_list_no_majority", json_boolean(no_majority));
+		free(extra);
 		json_object_set_new(l, "path", json_string(o->path));
 		json_object_set_new(l, "soname", pt_json_str(o->elf.soname));
 		json_object_set_new(l, "via_dlopen", json_boolean(o->via_dlopen));

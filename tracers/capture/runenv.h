@@ -11,7 +11,7 @@
 
 #include "diag.h"
 
-#define RUNENV_DEFAULT_LOGS "+dynamo,graph_breaks,recompiles,guards"
+#define RUNENV_DEFAULT_LOGS "graph_breaks,recompiles"
 
 struct runenv_opts {
 	const char *logs;	/* TORCH_LOGS; NULL: keep the caller's, else the default */

@@ -22,12 +22,35 @@ static const char usage_text[] =
 	"usage: pttrace diff [--json] RUN1 RUN2\n"
 	"\n"
 	"Compares two runs: exit status, dispatcher calls by operator and key, graph\n"
-	"breaks (by their Reason: line), recompiles, warnings and errors (by their text\n"
-	"with addresses, temporary paths and timings normalised, and where they come\n"
-	"from; tracebacks by exception line and innermost frame), and from TORCH_TRACE\n"
-	"the compiles, their recompile reasons and the graph breaks (reason and place).\n"
+	"breaks (by their Reason: line), recompiles, warnings and errors (by their\n"
+	"text with addresses, temporary directories and timings masked, and where\n"
+	"they come from; tracebacks by exception line and innermost frame), and from\n"
+	"TORCH_TRACE the compiles (paired by code location: file, first line,\n"
+	"function; by compile id where the trace names none), their recompile\n"
+	"reasons and the graph breaks (reason and place). A temporary path keeps its\n"
+	"file name and line; only the directory a run made in /tmp is masked\n"
+	"(/tmp/?/x.py:5).\n"
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 usage error or no such run.\n";
+
+/* "[0/1]", "[0/1] #2" (the second compile of that id in the process). */
+static void print_id(json_t *v, const char *id, const char *occ)
+{
+	long long n = (long long)json_integer_value(json_object_get(v, occ));
+
+	printf("[%s]", json_string_value(json_object_get(v, id)) ?: "");
+	if (n > 1)
+		printf(" #%lld", n);
+}
+
+/* "  (file:line in name)" where the trace says where the code is; the pairing key. */
+static void print_location(json_t *v)
+{
+	const char *loc = json_string_value(json_object_get(v, "location"));
+
+	if (loc)
+		printf("  (%s)", loc);
+}
 
 /* The TORCH_TRACE part of the text output (tt_diff_json's document). */
 static void print_compiles_diff(json_t *tc)
@@ -35,6 +58,7 @@ static void print_compiles_diff(json_t *tc)
 	json_t *v, *t;
 	size_t i;
 	double ta = 0, tb = 0;
+	int renumbered;
 
 	if (!json_integer_value(json_object_get(tc, "compiles_a")) &&
 	    !json_integer_value(json_object_get(tc, "compiles_b")))
@@ -50,19 +74,32 @@ static void print_compiles_diff(json_t *tc)
 				printf(" #%lld", (long long)json_integer_value(json_object_get(v, "occurrence")));
 			if (!json_is_null(r))
 				printf(" rank %lld", (long long)json_integer_value(r));
-			printf(" %s\n", json_string_value(json_object_get(v, "name")) ?: "");
+			printf(" %s", json_string_value(json_object_get(v, "name")) ?: "");
+			print_location(v);
+			putchar('\n');
 		}
 	json_array_foreach(json_object_get(tc, "matched"), i, v) {
 		t = json_object_get(v, "entire_frame_compile_time_s");
 		ta += json_number_value(json_array_get(t, 0));
 		tb += json_number_value(json_array_get(t, 1));
-		if (!json_is_true(json_object_get(v, "changed")))
+		/* The same code compiled under another id in the second run: shown, not a difference. */
+		renumbered = strcmp(json_string_value(json_object_get(v, "compile_id")) ?: "",
+				    json_string_value(json_object_get(v, "compile_id_b")) ?: "") ||
+			     json_integer_value(json_object_get(v, "occurrence")) !=
+				     json_integer_value(json_object_get(v, "occurrence_b"));
+		if (!json_is_true(json_object_get(v, "changed")) && !renumbered)
 			continue;
-		printf("    ~ [%s]%s%.0lld %s:", json_string_value(json_object_get(v, "compile_id")),
-		       json_integer_value(json_object_get(v, "occurrence")) > 1 ? " #" : "",
-		       json_integer_value(json_object_get(v, "occurrence")) > 1
-			       ? (long long)json_integer_value(json_object_get(v, "occurrence")) : 0LL,
-		       json_string_value(json_object_get(v, "name")) ?: "");
+		printf("    %c ", json_is_true(json_object_get(v, "changed")) ? '~' : '=');
+		print_id(v, "compile_id", "occurrence");
+		if (renumbered) {
+			printf(" -> ");
+			print_id(v, "compile_id_b", "occurrence_b");
+		}
+		printf(" %s", json_string_value(json_object_get(v, "name")) ?: "");
+		print_location(v);
+		putchar(':');
+		if (!json_is_true(json_object_get(v, "changed")))
+			printf(" the same compile under another id;");
 		if (json_is_true(json_object_get(v, "graph_changed")))
 			printf(" graph changed;");
 		for (size_t f = 0; f < run_diff_n_compile_fields; f++) {

@@ -154,11 +154,14 @@ out:
 }
 
 static const char show_usage[] =
-	"usage: pttrace show [--json] RUN\n"
+	"usage: pttrace show [--json] [--short] RUN\n"
 	"\n"
 	"One run: a crash first (signal, Python frame, core file, gdb command), then\n"
 	"command, status, duration, torch, warnings about tracing that cannot work,\n"
-	"graph breaks, recompiles, errors, and lines by kind.\n"
+	"graph breaks, recompiles, errors, and lines by kind. Each graph break,\n"
+	"recompile and error is its whole first line (a traceback's exception line).\n"
+	"\n"
+	"  --short          cut those lines at 100 characters (\"...\" says where)\n"
 	"\n"
 	"Exit status: 0 shown, 2 usage error or no such run.\n";
 
@@ -208,8 +211,12 @@ fail:
 	return NULL;
 }
 
-/* The line that says what a record is, at most 100 columns: a traceback's exception line, else the first. */
-static void print_first_line(const char *indent, json_t *rec)
+/*
+ * The line that says what a record is: a traceback's exception line, else
+ * the first; whole, or (--short) cut at 100 columns with "..." after them.
+ */
+#define SHOW_SHORT_COLUMNS 100
+static void print_first_line(const char *indent, json_t *rec, int cut)
 {
 	const char *t = json_string_value(json_object_get(rec, "text"));
 	const char *kind = json_string_value(json_object_get(rec, "kind"));
@@ -231,7 +238,10 @@ static void print_first_line(const char *indent, json_t *rec)
 	}
 	n = t ? strcspn(t, "\n") : 0;
 
-	printf("%s%.*s%s\n", indent, (int)(n > 100 ? 100 : n), t ? t : "", n > 100 ? "..." : "");
+	if (cut && n > SHOW_SHORT_COLUMNS)
+		printf("%s%.*s...\n", indent, SHOW_SHORT_COLUMNS, t);
+	else
+		printf("%s%.*s\n", indent, (int)n, t ? t : "");
 }
 
 /*
@@ -272,7 +282,7 @@ static void show_crash(json_t *run)
 	}
 }
 
-static void show_text(json_t *run)
+static void show_text(json_t *run, int cut)
 {
 	char st[64], when[32];
 	json_t *v, *arr;
@@ -357,7 +367,7 @@ static void show_text(json_t *run)
 				printf("    ... %zu more\n", json_array_size(arr) - 10);
 				break;
 			}
-			print_first_line("    ", v);
+			print_first_line("    ", v, cut);
 		}
 	}
 }
@@ -368,10 +378,23 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 	struct db *ix = NULL;
 	json_t *run = NULL;
 	int64_t id;
-	int rc = pt_cli_parse_common(ctx, argc, argv, "h", show_usage);
+	static const struct option longopts[] = {
+		{ "short", no_argument, NULL, 's' },
+		PT_CLI_OPTIONS,
+		PT_CLI_DB_OPTION,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc, cut = 0;
 
-	if (rc >= 0)
-		return rc;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': cut = 1; break;
+		default:
+			if ((c = pt_cli_option(ctx, c, optarg, show_usage)) >= 0)
+				return c;
+		}
+	}
 	rc = EXIT_USAGE;
 	if (argc - optind != 1) {
 		fputs(show_usage, stderr);
@@ -385,7 +408,7 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 	if (ctx->json)
 		pt_json_print(stdout, run);
 	else
-		show_text(run);
+		show_text(run, cut);
 	rc = EXIT_FINE;
 out:
 	json_decref(run);

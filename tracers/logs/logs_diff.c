@@ -5,56 +5,13 @@
  */
 #include "logs_diff.h"
 
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db_json.h"
 #include "logs_query.h"
+#include "runnorm.h"
 #include "xalloc.h"
-
-/*
- * Text that differs from run to run without meaning anything: object
- * addresses, temporary paths, timings. Replaced so that the same warning in
- * two runs has the same key.
- */
-static char *normalise(const char *in)
-{
-	static const char *const pat[][2] = {
-		{ "0x[0-9a-fA-F]+", "0x?" },
-		{ "/tmp/[^ :,'\")]+", "/tmp/?" },
-		{ "[0-9]+(\\.[0-9]+)? ?(s|ms|us|sec|seconds)\\b", "? s" },
-	};
-	char *s = pt_xstrdup(in);
-
-	for (size_t k = 0; k < sizeof(pat) / sizeof(*pat); k++) {
-		regex_t re;
-		regmatch_t m;
-		char *out, *p;
-		size_t cap, o = 0;
-
-		if (regcomp(&re, pat[k][0], REG_EXTENDED) != 0)
-			continue;
-		cap = strlen(s) + 1;
-		out = pt_xmalloc(cap);
-		for (p = s; regexec(&re, p, 1, &m, p == s ? 0 : REG_NOTBOL) == 0 && m.rm_eo > 0;) {
-			size_t need = o + (size_t)m.rm_so + strlen(pat[k][1]) + strlen(p) + 1;
-
-			PT_RESERVE(out, need, cap);
-			memcpy(out + o, p, (size_t)m.rm_so);
-			o += (size_t)m.rm_so;
-			memcpy(out + o, pat[k][1], strlen(pat[k][1]));
-			o += strlen(pat[k][1]);
-			p += m.rm_eo;
-		}
-		PT_RESERVE(out, o + strlen(p) + 1, cap);
-		strcpy(out + o, p);
-		regfree(&re);
-		free(s);
-		s = out;
-	}
-	return s;
-}
 
 /* The line of text that identifies a record across runs, and where it came from. */
 static char *record_key(const char *kind, const char *artifact, const char *text, const char *src_file,
@@ -92,7 +49,7 @@ static char *record_key(const char *kind, const char *artifact, const char *text
 		raw = pt_xasprintf("%.*s  (%s:%lld)", (int)n, best, src_file, (long long)src_line);
 	else
 		raw = pt_xstrndup(best, n);
-	key = normalise(raw);
+	key = runnorm_text(raw);
 	free(raw);
 	return key;
 }
@@ -163,9 +120,11 @@ static json_t *ops_counts(struct db *ix, int64_t run)
 	m = json_object();
 	json_array_foreach(rows, i, v) {
 		const char *ovl = json_string_value(json_object_get(v, "overload"));
-		char *k = pt_xasprintf("%s%s%s [%s]", json_string_value(json_object_get(v, "op")),
-				       ovl && *ovl ? "." : "", ovl ? ovl : "",
-				       json_string_value(json_object_get(v, "dispatch_key")));
+		const char *key = json_string_value(json_object_get(v, "dispatch_key"));
+		const char *op = json_string_value(json_object_get(v, "op"));
+		/* A trace line without key=[...] has none: the operator alone, no "[(null)]". */
+		char *k = pt_xasprintf("%s%s%s%s%s%s", op ? op : "?", ovl && *ovl ? "." : "", ovl ? ovl : "",
+				       key ? " [" : "", key ? key : "", key ? "]" : "");
 
 		json_object_set_new(m, k, json_incref(json_object_get(v, "calls")));
 		free(k);

@@ -1,26 +1,122 @@
-/* Compile-level differences between two runs. See tt_query.h. */
+/*
+ * Compile-level differences between two runs (tt_query.h): compiles paired
+ * by where their code is (file, first line, function), as a user reads
+ * them, since compile ids number frames in the order torch met them and the
+ * same id may be another function in the other run; by id only where the
+ * trace names no location.
+ */
 #include "tt_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonout.h"
+#include "runnorm.h"
 #include "xalloc.h"
 
-/* The same compile in the other run: same rank (or process, unranked), id and occurrence. */
-static const struct tt_compile *find_cid(const struct tt_compiles *cs, const struct tt_compile *c)
+/*
+ * Where a compile's code is, as a user reads it: the code object's
+ * co_filename, co_firstlineno and co_name (or dynamo_start's innermost
+ * frame), the per-run part of a temporary path masked. *where gets
+ * "file:line" (what the text shows), the result the pairing key (with the
+ * function); both NULL when the trace names neither file nor function.
+ */
+static char *loc_key(const struct tt_compile *c, char **where)
 {
-	for (size_t i = 0; i < cs->n; i++) {
-		const struct tt_compile *d = &cs->v[i];
+	char *f, *k;
 
-		if (d->rank == c->rank && (c->rank >= 0 || d->process == c->process) &&
-		    d->occurrence == c->occurrence && cid_same(d, c->rank, &c->cid))
-			return d;
-	}
-	return NULL;
+	*where = NULL;
+	if (!c->co_name && !c->co_filename)
+		return NULL;
+	f = runnorm_text(c->co_filename ? c->co_filename : "?");
+	if (c->co_firstlineno >= 0)
+		*where = pt_xasprintf("%s:%lld", f, (long long)c->co_firstlineno);
+	else
+		*where = pt_xstrdup(f);
+	k = pt_xasprintf("%s in %s", *where, c->co_name ? c->co_name : "?");
+	free(f);
+	return k;
 }
 
-static json_t *cid_json(const struct tt_compile *c)
+/*
+ * A run's compiles with their locations: loc[i] the key, where[i] its
+ * "file:line", nth[i] the how-manieth compile at that location in its
+ * process, pair[i] the index of the same compile in the other run or -1.
+ */
+struct located {
+	const struct tt_compiles *cs;
+	char **loc, **where;
+	int *nth;
+	long *pair;
+};
+
+static int same_writer(const struct tt_compile *d, const struct tt_compile *c)
+{
+	return d->rank == c->rank && (c->rank >= 0 || d->process == c->process);
+}
+
+static void locate(struct located *l, const struct tt_compiles *cs)
+{
+	size_t n = cs->n ? cs->n : 1;
+
+	l->cs = cs;
+	l->loc = pt_xcalloc(n, sizeof(*l->loc));
+	l->where = pt_xcalloc(n, sizeof(*l->where));
+	l->nth = pt_xcalloc(n, sizeof(*l->nth));
+	l->pair = pt_xcalloc(n, sizeof(*l->pair));
+	for (size_t i = 0; i < cs->n; i++) {
+		l->loc[i] = loc_key(&cs->v[i], &l->where[i]);
+		l->nth[i] = 1;
+		l->pair[i] = -1;
+		for (size_t k = 0; k < i && l->loc[i]; k++)
+			if (l->loc[k] && same_writer(&cs->v[k], &cs->v[i]) && !strcmp(l->loc[k], l->loc[i]))
+				l->nth[i]++;
+	}
+}
+
+static void located_release(struct located *l)
+{
+	for (size_t i = 0; i < l->cs->n; i++) {
+		free(l->loc[i]);
+		free(l->where[i]);
+	}
+	free(l->loc);
+	free(l->where);
+	free(l->nth);
+	free(l->pair);
+}
+
+/*
+ * Pairs the compiles of a and b: first by writer (rank, or process when
+ * unranked), code location and the how-manieth compile there; then those
+ * left, where a trace names no location (a cut-off trace), by compile id
+ * and occurrence.
+ */
+static void pair_compiles(struct located *a, struct located *b)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < a->cs->n; i++) {
+			const struct tt_compile *c = &a->cs->v[i];
+
+			if (a->pair[i] >= 0 || (pass == 0 && !a->loc[i]))
+				continue;
+			for (size_t k = 0; k < b->cs->n; k++) {
+				const struct tt_compile *d = &b->cs->v[k];
+
+				if (b->pair[k] >= 0 || !same_writer(d, c))
+					continue;
+				if (pass == 0 ? b->loc[k] && !strcmp(b->loc[k], a->loc[i]) && b->nth[k] == a->nth[i]
+					      : (!a->loc[i] || !b->loc[k]) && d->occurrence == c->occurrence &&
+						cid_same(d, c->rank, &c->cid)) {
+					a->pair[i] = (long)k;
+					b->pair[k] = (long)i;
+					break;
+				}
+			}
+		}
+}
+
+static json_t *cid_json(const struct tt_compile *c, const char *loc)
 {
 	char id[COMPILEID_MAX];
 	json_t *o = json_object();
@@ -31,6 +127,7 @@ static json_t *cid_json(const struct tt_compile *c)
 	json_object_set_new(o, "occurrence", json_integer(c->occurrence));
 	json_object_set_new(o, "who", c->label[0] ? json_string(c->label) : json_null());
 	json_object_set_new(o, "name", pt_json_str(c->co_name));
+	json_object_set_new(o, "location", pt_json_str(loc));
 	return o;
 }
 
@@ -46,6 +143,7 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	struct tt_compiles a, b;
 	json_t *o, *added, *removed, *changed, *recompiles;
 	struct tt_events ra, rb;
+	struct located la, lb;
 
 	*out = NULL;
 	if (tt_compiles_load(ix, run_a, -1, &a, diag) < 0)
@@ -58,19 +156,30 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	added = json_array();
 	removed = json_array();
 	changed = json_array();
+	locate(&la, &a);
+	locate(&lb, &b);
+	pair_compiles(&la, &lb);
 	for (size_t i = 0; i < b.n; i++)
-		if (!find_cid(&a, &b.v[i]))
-			json_array_append_new(added, cid_json(&b.v[i]));
+		if (lb.pair[i] < 0)
+			json_array_append_new(added, cid_json(&b.v[i], lb.where[i]));
 	for (size_t i = 0; i < a.n; i++) {
-		const struct tt_compile *x = &a.v[i], *y = find_cid(&b, x);
+		const struct tt_compile *x = &a.v[i], *y = la.pair[i] < 0 ? NULL : &b.v[la.pair[i]];
 		json_t *ch;
 		size_t base;
 
 		if (!y) {
-			json_array_append_new(removed, cid_json(x));
+			json_array_append_new(removed, cid_json(x, la.where[i]));
 			continue;
 		}
-		ch = cid_json(x);
+		ch = cid_json(x, la.where[i] ? la.where[i] : lb.where[la.pair[i]]);
+		{
+			/* Paired by location: the other run may have given it another id. */
+			char id[COMPILEID_MAX];
+
+			compileid_format(&y->cid, id, sizeof(id));
+			json_object_set_new(ch, "compile_id_b", json_string(id));
+			json_object_set_new(ch, "occurrence_b", json_integer(y->occurrence));
+		}
 		base = json_object_size(ch);
 		if (str_differ(x->graph_md5, y->graph_md5))
 			json_object_set_new(ch, "graph_changed", json_true());
@@ -121,6 +230,8 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 			differ |= json_is_true(json_object_get(m, "changed"));
 		json_object_set_new(o, "differ", json_boolean(differ));
 	}
+	located_release(&la);
+	located_release(&lb);
 	json_object_set_new(o, "compiles_a", json_integer((json_int_t)a.n));
 	json_object_set_new(o, "compiles_b", json_integer((json_int_t)b.n));
 	json_object_set_new(o, "added", added);

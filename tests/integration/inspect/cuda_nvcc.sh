@@ -22,10 +22,14 @@ EOF
 cat >"$T/k2.cu" <<'EOF'
 __global__ void add1(int *x) { x[threadIdx.x] += 1; }
 EOF
+cat >"$T/kn.cu" <<'EOF'
+__global__ void NAME(int *x) { x[threadIdx.x] -= 1; }
+EOF
 
 # name | nvcc flags (one object, then a host-linker -shared, as CMake/PyTorch do).
 # "second" compiles k2.cu: linked with sm75.o it gives two fat binaries in .nv_fatbin.
 CASES='second|-gencode arch=compute_80,code=sm_80
+sm80_sm90a|-gencode arch=compute_80,code=[sm_80,compute_80] -gencode arch=compute_90a,code=sm_90a
 sm75|-gencode arch=compute_75,code=sm_75
 sm80_sm90_ptx90|-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=[sm_90,compute_90]
 sm90a|-gencode arch=compute_90a,code=sm_90a
@@ -39,6 +43,7 @@ build_case() {	# name flags...
 	local name=$1 src=k
 	shift
 	[ "$name" = second ] && src=k2
+	case $name in many*) src=kn; set -- -DNAME="$name" "$@" ;; esac
 	# shellcheck disable=SC2068
 	"$NVCC" -c -Xcompiler -fPIC $@ "$T/$src.cu" -o "$T/$name.o" 2>"$T/$name.log" &&
 		cc -shared -o "$T/lib$name.so" "$T/$name.o" 2>>"$T/$name.log"
@@ -49,7 +54,8 @@ while IFS='|' read -r name flags; do
 	build_case "$name" $flags &
 	jobs=$((jobs + 1))
 	if [ $jobs -ge 2 ]; then wait -n; jobs=$((jobs - 1)); fi
-done <<<"$CASES"
+done <<<"$CASES
+$(for i in 1 2 3 4 5 6 7 8 9 10; do echo "many$i|-gencode arch=compute_80,code=[sm_80,compute_80]"; done)"
 # -rdc: device-linked by nvcc -shared; relocatable copies stay in __nv_relfatbin (§9).
 ("$NVCC" -shared -rdc=true -Xcompiler -fPIC \
 	-gencode arch=compute_80,code=[sm_80,compute_80] "$T/k.cu" "$T/k2.cu" -o "$T/librdc.so" \
@@ -256,4 +262,17 @@ for f in badz libzstd; do
 	PT_JOBS=3 "$P" cuda --verify "$T/$f.so" >"$T/$f.three" 2>&1
 	check_eq "--verify $f: 3 threads report as 1" "$(cat "$T/$f.one")" "$(cat "$T/$f.three")"
 done
+
+# TORCH_CUDA_ARCH_LIST is what all but a few fat binaries hold (issue 32, item 7):
+# eleven kernels' fat binaries in one library, one with its own extra sm_90a (as
+# libtorch_cuda's sm_90a is in 2 of its 341): the list is 8.0+PTX, sm_90a said apart.
+cc -shared -o "$T/libmost.so" "$T"/many*.o "$T/sm80_sm90a.o" 2>"$T/most.log" ||
+	{ cat "$T/most.log"; fail "cannot link libmost.so"; }
+"$P" cuda "$T/libmost.so" >"$T/most.txt"
+check_contains "most: the list all but a few fat binaries hold" "  TORCH_CUDA_ARCH_LIST  8.0+PTX  (in all but a few of the 11 fat binaries)" "$(cat "$T/most.txt")"
+check_contains "most: the extra target and how many hold it" "    also, in under a tenth of them: sm_90a (1)" "$(cat "$T/most.txt")"
+check_contains "most: SASS still lists every target" "  SASS      sm_80 sm_90a" "$(cat "$T/most.txt")"
+"$P" cuda --json "$T/libmost.so" >"$T/most.json"
+check_eq "most --json: list, extra, union" "8.0+PTX|sm_90a (1)|8.0+PTX;9.0a|11" \
+	"$(q "$T/most.json" '"|".join([c["arch_list"], c["arch_list_extra"], c["arch_list_union"], str(c["fatbins_with_code"])])')"
 finish

@@ -66,3 +66,14 @@ check_rc "missing file" 2 "$P" diff "$T/a/libx.so" "$T/nothing.so"
 echo garbage >"$T/garbage.so"
 check_rc "not ELF" 2 "$P" diff "$T/a/libx.so" "$T/garbage.so"
 finish
+
+# CUDA targets as `ptinspect cuda` names them (issue 32, item 7): PTX is
+# compute_XX there, so here too; SASS sm_XX. Two of NVIDIA's real libraries.
+C=/usr/local/cuda/lib64
+if [ -e "$C/libcurand.so.10" ] && [ -e "$C/libcublas.so.13" ]; then
+	"$P" diff --json "$C/libcurand.so.10" "$C/libcublas.so.13" >"$T/d.json"
+	check_eq "cuda diff: PTX key is compute_120, as ptinspect cuda says" "$("$P" cuda "$C/libcublas.so.13" | sed -n 's/^  PTX  *\(compute_[0-9]*\) .*/\1/p')" \
+		"$(/usr/bin/python3 -c 'import json,sys; print(" ".join(sorted(r["key"] for r in json.load(open(sys.argv[1]))["differences"] if r["section"] == "CUDA targets" and r["b"] is not None and r["key"].startswith("compute_"))))' "$T/d.json")"
+	check_eq "cuda diff: no 'PTX sm_' or 'ELF sm_' key" "" "$(grep -o '"\(PTX\|ELF\) sm_[0-9]*' "$T/d.json")"
+	check_contains "cuda diff text: sm_90" "  sm_90 " "$("$P" diff "$C/libcurand.so.10" "$C/libcublas.so.13")"
+fi

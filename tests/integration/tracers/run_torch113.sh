@@ -39,8 +39,21 @@ check_eq "talk: traceback grouped" "4|ValueError: boom" \
 	"$(sqlv talk "SELECT nlines || '|' || substr(text, -16) FROM records WHERE run_id = :run AND kind = 'traceback'")"
 check_eq "talk: warning with its source line" "2|30" \
 	"$(sqlv talk "SELECT nlines || '|' || level FROM records WHERE run_id = :run AND kind = 'warning'")"
-check_eq "talk: environment recorded" "1|+dynamo,graph_breaks,recompiles,guards" \
+check_eq "talk: environment recorded (the short default TORCH_LOGS)" "1|graph_breaks,recompiles" \
 	"$(sqlv talk "SELECT (SELECT value FROM run_env WHERE run_id = :run AND name = 'PYTHONUNBUFFERED') || '|' || (SELECT value FROM run_env WHERE run_id = :run AND name = 'TORCH_LOGS')")"
+# The child's TORCH_LOGS: --logs SPEC for more, the caller's own TORCH_LOGS wins over the default.
+cat >"$T/logs.py" <<'PYEOF'
+import os
+print("TORCH_LOGS=" + os.environ.get("TORCH_LOGS", "(unset)"))
+PYEOF
+"$P" run -q --python "$PY" --name logsdef "$T/logs.py" >/dev/null 2>&1
+check_eq "logs: default" "TORCH_LOGS=graph_breaks,recompiles" "$("$P" logs --stream stdout logsdef)"
+"$P" run -q --python "$PY" --name logsopt --logs +dynamo,guards "$T/logs.py" >/dev/null 2>&1
+check_eq "logs: --logs SPEC" "TORCH_LOGS=+dynamo,guards" "$("$P" logs --stream stdout logsopt)"
+TORCH_LOGS=+dynamo "$P" run -q --python "$PY" --name logsenv "$T/logs.py" >/dev/null 2>&1
+check_eq "logs: the caller's TORCH_LOGS wins" "TORCH_LOGS=+dynamo" "$("$P" logs --stream stdout logsenv)"
+"$P" run -q --python "$PY" --name logsoff --logs '' "$T/logs.py" >/dev/null 2>&1
+check_eq "logs: --logs '' unsets it" "TORCH_LOGS=(unset)" "$("$P" logs --stream stdout logsoff)"
 "$P" --json show talk >"$T/show.json"
 check_eq "talk: show --json" "exited 1 e2e 5 1" \
 	"$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); k={x["kind"]: x["lines"] for x in d["lines_by_kind"]}; print(d["status"], d["exit_code"], d["tag"], k["other"], len(d["errors"]))' "$T/show.json")"

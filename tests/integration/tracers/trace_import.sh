@@ -148,10 +148,21 @@ check_rc "diff of equal traces" 0 "$P" diff br br2
 check_contains "diff shows compile times" "compile time of the compiles both have" "$(cat "$T/.out")"
 check_rc "diff of a cut trace" 1 "$P" diff br brcut
 check_contains "removed compile" "- [3/3] torch_dynamo_resume_in_h_at_8" "$(cat "$T/.out")"
-check_contains "changed compile" '~ [3/2] torch_dynamo_resume_in_h_at_8: graph changed; status ok -> missing' "$(cat "$T/.out")"
+check_contains "changed compile" '~ [3/2] torch_dynamo_resume_in_h_at_8  (/root/gen/breaks_recompile.py:8): graph changed; status ok -> missing' "$(cat "$T/.out")"
 check_contains "lost recompile reason" "- recompile [3/3] tensor 'L['___stack0']' size mismatch at index 0" "$(cat "$T/.out")"
 check_eq "diff --json: removed ids" "0/2 0/2_1" "$("$P" --json diff br brcut | $PY -c 'import json,sys
 d=json.load(sys.stdin)["compiles"]; print(" ".join(sorted(x["compile_id"] for x in d["removed"])))' | cut -d' ' -f1-2)"
+
+# Pairing by code location (issue 32): compile_order's real runs compile f and g
+# in the opposite order, so 0/0 is f in one run and g in the other. Paired by
+# file, line and function, not by id: nothing added or removed, f 0/0 -> 1/0.
+O=$F/generated/torch-2.6.0/compile_order
+"$P" import --name ofg "$O/fg/trace" >/dev/null
+"$P" import --name ogf "$O/gf/trace" >/dev/null
+check_rc "diff of the same compiles in another order" 0 "$P" diff ofg ogf
+check_contains "f paired by location" "= [0/0] -> [1/0] f  (/gen/order.py:4)" "$(cat "$T/.out")"
+check_eq "diff --json: pairs by location" "0 0 f:0/0->1/0@/gen/order.py:4 g:1/0->0/0@/gen/order.py:7" "$("$P" --json diff ofg ogf | $PY -c 'import json,sys
+d=json.load(sys.stdin)["compiles"]; print(len(d["added"]), len(d["removed"]), " ".join("%s:%s->%s@%s" % (m["name"], m["compile_id"], m["compile_id_b"], m["location"]) for m in d["matched"]))')"
 
 # Multi-rank: ranks from the file names (no "rank" key inside), CRLF rank 1.
 "$P" import --name mr "$F/tlparse-tests/inputs/multi_rank_logs" >/dev/null

@@ -93,6 +93,22 @@ on_tty "env -u NO_COLOR '$P' --color=never ranks job" | grep -q $'\033\\[' && fa
 "$P" --color=always ranks job | grep -q $'\033\\[33m' && pass || fail "--color=always: not coloured in a pipe"
 check_case diff_runs 1 "$P" diff replay other
 check_case diff_imports 1 "$P" diff breaks cut
+# Compiles paired by code location: compile_order's two real runs compile f and g in
+# the opposite order, so 0/0 is f in one and g in the other (issue 32, item 6).
+O=$F/generated/torch-2.6.0/compile_order
+check_case import_order_fg 0 "$P" import --name fg "$O/fg/trace"
+check_case import_order_gf 0 "$P" import --name gf "$O/gf/trace"
+check_case diff_compile_order 0 "$P" diff fg gf
+# A dispatcher line with no key=[...] (no "(null)"); warnings from two temporary
+# directories: the directory masked, file name and line kept, so the same warning
+# in both is no difference and the one at another line is.
+LONG="E1125 06:00:00.000000 1 x.py:1] RuntimeError: $(printf 'the message a user needs to read whole %.0s' 1 2 3 4)end"
+check_case run_nokey 0 "$P" run -q --no-trace --name nokey -- sh -c "echo ' [call] op=[aten::add.Tensor]'; echo '$LONG' >&2; echo '/tmp/tmp.Ab3dE9/sub/x.py:8: UserWarning: high' >&2; echo '/tmp/tmp.Ab3dE9/sub/x.py:9: UserWarning: low' >&2"
+check_case run_nokey2 0 "$P" run -q --no-trace --name nokey2 -- sh -c "echo ' [call] op=[aten::mul.Tensor], key=[CPU]'; echo '/tmp/tmp.Zz9yX8/sub/x.py:8: UserWarning: high' >&2; echo '/tmp/tmp.Zz9yX8/sub/x.py:10: UserWarning: low' >&2"
+check_case diff_nokey_tmp 1 "$P" diff nokey nokey2
+# show: the error line whole; --short cuts it at 100 characters.
+check_case show_long 0 "$P" show nokey
+check_case show_short 0 "$P" show --short nokey
 check_case sql 0 "$P" sql replay 'SELECT kind, COUNT(*) AS n FROM records WHERE run_id = :run GROUP BY kind ORDER BY kind'
 check_case reindex_named 0 "$P" reindex replay breaks
 check_case reindex_stale 0 "$P" reindex

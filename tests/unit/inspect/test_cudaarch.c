@@ -295,6 +295,79 @@ static void add(struct cuda_summary *s, uint16_t kind, uint32_t arch, char varia
 	cudaarch_summary_add(s, &e);
 }
 
+static void add_unit(struct cuda_summary *s, size_t unit, uint16_t kind, uint32_t arch, char variant)
+{
+	struct fatbin_entry e = { .kind = kind, .arch = arch, .variant = variant, .major = 9,
+				  .header_size = 64, .payload_size = 8 };
+
+	cudaarch_summary_add_unit(s, &e, unit);
+}
+
+/*
+ * Issue 32: the list all but a few units hold; a target under a tenth hold is
+ * said apart with its count (1 of 11); with no SASS target in a tenth, the union.
+ */
+static void arch_list_most(void **state)
+{
+	struct cuda_summary s = { 0 };
+	char *list, *extra;
+	size_t ptx_only;
+	bool none;
+
+	(void)state;
+	for (size_t u = 0; u < 11; u++) {
+		add_unit(&s, u, FATBIN_KIND_ELF, 80, 0);
+		add_unit(&s, u, FATBIN_KIND_ELF, 90, 0);
+		add_unit(&s, u, FATBIN_KIND_PTX, 90, 0);
+		if (u == 3) {
+			add_unit(&s, u, FATBIN_KIND_ELF, 90, 'a');
+			add_unit(&s, u, FATBIN_KIND_ELF, 90, 'a');	/* twice in one unit: counted once */
+		}
+	}
+	assert_int_equal(s.n_units, 11);
+	list = cudaarch_arch_list_most(&s, &ptx_only, &extra, &none);
+	assert_string_equal(list, "8.0;9.0+PTX");
+	assert_string_equal(extra, "sm_90a (1)");
+	assert_false(none);
+	free(list);
+	free(extra);
+	list = cudaarch_arch_list(&s, NULL);
+	assert_string_equal(list, "8.0;9.0+PTX;9.0a");	/* the union, as before */
+	free(list);
+	cudaarch_summary_release(&s);
+
+	/* Every unit the same: no extra. One unit (cudaarch_summary_add): the same. */
+	add(&s, FATBIN_KIND_ELF, 80, 0);
+	add(&s, FATBIN_KIND_ELF, 90, 'a');
+	list = cudaarch_arch_list_most(&s, NULL, &extra, &none);
+	assert_string_equal(list, "8.0;9.0a");
+	assert_null(extra);
+	assert_false(none);
+	free(list);
+	cudaarch_summary_release(&s);
+
+	/* Three units, a target each: each is a third of them, all in the list. */
+	add_unit(&s, 0, FATBIN_KIND_ELF, 80, 0);
+	add_unit(&s, 1, FATBIN_KIND_ELF, 90, 0);
+	add_unit(&s, 2, FATBIN_KIND_ELF, 100, 0);
+	list = cudaarch_arch_list_most(&s, NULL, &extra, &none);
+	assert_string_equal(list, "8.0;9.0;10.0");
+	assert_null(extra);
+	assert_false(none);
+	free(list);
+	cudaarch_summary_release(&s);
+
+	/* Eleven units, a target each (1 of 11 < a tenth): no such list, the union. */
+	for (size_t u = 0; u < 11; u++)
+		add_unit(&s, u, FATBIN_KIND_ELF, (uint32_t)(50 + u), 0);
+	list = cudaarch_arch_list_most(&s, NULL, &extra, &none);
+	assert_string_equal(list, "5.0;5.1;5.2;5.3;5.4;5.5;5.6;5.7;5.8;5.9;6.0");
+	assert_null(extra);
+	assert_true(none);
+	free(list);
+	cudaarch_summary_release(&s);
+}
+
 /* The issue's example list, unsorted input, duplicates counted once. */
 static void arch_list_and_gencode(void **state)
 {
@@ -381,6 +454,7 @@ static void verdicts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(arch_list_most),
 		cmocka_unit_test(parse_gpu_spellings),
 		cmocka_unit_test(parse_gpu_nonexistent),
 		cmocka_unit_test(known_capabilities),
