@@ -1231,6 +1231,141 @@ static void check_cusparselt(struct preflight *p, char *const *envp, struct pt_d
 	free(lib);
 }
 
+/* ---- BLAS ---- */
+
+/*
+ * The BLAS torch 2.6's cmake/Dependencies.cmake takes: BLAS (setup.py passes
+ * it; unset, "MKL" preferred without insisting), OpenBLAS (REQUIRED:
+ * FindOpenBLAS's cblas.h and libopenblas in /usr, /usr/local and their
+ * openblas folders), Generic (GENERIC_BLAS_LIBRARIES, default libblas, as
+ * find_library looks), MKL (FindMKL: mkl_cblas.h and libmkl_intel_lp64 or
+ * libmkl_rt under INTEL_MKL_DIR, /opt/intel/oneapi/mkl/latest,
+ * /opt/intel/mkl, CMAKE_PREFIX_PATH, /usr/include/mkl), Eigen (built in).
+ * An unset BLAS without MKL falls back: "MKL could not be found. Defaulting
+ * to Eigen", then a general BLAS (FindBLAS) when there is one.
+ */
+static void check_blas(struct preflight *p, char *const *envp, struct pt_diag *d)
+{
+	static const char *const known[] = { "ATLAS", "BLIS", "Eigen", "FLAME", "Generic", "MKL", "OpenBLAS", "vecLib",
+					     "APL", "NVPL", "FlexiBLAS", NULL };
+	static const char *const inc_subs[] = { "", "include", "include/mkl", "openblas", "openblas-base",
+						"x86_64-linux-gnu", NULL };
+	static const char *const lib_subs[] = { "", "lib", "lib/intel64", "lib64", "x86_64-linux-gnu", "openblas-base",
+						"x86_64-linux-gnu/openblas-pthread", NULL };
+	const char *blas = pt_envp_get(envp, "BLAS"), *pfx = pt_envp_get(envp, "CMAKE_PREFIX_PATH");
+	const char *user = blas && *blas ? blas : NULL, *want = user ? user : "MKL";
+	char *hdr = NULL, *lib = NULL, *first_pfx = NULL, vb[48];
+	size_t k;
+
+	for (k = 0; known[k] && strcmp(known[k], want); k++)
+		;
+	if (!known[k]) {
+		item(p, PF_FAIL, "blas", "BLAS=MKL, OpenBLAS, Generic or Eigen (the names torch's CMake takes)",
+		     "BLAS=%s: CMake stops with 'Unrecognized BLAS option: %s'", want, want);
+		return;
+	}
+	if (pfx && *pfx)
+		first_pfx = pt_xstrndup(pfx, strcspn(pfx, ":;"));
+	if (!strcmp(want, "MKL")) {
+		const char *dirs[] = { pt_envp_get(envp, "INTEL_MKL_DIR"), "/opt/intel/oneapi/mkl/latest", "/opt/intel/mkl",
+				       first_pfx, pt_envp_get(envp, "CONDA_PREFIX"), "/usr", "/usr/local" };
+		const char *libdirs[] = { dirs[0], dirs[1], dirs[2], dirs[3], dirs[4], "/usr/lib", "/usr/local/lib" };
+
+		hdr = find_in(dirs, 7, inc_subs, "mkl_cblas.h");
+		lib = find_in(libdirs, 7, lib_subs, "libmkl_intel_lp64.so");
+		if (!lib)
+			lib = find_in(libdirs, 7, lib_subs, "libmkl_rt.so");
+	} else if (!strcmp(want, "OpenBLAS")) {
+		const char *dirs[] = { "/usr/include", "/usr/local/include", "/usr/local/opt/openblas/include" };
+		const char *libdirs[] = { "/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/local/lib64",
+					  "/usr/local/opt/openblas/lib" };
+
+		hdr = find_in(dirs, 3, inc_subs, "cblas.h");
+		lib = find_in(libdirs, 5, lib_subs, "libopenblas.so");
+	} else if (!strcmp(want, "Generic")) {
+		const char *g = pt_envp_get(envp, "GENERIC_BLAS_LIBRARIES");
+		char *name = pt_xasprintf("lib%s.so", g && *g ? g : "blas");
+		const char *libdirs[] = { "/usr/lib", "/usr/local/lib", first_pfx };
+
+		lib = find_in(libdirs, 3, lib_subs, name);
+		if (lib)
+			item(p, PF_OK, "blas", NULL, "BLAS=Generic: %s (GENERIC_BLAS_LIBRARIES %s)", lib, g && *g ? g : "unset: blas");
+		else
+			item(p, PF_FAIL, "blas", "apt-get install libblas-dev (or set GENERIC_BLAS_LIBRARIES)",
+			     "BLAS=Generic: no %s where CMake's find_library looks: BLAS_LIBRARIES-NOTFOUND, the link fails",
+			     name);
+		free(name);
+		free(lib);
+		free(first_pfx);
+		return;
+	} else {
+		item(p, PF_OK, "blas", NULL, "BLAS=%s: as torch's CMake finds it (not checked here)", want);
+		free(first_pfx);
+		return;
+	}
+	if (hdr && lib) {
+		struct pf_version v;
+		int vrc = -1;
+
+		if (!strcmp(want, "MKL")) {
+			char *vh = pt_xstrdup(hdr), *vf;
+
+			*strrchr(vh, '/') = 0;
+			vf = pt_xasprintf("%s/mkl_version.h", vh);
+			if (exists(vf))
+				vrc = header_version(vf, "__INTEL_MKL__", "__INTEL_MKL_MINOR__", "__INTEL_MKL_UPDATE__", &v, d);
+			free(vf);
+			free(vh);
+		} else {
+			char *vh = pt_xstrdup(hdr), *vf;
+			uint8_t *buf = NULL;
+			size_t len = 0;
+
+			*strrchr(vh, '/') = 0;
+			vf = pt_xasprintf("%s/openblas_config.h", vh);
+			if (exists(vf) && read_small(vf, SMALL_MAX, &buf, &len, d) == 0) {
+				const uint8_t *q = memmem(buf, len, "OPENBLAS_VERSION \" OpenBLAS ", 28);
+
+				if (q && pf_tool_version(q + 28, len - (size_t)(q + 28 - buf), &v) == 0)
+					vrc = 0;
+			}
+			free(buf);
+			free(vf);
+			free(vh);
+		}
+		item(p, PF_OK, "blas", NULL, "%s%s %s: %s, %s", user ? "BLAS=" : "BLAS unset: torch prefers ", want,
+		     ver_text(&v, vrc, vb, sizeof(vb)), hdr, lib);
+	} else if (user) {
+		item(p, PF_FAIL, "blas",
+		     !strcmp(want, "MKL") ? "install MKL (Intel's oneAPI, pip's mkl-devel or Debian's libmkl-dev), or BLAS=OpenBLAS or Generic"
+					  : "apt-get install libopenblas-dev, or BLAS=Generic",
+		     "BLAS=%s: no %s%s%s where torch's Find%s looks: CMake stops ('Could not find %s')", want,
+		     hdr ? "" : (!strcmp(want, "MKL") ? "mkl_cblas.h" : "cblas.h"), !hdr && !lib ? " and no " : "",
+		     lib ? "" : (!strcmp(want, "MKL") ? "libmkl_intel_lp64.so" : "libopenblas.so"), want,
+		     !strcmp(want, "MKL") ? "MKL" : "OpenBLAS");
+	} else {
+		/* MKL preferred, not found: Eigen, then a general BLAS if FindBLAS finds one. */
+		const char *libdirs[] = { "/usr/lib", "/usr/local/lib" };
+		static const char *const gen[] = { "libopenblas.so", "libblis.so", "libblas.so", NULL };
+		char *g = NULL;
+
+		for (size_t i = 0; gen[i] && !g; i++)
+			g = find_in(libdirs, 2, lib_subs, gen[i]);
+		if (g)
+			item(p, PF_OK, "blas", NULL, "BLAS unset: torch prefers MKL, not found here (INTEL_MKL_DIR, /opt/intel, "
+			     "CMAKE_PREFIX_PATH, /usr/include/mkl): CMake says 'MKL could not be found. Defaulting to "
+			     "Eigen' and then takes a general BLAS, %s", g);
+		else
+			item(p, PF_WARN, "blas", "apt-get install libopenblas-dev (then BLAS=OpenBLAS), or install MKL",
+			     "BLAS unset: torch prefers MKL, not found here, and no general BLAS (OpenBLAS, BLIS, libblas): "
+			     "torch builds with no BLAS (USE_BLAS=0): slow matmuls");
+		free(g);
+	}
+	free(hdr);
+	free(lib);
+	free(first_pfx);
+}
+
 /* ---- --try-nvcc: the predictions against the real nvcc ---- */
 
 /* nvcc's output says it refused the host compiler (host_config.h's #error). */
@@ -1853,6 +1988,7 @@ int preflight_run(const struct preflight_opts *o, struct preflight *p, struct pt
 	}
 	if (o->try_nvcc && cuda_on)
 		try_nvcc(p, d);
+	check_blas(p, envp, d);
 	check_python(p);
 	check_tools(p, d);
 	check_resources(p, envp, cuda_on);

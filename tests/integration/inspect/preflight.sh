@@ -186,6 +186,21 @@ printf '[build-system]\nrequires = ["pyyaml", "ptools-no-such-dist"]\n' >ptreq/p
 /usr/bin/python3 -c 'import yaml' 2>/dev/null && check_eq "preflight: pyyaml found by its module" 0 \
 	"$(pf PATH="$T/pyreal:$T/bin" USE_CUDA=0 MAX_JOBS=1 "$P" preflight ptreq | grep -c 'cannot import pyyaml')"
 
+# BLAS as torch's Dependencies.cmake takes it: a name it does not know, MKL asked for and
+# absent (no machine here has it in /opt/intel), Generic (libblas: tests/deps' libtorch-dev).
+check_rc "preflight: BLAS=Bogus" 1 pf USE_CUDA=0 MAX_JOBS=1 BLAS=Bogus "$P" preflight pt
+check_contains "preflight: BLAS=Bogus: CMake's message" "FAIL  blas          BLAS=Bogus: CMake stops with 'Unrecognized BLAS option: Bogus'" \
+	"$(cat "$T/.out")"
+if [ ! -e /opt/intel ]; then
+	check_rc "preflight: BLAS=MKL without MKL" 1 pf USE_CUDA=0 MAX_JOBS=1 BLAS=MKL "$P" preflight pt
+	check_contains "preflight: BLAS=MKL without MKL: said" \
+		"FAIL  blas          BLAS=MKL: no mkl_cblas.h and no libmkl_intel_lp64.so where torch's FindMKL looks: CMake stops ('Could not find MKL')" \
+		"$(cat "$T/.out")"
+fi
+check_rc "preflight: BLAS=Generic" 0 pf USE_CUDA=0 MAX_JOBS=1 BLAS=Generic "$P" preflight pt
+check_contains "preflight: BLAS=Generic: libblas" "ok    blas          BLAS=Generic: /usr/lib/x86_64-linux-gnu/libblas.so (GENERIC_BLAS_LIBRARIES unset: blas)" \
+	"$(cat "$T/.out")"
+
 # An arch list whose device code nears the 2 GiB of libtorch_cuda's link.
 check_rc "preflight: a list near 2 GiB" 0 pf $CUDA "TORCH_CUDA_ARCH_LIST=5.0;5.2;6.0;6.1;7.0;7.5;8.0+PTX;8.6;8.9;9.0+PTX" \
 	MAX_JOBS=1 "$P" preflight pt

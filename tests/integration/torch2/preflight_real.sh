@@ -16,8 +16,8 @@
 #   fine; --try-nvcc agrees each time;
 # - every arch of preflight's table against nvcc 12.4's --list-gpu-code and
 #   its --dryrun (the real "Unsupported gpu architecture" for the rejected);
-# - NCCL (USE_SYSTEM_LIBS: the system's) and cuSPARSELt, absent and found,
-#   against torch's own FindNCCL / FindCUSPARSELT run by the real CMake;
+# - NCCL (USE_SYSTEM_LIBS: the system's), cuSPARSELt and BLAS, absent and found,
+#   against torch's own FindNCCL / FindCUSPARSELT / FindOpenBLAS run by the real CMake;
 # - the device code an arch list implies, against Debian's libtorch_cuda 2.6
 #   built with that list (the CUDA bed);
 # - a Debian source tree (no .gitmodules, third_party stripped).
@@ -123,7 +123,9 @@ mkdir -p "$T/find"
 printf '%s\n' 'cmake_minimum_required(VERSION 3.18)' 'project(f CXX)' \
 	"list(APPEND CMAKE_MODULE_PATH $SRC/cmake/Modules)" 'set(CUDA_TOOLKIT_ROOT_DIR /usr)' \
 	'find_package(NCCL)' 'message(STATUS "NCCL_FOUND=${NCCL_FOUND}")' \
-	'find_package(CUSPARSELT)' 'message(STATUS "CUSPARSELT_FOUND=${CUSPARSELT_FOUND}")' >"$T/find/CMakeLists.txt"
+	'find_package(CUSPARSELT)' 'message(STATUS "CUSPARSELT_FOUND=${CUSPARSELT_FOUND}")' \
+	'find_package(OpenBLAS)' 'message(STATUS "OpenBLAS_FOUND=${OpenBLAS_FOUND}")' \
+	'find_library(BLAS_LIBRARIES NAMES blas)' 'message(STATUS "generic BLAS=${BLAS_LIBRARIES}")' >"$T/find/CMakeLists.txt"
 pf "${CUDA[@]}" CUDAHOSTCXX=cuda-g++ $SRC
 check_contains "no NCCL, USE_SYSTEM_LIBS: predicted to stop CMake" \
 	"FAIL  nccl          USE_SYSTEM_LIBS=ON (so the system's NCCL): no nccl.h and no libnccl.so where torch's FindNCCL looks (NCCL_INCLUDE_DIR, NCCL_LIB_DIR, NCCL_ROOT, /usr, the system's): CMake stops with 'Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)'" \
@@ -134,6 +136,16 @@ inside "${PF_ENV[@]}" cmake -S /t/find -B /t/find-b1
 check_contains "no NCCL: the real FindNCCL says so" "Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)" \
 	"$(cat "$T/in.out" "$T/in.err")"
 check_contains "no cuSPARSELt: the real FindCUSPARSELT agrees" "CUSPARSELT_FOUND=FALSE" "$(cat "$T/in.out")"
+# BLAS: the configure's BLAS=Generic (libblas), and BLAS=OpenBLAS where the bed has none.
+gen=$(sed -n 's/^-- generic BLAS=//p' "$T/in.out")
+check_contains "no OpenBLAS: the real FindOpenBLAS agrees (netlib's cblas.h, no libopenblas)" \
+	"Could not find OpenBLAS lib. Turning OpenBLAS_FOUND off" "$(cat "$T/in.out")"
+pf USE_CUDA=0 $SRC
+check_contains "BLAS=Generic: the library CMake's find_library finds" "ok    blas          BLAS=Generic: $(realpath -s "$gen" 2>/dev/null || echo "$gen")" \
+	"$(line blas)"
+pf USE_CUDA=0 BLAS=OpenBLAS $SRC
+check_contains "BLAS=OpenBLAS without it: predicted to stop CMake" \
+	"FAIL  blas          BLAS=OpenBLAS: no libopenblas.so where torch's FindOpenBLAS looks: CMake stops ('Could not find OpenBLAS')" "$(line blas)"
 if [ -e /usr/local/cuda/include/nccl.h ]; then
 	CU=$(realpath /usr/local/cuda)
 	# pfb: pf with /usr/local/cuda bound at /opt/cuda.
