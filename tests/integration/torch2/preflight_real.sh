@@ -55,6 +55,12 @@ check_contains "the checkout" "ok    checkout      torch 2.6.0 source tree (vers
 check_contains "a Debian tree: no submodules" "ok    submodules    no .gitmodules (a release tarball or a stripped tree)" \
 	"$(cat "$T/pf.out")"
 
+# A MAX_JOBS no RAM holds: the memory item fails, with a MAX_JOBS that fits.
+pf USE_CUDA=0 MAX_JOBS=100000 $SRC
+check_eq "MAX_JOBS=100000: exit" 1 "$(cat "$T/pf.rc")"
+check_contains "MAX_JOBS=100000: predicted" "FAIL  memory        100000 jobs (MAX_JOBS) x 2 GB" "$(line memory)"
+check_contains "MAX_JOBS=100000: the fix" "fix: MAX_JOBS=" "$(grep -A1 '^  FAIL  memory' "$T/pf.out")"
+
 # USE_CUDA=1 exported after the CPU configure: setup.py will not run CMake again.
 pf USE_CUDA=1 CUDA_HOME=/usr TORCH_CUDA_ARCH_LIST=8.0 CUDAHOSTCXX=cuda-g++ $SRC
 check_eq "USE_CUDA=1 after a CPU configure: exit" 1 "$(cat "$T/pf.rc")"
