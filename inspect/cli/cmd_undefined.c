@@ -66,6 +66,12 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 			printf("%s: %zu objects, %zu undefined non-weak references checked, %zu defined by "
 			       "no object%s\n", file, res.n_objs, b.n_refs, b.n,
 			       res.n_missing ? " (libraries missing: see ptinspect deps)" : "");
+			if (b.n_abi)
+				printf("  %zu of them defined with the other C++ ABI: a _GLIBCXX_USE_CXX11_ABI "
+				       "mismatch (see below which side uses which)\n", b.n_abi);
+			if (b.n_torch_gone)
+				printf("  %zu of them in torch's namespaces and not exported by the loaded torch "
+				       "(built against another torch version?)\n", b.n_torch_gone);
 			report_bindcheck_text(stdout, paths, &b, all ? 0 : 20, 2, PT_CLI_STYLE(ctx));
 		}
 	}
