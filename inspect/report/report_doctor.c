@@ -34,6 +34,8 @@ static void sym_line(FILE *f, int indent, char *const *paths, const struct bindc
 	if (u->version)
 		fprintf(f, "  version %s%s%s", u->version, u->version_file ? " from " : "",
 			u->version_file ? u->version_file : "");
+	if (u->torch_gone)
+		fputs("  [not exported by the loaded torch]", f);
 	fputc('\n', f);
 	if (u->twin) {
 		char *td = report_demangle(u->twin);
@@ -44,9 +46,6 @@ static void sym_line(FILE *f, int indent, char *const *paths, const struct bindc
 			u->user_cxx11 ? "std::__cxx11::basic_string, the new ABI" : "std::string, the old ABI",
 			base_of(paths[u->twin_obj]), !u->user_cxx11, td);
 		free(td);
-	} else if (u->torch_gone) {
-		fprintf(f, "%*snot exported by the loaded torch (built against another torch version?)\n",
-			indent + 2, "");
 	}
 	free(dm);
 }
