@@ -3,8 +3,8 @@
  * loader would (ptinspect deps), then every undefined non-weak symbol of
  * every object bound against the load order, with versions (bindcheck.h):
  * what `ldd -r FILE` reports, without running the loader, grouped per object
- * and demangled. Exit 1 when a symbol is defined nowhere (or a library is
- * missing).
+ * and demangled, with their ABI twins and gone torch symbols (bindcheck.h).
+ * Exit 1 when a symbol is defined nowhere (or a library is missing).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,7 +25,9 @@ static const char usage_text[] =
 	"Resolves FILE's dependencies with the loader's rules and binds every undefined,\n"
 	"non-weak symbol of every object against the load order (FILE first), like\n"
 	"`ldd -r FILE` but without running anything; lists, per object, the symbols no\n"
-	"object defines, demangled.\n"
+	"object defines, demangled; names those a loaded object defines with the other\n"
+	"C++ ABI (a _GLIBCXX_USE_CXX11_ABI mismatch) and torch symbols the loaded torch\n"
+	"does not export.\n"
 	"  --ld-library-path LIST  use LIST instead of $LD_LIBRARY_PATH\n"
 	"  --all                   every symbol (default: the first 20 per object)\n"
 	"  --json                  one JSON document\n"
@@ -66,6 +68,12 @@ static int one(const char *file, const char *llp, bool all, json_t *arr, struct 
 			printf("%s: %zu objects, %zu undefined non-weak references checked, %zu defined by "
 			       "no object%s\n", file, res.n_objs, b.n_refs, b.n,
 			       res.n_missing ? " (libraries missing: see ptinspect deps)" : "");
+			if (b.n_abi)
+				printf("  %zu of them defined with the other C++ ABI: a _GLIBCXX_USE_CXX11_ABI "
+				       "mismatch (see below which side uses which)\n", b.n_abi);
+			if (b.n_torch_gone)
+				printf("  %zu of them in torch's namespaces and not exported by the loaded torch "
+				       "(built against another torch version?)\n", b.n_torch_gone);
 			report_bindcheck_text(stdout, paths, &b, all ? 0 : 20, 2, PT_CLI_STYLE(ctx));
 		}
 	}

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "abiname.h"
 #include "dynsym.h"
 #include "elfobj.h"
 #include "mapguard.h"
@@ -82,6 +83,110 @@ static void unload(struct loaded *l)
 	elfobj_release(&l->o);
 }
 
+struct key {
+	const char *mangled;
+	size_t off, len;	/* abiname_key */
+	size_t undef;		/* index into r->v */
+	char *norm;		/* normalised demangled name, or NULL until needed */
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->mangled + x->off, y->mangled + y->off, n);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static bool is_torch_lib(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b ? b + 1 : path;
+	return !strncmp(b, "libc10", 6) || !strncmp(b, "libtorch", 8);
+}
+
+/* For each undefined C++ symbol, a defined twin of the other ABI; then the torch ones without. */
+static void find_twins(struct loaded *L, const char *const *paths, size_t n,
+		       struct bindcheck_result *r)
+{
+	struct key *k = pt_xcalloc(r->n, sizeof(*k));
+	size_t nk = 0;
+	bool torch = false;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (!strncmp(r->v[i].name, "_Z", 2)) {
+			k[nk].mangled = r->v[i].name;
+			k[nk].len = abiname_key(r->v[i].name, &k[nk].off);
+			k[nk].undef = i;
+			nk++;
+		}
+	qsort(k, nk, sizeof(*k), key_cmp);
+	for (size_t j = 0; j < n && nk; j++) {
+		const struct dynsym *t = &L[j].t;
+
+		if (!L[j].ok)
+			continue;
+		for (size_t s = 1; s < t->n_syms; s++) {
+			struct dynsym_sym y;
+			struct key probe, *hit;
+			char *dm = NULL, *norm = NULL;
+			bool cx;
+
+			dynsym_get(t, s, &y);
+			if (y.shndx == SHN_UNDEF || y.bind == STB_LOCAL || strncmp(y.name, "_Z", 2))
+				continue;
+			probe.mangled = y.name;
+			probe.len = abiname_key(y.name, &probe.off);
+			hit = bsearch(&probe, k, nk, sizeof(*k), key_cmp);
+			if (!hit)
+				continue;
+			while (hit > k && !key_cmp(hit - 1, &probe))
+				hit--;
+			cx = abiname_is_cxx11(y.name);
+			for (; hit < k + nk && !key_cmp(hit, &probe); hit++) {
+				struct bindcheck_undef *u = &r->v[hit->undef];
+
+				if (u->twin || abiname_is_cxx11(u->name) == cx)
+					continue;
+				if (!hit->norm) {
+					char *ud = abiname_demangle(u->name);
+
+					hit->norm = abiname_normalise(ud ? ud : u->name);
+					free(ud);
+				}
+				if (!norm) {
+					dm = abiname_demangle(y.name);
+					norm = abiname_normalise(dm ? dm : y.name);
+				}
+				if (!strcmp(norm, hit->norm)) {
+					u->twin = pt_xstrdup(y.name);
+					u->twin_obj = j;
+					u->user_cxx11 = !cx;
+					r->n_abi++;
+				}
+			}
+			free(dm);
+			free(norm);
+		}
+	}
+	for (size_t i = 0; i < nk; i++)
+		free(k[i].norm);
+	free(k);
+	for (size_t j = 0; j < n && !torch; j++)
+		torch = is_torch_lib(paths[j]);
+	for (size_t i = 0; i < r->n && torch; i++) {
+		char *dm;
+
+		if (r->v[i].twin || !(dm = abiname_demangle(r->v[i].name)))
+			continue;
+		r->v[i].torch_gone = abiname_torch_ns(dm);
+		r->n_torch_gone += r->v[i].torch_gone;
+		free(dm);
+	}
+}
+
 int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r,
 		  struct pt_diag *d)
 {
@@ -139,9 +244,15 @@ int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r
 			r->v[r->n].name = pt_xstrdup(y.name);
 			r->v[r->n].version = ver ? pt_xstrdup(ver) : NULL;
 			r->v[r->n].version_file = v && v->file ? pt_xstrdup(v->file) : NULL;
+			r->v[r->n].twin = NULL;
+			r->v[r->n].twin_obj = 0;
+			r->v[r->n].user_cxx11 = false;
+			r->v[r->n].torch_gone = false;
 			r->n++;
 		}
 	}
+	if (r->n)
+		find_twins(L, paths, n, r);
 	pt_mapguard_end(&g);
 	for (size_t i = 0; i < n; i++)
 		unload(&L[i]);
@@ -155,6 +266,7 @@ void bindcheck_release(struct bindcheck_result *r)
 		free(r->v[i].name);
 		free(r->v[i].version);
 		free(r->v[i].version_file);
+		free(r->v[i].twin);
 	}
 	free(r->v);
 	free(r->unread);

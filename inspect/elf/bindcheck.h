@@ -19,6 +19,16 @@ struct bindcheck_undef {
 	char *name;		/* mangled, as in .dynsym */
 	char *version;		/* the version it requires, or NULL */
 	char *version_file;	/* the library that version is required from, or NULL */
+	/*
+	 * Its twin of the other libstdc++ ABI (abiname.h), defined by object
+	 * twin_obj, or NULL: a _GLIBCXX_USE_CXX11_ABI mismatch; user_cxx11 says
+	 * which side (true: this object was built with =1, the definer with =0).
+	 */
+	char *twin;
+	size_t twin_obj;
+	bool user_cxx11;
+	/* No twin, in c10::/at::/torch::, and a torch library is in the scope. */
+	bool torch_gone;
 };
 
 struct bindcheck_result {
@@ -26,13 +36,17 @@ struct bindcheck_result {
 	size_t n;
 	size_t n_refs;		/* undefined non-weak references checked */
 	size_t n_objs_read;	/* objects whose symbol table was read */
+	size_t n_abi;		/* undefined symbols with an ABI twin */
+	size_t n_torch_gone;	/* torch symbols the loaded torch does not export */
 	bool *unread;		/* per object: no symbol table (skipped, a warning says why) */
 };
 
 /*
  * Check every object of paths[0..n) against all of them in that order.
  * Returns 0 (the undefined symbols are data), or -1 when nothing could be
- * read. Objects without a usable .dynsym are warnings and skipped.
+ * read. Objects without a usable .dynsym are warnings and skipped. Only
+ * when some symbol is undefined are the defined ones demangled (those whose
+ * mangled prefix matches an undefined one's) to look for ABI twins.
  */
 int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r,
 		  struct pt_diag *diag);

@@ -17,7 +17,14 @@ char *report_demangle(const char *mangled)
 	return d ? d : pt_xstrdup(mangled);
 }
 
-static void sym_line(FILE *f, int indent, const struct bindcheck_undef *u)
+static const char *base_of(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+static void sym_line(FILE *f, int indent, char *const *paths, const struct bindcheck_undef *u)
 {
 	char *dm = report_demangle(u->name);
 
@@ -27,7 +34,19 @@ static void sym_line(FILE *f, int indent, const struct bindcheck_undef *u)
 	if (u->version)
 		fprintf(f, "  version %s%s%s", u->version, u->version_file ? " from " : "",
 			u->version_file ? u->version_file : "");
+	if (u->torch_gone)
+		fputs("  [not exported by the loaded torch]", f);
 	fputc('\n', f);
+	if (u->twin) {
+		char *td = report_demangle(u->twin);
+
+		fprintf(f, "%*s_GLIBCXX_USE_CXX11_ABI mismatch: %s was built with "
+			   "_GLIBCXX_USE_CXX11_ABI=%d (%s); %s defines it with =%d: %s\n", indent + 2, "",
+			base_of(paths[u->obj]), u->user_cxx11,
+			u->user_cxx11 ? "std::__cxx11::basic_string, the new ABI" : "std::string, the old ABI",
+			base_of(paths[u->twin_obj]), !u->user_cxx11, td);
+		free(td);
+	}
 	free(dm);
 }
 
@@ -42,7 +61,7 @@ void report_bindcheck_text(FILE *f, char *const *paths, const struct bindcheck_r
 		fprintf(f, "%*s%s%s%s: %zu undefined symbol%s\n", indent, "", pt_c(st->color, PT_C_BOLD),
 			paths[b->v[i].obj], pt_c(st->color, PT_C_RESET), k - i, k - i == 1 ? "" : "s");
 		for (size_t j = i; j < k && (!max_syms || j - i < max_syms); j++)
-			sym_line(f, indent + 2, &b->v[j]);
+			sym_line(f, indent + 2, paths, &b->v[j]);
 		if (max_syms && k - i > max_syms)
 			fprintf(f, "%*s... %zu more (ptinspect undefined %s lists all)\n", indent + 2, "",
 				k - i - max_syms, paths[b->v[i].obj]);
@@ -71,6 +90,18 @@ json_t *report_bindcheck_json(char *const *paths, size_t n_paths, const struct b
 			json_object_set_new(s, "version", b->v[x].version ? pt_json_str(b->v[x].version) : json_null());
 			json_object_set_new(s, "version_from", b->v[x].version_file ? pt_json_str(b->v[x].version_file)
 										  : json_null());
+			if (b->v[x].twin) {
+				json_t *t = json_object();
+
+				json_object_set_new(t, "symbol", pt_json_str(b->v[x].twin));
+				json_object_set_new(t, "defined_by", pt_json_str(paths[b->v[x].twin_obj]));
+				json_object_set_new(t, "user_cxx11_abi", json_integer(b->v[x].user_cxx11));
+				json_object_set_new(t, "definer_cxx11_abi", json_integer(!b->v[x].user_cxx11));
+				json_object_set_new(s, "abi_mismatch", t);
+			} else {
+				json_object_set_new(s, "abi_mismatch", json_null());
+			}
+			json_object_set_new(s, "torch_not_exported", json_boolean(b->v[x].torch_gone));
 			json_array_append_new(syms, s);
 			free(dm);
 		}
@@ -82,6 +113,8 @@ json_t *report_bindcheck_json(char *const *paths, size_t n_paths, const struct b
 	json_object_set_new(j, "scope", scope);
 	json_object_set_new(j, "references_checked", json_integer((json_int_t)b->n_refs));
 	json_object_set_new(j, "undefined_total", json_integer((json_int_t)b->n));
+	json_object_set_new(j, "abi_mismatches", json_integer((json_int_t)b->n_abi));
+	json_object_set_new(j, "torch_not_exported", json_integer((json_int_t)b->n_torch_gone));
 	json_object_set_new(j, "objects", objs);
 	return j;
 }

@@ -378,6 +378,35 @@ static void pick_cause(struct importdiag *g, const struct pyenv_report *r)
 			pt_fmt_trunc(others, sizeof(others), " (%zu) and %zu more object%s", nworst, nobj - 1,
 				 nobj > 2 ? "s" : "");
 		g->cause = IMPORTDIAG_UNDEFINED_SYMBOL;
+		/* With a torch library out of place, that library is the cause, not another torch version. */
+		if (g->n_mixed) {
+			for (size_t i = 0; i < g->bind.n; i++)
+				g->bind.v[i].torch_gone = false;
+			g->bind.n_torch_gone = 0;
+		}
+		for (size_t i = 0; i < g->bind.n && g->bind.n_abi && !g->n_mixed; i++) {
+			const struct bindcheck_undef *u = &g->bind.v[i];
+
+			if (!u->twin)
+				continue;
+			headline(g, "undefined symbol: a _GLIBCXX_USE_CXX11_ABI mismatch: %s was built with "
+				 "_GLIBCXX_USE_CXX11_ABI=%d, %s with =%d; %zu of the %zu undefined symbols %s "
+				 "defined with the other C++ ABI (e.g. %s, defined as %s)", base(g->bind_paths[u->obj]),
+				 u->user_cxx11, base(g->bind_paths[u->twin_obj]), !u->user_cxx11, g->bind.n_abi,
+				 g->bind.n, g->bind.n_abi == 1 ? "is" : "are", u->name, u->twin);
+			return;
+		}
+		for (size_t i = 0; i < g->bind.n && g->bind.n_torch_gone && !g->n_mixed; i++) {
+			const struct bindcheck_undef *u = &g->bind.v[i];
+
+			if (!u->torch_gone)
+				continue;
+			headline(g, "undefined symbol: %zu symbol%s in torch's namespaces, needed by %s, %s not "
+				 "exported by the loaded torch (built against another torch version?) (e.g. %s)",
+				 g->bind.n_torch_gone, g->bind.n_torch_gone == 1 ? "" : "s",
+				 base(g->bind_paths[u->obj]), g->bind.n_torch_gone == 1 ? "is" : "are", u->name);
+			return;
+		}
 		if (g->n_mixed)
 			headline(g, "undefined symbol: %s comes from %s (%s), not from %s with the other "
 				 "torch libraries; %zu symbol%s needed by %s%s %s defined by no loaded object "

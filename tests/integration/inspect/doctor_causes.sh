@@ -184,6 +184,38 @@ check_eq "undefined: first line" \
 	"ptinspect doctor: $PY: import torch fails: undefined symbol: 1 symbol needed by _C$EXT is defined by no loaded object (e.g. needed_fn)" \
 	"$(first "$T/u2.txt")"
 
+# 3c. A C++ ABI mismatch: _C built with _GLIBCXX_USE_CXX11_ABI=0 calls f(const std::string&)
+#     from torch/lib/libabi.so.1, built with =1 (issue 32 item 10).
+if command -v g++ >/dev/null; then
+	mkdir -p "$T/abi/site/torch/lib"
+	printf '#include <string>\nvoid f(const std::string &s) { (void)s; }\n' >"$T/abi/def.cc"
+	g++ -shared -fPIC -D_GLIBCXX_USE_CXX11_ABI=1 -Wl,-soname,libabi.so.1 -o "$T/abi/site/torch/lib/libabi.so.1" "$T/abi/def.cc" || exit 2
+	printf 'from torch._C import *\n' >"$T/abi/site/torch/__init__.py"
+	printf '#include <Python.h>\n#include <string>\nvoid f(const std::string &s);\nstatic struct PyModuleDef m = { PyModuleDef_HEAD_INIT, "_C", NULL, -1, NULL };\nPyMODINIT_FUNC PyInit__C(void) { f("x"); return PyModule_Create(&m); }\n' >"$T/abi/C.cc"
+	g++ -shared -fPIC -D_GLIBCXX_USE_CXX11_ABI=0 -I"$PYINC" -o "$T/abi/site/torch/_C$EXT" "$T/abi/C.cc" \
+		-Wl,--no-as-needed -L"$T/abi/site/torch/lib" -l:libabi.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib' || exit 2
+	PYTHONPATH=$T/abi/site $PY -c 'import torch' 2>"$T/abi.py" && fail "abi: python imported torch"
+	check_contains "abi: python's own error" "undefined symbol: _Z1fRKSs" "$(cat "$T/abi.py")"
+	PYTHONPATH=$T/abi/site "$P" doctor --python $PY >"$T/abi.txt" 2>&1
+	check_eq "abi: first line" \
+		"ptinspect doctor: $PY: import torch fails: undefined symbol: a _GLIBCXX_USE_CXX11_ABI mismatch: _C$EXT was built with _GLIBCXX_USE_CXX11_ABI=0, libabi.so.1 with =1; 1 of the 1 undefined symbols is defined with the other C++ ABI (e.g. _Z1fRKSs, defined as _Z1fRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)" \
+		"$(first "$T/abi.txt")"
+	check_contains "abi: per symbol, which side" "_GLIBCXX_USE_CXX11_ABI mismatch: _C$EXT was built with _GLIBCXX_USE_CXX11_ABI=0 (std::string, the old ABI); libabi.so.1 defines it with =1" "$(cat "$T/abi.txt")"
+
+	# 3d. Built against another torch: _C needs a c10 function (torchCheckFail with a
+	#     parameter type no torch 1.13 overload has) that Debian's real libc10 does not export.
+	mkdir -p "$T/gone/site/torch"
+	printf 'from torch._C import *\n' >"$T/gone/site/torch/__init__.py"
+	printf '#include <Python.h>\n#include <c10/util/Exception.h>\nnamespace c10 { namespace detail { [[noreturn]] void torchCheckFail(const char *, const char *, unsigned, long); } }\nstatic struct PyModuleDef m = { PyModuleDef_HEAD_INIT, "_C", NULL, -1, NULL };\nPyMODINIT_FUNC PyInit__C(void) { if (!m.m_name) c10::detail::torchCheckFail("f", "g", 1, 2L); return PyModule_Create(&m); }\n' >"$T/gone/C.cc"
+	g++ -shared -fPIC -std=c++17 -I"$PYINC" -o "$T/gone/site/torch/_C$EXT" "$T/gone/C.cc" -Wl,--no-as-needed $LIBDIR/libc10.so || exit 2
+	PYTHONPATH=$T/gone/site $PY -c 'import torch' 2>"$T/gone.py" && fail "gone: python imported torch"
+	check_contains "gone: python's own error" "undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jl" "$(cat "$T/gone.py")"
+	PYTHONPATH=$T/gone/site "$P" doctor --python $PY >"$T/gone.txt" 2>&1
+	check_eq "gone: first line" \
+		"ptinspect doctor: $PY: import torch fails: undefined symbol: 1 symbol in torch's namespaces, needed by _C$EXT, is not exported by the loaded torch (built against another torch version?) (e.g. _ZN3c106detail14torchCheckFailEPKcS2_jl)" \
+		"$(first "$T/gone.txt")"
+fi
+
 # 4. A stale build/lib: a copy of Debian's torch package whose torch/lib holds an old
 #    libtorch_python.so.1.13 (found through _C's RUNPATH $ORIGIN/lib) among Debian's libraries.
 mkdir -p "$T/st/site"
