@@ -21,7 +21,8 @@ BED/usr/lib/x86_64-linux-gnu/libtorch_cuda.so.2.6
     .nv_fatbin       registered  341 fat binaries, 2730 entries, 1.03 GB (341 wrappers)
   SASS      sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90 sm_90a
   PTX       compute_90 (ISA 8.4)
-  TORCH_CUDA_ARCH_LIST  5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX;9.0a
+  TORCH_CUDA_ARCH_LIST  5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX  (in all but a few of the 341 fat binaries)
+    also, in under a tenth of them: sm_90a (2)
   nvcc      -gencode arch=compute_50,code=sm_50 -gencode arch=compute_60,code=sm_60 -gencode arch=compute_70,code=sm_70 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_90,code=compute_90
   per target         entries      stored    unpacked
     sm_50                341    114.1 MB    437.7 MB
@@ -116,7 +117,7 @@ else
 	check_contains "--gpu=auto without a GPU: said plainly" \
 		"ptinspect: --gpu=auto: no NVIDIA GPU on this machine (no /proc/driver/nvidia/version (the NVIDIA kernel driver is not loaded); libcuda.so.1: cannot open shared object file" \
 		"$(cat "$T/.err")"
-	check_contains "--gpu=auto without a GPU: the report is still there" "TORCH_CUDA_ARCH_LIST  5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX;9.0a" "$(cat "$T/.out")"
+	check_contains "--gpu=auto without a GPU: the report is still there" "TORCH_CUDA_ARCH_LIST  5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX  (in all but a few of the 341 fat binaries)" "$(cat "$T/.out")"
 fi
 
 # A faked machine: a 535 driver (CUDA 12.2) with an RTX 5090 and an H100. libcuda

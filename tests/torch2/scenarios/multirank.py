@@ -1,8 +1,10 @@
 # Two ranks started with torch.multiprocessing.spawn over gloo; each compiles
 # the same function after init_process_group (so each writes a rank_<R> trace
 # file) and they all-reduce the result.
+import logging
 import os
 import socket
+import sys
 
 import torch
 import torch.distributed as dist
@@ -23,11 +25,17 @@ def worker(rank, world, port):
     y = f(torch.ones(4) * (rank + 1))
     dist.all_reduce(y)
     print(f"multirank: rank {rank}: {y.tolist()}", flush=True)
-    # Both ranks leave together: a rank that destroys its group while the
-    # other still talks to it aborts now and then (torch 2.6, gloo:
-    # "terminate called without an active exception").
+    # Both ranks leave together, and without tearing gloo down: a rank that
+    # destroys its group, or runs C++'s exit-time destructors, while gloo's
+    # threads still run aborts now and then (torch 2.6: "terminate called
+    # without an active exception", exit 1, seen in a strict run even after
+    # a barrier). The trace and the logs are flushed first (logging.shutdown),
+    # then the process leaves at once.
     dist.barrier()
-    dist.destroy_process_group()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
