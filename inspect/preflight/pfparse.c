@@ -508,6 +508,10 @@ static char *first_word(const uint8_t *s, size_t n)
 		} else {
 			w[k++] = c;
 		}
+		if (c == 0) {	/* a NUL is no file name: none */
+			k = 0;
+			break;
+		}
 	}
 	w[k] = 0;
 	if (k == 0) {

@@ -302,6 +302,13 @@ static void nvcc_dryrun(void **state)
 	assert_int_equal(pf_nvcc_dryrun(P("Cuda compilation tools, release 12.4, V12.4.131\n"), &path, &host), -1);
 	assert_null(path);
 	assert_int_equal(pf_nvcc_dryrun(P("#$  -E -x c++\n#$ \"\" -E -x c++\n"), &path, &host), -1);
+	/* fuzz_preflight's finding of 2026-12-02: a NUL where the host command's first word starts. */
+	{
+		static const char nul[] = "#$ \0\027c++ ( -E -x c++\n";
+
+		assert_int_equal(pf_nvcc_dryrun(nul, sizeof(nul) - 1, &path, &host), -1);
+		assert_null(host);
+	}
 	assert_int_equal(pf_nvcc_dryrun(P("#$ PATH="), &path, &host), -1);
 	assert_string_equal(path, "");
 	free(path);
