@@ -991,6 +991,14 @@ static bool toolkit_root(const char *nvcc, char *root)
 	return true;
 }
 
+/* name in the folder of file (a path with a '/'): a new string. */
+static char *beside(const char *file, const char *name)
+{
+	const char *slash = strrchr(file, '/');
+
+	return pt_xasprintf("%.*s/%s", (int)(slash ? slash - file : 0), file, name);
+}
+
 /* ---- cuDNN ---- */
 
 /* The first dir/sub/name that exists, for dir in dirs and sub in subs; a new string or NULL. */
@@ -1024,7 +1032,7 @@ static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *
 	static const char *const lib_subs[] = { "", "lib", "lib64", "cuda/lib", "cuda/lib64", "lib/x64", NULL };
 	const char *use = pt_envp_get(envp, "USE_CUDNN"), *stat_v = pt_envp_get(envp, "USE_STATIC_CUDNN");
 	const char *libname = stat_v && pf_torch_bool(stat_v) == 1 ? "libcudnn_static.a" : "libcudnn.so";
-	char root[PATH_MAX], *hdr, *lib, *vh;
+	char root[PATH_MAX], *hdr, *lib;
 	const char *lib_dir = pt_envp_get(envp, "CUDNN_LIB_DIR");
 	struct pf_version v;
 
@@ -1054,10 +1062,8 @@ static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *
 		return;
 	}
 	/* The version: cudnn_version.h beside cudnn.h, else cudnn.h itself. */
-	vh = pt_xstrdup(hdr);
-	*strrchr(vh, '/') = 0;
 	{
-		char *ver = pt_xasprintf("%s/cudnn_version.h", vh);
+		char *ver = beside(hdr, "cudnn_version.h");
 		uint8_t *buf = NULL;
 		size_t len = 0;
 		int rc = read_small(exists(ver) ? ver : hdr, SMALL_MAX, &buf, &len, d);
@@ -1074,7 +1080,6 @@ static void check_cudnn(struct preflight *p, char *const *envp, struct pt_diag *
 		free(buf);
 		free(ver);
 	}
-	free(vh);
 	free(hdr);
 	free(lib);
 }
@@ -1308,30 +1313,26 @@ static void check_blas(struct preflight *p, char *const *envp, struct pt_diag *d
 		int vrc = -1;
 
 		if (!strcmp(want, "MKL")) {
-			char *vh = pt_xstrdup(hdr), *vf;
+			char *vf = beside(hdr, "mkl_version.h");
 
-			*strrchr(vh, '/') = 0;
-			vf = pt_xasprintf("%s/mkl_version.h", vh);
 			if (exists(vf))
 				vrc = header_version(vf, "__INTEL_MKL__", "__INTEL_MKL_MINOR__", "__INTEL_MKL_UPDATE__", &v, d);
 			free(vf);
-			free(vh);
 		} else {
-			char *vh = pt_xstrdup(hdr), *vf;
+			static const char tag[] = "OPENBLAS_VERSION \" OpenBLAS ";
+			char *vf = beside(hdr, "openblas_config.h");
 			uint8_t *buf = NULL;
 			size_t len = 0;
 
-			*strrchr(vh, '/') = 0;
-			vf = pt_xasprintf("%s/openblas_config.h", vh);
 			if (exists(vf) && read_small(vf, SMALL_MAX, &buf, &len, d) == 0) {
-				const uint8_t *q = memmem(buf, len, "OPENBLAS_VERSION \" OpenBLAS ", 28);
+				const uint8_t *q = memmem(buf, len, tag, sizeof(tag) - 1);
+				size_t off = q ? (size_t)(q - buf) + sizeof(tag) - 1 : 0;
 
-				if (q && pf_tool_version(q + 28, len - (size_t)(q + 28 - buf), &v) == 0)
+				if (q && pf_tool_version(buf + off, len - off, &v) == 0)
 					vrc = 0;
 			}
 			free(buf);
 			free(vf);
-			free(vh);
 		}
 		item(p, PF_OK, "blas", NULL, "%s%s %s: %s, %s", user ? "BLAS=" : "BLAS unset: torch prefers ", want,
 		     ver_text(&v, vrc, vb, sizeof(vb)), hdr, lib);
@@ -1580,6 +1581,7 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 		host = pt_xstrdup(cxx);
 		hfrom = "CXX is Clang: torch's cuda.cmake passes it to nvcc with -ccbin";
 		p->host_ccbin = true;
+		p->host = cxxc;		/* its --version is read already */
 	} else {
 		host = nvcc_default_host(p);
 		hfrom = "nvcc's default: gcc on its PATH; torch passes no -ccbin for GCC";
@@ -1590,7 +1592,7 @@ static void check_host(struct preflight *p, char *const *envp, bool cuda_on, str
 		return;
 	}
 	p->host_cxx = host;
-	if (compiler_of(host, &p->host, &line) < 0) {
+	if (p->host.kind == PF_CC_UNKNOWN && compiler_of(host, &p->host, &line) < 0) {
 		item(p, PF_WARN, "host compiler", NULL, "%s (%s): not GCC or Clang by its --version ('%s')", host, hfrom,
 		     line);
 		free(line);
