@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "cmakecache.h"
+#include "fsutil.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -235,4 +236,39 @@ int cmakecache_bool(const struct cmakecache *c, const char *key)
 	const char *v = cmakecache_value(c, key);
 
 	return v ? cmake_is_true(v) : -1;
+}
+
+/* A CMakeCache.txt of torch is about 100 kB; 16 MiB is a cap, not a size. */
+#define CMAKECACHE_DIR_MAX (16u * 1024 * 1024)
+
+int cmakecache_dir_bool(const char *dir, const char *key, char **cache)
+{
+	struct pt_diag quiet;
+	int v = -1;
+
+	if (cache)
+		*cache = NULL;
+	pt_diag_init(&quiet);
+	for (int sub = 0; sub < 2; sub++) {
+		char *p = pt_xasprintf("%s%s/CMakeCache.txt", dir, sub ? "/build" : "");
+		uint8_t *buf = NULL;
+		size_t len = 0;
+		struct cmakecache c;
+		int read = pt_read_regular(p, CMAKECACHE_DIR_MAX, PT_SEV_NOTE, 0, &buf, &len, &quiet) == 0 &&
+			   cmakecache_parse(buf, len, &c, p, &quiet) == 0;
+
+		free(buf);
+		if (read) {
+			v = cmakecache_bool(&c, key);
+			cmakecache_release(&c);
+			if (cache)
+				*cache = p;
+			else
+				free(p);
+			break;
+		}
+		free(p);
+	}
+	pt_diag_release(&quiet);
+	return v;
 }

@@ -44,4 +44,13 @@ const char *cmakecache_value(const struct cmakecache *c, const char *key);
 int cmakecache_bool(const struct cmakecache *c, const char *key);
 int cmake_is_true(const char *v);
 
+/*
+ * key's truth (cmakecache_bool) in the CMakeCache.txt of a build tree: DIR's
+ * own or DIR/build's, the first that reads as a cache; -1 when neither does
+ * or the key is absent. *cache (may be NULL) gets the file read (the caller
+ * frees it), or NULL. Errors reading are not reported: a tree that is not
+ * there simply says nothing.
+ */
+int cmakecache_dir_bool(const char *dir, const char *key, char **cache);
+
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmakecache.h"
 #include "debuginfo.h"
 #include "dispatchtrace.h"
 #include "bugreport.h"
@@ -95,7 +96,9 @@ static void collect_debug(struct doctor *dr, struct pt_diag *d)
 static void cuda_findings(struct doctor *dr, const char *expect)
 {
 	const char *dirs[2];
-	size_t n = 0;
+	struct fwdcompat_tree trees[2];
+	char *caches[2] = { NULL, NULL };
+	size_t n = 0, nt = 0;
 	char cwd[PATH_MAX];
 
 	cudastack_check(&dr->e.rep, dr->e.have_cfg ? &dr->e.cfg : NULL, dr->have_g ? dr->g.ext : NULL,
@@ -104,8 +107,18 @@ static void cuda_findings(struct doctor *dr, const char *expect)
 		dirs[n++] = expect;
 	if (getcwd(cwd, sizeof(cwd)) && envcheck_is_source_tree(cwd))
 		dirs[n++] = cwd;
-	fwdcompat_check(&dr->e.rep, dr->have_g ? &dr->g : NULL, getenv("CUDA_VISIBLE_DEVICES"), dirs, n,
-			&dr->e.findings);
+	for (size_t i = 0; i < n; i++) {
+		int v = cmakecache_dir_bool(dirs[i], "USE_CUDA", &caches[nt]);
+
+		if (caches[nt]) {
+			trees[nt] = (struct fwdcompat_tree){ dirs[i], caches[nt], v };
+			nt++;
+		}
+	}
+	fwdcompat_check(&dr->e.rep, dr->have_g ? &dr->g : NULL, getenv("CUDA_VISIBLE_DEVICES"), trees,
+			nt, &dr->e.findings);
+	for (size_t i = 0; i < nt; i++)
+		free(caches[i]);
 }
 
 static void verdict_text(const struct doctor *dr, const struct pt_cli *ctx)

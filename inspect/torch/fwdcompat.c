@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmakecache.h"
 #include "cudadriver.h"
 #include "envcheck.h"
 #include "fsutil.h"
@@ -16,7 +15,6 @@
 
 /* version.py is a few hundred bytes, CMakeCache.txt of torch about 100 KB. */
 #define VERSION_PY_MAX (64u * 1024)
-#define CMAKECACHE_MAX (16u * 1024 * 1024)
 
 bool fwdcompat_hides_all(const char *v)
 {
@@ -135,8 +133,8 @@ static char *pkg_parent(const char *torch_file)
 	return d;
 }
 
-static void check_cpu_torch(const struct pyenv_report *r, const char *const *dirs, size_t n_dirs,
-			    struct pt_diag *f)
+static void check_cpu_torch(const struct pyenv_report *r, const struct fwdcompat_tree *trees,
+			    size_t n_trees, struct pt_diag *f)
 {
 	char *used;
 	struct pt_diag quiet;
@@ -144,29 +142,14 @@ static void check_cpu_torch(const struct pyenv_report *r, const char *const *dir
 	if (!r->torch_ok || r->cuda || r->hip || !r->torch_file)
 		return;
 	pt_diag_init(&quiet);
-	for (size_t i = 0; i < n_dirs; i++) {
-		for (int sub = 0; sub < 2; sub++) {
-			char *p = pt_xasprintf("%s%s/CMakeCache.txt", dirs[i], sub ? "/build" : "");
-			uint8_t *buf = NULL;
-			size_t len = 0;
-			struct cmakecache c;
-
-			if (pt_read_regular(p, CMAKECACHE_MAX, PT_SEV_NOTE, 0, &buf, &len, &quiet) == 0 &&
-			    cmakecache_parse(buf, len, &c, p, &quiet) == 0) {
-				if (cmakecache_bool(&c, "USE_CUDA") == 1)
-					pt_diag_add(f, PT_SEV_WARNING, r->python, "cpu-torch",
-						    "a CPU-only torch is imported (%s, torch.version.cuda is None), "
-						    "but the build tree %s is configured with USE_CUDA=ON (%s): the torch "
-						    "imported is not that build; install it (pip install -e . -v "
-						    "--no-build-isolation, or python setup.py develop) or put it first on "
-						    "sys.path", r->torch_file, dirs[i], p);
-				cmakecache_release(&c);
-				sub = 2;
-			}
-			free(buf);
-			free(p);
-		}
-	}
+	for (size_t i = 0; i < n_trees; i++)
+		if (trees[i].use_cuda == 1)
+			pt_diag_add(f, PT_SEV_WARNING, r->python, "cpu-torch",
+				    "a CPU-only torch is imported (%s, torch.version.cuda is None), "
+				    "but the build tree %s is configured with USE_CUDA=ON (%s): the torch "
+				    "imported is not that build; install it (pip install -e . -v "
+				    "--no-build-isolation, or python setup.py develop) or put it first on "
+				    "sys.path", r->torch_file, trees[i].dir, trees[i].cache);
 	used = pkg_parent(r->torch_file);
 	for (size_t i = 0; i < r->n_cands; i++) {
 		char *p, ver[64];
@@ -191,9 +174,9 @@ static void check_cpu_torch(const struct pyenv_report *r, const char *const *dir
 }
 
 void fwdcompat_check(const struct pyenv_report *r, const struct importdiag *g, const char *visible,
-		     const char *const *build_dirs, size_t n_build_dirs, struct pt_diag *findings)
+		     const struct fwdcompat_tree *trees, size_t n_trees, struct pt_diag *findings)
 {
 	check_compat(r, g, findings);
 	check_visible(r, g, visible, findings);
-	check_cpu_torch(r, build_dirs, n_build_dirs, findings);
+	check_cpu_torch(r, trees, n_trees, findings);
 }

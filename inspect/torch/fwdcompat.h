@@ -6,7 +6,7 @@
  * where the user built or installed a CUDA one (a build tree configured
  * with USE_CUDA=ON, a CUDA torch later on sys.path). Findings are pt_diag
  * messages whose "where" is "compat-libcuda", "visible-devices" or
- * "cpu-torch". Reads files (CMakeCache.txt, torch/version.py), no printing.
+ * "cpu-torch". Reads files (torch/version.py), no printing.
  */
 #ifndef PT_FWDCOMPAT_H
 #define PT_FWDCOMPAT_H
@@ -33,11 +33,17 @@ int fwdcompat_version_py_cuda(const char *buf, size_t len, char *out, size_t n);
 /*
  * Every check. g: the import diagnosis (its CUDA part names the libcuda the
  * loader's rules find from libcudart), or NULL. visible: the value of
- * CUDA_VISIBLE_DEVICES the interpreter ran with (NULL: unset). build_dirs:
- * build trees to read (the source checkout here, --expect), each DIR or
- * DIR/build holding a CMakeCache.txt.
+ * CUDA_VISIBLE_DEVICES the interpreter ran with (NULL: unset). trees: the
+ * build trees the caller read (the source checkout here, --expect), with
+ * what their CMakeCache.txt says of USE_CUDA (build/cmakecache.h's
+ * cmakecache_dir_bool; torch/ reads no build tree itself).
  */
+struct fwdcompat_tree {
+	const char *dir;	/* the tree as the user named it */
+	const char *cache;	/* its CMakeCache.txt */
+	int use_cuda;		/* 1 ON, 0 OFF, -1 not set */
+};
 void fwdcompat_check(const struct pyenv_report *r, const struct importdiag *g, const char *visible,
-		     const char *const *build_dirs, size_t n_build_dirs, struct pt_diag *findings);
+		     const struct fwdcompat_tree *trees, size_t n_trees, struct pt_diag *findings);
 
 #endif

@@ -3,7 +3,10 @@
 # modules (a module is x.c with its x.h), and no layer reaches up: common/
 # includes nothing of the tools, a tool's library nothing of its cli/ folder,
 # and one tool nothing of the other; struct db is defined in tracers/store/db.c only.
-# docs/internals/architecture.md is the plan.
+# docs/internals/architecture.md is the plan: each folder includes only the
+# folders its "May include" line names (ALLOW below, the same lists), so a new
+# edge between folders, and with it the next circle, fails here until the plan
+# says it may be.
 . "$PT_TESTLIB/common.sh" || exit 2
 cd "$PT_SRC" || exit 2
 /usr/bin/python3 - >"$T/report" <<'PY'
@@ -18,6 +21,42 @@ for h, where in headers.items():
     if len(where) > 1:
         print("FAIL: header name %s is not unique: %s" % (h, " ".join(where)))
 mod = lambda f: f[:-2]
+# Folder -> the folders it may include besides its own (architecture.md's
+# "May include" of each section). A folder not listed here fails: a new folder
+# gets its line in architecture.md and here.
+ALLOW = {
+    "common": set(),
+    "inspect/elf": {"common"},
+    "inspect/cuda": {"common", "inspect/elf"},
+    "inspect/torch": {"common", "inspect/elf", "inspect/cuda"},
+    "inspect/build": {"common", "inspect/elf", "inspect/cuda", "inspect/torch"},
+    "inspect/preflight": {"common", "inspect/elf", "inspect/cuda", "inspect/torch", "inspect/build"},
+    "inspect/report": {"common", "inspect/elf", "inspect/cuda", "inspect/torch", "inspect/build",
+                       "inspect/preflight"},
+    "inspect/cli": {"common", "inspect/elf", "inspect/cuda", "inspect/torch", "inspect/build",
+                    "inspect/preflight", "inspect/report"},
+    "inspect/pyenv-helper": set(),
+    "tracers/parse": {"common"},
+    "tracers/capture": {"common"},
+    "tracers/store": {"common"},
+    "tracers/logs": {"common", "tracers/parse", "tracers/store", "tracers/capture"},
+    "tracers/torchtrace": {"common", "tracers/parse", "tracers/store"},
+    "tracers": {"common", "tracers/parse", "tracers/capture", "tracers/store", "tracers/logs",
+                "tracers/torchtrace"},
+    "tracers/report": {"common", "tracers/parse", "tracers/store", "tracers/torchtrace",
+                       "tracers/logs", "tracers"},
+    "tracers/cli": {"common", "tracers/parse", "tracers/capture", "tracers/store", "tracers/logs",
+                    "tracers/torchtrace", "tracers/report", "tracers"},
+}
+# Narrower than a folder: tracers/report reads logs/ only through logs_query.h
+# and the top level of tracers/ only through run_diff.h; logs/ follows the
+# capture's spool files (spool.h) and nothing else of capture/.
+ONLY = {("tracers/report", "tracers/logs"): {"logs_query.h"},
+        ("tracers/logs", "tracers/capture"): {"spool.h"},
+        ("tracers/report", "tracers"): {"run_diff.h"}}
+for d in sorted({os.path.dirname(f) for f in files}):
+    if d not in ALLOW:
+        print("FAIL: folder %s has no include rule (add its \"May include\" to architecture.md and ALLOW)" % d)
 edges = {}
 for f in files:
     for inc in re.findall(r'^#include "([^"]+)"', open(f, errors="replace").read(), re.M):
@@ -35,6 +74,11 @@ for f in files:
             print("FAIL: %s includes %s (the tools are independent)" % (f, to))
         if "/cli/" not in f and "/cli/" in to:
             print("FAIL: %s includes %s (a library module depends on the CLI)" % (f, to))
+        fd, td = os.path.dirname(f), os.path.dirname(to)
+        if fd != td and fd in ALLOW and td not in ALLOW[fd]:
+            print("FAIL: %s includes %s (%s/ may include only: %s)" % (f, to, fd, ", ".join(sorted(ALLOW[fd])) or "nothing of the tree"))
+        elif (fd, td) in ONLY and inc not in ONLY[(fd, td)]:
+            print("FAIL: %s includes %s (%s/ may include of %s/ only %s)" % (f, to, fd, td, ", ".join(sorted(ONLY[(fd, td)]))))
 # Tarjan's strongly connected components: any with more than one module is a cycle.
 index, low, stack, on, out = {}, {}, [], set(), []
 sys.setrecursionlimit(10000)
