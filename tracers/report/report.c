@@ -50,6 +50,7 @@ struct rctx {
 	struct cidmap by_cid, by_compile, recompile_by_cid;
 	int64_t nranks;
 	int has_export;
+	int64_t loose;		/* records listed on records.html (0: no such page) */
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
 	/* The payloads that have a page (sorted, once the payload pages are written) and
 	 * how many do not (past PAYLOAD_PAGES_MAX). */
@@ -1063,6 +1064,9 @@ static int write_index(struct rctx *c)
 		     "<li><a href=\"chromium_events.json\">chromium_events.json</a></li>\n");
 	if (c->has_export)
 		html_raw(&h, "<li><a href=\"export.html\">export report</a></li>\n");
+	if (c->loose > 0)
+		html_rawf(&h, "<li><a href=\"records.html\">payloads outside the compile pages</a> "
+			  "(%lld records)</li>\n", (long long)c->loose);
 	if (c->o->diff_run > 0)
 		html_raw(&h, "<li><a href=\"diff.html\">diff against the other run</a></li>\n");
 	html_raw(&h, "</ul>\n");
@@ -1875,6 +1879,81 @@ static int write_export(struct rctx *c)
 	return page_close(c, &h) < 0 ? -1 : rc;
 }
 
+/* ---- payloads no compile page lists ---- */
+
+/*
+ * records.html: the payloads of records whose compile id has no page of its own
+ * (no compile id at all, a compile id with neither compilation_metrics nor
+ * dynamo_start, compiled autograd's captures, vLLM's and other artifacts outside a
+ * compile), so that every payload page is reachable from the landing page. Written
+ * before the landing page, which links it when it lists something.
+ */
+struct loose {
+	struct rctx *c;
+	struct html h;
+	int open;
+	uint64_t n, more;
+	int rc;
+};
+
+#define LOOSE_LIST_MAX PAYLOAD_PAGES_MAX
+
+static int on_loose(void *ctx, const struct rp_rec *r)
+{
+	struct loose *l = ctx;
+	struct rctx *c = l->c;
+	const char *label = tt_artifact_label(r->kind, r->name);
+	char t[COMPILEID_MAX + 2];
+
+	if (occ_entry(c, r->rank, &r->cid) || strlen(r->md5) > 64 ||
+	    strspn(r->md5, "0123456789abcdef") != strlen(r->md5) || !has_page(c, r->md5))
+		return 0;	/* listed on its compile's page, or no page (on_payload) */
+	if (!l->open) {
+		if (page_open(c, &l->h, "records.html", "Payloads outside the compile pages", "") < 0)
+			return -1;
+		l->open = 1;
+		html_raw(&l->h, "<p>Records with a payload whose compile id has no page of its own: "
+			     "no compile id, a compile id that logged neither <code>dynamo_start</code> "
+			     "nor <code>compilation_metrics</code>, compiled autograd's captures.</p>\n"
+			     "<table><thead><tr><th>who</th><th>compile id</th><th>payload</th>"
+			     "<th>record</th></tr></thead><tbody>\n");
+	}
+	if (l->n++ >= LOOSE_LIST_MAX) {
+		l->more++;
+		return 0;
+	}
+	cid_text(&r->cid, t, sizeof(t));
+	html_raw(&l->h, "<tr><td class=\"n\">");
+	html_who(&l->h, r->rank);
+	html_raw(&l->h, "</td><td>");
+	html_text(&l->h, t);
+	html_raw(&l->h, "</td><td><a href=\"p/");
+	html_attr(&l->h, r->md5);
+	html_raw(&l->h, ".html\">");
+	html_text(&l->h, label ? label : r->kind);
+	html_raw(&l->h, "</a></td><td><small>");
+	html_text(&l->h, r->file ? (strrchr(r->file, '/') ? strrchr(r->file, '/') + 1 : r->file) : "?");
+	html_rawf(&l->h, ":%lld</small></td></tr>\n", (long long)r->lineno);
+	return 0;
+}
+
+/* The number of records listed (0: no page written), or -1. */
+static int64_t write_loose(struct rctx *c)
+{
+	struct loose l = {.c = c};
+	int rc = rp_payload_records(c->ix, c->o->run_id, on_loose, &l, c->diag);
+
+	if (!l.open)
+		return rc < 0 ? -1 : 0;
+	html_raw(&l.h, "</tbody></table>\n");
+	if (l.more)
+		html_rawf(&l.h, "<p>&hellip; and %llu more records, not listed.</p>\n",
+			  (unsigned long long)l.more);
+	if (page_close(c, &l.h) < 0 || rc < 0)
+		return -1;
+	return (int64_t)l.n;
+}
+
 /* One table of a diff section: what one run has more or less of (logs_diff's
  * and tt_breaks_diff's {a, b, differences: [{key, a, b}]}). */
 static void diff_section(struct html *h, const char *name, json_t *sec)
@@ -2155,7 +2234,8 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 	}
 	if (c.npaged > 1)
 		qsort(c.paged, c.npaged, sizeof(*c.paged), pt_cmp_strp);
-	if (write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
+	if ((c.loose = write_loose(&c)) < 0 ||
+	    write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
 	    write_breaks(&c) < 0 || write_compile_pages(&c) < 0 || write_timeline(&c) < 0 ||
 	    (c.has_export && write_export(&c) < 0) || (o->diff_run > 0 && write_diff(&c) < 0))
 		rc = -1;

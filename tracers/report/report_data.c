@@ -599,6 +599,21 @@ int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 	return 0;
 }
 
+/* Every record with a payload (chromium events aside), in file order. */
+static const char SQL_PAYLOAD_RECS[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.payload_md5 IS NOT NULL"
+	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
+
+int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_PAYLOAD_RECS);
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	return rec_loop(s, cb, ctx);
+}
+
 static const char SQL_MISMATCHES[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.md5_declared IS NOT NULL"
 	" ORDER BY r.id LIMIT 1000";

@@ -78,6 +78,8 @@ uint64_t rp_compile_rows_read(const struct rp_occs *occs);
 /* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
 int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 			rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+/* Every record with a payload but chromium events, in file order. */
+int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 /* Records whose md5 did not match, and with declared md5s (file:line). */
 int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 

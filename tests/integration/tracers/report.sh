@@ -163,4 +163,9 @@ check_eq "rewrite an earlier report" 0 $?
 "$PTTRACE" report 999 --out "$T/none" >/dev/null 2>&1
 check_eq "no such run" 2 $?
 
+# 11. Every page of every report above is reachable from its index.html.
+reports=$(for d in "$T"/*/index.html "$T"/*/*/index.html; do [ -f "$d" ] && dirname "$d"; done)
+out=$(python3 "$PT_TESTLIB/reachable.py" $reports)
+check_eq "no orphan page, no broken link in $(printf '%s\n' "$reports" | wc -l) reports" "" "$(printf '%s\n' "$out" | grep -v ' 0 problems$')"
+
 finish
