@@ -123,6 +123,22 @@ static void frame_text_linked(const struct rctx *c, struct html *h, const char *
 		html_raw(h, "</a>");
 }
 
+/* A frame of rp_frame_text: its place (linked as frame_text_linked links it), then its
+ * source line below it when it has one, as tlparse's stack trie shows it. */
+static void frame_html(const struct rctx *c, struct html *h, const char *label, const char *up)
+{
+	const char *nl = strchr(label, '\n');
+	char *head = nl ? pt_xstrndup(label, (size_t)(nl - label)) : NULL;
+
+	frame_text_linked(c, h, head ? head : label, up);
+	if (nl) {
+		html_raw(h, "<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class=\"loc\">");
+		html_text(h, nl + 1);
+		html_raw(h, "</span>");
+	}
+	free(head);
+}
+
 static int fail_errno(struct rctx *c, const char *path, const char *what)
 {
 	pt_diag_add(c->diag, PT_SEV_ERROR, path, NULL, "%s: %s", what, strerror(errno));
@@ -404,7 +420,7 @@ static void trie_write(struct rctx *c, struct html *h, const struct tnode *n, in
 		const struct tnode *k = &n->kids[i];
 
 		html_raw(h, "<li><details open><summary><code>");
-		frame_text_linked(c, h, k->label, "");
+		frame_html(c, h, k->label, "");
 		html_raw(h, "</code>");
 		for (size_t j = 0; j < k->nleaves; j++) {
 			if (unknown) {
@@ -519,7 +535,8 @@ static const char *const known_kinds[] = {
 
 static const char *const export_kinds[] = {
 	"exported_program", "guard_added", "create_unbacked_symbol", "expression_created",
-	"missing_fake_kernel", "mismatched_fake_kernel", "propagate_real_tensors_provenance", NULL,
+	"missing_fake_kernel", "mismatched_fake_kernel", "propagate_real_tensors",
+	"propagate_real_tensors_provenance", NULL,
 };
 
 static int is_known_kind(const char *k)
@@ -1386,22 +1403,20 @@ static int prev_guards(void *ctx, const struct rp_rec *r)
 	return 0;
 }
 
-static void write_stack(struct html *h, json_t *st)
+/* A record's stack (a list of frames, file names interned in the record's file). */
+static void write_stack(const struct rctx *c, struct html *h, int64_t file_id, json_t *st,
+			const char *up)
 {
 	if (!json_is_array(st) || !json_array_size(st))
 		return;
 	html_raw(h, "<details><summary>stack</summary><ol>");
 	for (size_t i = 0; i < json_array_size(st); i++) {
-		json_t *f = json_array_get(st, i);
-		json_t *fn = json_object_get(f, "filename");
-		char *s = json_is_string(fn) ? NULL : json_dumps(fn, JSON_ENCODE_ANY);
+		char *label = rp_frame_text(c->ix, file_id, json_array_get(st, i));
 
 		html_raw(h, "<li><code>");
-		html_text(h, json_is_string(fn) ? json_string_value(fn) : s);
-		html_rawf(h, ":%lld</code> ", json_integer_value(json_object_get(f, "line")));
-		html_text(h, json_string_value(json_object_get(f, "name")));
-		html_raw(h, "</li>");
-		free(s);
+		frame_html(c, h, label, up);
+		html_raw(h, "</code></li>");
+		free(label);
 	}
 	html_raw(h, "</ol></details>");
 }
@@ -1463,9 +1478,15 @@ static int on_compile_rec(void *ctx, const struct rp_rec *r)
 		html_raw(h, "</code> ");
 		html_text(h, json_string_value(json_object_get(meta, "reason")));
 		html_raw(h, "</p>");
-		write_stack(h, json_object_get(meta, "user_stack"));
-		write_stack(h, json_object_get(meta, "stack"));
+		write_stack(p->c, h, r->file_id, json_object_get(meta, "user_stack"), "../");
+		write_stack(p->c, h, r->file_id, json_object_get(meta, "stack"), "../");
 		p->shown++;
+	} else if (!strcmp(r->kind, "dynamo_start")) {
+		json_t *st = json_object_get(meta, "stack");
+
+		html_rawf(h, "<h3>dynamo_start (line %lld): where the compile started</h3>\n",
+			  (long long)r->lineno);
+		write_stack(p->c, h, r->file_id, json_is_array(st) ? st : json_object_get(env, "stack"), "../");
 	}
 	if (!strcmp(r->kind, "dynamo_cpp_guards_str"))
 		guard_lines_from(p->c, r, &p->guards);
@@ -1824,7 +1845,72 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 struct export_ctx {
 	struct rctx *c;
 	struct html *h;
+	/* The symbolic expressions by id (expression_created's result_id,
+	 * create_unbacked_symbol's node_id): {result, method, arguments, argument_ids}. */
+	json_t *exprs;
 };
+
+static int on_expr(void *ctx, const struct rp_rec *r)
+{
+	struct export_ctx *x = ctx;
+	json_t *env = json_loads(r->envelope, 0, NULL);
+	json_t *m = json_object_get(env, r->kind);
+	int unbacked = !strcmp(r->kind, "create_unbacked_symbol");
+	json_t *id = json_object_get(m, unbacked ? "node_id" : "result_id");
+	char key[32];
+
+	if (json_is_integer(id)) {
+		pt_fmt_trunc(key, sizeof(key), "%lld", (long long)json_integer_value(id));
+		json_object_set_new(x->exprs, key, json_pack("{s:O?, s:O?, s:O?, s:O?}",
+			"result", json_object_get(m, unbacked ? "symbol" : "result"),
+			"method", json_object_get(m, "method"), "arguments", json_object_get(m, "arguments"),
+			"argument_ids", json_object_get(m, "argument_ids")));
+	}
+	json_decref(env);
+	return 0;
+}
+
+/* Where an expression came from, as tlparse's symbolic-guard page shows it: the
+ * expression, the method that made it and its arguments, and so on down the
+ * arguments' own ids (each expression once). */
+static void write_expr_tree(struct export_ctx *x, json_int_t id, json_t *seen, int depth)
+{
+	char key[32];
+	json_t *e, *ids, *v;
+	size_t i;
+
+	pt_fmt_trunc(key, sizeof(key), "%lld", (long long)id);
+	if (depth > TRIE_MAX_DEPTH || json_object_get(seen, key) || !(e = json_object_get(x->exprs, key)))
+		return;
+	json_object_set_new(seen, key, json_true());
+	html_raw(x->h, "<li><code>");
+	html_text(x->h, json_string_value(json_object_get(e, "result")));
+	html_raw(x->h, "</code>");
+	if (json_is_string(json_object_get(e, "method"))) {
+		char *args = json_dumps(json_object_get(e, "arguments"), JSON_ENCODE_ANY | JSON_COMPACT);
+
+		html_raw(x->h, " = <b>");
+		html_text(x->h, json_string_value(json_object_get(e, "method")));
+		html_raw(x->h, "</b>");
+		if (args) {
+			html_raw(x->h, " <code>");
+			html_text(x->h, args);
+			html_raw(x->h, "</code>");
+		}
+		free(args);
+	} else {
+		html_raw(x->h, " <small>(unbacked symbol)</small>");
+	}
+	ids = json_object_get(e, "argument_ids");
+	if (json_array_size(ids)) {
+		html_raw(x->h, "<ul>");
+		json_array_foreach(ids, i, v)
+			if (json_is_integer(v))
+				write_expr_tree(x, json_integer_value(v), seen, depth + 1);
+		html_raw(x->h, "</ul>");
+	}
+	html_raw(x->h, "</li>");
+}
 
 static int on_export(void *ctx, const struct rp_rec *r)
 {
@@ -1857,7 +1943,15 @@ static int on_export(void *ctx, const struct rp_rec *r)
 		html_attr(h, r->md5);
 		html_raw(h, ".html\">payload</a>");
 	}
-	write_stack(h, json_object_get(m, "user_stack"));
+	if (json_is_integer(json_object_get(m, "expr_node_id"))) {
+		json_t *seen = json_object();
+
+		html_raw(h, "<details open><summary>provenance of the expression</summary><ul class=\"trie\">");
+		write_expr_tree(x, json_integer_value(json_object_get(m, "expr_node_id")), seen, 0);
+		html_raw(h, "</ul></details>");
+		json_decref(seen);
+	}
+	write_stack(c, h, r->file_id, json_object_get(m, "user_stack"), "");
 	html_raw(h, "</td></tr>\n");
 	json_decref(env);
 	return 0;
@@ -1865,16 +1959,24 @@ static int on_export(void *ctx, const struct rp_rec *r)
 
 static int write_export(struct rctx *c)
 {
+	static const char *const expr_kinds[] = {"expression_created", "create_unbacked_symbol", NULL};
 	struct html h;
+	struct export_ctx x = {c, &h, NULL};
 	int rc;
 
 	if (page_open(c, &h, "export.html", "Export report", "") < 0)
 		return -1;
 	html_raw(&h, "<p>torch.export records: the exported program, guards added, unbacked symbols "
-		     "and data-dependent expressions, fake-kernel problems.</p>\n<table><thead><tr><th>"
+		     "and data-dependent expressions, fake-kernel problems, the results "
+		     "<code>propagate_real_tensors</code> took from real tensors (with where each "
+		     "expression came from, from <code>expression_created</code> and "
+		     "<code>create_unbacked_symbol</code>).</p>\n<table><thead><tr><th>"
 		     "kind</th><th>what</th></tr></thead><tbody>\n");
-	rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export,
-				 &(struct export_ctx){c, &h}, c->diag);
+	x.exprs = json_object();
+	rc = rp_records_of_kinds(c->ix, c->o->run_id, expr_kinds, on_expr, &x, c->diag);
+	if (rc == 0)
+		rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export, &x, c->diag);
+	json_decref(x.exprs);
 	html_raw(&h, "</tbody></table>\n");
 	return page_close(c, &h) < 0 ? -1 : rc;
 }

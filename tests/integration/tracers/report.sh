@@ -53,6 +53,11 @@ import "$F/generated/torch-2.6.0/breaks_recompile/trace"
 nb=$("$PTTRACE" --json graph-breaks last | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 check_contains "graph breaks total and distinct" "<p>$nb graph breaks," "$(cat "$T/br/breaks.html")"
 check_contains "recompile reason on the frames page" "&rarr; <em>" "$(cat "$T/br/frames.html")"
+check_contains "a frame whose first compile restarted has its function" '<td>h <code>/root/gen/breaks_recompile.py:6</code></td><td class="n">6</td>' "$(cat "$T/br/frames.html")"
+check_contains "the restarted compile too" '<p>h <code>/root/gen/breaks_recompile.py:6</code> &mdash; status <span class="cid s-restarted">' "$(cat "$T/br/c/-_-_0_0_0.html")"
+check_contains "the compile page's stack: paths and lines" '<h3>dynamo_start (line 15): where the compile started</h3>
+<details><summary>stack</summary><ol><li><code>/root/gen/breaks_recompile.py:13 in &lt;module&gt;</code></li><li><code>/root/gen/breaks_recompile.py:6 in h</code></li></ol></details>' "$(cat "$T/br/c/-_-_0_0_0.html")"
+if grep -l '<li><code>[0-9]*:[0-9]*</code>' "$T"/br/c/*.html "$T"/ex/*.html >"$T/hits"; then fail "string-table indices as stack frames in: $(cat "$T/hits")"; fi
 
 # 3b. --diff: the same trace cut before its 9th dynamo_start, compared as `pttrace diff` does.
 B=$(ls "$F"/generated/torch-2.6.0/breaks_recompile/trace/*.log)
@@ -101,6 +106,15 @@ import "$F/tlparse-tests/inputs/export.log"
 "$PTTRACE" report last --out "$T/ex" >/dev/null 2>&1 || fail "report export"
 [ -f "$T/ex/export.html" ] || fail "export.html missing for an export trace"
 [ -f "$T/br/export.html" ] && fail "export.html written for a trace without export records"
+ex=$(cat "$T/ex/export.html")
+check_contains "the trie shows each frame's source line" '<summary><code>test/export/test_draft_export.py:534 in &lt;module&gt;<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class="loc">run_tests()</span></code></summary>' "$(cat "$T/ex/index.html")"
+check_contains "propagate_real_tensors' provenance, expression by expression" '<details open><summary>provenance of the expression</summary><ul class="trie"><li><code>Eq((((-u0)//3)) + 5, 0)</code> = <b>eq</b>' "$ex"
+check_contains "down to the unbacked symbol" '<li><code>-u0</code> = <b>neg</b> <code>[&quot;u0&quot;]</code><ul><li><code>u0</code> <small>(unbacked symbol)</small></li></ul>' "$ex"
+check_contains "user stack: file names from the string table, source lines" '<li><code>torch/nn/modules/module.py:1751 in _wrapped_call_impl<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class="loc">return self._call_impl(*args, **kwargs)</span></code></li>' "$ex"
+printf 'V1124 10:00:00.000000 1 x.py:1] {"propagate_real_tensors": {"expr": "Eq(u0, 2)", "result": "True", "stack": []}}\n' >"$T/prt.log"
+import "$T/prt.log"
+"$PTTRACE" report last --out "$T/prt" >/dev/null 2>&1 || fail "report propagate_real_tensors"
+check_contains "propagate_real_tensors alone makes the export view" '<tr><td>propagate_real_tensors</td><td><b>expr</b> <code>Eq(u0, 2)</code> <b>result</b> <code>True</code>' "$(cat "$T/prt/export.html" 2>/dev/null)"
 
 # 5. Provenance: the three panes line-linked from the node mappings.
 import "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
