@@ -1111,6 +1111,35 @@ static int write_index(struct rctx *c)
 
 /* ---- compiles, frames, graph breaks ---- */
 
+/* Text from a trace: inline, or a block keeping its line breaks when it has any
+ * (a compiler's error, a traceback). */
+static void text_block(struct html *h, const char *s)
+{
+	if (s && strchr(s, '\n')) {
+		html_raw(h, "<pre class=\"text\">");
+		html_text(h, s);
+		html_raw(h, "</pre>");
+	} else {
+		html_text(h, s);
+	}
+}
+
+/* The user's line a failed compile stopped at (fail_user_frame_filename:lineno of its
+ * compilation_metrics, tlparse's "Failure Source"), or nothing. */
+static void failure_source(struct html *h, json_t *m)
+{
+	const char *f = json_string_value(json_object_get(m, "fail_user_frame_filename"));
+	json_t *l = json_object_get(m, "fail_user_frame_lineno");
+
+	if (!f)
+		return;
+	html_raw(h, "<p>Failure source: <code>");
+	html_text(h, f);
+	if (json_is_integer(l))
+		html_rawf(h, ":%lld", (long long)json_integer_value(l));
+	html_raw(h, "</code></p>");
+}
+
 static void td_num(struct html *h, long long v)
 {
 	html_raw(h, "<td class=\"n\">");
@@ -1185,7 +1214,8 @@ static int write_compiles(struct rctx *c)
 		if (o->fail_type) {
 			html_text(&h, o->fail_type);
 			html_raw(&h, ": ");
-			html_text(&h, o->fail_reason);
+			text_block(&h, o->fail_reason);
+			failure_source(&h, o->metrics);
 		} else if (o->restart_reasons) {
 			for (size_t j = 0; j < json_array_size(o->restart_reasons); j++) {
 				json_t *x = json_array_get(o->restart_reasons, j);
@@ -1444,7 +1474,7 @@ static void write_metrics(struct html *h, json_t *m)
 			}
 			html_raw(h, "</ul>");
 		} else if (json_is_string(v)) {
-			html_text(h, json_string_value(v));
+			text_block(h, json_string_value(v));
 		} else {
 			char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 
@@ -1663,6 +1693,18 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 			html_raw(&h, "</code>");
 		}
 		html_raw(&h, "</p>\n");
+	}
+	if (o->fail_type) {
+		html_raw(&h, "<h2>Failure</h2>\n<p><b>");
+		html_text(&h, o->fail_type);
+		html_raw(&h, "</b></p>\n");
+		if (o->fail_reason) {
+			html_raw(&h, "<pre class=\"text\">");
+			html_text(&h, o->fail_reason);
+			html_raw(&h, "</pre>\n");
+		}
+		failure_source(&h, o->metrics);
+		html_raw(&h, "\n");
 	}
 	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
 	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)

@@ -59,6 +59,24 @@ check_contains "the compile page's stack: paths and lines" '<h3>dynamo_start (li
 <details><summary>stack</summary><ol><li><code>/root/gen/breaks_recompile.py:13 in &lt;module&gt;</code></li><li><code>/root/gen/breaks_recompile.py:6 in h</code></li></ol></details>' "$(cat "$T/br/c/-_-_0_0_0.html")"
 if grep -l '<li><code>[0-9]*:[0-9]*</code>' "$T"/br/c/*.html "$T"/ex/*.html >"$T/hits"; then fail "string-table indices as stack frames in: $(cat "$T/hits")"; fi
 
+# 3a. Failures: the text a block with its line breaks (g++'s error), the user's line beside it.
+import "$F/generated/torch-2.6.0/inductor_cpp_compile_failure/trace"
+"$PTTRACE" report last --out "$T/cpp" >/dev/null 2>&1 || fail "report inductor_cpp_compile_failure"
+check_contains "g++'s error as a block" '<h2>Failure</h2>
+<p><b>BackendCompilerFailed</b></p>
+<pre class="text">backend=&#39;inductor&#39; raised:
+CppCompileError: C++ compile error
+
+Command:
+g++ ' "$(cat "$T"/cpp/c/*.html)"
+check_contains "its lines kept in the compiles table too" '<td>BackendCompilerFailed: <pre class="text">backend=&#39;inductor&#39; raised:
+CppCompileError: C++ compile error
+' "$(cat "$T/cpp/compiles.html")"
+import "$F/generated/torch-2.6.0/failure/trace"
+"$PTTRACE" report last --out "$T/fail" >/dev/null 2>&1 || fail "report failure"
+check_contains "failure source on the compile page" '<p>Failure source: <code>/root/gen/failure.py:4</code></p>' "$(cat "$T/fail/c/-_-_0_0_0.html")"
+check_contains "failure source in the compiles table" '<p>Failure source: <code>/root/gen/failure.py:4</code></p></td></tr>' "$(cat "$T/fail/compiles.html")"
+
 # 3b. --diff: the same trace cut before its 9th dynamo_start, compared as `pttrace diff` does.
 B=$(ls "$F"/generated/torch-2.6.0/breaks_recompile/trace/*.log)
 head -n $(($(grep -a -n '"dynamo_start"' "$B" | sed -n 9p | cut -d: -f1) - 1)) "$B" >"$T/cut.log"
