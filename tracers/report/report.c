@@ -1025,12 +1025,20 @@ static void write_crash(struct rctx *c, struct html *h)
 	json_decref(cr);
 }
 
+static int count_file(void *ctx, const struct rp_file *f)
+{
+	(void)f;
+	++*(int64_t *)ctx;
+	return 0;
+}
+
 static int write_index(struct rctx *c)
 {
 	struct html h;
 	struct health hc = {&h, 0, 0, 0, 0, 0, 0};
 	struct kinds_ctx kc = {c, json_object()};
 	json_t *run = rp_run_row(c->ix, c->o->run_id, c->diag);
+	int64_t ntrace = 0;
 	char title[64];
 	const char *k;
 	json_t *v;
@@ -1043,6 +1051,27 @@ static int write_index(struct rctx *c)
 		return -1;
 	}
 	write_crash(c, &h);
+	if (run && rp_files(c->ix, c->o->run_id, count_file, &ntrace, c->diag) == 0 && ntrace == 0) {
+		/*
+		 * No TORCH_TRACE file (torch 1.13, TORCH_TRACE off, a crash before the first
+		 * compile): the run's output and errors are the report, not an empty data
+		 * health table and a table of zeros.
+		 */
+		html_raw(&h, "<p>No TORCH_TRACE output in this run: TORCH_TRACE was off, this torch "
+			     "does not write it (before 2.1), or the program ended before its first "
+			     "<code>torch.compile</code>. Below: what the run printed.</p>\n");
+		if (write_run_section(c, &h, run) < 0)
+			rc = -1;
+		html_raw(&h, "<h2 id=\"pages\">Pages</h2>\n<ul>\n<li><a href=\"compiles.html\">every "
+			     "compile</a>, <a href=\"frames.html\">frames</a>, <a href=\"breaks.html\">"
+			     "graph breaks</a> (empty: nothing was traced)</li>\n");
+		if (c->o->diff_run > 0)
+			html_raw(&h, "<li><a href=\"diff.html\">diff against the other run</a></li>\n");
+		html_raw(&h, "</ul>\n");
+		json_decref(run);
+		json_decref(kc.unk);
+		return page_close(c, &h) < 0 ? -1 : rc;
+	}
 	/* Data health next: what could not be read is what a reader must know. */
 	html_raw(&h, "<h2 id=\"health\">Data health</h2>\n<table><thead><tr><th>file</th><th>rank</th>"
 		     "<th>bytes</th><th>records</th><th>payloads</th><th>damaged lines</th>"

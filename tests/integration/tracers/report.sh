@@ -160,6 +160,9 @@ check_eq "run exit passed through" 3 $?
 ri=$(cat "$T/run/index.html")
 check_contains "run status" '<tr><th>status</th><td>exited, exit code 3</td></tr>' "$ri"
 check_contains "the traceback listed" '<li><b>traceback ERROR</b><pre>Traceback (most recent call last):' "$ri"
+check_contains "no TORCH_TRACE: the report opens on the run" '<p>No TORCH_TRACE output in this run: TORCH_TRACE was off, this torch does not write it (before 2.1), or the program ended before its first <code>torch.compile</code>. Below: what the run printed.</p>
+<h2 id="run">Run</h2>' "$ri"
+case $ri in *'id="health"'*|*'id="totals"'*) fail "no TORCH_TRACE, and still a health table or totals" ;; esac
 check_contains "call tree nested" '<ul class="trie"><li><code>aten::add.Tensor</code> <small>AutogradCPU</small>
 <ul class="trie"><li><code>aten::add.Tensor</code> <small>CPU</small>
 <ul class="trie"><li><code>aten::empty.memory_format</code> <small>BackendSelect</small>
