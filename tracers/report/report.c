@@ -50,6 +50,7 @@ struct rctx {
 	struct cidmap by_cid, by_compile, recompile_by_cid;
 	int64_t nranks;
 	int has_export;
+	int64_t loose;		/* records listed on records.html (0: no such page) */
 	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
 	/* The payloads that have a page (sorted, once the payload pages are written) and
 	 * how many do not (past PAYLOAD_PAGES_MAX). */
@@ -120,6 +121,22 @@ static void frame_text_linked(const struct rctx *c, struct html *h, const char *
 	html_text(h, short_frame(label));
 	if (md5)
 		html_raw(h, "</a>");
+}
+
+/* A frame of rp_frame_text: its place (linked as frame_text_linked links it), then its
+ * source line below it when it has one, as tlparse's stack trie shows it. */
+static void frame_html(const struct rctx *c, struct html *h, const char *label, const char *up)
+{
+	const char *nl = strchr(label, '\n');
+	char *head = nl ? pt_xstrndup(label, (size_t)(nl - label)) : NULL;
+
+	frame_text_linked(c, h, head ? head : label, up);
+	if (nl) {
+		html_raw(h, "<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class=\"loc\">");
+		html_text(h, nl + 1);
+		html_raw(h, "</span>");
+	}
+	free(head);
 }
 
 static int fail_errno(struct rctx *c, const char *path, const char *what)
@@ -403,7 +420,7 @@ static void trie_write(struct rctx *c, struct html *h, const struct tnode *n, in
 		const struct tnode *k = &n->kids[i];
 
 		html_raw(h, "<li><details open><summary><code>");
-		frame_text_linked(c, h, k->label, "");
+		frame_html(c, h, k->label, "");
 		html_raw(h, "</code>");
 		for (size_t j = 0; j < k->nleaves; j++) {
 			if (unknown) {
@@ -518,7 +535,8 @@ static const char *const known_kinds[] = {
 
 static const char *const export_kinds[] = {
 	"exported_program", "guard_added", "create_unbacked_symbol", "expression_created",
-	"missing_fake_kernel", "mismatched_fake_kernel", "propagate_real_tensors_provenance", NULL,
+	"missing_fake_kernel", "mismatched_fake_kernel", "propagate_real_tensors",
+	"propagate_real_tensors_provenance", NULL,
 };
 
 static int is_known_kind(const char *k)
@@ -1007,12 +1025,20 @@ static void write_crash(struct rctx *c, struct html *h)
 	json_decref(cr);
 }
 
+static int count_file(void *ctx, const struct rp_file *f)
+{
+	(void)f;
+	++*(int64_t *)ctx;
+	return 0;
+}
+
 static int write_index(struct rctx *c)
 {
 	struct html h;
 	struct health hc = {&h, 0, 0, 0, 0, 0, 0};
 	struct kinds_ctx kc = {c, json_object()};
 	json_t *run = rp_run_row(c->ix, c->o->run_id, c->diag);
+	int64_t ntrace = 0;
 	char title[64];
 	const char *k;
 	json_t *v;
@@ -1025,6 +1051,27 @@ static int write_index(struct rctx *c)
 		return -1;
 	}
 	write_crash(c, &h);
+	if (run && rp_files(c->ix, c->o->run_id, count_file, &ntrace, c->diag) == 0 && ntrace == 0) {
+		/*
+		 * No TORCH_TRACE file (torch 1.13, TORCH_TRACE off, a crash before the first
+		 * compile): the run's output and errors are the report, not an empty data
+		 * health table and a table of zeros.
+		 */
+		html_raw(&h, "<p>No TORCH_TRACE output in this run: TORCH_TRACE was off, this torch "
+			     "does not write it (before 2.1), or the program ended before its first "
+			     "<code>torch.compile</code>. Below: what the run printed.</p>\n");
+		if (write_run_section(c, &h, run) < 0)
+			rc = -1;
+		html_raw(&h, "<h2 id=\"pages\">Pages</h2>\n<ul>\n<li><a href=\"compiles.html\">every "
+			     "compile</a>, <a href=\"frames.html\">frames</a>, <a href=\"breaks.html\">"
+			     "graph breaks</a> (empty: nothing was traced)</li>\n");
+		if (c->o->diff_run > 0)
+			html_raw(&h, "<li><a href=\"diff.html\">diff against the other run</a></li>\n");
+		html_raw(&h, "</ul>\n");
+		json_decref(run);
+		json_decref(kc.unk);
+		return page_close(c, &h) < 0 ? -1 : rc;
+	}
 	/* Data health next: what could not be read is what a reader must know. */
 	html_raw(&h, "<h2 id=\"health\">Data health</h2>\n<table><thead><tr><th>file</th><th>rank</th>"
 		     "<th>bytes</th><th>records</th><th>payloads</th><th>damaged lines</th>"
@@ -1063,6 +1110,9 @@ static int write_index(struct rctx *c)
 		     "<li><a href=\"chromium_events.json\">chromium_events.json</a></li>\n");
 	if (c->has_export)
 		html_raw(&h, "<li><a href=\"export.html\">export report</a></li>\n");
+	if (c->loose > 0)
+		html_rawf(&h, "<li><a href=\"records.html\">payloads outside the compile pages</a> "
+			  "(%lld records)</li>\n", (long long)c->loose);
 	if (c->o->diff_run > 0)
 		html_raw(&h, "<li><a href=\"diff.html\">diff against the other run</a></li>\n");
 	html_raw(&h, "</ul>\n");
@@ -1089,6 +1139,35 @@ static int write_index(struct rctx *c)
 }
 
 /* ---- compiles, frames, graph breaks ---- */
+
+/* Text from a trace: inline, or a block keeping its line breaks when it has any
+ * (a compiler's error, a traceback). */
+static void text_block(struct html *h, const char *s)
+{
+	if (s && strchr(s, '\n')) {
+		html_raw(h, "<pre class=\"text\">");
+		html_text(h, s);
+		html_raw(h, "</pre>");
+	} else {
+		html_text(h, s);
+	}
+}
+
+/* The user's line a failed compile stopped at (fail_user_frame_filename:lineno of its
+ * compilation_metrics, tlparse's "Failure Source"), or nothing. */
+static void failure_source(struct html *h, json_t *m)
+{
+	const char *f = json_string_value(json_object_get(m, "fail_user_frame_filename"));
+	json_t *l = json_object_get(m, "fail_user_frame_lineno");
+
+	if (!f)
+		return;
+	html_raw(h, "<p>Failure source: <code>");
+	html_text(h, f);
+	if (json_is_integer(l))
+		html_rawf(h, ":%lld", (long long)json_integer_value(l));
+	html_raw(h, "</code></p>");
+}
 
 static void td_num(struct html *h, long long v)
 {
@@ -1164,7 +1243,8 @@ static int write_compiles(struct rctx *c)
 		if (o->fail_type) {
 			html_text(&h, o->fail_type);
 			html_raw(&h, ": ");
-			html_text(&h, o->fail_reason);
+			text_block(&h, o->fail_reason);
+			failure_source(&h, o->metrics);
 		} else if (o->restart_reasons) {
 			for (size_t j = 0; j < json_array_size(o->restart_reasons); j++) {
 				json_t *x = json_array_get(o->restart_reasons, j);
@@ -1382,22 +1462,20 @@ static int prev_guards(void *ctx, const struct rp_rec *r)
 	return 0;
 }
 
-static void write_stack(struct html *h, json_t *st)
+/* A record's stack (a list of frames, file names interned in the record's file). */
+static void write_stack(const struct rctx *c, struct html *h, int64_t file_id, json_t *st,
+			const char *up)
 {
 	if (!json_is_array(st) || !json_array_size(st))
 		return;
 	html_raw(h, "<details><summary>stack</summary><ol>");
 	for (size_t i = 0; i < json_array_size(st); i++) {
-		json_t *f = json_array_get(st, i);
-		json_t *fn = json_object_get(f, "filename");
-		char *s = json_is_string(fn) ? NULL : json_dumps(fn, JSON_ENCODE_ANY);
+		char *label = rp_frame_text(c->ix, file_id, json_array_get(st, i));
 
 		html_raw(h, "<li><code>");
-		html_text(h, json_is_string(fn) ? json_string_value(fn) : s);
-		html_rawf(h, ":%lld</code> ", json_integer_value(json_object_get(f, "line")));
-		html_text(h, json_string_value(json_object_get(f, "name")));
-		html_raw(h, "</li>");
-		free(s);
+		frame_html(c, h, label, up);
+		html_raw(h, "</code></li>");
+		free(label);
 	}
 	html_raw(h, "</ol></details>");
 }
@@ -1425,7 +1503,7 @@ static void write_metrics(struct html *h, json_t *m)
 			}
 			html_raw(h, "</ul>");
 		} else if (json_is_string(v)) {
-			html_text(h, json_string_value(v));
+			text_block(h, json_string_value(v));
 		} else {
 			char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 
@@ -1459,9 +1537,15 @@ static int on_compile_rec(void *ctx, const struct rp_rec *r)
 		html_raw(h, "</code> ");
 		html_text(h, json_string_value(json_object_get(meta, "reason")));
 		html_raw(h, "</p>");
-		write_stack(h, json_object_get(meta, "user_stack"));
-		write_stack(h, json_object_get(meta, "stack"));
+		write_stack(p->c, h, r->file_id, json_object_get(meta, "user_stack"), "../");
+		write_stack(p->c, h, r->file_id, json_object_get(meta, "stack"), "../");
 		p->shown++;
+	} else if (!strcmp(r->kind, "dynamo_start")) {
+		json_t *st = json_object_get(meta, "stack");
+
+		html_rawf(h, "<h3>dynamo_start (line %lld): where the compile started</h3>\n",
+			  (long long)r->lineno);
+		write_stack(p->c, h, r->file_id, json_is_array(st) ? st : json_object_get(env, "stack"), "../");
 	}
 	if (!strcmp(r->kind, "dynamo_cpp_guards_str"))
 		guard_lines_from(p->c, r, &p->guards);
@@ -1638,6 +1722,18 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 			html_raw(&h, "</code>");
 		}
 		html_raw(&h, "</p>\n");
+	}
+	if (o->fail_type) {
+		html_raw(&h, "<h2>Failure</h2>\n<p><b>");
+		html_text(&h, o->fail_type);
+		html_raw(&h, "</b></p>\n");
+		if (o->fail_reason) {
+			html_raw(&h, "<pre class=\"text\">");
+			html_text(&h, o->fail_reason);
+			html_raw(&h, "</pre>\n");
+		}
+		failure_source(&h, o->metrics);
+		html_raw(&h, "\n");
 	}
 	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
 	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)
@@ -1820,7 +1916,72 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 struct export_ctx {
 	struct rctx *c;
 	struct html *h;
+	/* The symbolic expressions by id (expression_created's result_id,
+	 * create_unbacked_symbol's node_id): {result, method, arguments, argument_ids}. */
+	json_t *exprs;
 };
+
+static int on_expr(void *ctx, const struct rp_rec *r)
+{
+	struct export_ctx *x = ctx;
+	json_t *env = json_loads(r->envelope, 0, NULL);
+	json_t *m = json_object_get(env, r->kind);
+	int unbacked = !strcmp(r->kind, "create_unbacked_symbol");
+	json_t *id = json_object_get(m, unbacked ? "node_id" : "result_id");
+	char key[32];
+
+	if (json_is_integer(id)) {
+		pt_fmt_trunc(key, sizeof(key), "%lld", (long long)json_integer_value(id));
+		json_object_set_new(x->exprs, key, json_pack("{s:O?, s:O?, s:O?, s:O?}",
+			"result", json_object_get(m, unbacked ? "symbol" : "result"),
+			"method", json_object_get(m, "method"), "arguments", json_object_get(m, "arguments"),
+			"argument_ids", json_object_get(m, "argument_ids")));
+	}
+	json_decref(env);
+	return 0;
+}
+
+/* Where an expression came from, as tlparse's symbolic-guard page shows it: the
+ * expression, the method that made it and its arguments, and so on down the
+ * arguments' own ids (each expression once). */
+static void write_expr_tree(struct export_ctx *x, json_int_t id, json_t *seen, int depth)
+{
+	char key[32];
+	json_t *e, *ids, *v;
+	size_t i;
+
+	pt_fmt_trunc(key, sizeof(key), "%lld", (long long)id);
+	if (depth > TRIE_MAX_DEPTH || json_object_get(seen, key) || !(e = json_object_get(x->exprs, key)))
+		return;
+	json_object_set_new(seen, key, json_true());
+	html_raw(x->h, "<li><code>");
+	html_text(x->h, json_string_value(json_object_get(e, "result")));
+	html_raw(x->h, "</code>");
+	if (json_is_string(json_object_get(e, "method"))) {
+		char *args = json_dumps(json_object_get(e, "arguments"), JSON_ENCODE_ANY | JSON_COMPACT);
+
+		html_raw(x->h, " = <b>");
+		html_text(x->h, json_string_value(json_object_get(e, "method")));
+		html_raw(x->h, "</b>");
+		if (args) {
+			html_raw(x->h, " <code>");
+			html_text(x->h, args);
+			html_raw(x->h, "</code>");
+		}
+		free(args);
+	} else {
+		html_raw(x->h, " <small>(unbacked symbol)</small>");
+	}
+	ids = json_object_get(e, "argument_ids");
+	if (json_array_size(ids)) {
+		html_raw(x->h, "<ul>");
+		json_array_foreach(ids, i, v)
+			if (json_is_integer(v))
+				write_expr_tree(x, json_integer_value(v), seen, depth + 1);
+		html_raw(x->h, "</ul>");
+	}
+	html_raw(x->h, "</li>");
+}
 
 static int on_export(void *ctx, const struct rp_rec *r)
 {
@@ -1853,7 +2014,15 @@ static int on_export(void *ctx, const struct rp_rec *r)
 		html_attr(h, r->md5);
 		html_raw(h, ".html\">payload</a>");
 	}
-	write_stack(h, json_object_get(m, "user_stack"));
+	if (json_is_integer(json_object_get(m, "expr_node_id"))) {
+		json_t *seen = json_object();
+
+		html_raw(h, "<details open><summary>provenance of the expression</summary><ul class=\"trie\">");
+		write_expr_tree(x, json_integer_value(json_object_get(m, "expr_node_id")), seen, 0);
+		html_raw(h, "</ul></details>");
+		json_decref(seen);
+	}
+	write_stack(c, h, r->file_id, json_object_get(m, "user_stack"), "");
 	html_raw(h, "</td></tr>\n");
 	json_decref(env);
 	return 0;
@@ -1861,18 +2030,101 @@ static int on_export(void *ctx, const struct rp_rec *r)
 
 static int write_export(struct rctx *c)
 {
+	static const char *const expr_kinds[] = {"expression_created", "create_unbacked_symbol", NULL};
 	struct html h;
+	struct export_ctx x = {c, &h, NULL};
 	int rc;
 
 	if (page_open(c, &h, "export.html", "Export report", "") < 0)
 		return -1;
 	html_raw(&h, "<p>torch.export records: the exported program, guards added, unbacked symbols "
-		     "and data-dependent expressions, fake-kernel problems.</p>\n<table><thead><tr><th>"
+		     "and data-dependent expressions, fake-kernel problems, the results "
+		     "<code>propagate_real_tensors</code> took from real tensors (with where each "
+		     "expression came from, from <code>expression_created</code> and "
+		     "<code>create_unbacked_symbol</code>).</p>\n<table><thead><tr><th>"
 		     "kind</th><th>what</th></tr></thead><tbody>\n");
-	rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export,
-				 &(struct export_ctx){c, &h}, c->diag);
+	x.exprs = json_object();
+	rc = rp_records_of_kinds(c->ix, c->o->run_id, expr_kinds, on_expr, &x, c->diag);
+	if (rc == 0)
+		rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export, &x, c->diag);
+	json_decref(x.exprs);
 	html_raw(&h, "</tbody></table>\n");
 	return page_close(c, &h) < 0 ? -1 : rc;
+}
+
+/* ---- payloads no compile page lists ---- */
+
+/*
+ * records.html: the payloads of records whose compile id has no page of its own
+ * (no compile id at all, a compile id with neither compilation_metrics nor
+ * dynamo_start, compiled autograd's captures, vLLM's and other artifacts outside a
+ * compile), so that every payload page is reachable from the landing page. Written
+ * before the landing page, which links it when it lists something.
+ */
+struct loose {
+	struct rctx *c;
+	struct html h;
+	int open;
+	uint64_t n, more;
+	int rc;
+};
+
+#define LOOSE_LIST_MAX PAYLOAD_PAGES_MAX
+
+static int on_loose(void *ctx, const struct rp_rec *r)
+{
+	struct loose *l = ctx;
+	struct rctx *c = l->c;
+	const char *label = tt_artifact_label(r->kind, r->name);
+	char t[COMPILEID_MAX + 2];
+
+	if (occ_entry(c, r->rank, &r->cid) || strlen(r->md5) > 64 ||
+	    strspn(r->md5, "0123456789abcdef") != strlen(r->md5) || !has_page(c, r->md5))
+		return 0;	/* listed on its compile's page, or no page (on_payload) */
+	if (!l->open) {
+		if (page_open(c, &l->h, "records.html", "Payloads outside the compile pages", "") < 0)
+			return -1;
+		l->open = 1;
+		html_raw(&l->h, "<p>Records with a payload whose compile id has no page of its own: "
+			     "no compile id, a compile id that logged neither <code>dynamo_start</code> "
+			     "nor <code>compilation_metrics</code>, compiled autograd's captures.</p>\n"
+			     "<table><thead><tr><th>who</th><th>compile id</th><th>payload</th>"
+			     "<th>record</th></tr></thead><tbody>\n");
+	}
+	if (l->n++ >= LOOSE_LIST_MAX) {
+		l->more++;
+		return 0;
+	}
+	cid_text(&r->cid, t, sizeof(t));
+	html_raw(&l->h, "<tr><td class=\"n\">");
+	html_who(&l->h, r->rank);
+	html_raw(&l->h, "</td><td>");
+	html_text(&l->h, t);
+	html_raw(&l->h, "</td><td><a href=\"p/");
+	html_attr(&l->h, r->md5);
+	html_raw(&l->h, ".html\">");
+	html_text(&l->h, label ? label : r->kind);
+	html_raw(&l->h, "</a></td><td><small>");
+	html_text(&l->h, r->file ? (strrchr(r->file, '/') ? strrchr(r->file, '/') + 1 : r->file) : "?");
+	html_rawf(&l->h, ":%lld</small></td></tr>\n", (long long)r->lineno);
+	return 0;
+}
+
+/* The number of records listed (0: no page written), or -1. */
+static int64_t write_loose(struct rctx *c)
+{
+	struct loose l = {.c = c};
+	int rc = rp_payload_records(c->ix, c->o->run_id, on_loose, &l, c->diag);
+
+	if (!l.open)
+		return rc < 0 ? -1 : 0;
+	html_raw(&l.h, "</tbody></table>\n");
+	if (l.more)
+		html_rawf(&l.h, "<p>&hellip; and %llu more records, not listed.</p>\n",
+			  (unsigned long long)l.more);
+	if (page_close(c, &l.h) < 0 || rc < 0)
+		return -1;
+	return (int64_t)l.n;
 }
 
 /* One table of a diff section: what one run has more or less of (logs_diff's
@@ -2155,7 +2407,8 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 	}
 	if (c.npaged > 1)
 		qsort(c.paged, c.npaged, sizeof(*c.paged), pt_cmp_strp);
-	if (write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
+	if ((c.loose = write_loose(&c)) < 0 ||
+	    write_index(&c) < 0 || write_compiles(&c) < 0 || write_frames(&c) < 0 ||
 	    write_breaks(&c) < 0 || write_compile_pages(&c) < 0 || write_timeline(&c) < 0 ||
 	    (c.has_export && write_export(&c) < 0) || (o->diff_run > 0 && write_diff(&c) < 0))
 		rc = -1;

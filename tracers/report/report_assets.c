@@ -11,6 +11,7 @@ const char report_css[] =
 	".s-empty{background:#e6e6e6}.s-missing{background:#e0d4f5}\n"
 	".bad{color:#a00;font-weight:bold}.good{color:#070}\n"
 	"pre.code{background:#fafafa;border:1px solid #ddd;padding:.5em;overflow-x:auto;counter-reset:ln}\n"
+	"pre.text{white-space:pre-wrap;margin:.2em 0;max-height:40em;overflow:auto}\n"
 	"pre.code .l{display:block;white-space:pre}pre.code .l:target{background:#ffef9f}\n"
 	"pre.code .l::before{counter-increment:ln;content:counter(ln);display:inline-block;width:4em;"
 	"margin-right:1em;color:#999;text-align:right}\n"

@@ -455,6 +455,35 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 			m->status = "restarted";
 	}
 	cidmap_release(&last);
+	/*
+	 * A compile without compilation_metrics of its own (a restarted first attempt,
+	 * a start that never finished) takes the function of another compile of its
+	 * frame (the same code object): its pages say "f", not "?".
+	 */
+	for (size_t i = 0; i < out->n; i++) {
+		const struct rp_occ *q = &out->v[i];
+		int64_t *v;
+
+		if (!q->co_name || q->cid.frame == COMPILEID_NONE)
+			continue;
+		v = cidmap_get(&last, (int64_t[5]){q->rank, q->cid.ca, q->cid.frame, 0, 0}, 1);
+		if (v[0] < 0)
+			v[0] = (int64_t)i;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		struct rp_occ *m = &out->v[i];
+		const int64_t *v;
+
+		if (m->co_name || m->cid.frame == COMPILEID_NONE ||
+		    !(v = cidmap_get(&last, (int64_t[5]){m->rank, m->cid.ca, m->cid.frame, 0, 0}, 0)))
+			continue;
+		m->co_name = pt_xstrdup(out->v[v[0]].co_name);
+		if (!m->co_filename && out->v[v[0]].co_filename) {
+			m->co_filename = pt_xstrdup(out->v[v[0]].co_filename);
+			m->co_firstlineno = out->v[v[0]].co_firstlineno;
+		}
+	}
+	cidmap_release(&last);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), occ_cmp);
 	return 0;
@@ -490,11 +519,11 @@ static const char SQL_UNKNOWN_STACKS[] =
 static const char SQL_STRING[] =
 	"SELECT value FROM trace_strings WHERE file_id = ? AND idx = ?";
 
-/* "file:line in name" of one frame; the file name from the file's intern table. */
-static char *frame_text(struct db *ix, int64_t file_id, json_t *fr)
+char *rp_frame_text(struct db *ix, int64_t file_id, json_t *fr)
 {
 	json_t *fn = json_object_get(fr, "filename");
 	const char *name = json_string_value(json_object_get(fr, "name"));
+	const char *loc = json_string_value(json_object_get(fr, "loc"));
 	long long line = json_integer_value(json_object_get(fr, "line"));
 	char *file = NULL, *out;
 
@@ -509,7 +538,8 @@ static char *frame_text(struct db *ix, int64_t file_id, json_t *fr)
 	} else if (json_is_string(fn)) {
 		file = pt_xstrdup(json_string_value(fn));
 	}
-	out = pt_xasprintf("%s:%lld in %s", file ? file : "?", line, name ? name : "?");
+	out = pt_xasprintf("%s:%lld in %s%s%s", file ? file : "?", line, name ? name : "?",
+			   loc && *loc ? "\n" : "", loc && *loc ? loc : "");
 	free(file);
 	return out;
 }
@@ -538,7 +568,7 @@ int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *
 		if (json_is_array(st) && json_array_size(st)) {
 			frames = pt_xcalloc(json_array_size(st), sizeof(*frames));
 			for (size_t i = 0; i < json_array_size(st); i++)
-				frames[n++] = frame_text(ix, r.file_id, json_array_get(st, i));
+				frames[n++] = rp_frame_text(ix, r.file_id, json_array_get(st, i));
 		}
 		json_decref(env);
 		cbrc = n ? cb(ctx, r.rank, &r.cid, frames, n, r.kind) : 0;
@@ -597,6 +627,21 @@ int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 			return -1;
 	}
 	return 0;
+}
+
+/* Every record with a payload (chromium events aside), in file order. */
+static const char SQL_PAYLOAD_RECS[] =
+	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.payload_md5 IS NOT NULL"
+	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
+
+int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, SQL_PAYLOAD_RECS);
+
+	(void)diag;
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return -1;
+	return rec_loop(s, cb, ctx);
 }
 
 static const char SQL_MISMATCHES[] =

@@ -48,8 +48,15 @@ void rp_occs_release(struct rp_occs *o);
 /* The page key of a compile id and who: "r0_-_0_0_0", "p2_-_0_0_0", "-_-_1_0_0" (file-name safe). */
 void rp_occ_key(int64_t rank, const struct compileid *cid, char *out, size_t n);
 
+/*
+ * One frame of a stack as "file:line in name", then "\n" and its source line
+ * (`loc`) when the frame has one; an interned file name (an index, as torch
+ * writes it) read from the trace file's string table, "?" when absent.
+ */
+char *rp_frame_text(struct db *ix, int64_t file_id, json_t *frame);
+
 /* Stream the dynamo_start stacks (rank: who, as in struct rp_occ) (and, with unknown, the stacks of records without a
- * compile id) as frames "file:line in name", outermost first. */
+ * compile id) as frames rp_frame_text makes, outermost first. */
 typedef int (*rp_stack_cb)(void *ctx, int64_t rank, const struct compileid *cid,
 			   char **frames, size_t nframes, const char *kind);
 int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
@@ -78,6 +85,8 @@ uint64_t rp_compile_rows_read(const struct rp_occs *occs);
 /* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
 int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
 			rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+/* Every record with a payload but chromium events, in file order. */
+int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 /* Records whose md5 did not match, and with declared md5s (file:line). */
 int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
 

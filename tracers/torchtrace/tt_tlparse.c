@@ -87,7 +87,7 @@ int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_
 		if (!guards_parse(payload, len))
 			return 0;
 		put_name(name, n, kind, NULL, "json");
-		return 'p';
+		return 'j';
 	}
 	if (!strcmp(kind, "inductor_output_code")) {
 		/* -p: inductor_output_code_<stem of filename>.txt (Rust's Path::file_stem). */
@@ -133,9 +133,9 @@ int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_
 		const char *k = strstr(s, "<eval_with_key>.");
 
 		if (k && k[16] >= '0' && k[16] <= '9')
-			pt_fmt_trunc(name, n, "eval_with_key_%lld.txt", strtoll(k + 16, NULL, 10));
+			pt_fmt_trunc(name, n, "eval_with_key_%lld.html", strtoll(k + 16, NULL, 10));
 		else
-			put_name(name, n, s, NULL, "txt");
+			put_name(name, n, s, NULL, "html");
 		return 'g';
 	}
 	return 0;
@@ -157,6 +157,59 @@ int tt_tlparse_output_export(const char *kind, json_t *meta, char *name, size_t 
 		return 'h';
 	}
 	return !strcmp(kind, "guard_added") ? -1 : 0;
+}
+
+/*
+ * tlparse's anchor_source (parsers.rs): the source as a page, each line a
+ * <span id="L<n>"> (Rust's str::lines: "\n" or "\r\n" ends a line, a last
+ * empty one is none), text escaped as html_escape's encode_text does (& < >).
+ * tlparse's query-parameter script is left out: the page has no links.
+ */
+static char *anchor_source(const char *text, size_t len)
+{
+	static const char head[] =
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n    <meta charset=\"UTF-8\">\n"
+		"    <meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
+		"    <title>Source Code</title>\n    <style>\n        pre {\n"
+		"            counter-reset: line;\n        }\n        pre span {\n"
+		"            display: block;\n        }\n        pre span:before {\n"
+		"            counter-increment: line;\n            content: counter(line);\n"
+		"            display: inline-block;\n            padding: 0 .5em;\n"
+		"            margin-right: .5em;\n            color: #888;\n        }\n"
+		"        pre span:target {\n            background-color: #ffff00;\n        }\n"
+		"    </style>\n</head>\n<body>\n    <pre>";
+	char *out, *p;
+	size_t cap = sizeof(head) + len * 5 + 64, line = 1;
+
+	/* Per line at most 40 bytes of tags, per byte at most 5 ("&amp;"), 21 at the end. */
+	for (size_t i = 0; i < len; i++)
+		cap += text[i] == '\n' ? 40 : 0;
+	out = pt_xmalloc(cap);
+	memcpy(out, head, sizeof(head) - 1);
+	p = out + sizeof(head) - 1;
+	for (size_t i = 0; i < len;) {
+		size_t j = i, end;
+
+		while (j < len && text[j] != '\n')
+			j++;
+		end = j > i && text[j - 1] == '\r' && j < len ? j - 1 : j;
+		p += snprintf(p, cap - (size_t)(p - out), "<span id=\"L%zu\">", line++);
+		for (size_t k = i; k < end; k++) {
+			const char *e = text[k] == '&' ? "&amp;" : text[k] == '<' ? "&lt;" : text[k] == '>' ? "&gt;" : NULL;
+
+			if (e) {
+				memcpy(p, e, strlen(e));
+				p += strlen(e);
+			} else {
+				*p++ = text[k];
+			}
+		}
+		memcpy(p, "</span>", 7);
+		p += 7;
+		i = j + 1;
+	}
+	memcpy(p, "</pre></body></html>", 21);
+	return out;
 }
 
 /* tlparse reads no record whose stack has a frame with file -1 (FrameSummary.filename is u32). */
@@ -291,7 +344,9 @@ struct tree {
 	struct pt_outdir *od;		/* the output directory */
 	const char *root;		/* where this file's tree goes in it: "" or "rank_1/" */
 	json_t *dir;			/* compile_directory.json */
-	json_t *chromium;		/* chromium_events.json */
+	FILE *chromium;			/* chromium_events.json, written as the events come */
+	uint64_t nchromium;		/* events written to it */
+	int chromium_failed;
 	long counter;
 	int have_rank;
 	long long expected_rank;
@@ -332,6 +387,30 @@ static int matches(const struct tt_tlparse_opts *o, const struct compileid *cid,
 	if (o->what && strcmp(o->what, kind) && !(name && !strcmp(o->what, tt_artifact_label(kind, name))))
 		return 0;
 	return 1;
+}
+
+/*
+ * One event of chromium_events.json, written as it comes (a file's events,
+ * held as one JSON array, took 120 MB of a 74 MB input): the bytes jansson
+ * writes for the whole array (JSON_INDENT(2) | JSON_SORT_KEYS), each element
+ * dumped alone and indented one level (no string holds a raw newline).
+ */
+static void chromium_add(struct tree *t, json_t *ev)
+{
+	char *text = json_dumps(ev, JSON_INDENT(2) | JSON_SORT_KEYS);
+	FILE *f = t->chromium;
+
+	if (!text) {
+		t->chromium_failed = 1;
+		return;
+	}
+	fputs(t->nchromium++ ? ",\n  " : "[\n  ", f);
+	for (const char *p = text; *p; p++) {
+		putc(*p, f);
+		if (*p == '\n')
+			fputs("  ", f);
+	}
+	free(text);
 }
 
 /* One file's records into its tree. */
@@ -380,7 +459,7 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 			json_object_set_new(t->dir, key, json_pack("{s:[]}", "artifacts"));
 		out = o->export_mode ? tt_tlparse_output_export(kind, meta, name, sizeof(name))
 				     : tt_tlparse_output(kind, meta, payload, plen, name, sizeof(name));
-		if (out == 'p' || out == 'h') {
+		if (out == 'p' || out == 'h' || out == 'j') {
 			/* add_unique_suffix: <stem>_<N>.<ext>; an 'h' page is written as the JSON it renders. */
 			char *dot = strrchr(name, '.'), *rel;
 
@@ -390,7 +469,7 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 							  t->counter, dot));
 
 			if (matches(o, &cid, kind, meta)) {
-				if (out == 'p' ? write_file(t->od, t->root, rel, payload ? payload : "", plen, diag) < 0
+				if (out != 'h' ? write_file(t->od, t->root, rel, payload ? payload : "", plen, diag) < 0
 					       : write_json(t->od, t->root, rel, meta, diag) < 0)
 					failed = 1;
 				list_entry(t, key, rel, rel, t->counter, cache_suffix(rel));
@@ -414,16 +493,22 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 			}
 			t->counter++;
 		} else if (out == 'g') {
-			/* dump_file/<name>: tlparse's page has no number in its name, only in the listing. */
+			/*
+			 * dump_file/<name>.html: tlparse's page of the source, a line an anchor
+			 * (#L4); no number in its name, only in the listing. The source itself
+			 * goes to payloads/ as tlparse writes it there.
+			 */
 			char *rel = fit_name(pt_xasprintf("dump_file/%s", name));
 
 			if (matches(o, &cid, kind, meta)) {
-				if (write_file(t->od, t->root, rel, payload ? payload : "", plen, diag) < 0)
+				char *page = anchor_source(payload ? payload : "", plen);
+
+				if (write_file(t->od, t->root, rel, page, strlen(page), diag) < 0)
 					failed = 1;
+				free(page);
 				list_entry(t, key, rel, rel, t->counter, "");
 				st->files++;
 			}
-			wrote_payload = 1;
 			free(rel);
 			t->counter++;
 		}
@@ -448,14 +533,16 @@ static int one_file(struct db *ix, int64_t first, int64_t last, struct tree *t,
 		if (!strcmp(kind, "chromium_event") && !filtered) {
 			json_t *ev = json_loadb(payload ? payload : "", plen, 0, NULL);
 
-			if (ev)
-				json_array_append_new(t->chromium, ev);
+			if (ev && t->chromium)
+				chromium_add(t, ev);
+			json_decref(ev);
 		} else if (!wrote_payload && md5 && plen && !filtered) {
 			/* Payloads no parser took: payloads/<declared md5>.txt. */
 			char *rel = pt_xasprintf("payloads/%s.txt", declared);
 
 			if (write_file(t->od, t->root, rel, payload, plen, diag) < 0)
 				failed = 1;
+			st->files++;
 			free(rel);
 		}
 		json_decref(env);
@@ -579,7 +666,19 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 		t.od = &od;
 		t.root = root;
 		t.dir = json_object();
-		t.chromium = json_array();
+		t.chromium = NULL;
+		if (!(o->cid || o->what || o->export_mode) && pt_outdir_mkdirs(&od, root) == 0) {
+			char *rel = pt_xasprintf("%schromium_events.json", root);
+
+			if (!(t.chromium = pt_outdir_fopen(&od, rel))) {
+				char *shown = pt_outdir_path(&od, rel);
+
+				pt_diag_add(diag, PT_SEV_ERROR, shown, NULL, "cannot write: %s", strerror(errno));
+				free(shown);
+				rc = -1;
+			}
+			free(rel);
+		}
 		if (pt_outdir_mkdirs(&od, root) < 0) {
 			char *shown = pt_outdir_path(&od, root);
 
@@ -593,13 +692,23 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 				rc = -1;
 			if (!o->export_mode && dump_json(&od, root, "compile_directory.json", t.dir, diag) < 0)
 				rc = -1;
-			if (!(o->cid || o->what || o->export_mode) &&
-			    dump_json(&od, root, "chromium_events.json", t.chromium, diag) < 0)
-				rc = -1;
+			if (t.chromium) {
+				fputs(t.nchromium ? "\n]" : "[]", t.chromium);
+				if ((ferror(t.chromium) != 0) + (fclose(t.chromium) != 0) || t.chromium_failed) {
+					char *shown = pt_outdir_path(&od, root);
+
+					pt_diag_add(diag, PT_SEV_ERROR, shown, NULL,
+						    "cannot write chromium_events.json: %s", strerror(errno));
+					free(shown);
+					rc = -1;
+				}
+				t.chromium = NULL;
+			}
 		}
 		st->trees++;
 		json_decref(t.dir);
-		json_decref(t.chromium);
+		if (t.chromium)
+			fclose(t.chromium);
 		free(root);
 	}
 	for (size_t i = 0; i < n; i++)

@@ -77,8 +77,11 @@ int tt_tlparse_write(struct db *ix, int64_t run_id, const char *out,
 /*
  * tlparse's file name before its number for one record (exposed for tests):
  * "dynamo_output_graph.txt", "inductor_output_code_cxyz.txt", "fx_graph_cache_miss.json".
- * kind of output: 'p' a payload file, 'h' an HTML page tlparse renders, 'l'
- * a link, 'g' a global file (dump_file/...), 0 none. Returns the kind.
+ * kind of output: 'p' a payload file, 'h' an HTML page tlparse renders (written as
+ * the record's metadata), 'j' one it renders from the payload (written as the
+ * payload: dynamo_guards), 'l' a link, 'g' a global page (dump_file/<name>.html),
+ * 0 none. Returns the kind. Unless 'p', tlparse also writes the payload to
+ * payloads/<md5>.txt.
  */
 int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_t len,
 			 char *name, size_t n);

@@ -53,6 +53,29 @@ import "$F/generated/torch-2.6.0/breaks_recompile/trace"
 nb=$("$PTTRACE" --json graph-breaks last | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 check_contains "graph breaks total and distinct" "<p>$nb graph breaks," "$(cat "$T/br/breaks.html")"
 check_contains "recompile reason on the frames page" "&rarr; <em>" "$(cat "$T/br/frames.html")"
+check_contains "a frame whose first compile restarted has its function" '<td>h <code>/root/gen/breaks_recompile.py:6</code></td><td class="n">6</td>' "$(cat "$T/br/frames.html")"
+check_contains "the restarted compile too" '<p>h <code>/root/gen/breaks_recompile.py:6</code> &mdash; status <span class="cid s-restarted">' "$(cat "$T/br/c/-_-_0_0_0.html")"
+check_contains "the compile page's stack: paths and lines" '<h3>dynamo_start (line 15): where the compile started</h3>
+<details><summary>stack</summary><ol><li><code>/root/gen/breaks_recompile.py:13 in &lt;module&gt;</code></li><li><code>/root/gen/breaks_recompile.py:6 in h</code></li></ol></details>' "$(cat "$T/br/c/-_-_0_0_0.html")"
+if grep -l '<li><code>[0-9]*:[0-9]*</code>' "$T"/br/c/*.html "$T"/ex/*.html >"$T/hits"; then fail "string-table indices as stack frames in: $(cat "$T/hits")"; fi
+
+# 3a. Failures: the text a block with its line breaks (g++'s error), the user's line beside it.
+import "$F/generated/torch-2.6.0/inductor_cpp_compile_failure/trace"
+"$PTTRACE" report last --out "$T/cpp" >/dev/null 2>&1 || fail "report inductor_cpp_compile_failure"
+check_contains "g++'s error as a block" '<h2>Failure</h2>
+<p><b>BackendCompilerFailed</b></p>
+<pre class="text">backend=&#39;inductor&#39; raised:
+CppCompileError: C++ compile error
+
+Command:
+g++ ' "$(cat "$T"/cpp/c/*.html)"
+check_contains "its lines kept in the compiles table too" '<td>BackendCompilerFailed: <pre class="text">backend=&#39;inductor&#39; raised:
+CppCompileError: C++ compile error
+' "$(cat "$T/cpp/compiles.html")"
+import "$F/generated/torch-2.6.0/failure/trace"
+"$PTTRACE" report last --out "$T/fail" >/dev/null 2>&1 || fail "report failure"
+check_contains "failure source on the compile page" '<p>Failure source: <code>/root/gen/failure.py:4</code></p>' "$(cat "$T/fail/c/-_-_0_0_0.html")"
+check_contains "failure source in the compiles table" '<p>Failure source: <code>/root/gen/failure.py:4</code></p></td></tr>' "$(cat "$T/fail/compiles.html")"
 
 # 3b. --diff: the same trace cut before its 9th dynamo_start, compared as `pttrace diff` does.
 B=$(ls "$F"/generated/torch-2.6.0/breaks_recompile/trace/*.log)
@@ -101,6 +124,15 @@ import "$F/tlparse-tests/inputs/export.log"
 "$PTTRACE" report last --out "$T/ex" >/dev/null 2>&1 || fail "report export"
 [ -f "$T/ex/export.html" ] || fail "export.html missing for an export trace"
 [ -f "$T/br/export.html" ] && fail "export.html written for a trace without export records"
+ex=$(cat "$T/ex/export.html")
+check_contains "the trie shows each frame's source line" '<summary><code>test/export/test_draft_export.py:534 in &lt;module&gt;<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class="loc">run_tests()</span></code></summary>' "$(cat "$T/ex/index.html")"
+check_contains "propagate_real_tensors' provenance, expression by expression" '<details open><summary>provenance of the expression</summary><ul class="trie"><li><code>Eq((((-u0)//3)) + 5, 0)</code> = <b>eq</b>' "$ex"
+check_contains "down to the unbacked symbol" '<li><code>-u0</code> = <b>neg</b> <code>[&quot;u0&quot;]</code><ul><li><code>u0</code> <small>(unbacked symbol)</small></li></ul>' "$ex"
+check_contains "user stack: file names from the string table, source lines" '<li><code>torch/nn/modules/module.py:1751 in _wrapped_call_impl<br>&nbsp;&nbsp;&nbsp;&nbsp;<span class="loc">return self._call_impl(*args, **kwargs)</span></code></li>' "$ex"
+printf 'V1124 10:00:00.000000 1 x.py:1] {"propagate_real_tensors": {"expr": "Eq(u0, 2)", "result": "True", "stack": []}}\n' >"$T/prt.log"
+import "$T/prt.log"
+"$PTTRACE" report last --out "$T/prt" >/dev/null 2>&1 || fail "report propagate_real_tensors"
+check_contains "propagate_real_tensors alone makes the export view" '<tr><td>propagate_real_tensors</td><td><b>expr</b> <code>Eq(u0, 2)</code> <b>result</b> <code>True</code>' "$(cat "$T/prt/export.html" 2>/dev/null)"
 
 # 5. Provenance: the three panes line-linked from the node mappings.
 import "$F/tlparse-tests/inputs/inductor_provenance_jit_log.txt"
@@ -128,6 +160,9 @@ check_eq "run exit passed through" 3 $?
 ri=$(cat "$T/run/index.html")
 check_contains "run status" '<tr><th>status</th><td>exited, exit code 3</td></tr>' "$ri"
 check_contains "the traceback listed" '<li><b>traceback ERROR</b><pre>Traceback (most recent call last):' "$ri"
+check_contains "no TORCH_TRACE: the report opens on the run" '<p>No TORCH_TRACE output in this run: TORCH_TRACE was off, this torch does not write it (before 2.1), or the program ended before its first <code>torch.compile</code>. Below: what the run printed.</p>
+<h2 id="run">Run</h2>' "$ri"
+case $ri in *'id="health"'*|*'id="totals"'*) fail "no TORCH_TRACE, and still a health table or totals" ;; esac
 check_contains "call tree nested" '<ul class="trie"><li><code>aten::add.Tensor</code> <small>AutogradCPU</small>
 <ul class="trie"><li><code>aten::add.Tensor</code> <small>CPU</small>
 <ul class="trie"><li><code>aten::empty.memory_format</code> <small>BackendSelect</small>
@@ -162,5 +197,10 @@ check_contains "busy --out message" "exists and is not empty nor an earlier pttr
 check_eq "rewrite an earlier report" 0 $?
 "$PTTRACE" report 999 --out "$T/none" >/dev/null 2>&1
 check_eq "no such run" 2 $?
+
+# 11. Every page of every report above is reachable from its index.html.
+reports=$(for d in "$T"/*/index.html "$T"/*/*/index.html; do [ -f "$d" ] && dirname "$d"; done)
+out=$(python3 "$PT_TESTLIB/reachable.py" $reports)
+check_eq "no orphan page, no broken link in $(printf '%s\n' "$reports" | wc -l) reports" "" "$(printf '%s\n' "$out" | grep -v ' 0 problems$')"
 
 finish

@@ -59,6 +59,24 @@ cat "$T/report"
 check_eq "no tlparse path missing" 0 "$(grep -c '^FAIL' "$T/report")"
 check_eq "paths checked" 1 "$(( $(sed -n 's/^checked \([0-9]*\) .*/\1/p' "$T/report") >= 30 ))"
 
+# payloads/<md5>.txt: the payloads no parser writes as a file of their own. tlparse's own test
+# (integration_test.rs test_parse_compilation_metrics) wants exactly these three for
+# comp_metrics.log: its dynamo_guards, which it renders as pages.
+"$P" import --name cm "$F/inputs/comp_metrics.log" >/dev/null
+check_rc "artifact --out comp_metrics" 0 "$P" artifact cm --out "$T/cm"
+check_eq "tlparse's three payloads" "11726d08889974e57b12edee2812504e.txt 29e35548d59d0e446f0c8a3f3010cc72.txt e18e1bcb67140c0a67427a6119556f7a.txt" \
+	"$(ls "$T/cm/payloads" | tr '\n' ' ' | sed 's/ $//')"
+for f in "$T"/cm/payloads/*.txt; do
+	check_eq "payload $(basename "$f") is its md5" "$(basename "$f" .txt)" "$(md5sum <"$f" | cut -d' ' -f1)"
+done
+# dump_file: tlparse's pages (dump_file/eval_with_key_N.html, a line an anchor), the source in payloads/.
+"$P" import --name ca "$PT_FIXTURES/traces/generated/torch-2.6.0/autograd_ca/trace" >/dev/null
+check_rc "artifact --out autograd_ca" 0 "$P" artifact ca --out "$T/ca"
+check_eq "dump_file pages as tlparse names them" "eval_with_key_4.html eval_with_key_9.html" "$(ls "$T/ca/dump_file" | tr '\n' ' ' | sed 's/ $//')"
+check_contains "line 4 an anchor, text escaped" '<span id="L4">def forward(self, inputs, sizes, scalars, hooks):</span>' "$(cat "$T/ca/dump_file/eval_with_key_4.html")"
+check_contains "listed under tlparse's url" '"url": "dump_file/eval_with_key_4.html"' "$(cat "$T/ca/compile_directory.json")"
+check_eq "the dumped sources in payloads/" 2 "$(ls "$T/ca/payloads" | wc -l)"
+
 # The numbers are tlparse's: cache_hit_miss.log, and restarting at 0 per rank.
 "$P" import --name chm "$F/inputs/cache_hit_miss.log" >/dev/null
 check_rc "artifact --out" 0 "$P" artifact chm --out "$T/chm"

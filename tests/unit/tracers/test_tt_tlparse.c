@@ -42,9 +42,18 @@ static void tlparse_dirs_and_keys(void **state)
 	assert_int_equal(tt_tlparse_output("link", meta, "", 0, b, sizeof(b)), 'l');
 	json_decref(meta);
 	meta = json_object();
-	assert_int_equal(tt_tlparse_output("dynamo_guards", meta, "[{\"code\": \"x\"}]", 15, b, sizeof(b)), 'p');
+	assert_int_equal(tt_tlparse_output("dynamo_guards", meta, "[{\"code\": \"x\"}]", 15, b, sizeof(b)), 'j');
 	assert_int_equal(tt_tlparse_output("dynamo_guards", meta, "[1]", 3, b, sizeof(b)), 0);
 	assert_int_equal(tt_tlparse_output("chromium_event", meta, "{}", 2, b, sizeof(b)), 0);
+	json_decref(meta);
+	/* dump_file: tlparse's page names (parsers.rs DumpFileParser). */
+	meta = json_pack("{s:s}", "name", "<eval_with_key>.12");
+	assert_int_equal(tt_tlparse_output("dump_file", meta, "x", 1, b, sizeof(b)), 'g');
+	assert_string_equal(b, "eval_with_key_12.html");
+	json_decref(meta);
+	meta = json_pack("{s:s}", "name", "/tmp/a/gen.py");
+	assert_int_equal(tt_tlparse_output("dump_file", meta, "x", 1, b, sizeof(b)), 'g');
+	assert_string_equal(b, "_tmp_a_gen.py.html");
 	json_decref(meta);
 }
 
