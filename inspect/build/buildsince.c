@@ -386,6 +386,13 @@ void buildtree_since(struct buildtree *t, const struct build_rebuilt *r, size_t 
 				s->last_run_start = st;
 		}
 	}
+	for (size_t i = 0; t->log.n_runs > 1 && i < t->log.n; i++) {
+		const struct ninjalog_rec *rec = &t->log.v[i];
+		int64_t m = c.seconds && rec->mtime < INT64_MAX / 1000000000LL ? rec->mtime * 1000000000LL : rec->mtime;
+
+		if (rec->run + 1 < t->log.n_runs && m > s->prev_run_end)
+			s->prev_run_end = m;
+	}
 	for (size_t i = 0; i < n; i++) {
 		switch (r[i].reason) {
 		case BUILD_REBUILT_NEW:
@@ -419,6 +426,13 @@ void buildtree_since(struct buildtree *t, const struct build_rebuilt *r, size_t 
 		s->uses_ccache = s->ccache_how != NULL;
 		if (s->uses_ccache && want_ccache)
 			run_ccache(s, v, d);
+		/* Zeroed (whole seconds) after the runs before and before this one began. */
+		if (s->ccache.ran && s->ccache.zeroed > 0 && s->last_run_start &&
+		    s->ccache.zeroed <= s->last_run_start / 1000000000LL &&
+		    (s->ccache.zeroed + 1) * 1000000000LL > s->prev_run_end)
+			s->ccache_this_build = true;
+		else if (s->ccache.ran && s->last_run_start && s->ccache.zeroed > s->last_run_start / 1000000000LL)
+			s->ccache_zeroed_after = true;
 	}
 	free(ch);
 	free(c.rebuilt);

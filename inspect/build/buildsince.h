@@ -64,6 +64,9 @@ struct build_since {
 	const char *ccache_how;	/* the cache entry that says so */
 	struct ccache_stats ccache;
 	int64_t last_run_start;	/* wall time (ns) the last run's first edge started, 0 unknown */
+	int64_t prev_run_end;	/* the latest mtime (ns) the runs before it recorded, 0 none */
+	bool ccache_this_build;	/* ccache's stats were zeroed between the two: its figures are the last run's */
+	bool ccache_zeroed_after;	/* ... zeroed after the last run began: not its figures */
 };
 
 /*

@@ -201,9 +201,9 @@ static void since_text(FILE *f, const struct build_since *s, int details, int c)
 				cs->preprocessed_hit, cs->miss, cs->miss == 1 ? "" : "es", cs->uncacheable,
 				report_size(sz, sizeof(sz), (unsigned long long)cs->size_kib * 1024), cs->files);
 			fprintf(f, "  %-22s %s\n", "",
-				cs->zeroed && s->last_run_start && (int64_t)cs->zeroed * 1000000000LL <= s->last_run_start
-					? "counted since the stats were zeroed, before the last run began ('ccache -z' before a build counts that build alone)"
-					: "counted since the stats were last zeroed; 'ccache -z' before a build counts that build alone");
+				s->ccache_this_build	 ? "the last run's alone: the stats were zeroed after the build before it"
+				: s->ccache_zeroed_after ? "not the last run's: the stats were zeroed after it began"
+							 : "counted since the stats were last zeroed, before earlier builds too ('ccache -z' before a build counts that build alone)");
 		} else {
 			fprintf(f, "  %-22s the tree compiles through it (%s), but no figures\n", "ccache", s->ccache_how);
 		}
@@ -469,6 +469,8 @@ static json_t *since_json(const struct build_since *s)
 		json_object_set_new(o, "size_kib", json_integer((json_int_t)cs->size_kib));
 		json_object_set_new(o, "files", json_integer((json_int_t)cs->files));
 		json_object_set_new(o, "zeroed_s", json_integer(cs->zeroed));
+		json_object_set_new(o, "this_build_alone", json_boolean(s->ccache_this_build));
+		json_object_set_new(o, "zeroed_after_it_began", json_boolean(s->ccache_zeroed_after));
 		json_object_set_new(j, "ccache", o);
 	} else {
 		json_object_set_new(j, "ccache", json_null());

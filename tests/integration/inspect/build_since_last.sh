@@ -117,6 +117,12 @@ PY
 check_eq "the groups against ninja -n -d explain" ok "$(python3 "$T/vs.py" "$T/since.json" "$T/explain.txt" 2>&1)"
 # ccache's own figures for the second build: one direct hit (c.c), four misses.
 check_eq "ccache --print-stats" "1 0 4" "$(ccache --print-stats | awk -F'\t' '$1 == "direct_cache_hit" { d = $2 } $1 == "preprocessed_cache_hit" { p = $2 } $1 == "cache_miss" { m = $2 } END { print d, p, m }')"
+# Stats zeroed after the last run began are not its figures; a build
+# before the zeroing and another after it: not the last one's alone.
+sleep 1
+ccache -z >/dev/null
+MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/zeroed.txt" 2>&1
+check_contains "ccache zeroed after the run" "not the last run's: the stats were zeroed after it began" "$(cat "$T/zeroed.txt")"
 # Without .ninja_deps: build.ninja's inputs only, and it says so.
 mv .ninja_deps "$T/deps.saved"
 MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/nodeps.txt" 2>&1
