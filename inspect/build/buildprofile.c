@@ -523,6 +523,7 @@ void buildtree_since_last(const struct buildtree *t, struct build_rebuilt **out,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct ninjalog_rec *r = &l->v[idx[i]];
 		enum build_rebuild_reason why = BUILD_REBUILT_NEW;
+		const struct ninjalog_rec *prev = NULL;
 
 		if (r->run != last)
 			continue;
@@ -530,11 +531,10 @@ void buildtree_since_last(const struct buildtree *t, struct build_rebuilt **out,
 		if (i + 1 < l->n && !strcmp(l->v[idx[i + 1]].output, r->output))
 			continue;
 		if (i > 0 && !strcmp(l->v[idx[i - 1]].output, r->output)) {
-			const struct ninjalog_rec *prev = &l->v[idx[i - 1]];
-
+			prev = &l->v[idx[i - 1]];
 			why = prev->hash != r->hash ? BUILD_REBUILT_COMMAND : BUILD_REBUILT_INPUTS;
 		}
-		(*out)[w++] = (struct build_rebuilt){ r->output, r->end_ms - r->start_ms, why };
+		(*out)[w++] = (struct build_rebuilt){ r->output, r->end_ms - r->start_ms, why, r, prev };
 	}
 	free(idx);
 	qsort(*out, w, sizeof(**out), cmp_rebuilt);

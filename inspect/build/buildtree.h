@@ -126,6 +126,8 @@ struct build_rebuilt {
 	const char *output;
 	uint32_t ms;
 	enum build_rebuild_reason reason;
+	const struct ninjalog_rec *rec;		/* its record in the last run */
+	const struct ninjalog_rec *prev;	/* the one before (its previous build), NULL when new */
 };
 
 /* The last run's edges (latest record per output in it), slowest first. */

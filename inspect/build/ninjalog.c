@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +68,24 @@ static void bad(struct ninjalog *l, struct pt_diag *d, const char *src, size_t l
 	pt_diag_add(d, PT_SEV_WARNING, src, where, "%s", what);
 }
 
+/*
+ * The wall time (ns) a record's run began, from its mtime, or INT64_MIN when
+ * it cannot say: ninja from 1.10 records nanoseconds, v6 and v7 the
+ * command's start time (a restat or generator edge: its outputs' mtime,
+ * which is later by its duration, or older), v5 the output's mtime after
+ * the command (its end).
+ */
+static int64_t run_origin(int version, const struct ninjalog_rec *r)
+{
+	if (version < 5 || r->mtime < 1000000000000000000LL)
+		return INT64_MIN;
+	return r->mtime - (int64_t)(version >= 6 ? r->start_ms : r->end_ms) * 1000000;
+}
+
 int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const char *src,
 		   struct pt_diag *d)
 {
+	int64_t origin_max = INT64_MIN;
 	const char *s = (const char *)buf, *end = s + len;
 	static const char hdr[] = "# ninja log v";
 	uint32_t prev_end = 0;
@@ -160,8 +176,23 @@ int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const cha
 			bad(l, d, src, line, "command hash is not hexadecimal");
 			continue;
 		}
-		if (have_prev && r.end_ms < prev_end)
-			l->n_runs++;
+		{
+			int64_t o = run_origin(l->version, &r);
+			/*
+			 * A new run: the times restart (end before the previous end), or
+			 * the run's wall start moved on by more than this edge's duration
+			 * and 2 s (a run whose first edge outlasted the whole run before).
+			 */
+			bool later = have_prev && o != INT64_MIN && origin_max != INT64_MIN &&
+				     o - origin_max > (int64_t)(r.end_ms - r.start_ms) * 1000000 + 2000000000LL;
+
+			if (have_prev && (r.end_ms < prev_end || later)) {
+				l->n_runs++;
+				origin_max = INT64_MIN;
+			}
+			if (o != INT64_MIN && (origin_max == INT64_MIN || o > origin_max))
+				origin_max = o;
+		}
 		if (!have_prev)
 			l->n_runs = 1;
 		have_prev = 1;

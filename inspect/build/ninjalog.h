@@ -32,7 +32,11 @@ struct ninjalog {
 /*
  * A new ninja run starts where an entry's end time is smaller than the one
  * before it (ninja appends, and every run's times start at 0): the heuristic
- * ninjatracing and ninja's own -t recompact readers use. Returns 0, or -1
+ * ninjatracing and ninja's own -t recompact readers use; or, for v5 to v7
+ * with nanosecond mtimes, where the wall time the run began (the mtime less
+ * the start, v6 and v7, or the end, v5) moved on by more than that edge's
+ * duration and 2 s: a run whose first edge ended after the run before it
+ * had (a slow first edge, a short run before). Returns 0, or -1
  * when the header is missing or names an unknown version (an error in d).
  */
 int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const char *src,

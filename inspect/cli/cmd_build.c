@@ -21,8 +21,10 @@ static const char usage_text[] =
 	"the build-time profile and memory risk.\n"
 	"  DIR                 a CMake build dir, or a source checkout with build/\n"
 	"                      (default: ./build, else .)\n"
-	"  --since-last        what the last ninja run rebuilt, and why; and what ninja\n"
-	"                      would run now (ninja -n -d explain, when ninja is on PATH)\n"
+	"  --since-last        what the last ninja run rebuilt, and why: the inputs that\n"
+	"                      changed (.ninja_deps, mtimes) with what each rebuilt, new\n"
+	"                      outputs, changed commands, ccache's hit rate; and what\n"
+	"                      ninja would run now (ninja -n -d explain, when on PATH)\n"
 	"  --source PATH[:LINE]|SYMBOL\n"
 	"                      is that file generated (torchgen), from which\n"
 	"                      native_functions.yaml entry, forwarding to which kernel\n"
@@ -81,6 +83,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	struct build_report rep = { 0 };
 	struct build_rebuilt *rebuilt = NULL;
 	struct ninja_explain explain = { 0 };
+	struct build_since since = { 0 };
 	size_t n_rebuilt = 0;
 	struct pt_diag d;
 	const char *dir, *source = NULL;
@@ -137,6 +140,8 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	buildtree_check(&t, &chk);
 	if (since_last) {
 		buildtree_since_last(&t, &rebuilt, &n_rebuilt);
+		/* Why: the inputs newer than each output's previous build (.ninja_deps, mtimes), ccache. */
+		buildtree_since(&t, rebuilt, n_rebuilt, true, &since, &d);
 		/* ninja's own view of what is dirty now; nothing is built (-n). */
 		if (t.have_ninja && t.source_dir && access(t.source_dir, F_OK) != 0)
 			pt_diag_add(&d, PT_SEV_NOTE, t.dir, NULL,
@@ -146,7 +151,8 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		else if (t.have_ninja)
 			ninja_explain_run(t.dir, 30, &explain, &d);
 	}
-	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, &explain, details };
+	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, &explain, details,
+				     since_last ? &since : NULL };
 	if (ctx->json) {
 		json_t *doc = report_build_json(&rep);
 
@@ -159,6 +165,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	}
 	if (pt_diag_count(&d, PT_SEV_WARNING) || pt_diag_count(&chk.findings, PT_SEV_WARNING))
 		rc = EXIT_PROBLEMS;
+	build_since_release(&since);
 	free(rebuilt);
 	ninja_explain_release(&explain);
 	build_check_release(&chk);

@@ -2,6 +2,7 @@
 #include "report_build.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "jsonout.h"
@@ -84,6 +85,129 @@ static void group_list(FILE *f, const char *title, const struct build_group_time
 	for (size_t i = 0; i < n && i < max; i++)
 		fprintf(f, "  %-22s %10s  %s (%zu edge%s)\n", i ? "" : title, report_duration(d, sizeof(d), v[i].ms),
 			v[i].name, v[i].edges, PT_PLURAL(v[i].edges));
+}
+
+
+/* "2,913". */
+static const char *count_str(char *buf, size_t n, size_t v)
+{
+	char tmp[32];
+	size_t len, w = 0;
+
+	pt_fmt_trunc(tmp, sizeof(tmp), "%zu", v);
+	len = strlen(tmp);
+	for (size_t i = 0; i < len && w + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[w++] = ',';
+		buf[w++] = tmp[i];
+	}
+	buf[w] = '\0';
+	return buf;
+}
+
+/* "a, b, c" then " ... N more" past max, on the rest of a line. */
+static void name_list(FILE *f, const char *const *v, size_t n, size_t max)
+{
+	for (size_t i = 0; i < n && i < max; i++)
+		fprintf(f, "%s%s", i ? ", " : "", v[i]);
+	if (n > max)
+		fprintf(f, ", ... %zu more", n - max);
+}
+
+static void since_text(FILE *f, const struct build_since *s, int details, int c)
+{
+	size_t max = details ? SIZE_MAX : 10, shown = 0, list = details ? SIZE_MAX : 3;
+	const char *label = "inputs";
+	char n1[32];
+
+	for (size_t i = 0; i < s->n_causes; i++) {
+		const struct since_cause *k = &s->causes[i];
+
+		if (shown == max) {
+			fprintf(f, "  %-22s ... %zu more changed inputs (--details)\n", "", s->n_causes - shown);
+			break;
+		}
+		if (k->built && (i == 0 || !s->causes[i - 1].built))
+			label = "knock-on";
+		fprintf(f, "  %-22s %s%s%s %s -> %s %s%s", label, pt_c(c, k->built ? PT_C_RESET : PT_C_BOLD), k->shown,
+			pt_c(c, PT_C_RESET), k->built ? "rebuilt" : "changed", count_str(n1, sizeof(n1), k->n),
+			k->all_objects ? "object" : "output", PT_PLURAL(k->n));
+		if (details || k->n <= 3) {
+			fputs(": ", f);
+			name_list(f, k->outputs, k->n, list);
+		}
+		fputc('\n', f);
+		label = "";
+		shown++;
+	}
+	if (s->n_several) {
+		fprintf(f, "  %-22s several rebuilt inputs -> %s output%s: ", s->n_causes && s->causes[s->n_causes - 1].built ? "" : "knock-on",
+			count_str(n1, sizeof(n1), s->n_several), PT_PLURAL(s->n_several));
+		name_list(f, s->several, s->n_several, list);
+		fputc('\n', f);
+	}
+	if (s->n_unexplained) {
+		fprintf(f, "  %-22s %s output%s (deleted, or its previous build was cut short): ", "no newer input",
+			count_str(n1, sizeof(n1), s->n_unexplained), PT_PLURAL(s->n_unexplained));
+		name_list(f, s->unexplained, s->n_unexplained, list);
+		fputc('\n', f);
+	}
+	if (s->n_new) {
+		fprintf(f, "  %-22s %s output%s: ", "new", count_str(n1, sizeof(n1), s->n_new), PT_PLURAL(s->n_new));
+		name_list(f, s->new_outputs, s->n_new, list);
+		fputc('\n', f);
+	}
+	if (s->n_commands) {
+		fprintf(f, "  %-22s %s output%s", "command changed", count_str(n1, sizeof(n1), s->n_commands),
+			PT_PLURAL(s->n_commands));
+		if (details || s->n_commands <= 3) {
+			fputs(": ", f);
+			for (size_t i = 0; i < s->n_commands; i++)
+				fprintf(f, "%s%s", i ? ", " : "", s->commands[i].output);
+		} else {
+			fputs(", by target:", f);
+		}
+		for (size_t i = 0, shown_t = 0; !details && s->n_commands > 3 && i < s->n_commands;) {
+			size_t j = i;
+			const char *tg = s->commands[i].target;
+
+			while (j < s->n_commands && !strcmp(s->commands[j].target ? s->commands[j].target : "", tg ? tg : ""))
+				j++;
+			if (shown_t == 5) {
+				fprintf(f, " ...");
+				break;
+			}
+			fprintf(f, "%s %s %zu", shown_t ? "," : "", tg ? tg : "(custom commands)", j - i);
+			shown_t++;
+			i = j;
+		}
+		fprintf(f, " (.ninja_log keeps only a hash of the old command)\n");
+	}
+	if (!s->inputs_known && s->n_changed)
+		fprintf(f, "  %-22s not known: no build.ninja, no .ninja_deps (%s output%s rebuilt for an input)\n", "inputs",
+			count_str(n1, sizeof(n1), s->n_changed), PT_PLURAL(s->n_changed));
+	else if (!s->have_deps && s->n_changed)
+		fprintf(f, "  %-22s no .ninja_deps: only build.ninja's inputs looked at, not the depfiles' headers\n", "");
+	if (s->uses_ccache) {
+		const struct ccache_stats *cs = &s->ccache;
+		uint64_t hits = cs->direct_hit + cs->preprocessed_hit;
+
+		if (cs->ran) {
+			char sz[32];
+
+			fprintf(f, "  %-22s %.1f%% hit rate (%" PRIu64 " hit%s: %" PRIu64 " direct, %" PRIu64 " preprocessed; %" PRIu64
+				" miss%s; %" PRIu64 " uncacheable), cache %s in %" PRIu64 " files\n", "ccache",
+				hits + cs->miss ? 100.0 * (double)hits / (double)(hits + cs->miss) : 0.0, hits, hits == 1 ? "" : "s", cs->direct_hit,
+				cs->preprocessed_hit, cs->miss, cs->miss == 1 ? "" : "es", cs->uncacheable,
+				report_size(sz, sizeof(sz), (unsigned long long)cs->size_kib * 1024), cs->files);
+			fprintf(f, "  %-22s %s\n", "",
+				s->ccache_this_build	 ? "the last run's alone: the stats were zeroed after the build before it"
+				: s->ccache_zeroed_after ? "not the last run's: the stats were zeroed after it began"
+							 : "counted since the stats were last zeroed, before earlier builds too ('ccache -z' before a build counts that build alone)");
+		} else {
+			fprintf(f, "  %-22s the tree compiles through it (%s), but no figures\n", "ccache", s->ccache_how);
+		}
+	}
 }
 
 void report_build_text(FILE *f, const struct build_report *r, const struct pt_style *st)
@@ -195,11 +319,13 @@ void report_build_text(FILE *f, const struct build_report *r, const struct pt_st
 		fprintf(f, "\n%ssince the last build%s: %zu outputs rebuilt (%zu new, %zu command changed, %zu inputs changed)\n",
 			pt_c(c, PT_C_BOLD), pt_c(c, PT_C_RESET), r->n_rebuilt, counts[BUILD_REBUILT_NEW],
 			counts[BUILD_REBUILT_COMMAND], counts[BUILD_REBUILT_INPUTS]);
+		if (r->since)
+			since_text(f, r->since, r->details, c);
 		for (size_t i = 0; i < r->n_rebuilt && i < (r->details ? r->n_rebuilt : 15); i++)
-			fprintf(f, "  %10s  %-16s %s\n", report_duration(d, sizeof(d), r->rebuilt[i].ms),
+			fprintf(f, "  %-22s %10s  %-16s %s\n", i ? "" : "slowest", report_duration(d, sizeof(d), r->rebuilt[i].ms),
 				build_rebuild_reason_key(r->rebuilt[i].reason), r->rebuilt[i].output);
 		if (!r->details && r->n_rebuilt > 15)
-			fprintf(f, "  ... %zu more (--details)\n", r->n_rebuilt - 15);
+			fprintf(f, "  %-22s ... %zu more (--details)\n", "", r->n_rebuilt - 15);
 	}
 	if (r->explain && r->explain->ran) {
 		const struct ninja_explain *x = r->explain;
@@ -267,6 +393,89 @@ static json_t *groups_json(const struct build_group_time *v, size_t n)
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+
+static json_t *strs_json(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, pt_json_str(v[i]));
+	return a;
+}
+
+static json_t *since_json(const struct build_since *s)
+{
+	json_t *j = json_object(), *causes = json_array(), *cmds = json_array();
+
+	if (s->have_deps) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "version", json_integer(s->deps.version));
+		json_object_set_new(o, "paths", json_integer((json_int_t)s->deps.n_paths));
+		json_object_set_new(o, "outputs", json_integer((json_int_t)s->deps.n_outputs));
+		json_object_set_new(o, "records", json_integer((json_int_t)s->deps.n_deps_records));
+		json_object_set_new(o, "damaged", json_boolean(s->deps.damaged));
+		json_object_set_new(j, "deps_log", o);
+	} else {
+		json_object_set_new(j, "deps_log", json_null());
+	}
+	if (s->moved) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "from", pt_json_str(s->map_from));
+		json_object_set_new(o, "to", pt_json_str(s->map_to));
+		json_object_set_new(j, "paths_mapped", o);
+	} else {
+		json_object_set_new(j, "paths_mapped", json_null());
+	}
+	for (size_t i = 0; i < s->n_causes; i++) {
+		const struct since_cause *k = &s->causes[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "input", pt_json_str(k->input));
+		json_object_set_new(o, "shown", pt_json_str(k->shown));
+		json_object_set_new(o, "rebuilt_by_this_run", json_boolean(k->built));
+		json_object_set_new(o, "mtime_ns", json_integer(k->mtime));
+		json_object_set_new(o, "count", json_integer((json_int_t)k->n));
+		json_object_set_new(o, "outputs", strs_json(k->outputs, k->n));
+		json_array_append_new(causes, o);
+	}
+	json_object_set_new(j, "changed_inputs", causes);
+	json_object_set_new(j, "outputs_for_inputs", json_integer((json_int_t)s->n_changed));
+	json_object_set_new(j, "inputs_known", json_boolean(s->inputs_known));
+	json_object_set_new(j, "from_several_rebuilt_inputs", strs_json(s->several, s->n_several));
+	json_object_set_new(j, "no_newer_input", strs_json(s->unexplained, s->n_unexplained));
+	json_object_set_new(j, "new", strs_json(s->new_outputs, s->n_new));
+	for (size_t i = 0; i < s->n_commands; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "output", pt_json_str(s->commands[i].output));
+		json_object_set_new(o, "target", pt_json_str(s->commands[i].target));
+		json_array_append_new(cmds, o);
+	}
+	json_object_set_new(j, "command_changed", cmds);
+	if (s->uses_ccache) {
+		json_t *o = json_object();
+		const struct ccache_stats *cs = &s->ccache;
+
+		json_object_set_new(o, "how", pt_json_str(s->ccache_how));
+		json_object_set_new(o, "stats", json_boolean(cs->ran));
+		json_object_set_new(o, "direct_hit", json_integer((json_int_t)cs->direct_hit));
+		json_object_set_new(o, "preprocessed_hit", json_integer((json_int_t)cs->preprocessed_hit));
+		json_object_set_new(o, "miss", json_integer((json_int_t)cs->miss));
+		json_object_set_new(o, "uncacheable", json_integer((json_int_t)cs->uncacheable));
+		json_object_set_new(o, "size_kib", json_integer((json_int_t)cs->size_kib));
+		json_object_set_new(o, "files", json_integer((json_int_t)cs->files));
+		json_object_set_new(o, "zeroed_s", json_integer(cs->zeroed));
+		json_object_set_new(o, "this_build_alone", json_boolean(s->ccache_this_build));
+		json_object_set_new(o, "zeroed_after_it_began", json_boolean(s->ccache_zeroed_after));
+		json_object_set_new(j, "ccache", o);
+	} else {
+		json_object_set_new(j, "ccache", json_null());
+	}
+	return j;
 }
 
 json_t *report_build_json(const struct build_report *r)
@@ -363,6 +572,7 @@ json_t *report_build_json(const struct build_report *r)
 			json_array_append_new(a, o);
 		}
 		json_object_set_new(j, "since_last", a);
+		json_object_set_new(j, "since_last_causes", r->since ? since_json(r->since) : json_null());
 		if (r->explain && r->explain->ran) {
 			json_t *x = json_object();
 

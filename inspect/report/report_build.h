@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "buildsince.h"
 #include "buildsource.h"
 #include "buildtree.h"
 #include "ninjaexplain.h"
@@ -22,6 +23,7 @@ struct build_report {
 	int since_last;
 	const struct ninja_explain *explain;	/* --since-last with ninja on PATH, else NULL */
 	int details;				/* --details: full lists */
+	const struct build_since *since;	/* --since-last: the causes, NULL without */
 };
 
 void report_build_text(FILE *f, const struct build_report *r, const struct pt_style *st);

@@ -67,16 +67,22 @@ for f in ("build.ninja", "CMakeFiles/rules.ninja"):
 eq("ninja edges", edges, got["files"]["ninja_edges"])
 eq("compile_commands entries", len(json.load(open(os.path.join(tree, "compile_commands.json")))), got["files"]["compile_commands"])
 
-# .ninja_log v6: runs restart the times; consecutive records with the same
+# .ninja_log v6: runs restart the times, or (a run whose first edge ended
+# after the run before it) start later on the wall clock, mtime - start,
+# than the edge's duration and 2 s; consecutive records with the same
 # start, end and hash are one multi-output edge.
 lines = open(os.path.join(tree, ".ninja_log")).read().splitlines()
 eq("log header", "# ninja log v6", lines[0])
-recs, run, prev_end = [], 0, None
+recs, run, prev_end, omax = [], 0, None, None
 for l in lines[1:]:
     s, e, m, out, h = l.split("\t")
-    s, e = int(s), int(e)
-    if prev_end is not None and e < prev_end:
+    s, e, m = int(s), int(e), int(m)
+    o = m - s * 1000000 if m >= 10**18 else None
+    if prev_end is not None and (e < prev_end or (o is not None and omax is not None and o - omax > (e - s) * 1000000 + 2 * 10**9)):
         run += 1
+        omax = None
+    if o is not None and (omax is None or o > omax):
+        omax = o
     prev_end = e
     recs.append((s, e, out, h, run))
 eq("records", len(recs), got["profile"]["records"])

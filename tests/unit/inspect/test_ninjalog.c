@@ -41,6 +41,37 @@ static void versions(void **state)
 	pt_diag_release(&d);
 }
 
+/*
+ * The times do not restart (the second run's first edge ends at 7.0 s, after
+ * the first run's last, 4.2 s), but the runs' wall starts, mtime less start
+ * in v6, are five minutes apart: two runs. A restat edge whose mtime is its
+ * output's, later by its duration or older, stays in its run.
+ */
+static void runs_by_wall_start(void **state)
+{
+	struct ninjalog l;
+	struct pt_diag d;
+	static const char log[] = "# ninja log v6\n"
+				  "0\t3200\t1796000000000000000\ta.o\t1\n"
+				  "3200\t4200\t1796000003200000000\tlib.so\t2\n"
+				  "100\t7000\t1796000300100000000\tb.o\t3\n"
+				  "200\t9000\t1796000309000000000\tgen.h\t4\n"
+				  "300\t9500\t1700000000000000000\tgen2.h\t5\n"
+				  "9000\t9600\t1796000309000000001\tc.o\t6\n";
+	(void)state;
+
+	pt_diag_init(&d);
+	assert_int_equal(ninjalog_parse(P(log), &l, "l", &d), 0);
+	assert_int_equal(l.n_runs, 2);
+	assert_int_equal(l.v[1].run, 0);
+	assert_int_equal(l.v[2].run, 1);
+	assert_int_equal(l.v[3].run, 1);
+	assert_int_equal(l.v[4].run, 1);
+	assert_int_equal(l.v[5].run, 1);
+	ninjalog_release(&l);
+	pt_diag_release(&d);
+}
+
 static void runs_and_latest(void **state)
 {
 	struct ninjalog l;
@@ -113,6 +144,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(versions),
 		cmocka_unit_test(runs_and_latest),
+		cmocka_unit_test(runs_by_wall_start),
 		cmocka_unit_test(malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
