@@ -254,6 +254,15 @@ static void portable_collect(struct portable *p, const struct elfobj *o, const s
 		.tree = r && r->n_objs ? r : NULL,
 	};
 
+	/* Inside --root the object is where the root puts it: $ORIGIN and the entries both in-root. */
+	if (in.origin && fo->root && *fo->root) {
+		size_t rl = strlen(fo->root);
+
+		while (rl > 1 && fo->root[rl - 1] == '/')
+			rl--;
+		if (!strncmp(in.origin, fo->root, rl) && (in.origin[rl] == '/' || !in.origin[rl]))
+			in.origin = in.origin[rl] ? in.origin + rl : "/";
+	}
 	memset(p, 0, sizeof(*p));
 	p->on = true;
 	verfloor_compute(o, &p->fl);

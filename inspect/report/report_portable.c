@@ -84,6 +84,11 @@ static void finding_long(char *b, size_t n, const struct rpathlint_finding *f)
 void report_rpathlint_summary(FILE *f, const struct rpathlint_result *r, int indent,
 			      const struct pt_style *st)
 {
+	static const enum rpathlint_kind order[] = {
+		RPATHLINT_NO_ORIGIN, RPATHLINT_NOT_INHERITED, RPATHLINT_BUILD_DIR, RPATHLINT_MISSING,
+		RPATHLINT_RELATIVE, RPATHLINT_EMPTY, RPATHLINT_ABSOLUTE, RPATHLINT_RPATH_IGNORED,
+		RPATHLINT_LLP_FIRST, RPATHLINT_SYSTEM,
+	};
 	size_t shown = 0;
 
 	(void)st;
@@ -91,18 +96,21 @@ void report_rpathlint_summary(FILE *f, const struct rpathlint_result *r, int ind
 		return;
 	fprintf(f, "%*s%-9s %zu problem%s: ", indent, "", "rpath", r->n_problems,
 		r->n_problems == 1 ? "" : "s");
-	for (size_t i = 0; i < r->n; i++) {
-		char b[512];
+	/* The ones that break a load first. */
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && shown <= 3; k++)
+		for (size_t i = 0; i < r->n; i++) {
+			char b[512];
 
-		if (r->v[i].sev != PT_SEV_WARNING)
-			continue;
-		if (shown == 3) {
-			fputs(", ...", f);
-			break;
+			if (r->v[i].sev != PT_SEV_WARNING || r->v[i].kind != order[k])
+				continue;
+			if (shown == 3) {
+				fputs(", ...", f);
+				shown++;
+				break;
+			}
+			finding_brief(b, sizeof(b), &r->v[i]);
+			fprintf(f, "%s%s", shown++ ? ", " : "", b);
 		}
-		finding_brief(b, sizeof(b), &r->v[i]);
-		fprintf(f, "%s%s", shown++ ? ", " : "", b);
-	}
 	fputs(" (--tree)\n", f);
 }
 
