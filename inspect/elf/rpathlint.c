@@ -26,6 +26,51 @@ const char *rpathlint_kind_name(enum rpathlint_kind k)
 	return k < RPATHLINT_KIND_COUNT ? kind_names[k] : "?";
 }
 
+void rpathlint_describe(const struct rpathlint_finding *f, char *b, size_t n)
+{
+	const char *l = f->runpath ? "RUNPATH" : "RPATH", *dir = f->dir ? f->dir : f->entry ? f->entry : "";
+
+	switch (f->kind) {
+	case RPATHLINT_EMPTY:
+		pt_fmt_trunc(b, n, "%s has an empty entry: the current directory of the process at run time; drop it", l);
+		break;
+	case RPATHLINT_RELATIVE:
+		pt_fmt_trunc(b, n, "%s entry %s is relative to the current directory at run time, not to the library: write $ORIGIN/%s",
+			     l, f->entry, f->entry);
+		break;
+	case RPATHLINT_BUILD_DIR:
+		pt_fmt_trunc(b, n, "%s entry %s is a directory of the machine that built it (a build tree, a home or scratch directory): another machine lacks it",
+			     l, dir);
+		break;
+	case RPATHLINT_ABSOLUTE:
+		pt_fmt_trunc(b, n, "%s entry %s is absolute: it serves only where that directory exists", l, dir);
+		break;
+	case RPATHLINT_SYSTEM:
+		pt_fmt_trunc(b, n, "%s entry %s is a system directory the loader searches anyway", l, dir);
+		break;
+	case RPATHLINT_MISSING:
+		pt_fmt_trunc(b, n, "%s entry %s does not exist", l, dir);
+		break;
+	case RPATHLINT_NO_ORIGIN:
+		pt_fmt_trunc(b, n, "%s is found only through the absolute %s entry %s: $ORIGIN missing%s%s", f->needed, l,
+			     dir, f->other ? ", write " : "", f->other ? f->other : "");
+		break;
+	case RPATHLINT_RPATH_IGNORED:
+		pt_fmt_trunc(b, n, "DT_RPATH %s is ignored: ld.so uses only DT_RUNPATH when both are present", f->entry);
+		break;
+	case RPATHLINT_LLP_FIRST:
+		pt_fmt_trunc(b, n, "%s is taken from LD_LIBRARY_PATH's %s, searched before RUNPATH's %s", f->needed,
+			     f->other, dir);
+		break;
+	case RPATHLINT_NOT_INHERITED:
+		pt_fmt_trunc(b, n, "%s is needed by %s and is only in this object's RUNPATH %s, which serves this object's own NEEDED only (DT_RPATH would be inherited; better: give %s its own $ORIGIN RUNPATH)",
+			     f->needed, f->other, dir, f->other);
+		break;
+	default:
+		pt_fmt_trunc(b, n, "?");
+	}
+}
+
 /* The disk under env->root. */
 struct disk {
 	const struct ldpath_env *env;

@@ -100,6 +100,9 @@ int rpathlint_check(const struct rpathlint_input *in, struct rpathlint_result *r
 		    struct pt_diag *diag);
 void rpathlint_release(struct rpathlint_result *r);
 
+/* The finding as one sentence with its fix ("RUNPATH entry X is ..."), into b (n bytes). */
+void rpathlint_describe(const struct rpathlint_finding *f, char *b, size_t n);
+
 /*
  * Whether an absolute directory looks like a build machine's: a component
  * "build", "CMakeFiles", "_build", "build-*", cmake-build-*, or under /tmp,

@@ -35,52 +35,6 @@ static void finding_brief(char *b, size_t n, const struct rpathlint_finding *f)
 	}
 }
 
-/* The whole sentence, with the fix. */
-static void finding_long(char *b, size_t n, const struct rpathlint_finding *f)
-{
-	const char *l = list_name(f), *dir = f->dir ? f->dir : f->entry ? f->entry : "";
-
-	switch (f->kind) {
-	case RPATHLINT_EMPTY:
-		pt_fmt_trunc(b, n, "%s has an empty entry: the current directory of the process at run time; drop it", l);
-		break;
-	case RPATHLINT_RELATIVE:
-		pt_fmt_trunc(b, n, "%s entry %s is relative to the current directory at run time, not to the library: write $ORIGIN/%s",
-			     l, f->entry, f->entry);
-		break;
-	case RPATHLINT_BUILD_DIR:
-		pt_fmt_trunc(b, n, "%s entry %s is a directory of the machine that built it (a build tree, a home or scratch directory): another machine lacks it",
-			     l, dir);
-		break;
-	case RPATHLINT_ABSOLUTE:
-		pt_fmt_trunc(b, n, "%s entry %s is absolute: it serves only where that directory exists", l, dir);
-		break;
-	case RPATHLINT_SYSTEM:
-		pt_fmt_trunc(b, n, "%s entry %s is a system directory the loader searches anyway", l, dir);
-		break;
-	case RPATHLINT_MISSING:
-		pt_fmt_trunc(b, n, "%s entry %s does not exist", l, dir);
-		break;
-	case RPATHLINT_NO_ORIGIN:
-		pt_fmt_trunc(b, n, "%s is found only through the absolute %s entry %s: $ORIGIN missing%s%s", f->needed, l,
-			     dir, f->other ? ", write " : "", f->other ? f->other : "");
-		break;
-	case RPATHLINT_RPATH_IGNORED:
-		pt_fmt_trunc(b, n, "DT_RPATH %s is ignored: ld.so uses only DT_RUNPATH when both are present", f->entry);
-		break;
-	case RPATHLINT_LLP_FIRST:
-		pt_fmt_trunc(b, n, "%s is taken from LD_LIBRARY_PATH's %s, searched before RUNPATH's %s", f->needed,
-			     f->other, dir);
-		break;
-	case RPATHLINT_NOT_INHERITED:
-		pt_fmt_trunc(b, n, "%s is needed by %s and is only in this object's RUNPATH %s, which serves this object's own NEEDED only (DT_RPATH would be inherited; better: give %s its own $ORIGIN RUNPATH)",
-			     f->needed, f->other, dir, f->other);
-		break;
-	default:
-		pt_fmt_trunc(b, n, "?");
-	}
-}
-
 void report_rpathlint_summary(FILE *f, const struct rpathlint_result *r, int indent,
 			      const struct pt_style *st)
 {
@@ -126,7 +80,7 @@ void report_rpathlint_text(FILE *f, const struct rpathlint_result *r, int indent
 	for (size_t i = 0; i < r->n; i++) {
 		char b[1024];
 
-		finding_long(b, sizeof(b), &r->v[i]);
+		rpathlint_describe(&r->v[i], b, sizeof(b));
 		fprintf(f, "%*s%s%s%s %s\n", indent + 2, "",
 			pt_c(st->color, r->v[i].sev == PT_SEV_WARNING ? PT_C_YELLOW : PT_C_DIM),
 			r->v[i].sev == PT_SEV_WARNING ? "problem" : "note   ", pt_c(st->color, PT_C_RESET), b);
@@ -142,7 +96,7 @@ json_t *report_rpathlint_json(const struct rpathlint_result *r)
 		json_t *o = json_object();
 		char b[1024];
 
-		finding_long(b, sizeof(b), x);
+		rpathlint_describe(x, b, sizeof(b));
 		json_object_set_new(o, "kind", json_string(rpathlint_kind_name(x->kind)));
 		json_object_set_new(o, "severity", json_string(x->sev == PT_SEV_WARNING ? "warning" : "note"));
 		json_object_set_new(o, "list", json_string(x->runpath ? "runpath" : "rpath"));

@@ -185,7 +185,7 @@ int torchext_read(const struct elfobj *o, struct torchext *x, struct pt_diag *d)
 			x->torch_needed[x->n_torch_needed++] = pt_xstrdup(o->needed[i]);
 		}
 	if (table_open(&b, o, d) != 0) {
-		x->is_extension = x->n_torch_needed > 0;
+		x->is_extension = x->n_torch_needed > 0 && !torch_lib_name(o->soname ? o->soname : o->path);
 		return -1;
 	}
 	if (PT_MAPGUARD_BEGIN(&g)) {
@@ -204,7 +204,9 @@ int torchext_read(const struct elfobj *o, struct torchext *x, struct pt_diag *d)
 	x->gcc = find_string(o, &b, ".comment", "GCC: ", true);
 	pt_mapguard_end(&g);
 	table_close(&b, o);
-	x->is_extension = x->n_torch_needed > 0 || x->n_torch_syms > 0;
+	/* torch's own libraries need each other: they are torch, not extensions of it. */
+	x->is_extension = (x->n_torch_needed > 0 || x->n_torch_syms > 0) &&
+			  !torch_lib_name(o->soname ? o->soname : o->path);
 	return 0;
 }
 
