@@ -108,6 +108,8 @@ int mlpolicy_load(struct mlpolicy_set *s, enum mlpolicy_libc libc, const char *a
 		pt_diag_add(diag, PT_SEV_ERROR, source, NULL, "not a policy list (%s, line %d)",
 			    doc ? "not a JSON array" : err.text, err.line);
 		json_decref(doc);
+		free(s->arch);
+		s->arch = NULL;
 		return -1;
 	}
 	json_array_foreach(doc, i, pj) {
