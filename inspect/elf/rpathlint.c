@@ -314,8 +314,10 @@ static void lint_entries(const struct rpathlint_input *in, const struct rpathlin
 		else if (e->absolute)
 			add(r, RPATHLINT_ABSOLUTE, in->in_build_tree ? PT_SEV_NOTE : PT_SEV_WARNING,
 			    runpath, e->raw, e->dir);
+		/* In a build tree an entry may name the installed layout ($ORIGIN/../../extras/CUPTI). */
 		if (fs->dir_exists(fs->ctx, e->dir) == 0)
-			add(r, RPATHLINT_MISSING, PT_SEV_WARNING, runpath, e->raw, e->dir);
+			add(r, RPATHLINT_MISSING, in->in_build_tree ? PT_SEV_NOTE : PT_SEV_WARNING, runpath,
+			    e->raw, e->dir);
 	}
 }
 

@@ -86,7 +86,8 @@ struct rpathlint_input {
 	const struct resolve_result *tree;
 	/*
 	 * A build tree's own libraries: entries into the build directory are its
-	 * build RPATH (CMake rewrites it at install), so BUILD_DIR is a note.
+	 * build RPATH (CMake rewrites it at install), so BUILD_DIR, ABSOLUTE, NO_ORIGIN and
+	 * MISSING (an entry for the installed layout) are notes.
 	 */
 	bool in_build_tree;
 };

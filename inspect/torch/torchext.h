@@ -48,7 +48,7 @@ struct torchext {
 	char **syms;
 };
 
-/* Read o's symbols. Returns 0, or -1 when o has no usable .dynsym (a warning in diag). */
+/* Read o's symbols. Returns 0, or -1 when o has no usable .dynsym (said by nothing here). */
 int torchext_read(const struct elfobj *o, struct torchext *x, struct pt_diag *diag);
 void torchext_release(struct torchext *x);
 
