@@ -20,6 +20,8 @@
 #include "dispatchtrace.h"
 #include "elfobj.h"
 #include "mapguard.h"
+#include "ldpath.h"
+#include "rpathlint.h"
 #include "xalloc.h"
 
 static int mtime_of(const char *path, struct timespec *ts)
@@ -143,6 +145,36 @@ static void check_arch(const struct buildtree *t, const char *path, struct build
 	free(norm);
 }
 
+/*
+ * The RPATH lint (rpathlint.h) of a built library: entries into this build tree are its build
+ * RPATH (notes, not reported); what is left is wrong after installation too.
+ */
+static void lint_rpath(const struct buildtree *t, const struct elfobj *o, const char *path,
+		       struct build_check *c)
+{
+	struct ldpath_env env = { .root = "", .cwd = t->dir, .lib = "lib/x86_64-linux-gnu",
+				  .platform = "x86_64" };
+	char *origin = ldpath_dirname(path);
+	struct rpathlint_input in = { .o = o, .origin = origin, .env = &env, .in_build_tree = true };
+	struct rpathlint_result r;
+
+	if (!o->rpath && !o->runpath) {
+		free(origin);
+		return;
+	}
+	rpathlint_check(&in, &r, &c->findings);
+	for (size_t i = 0; i < r.n; i++) {
+		char b[1024];
+
+		if (r.v[i].sev != PT_SEV_WARNING)
+			continue;
+		rpathlint_describe(&r.v[i], b, sizeof(b));
+		pt_diag_add(&c->findings, PT_SEV_WARNING, path, NULL, "%s", b);
+	}
+	rpathlint_release(&r);
+	free(origin);
+}
+
 static void check_lib(const struct buildtree *t, const char *path, const char *rel, struct build_check *c)
 {
 	struct build_lib_check lc = { .path = pt_xstrdup(path) };
@@ -159,6 +191,7 @@ static void check_lib(const struct buildtree *t, const char *path, const char *r
 		free(lc.path);
 		return;
 	}
+	lint_rpath(t, &o, path, c);
 	lc.dwarf = o.has_debug_info;
 	lc.rpath = o.rpath ? pt_xstrdup(o.rpath) : NULL;
 	lc.runpath = o.runpath ? pt_xstrdup(o.runpath) : NULL;

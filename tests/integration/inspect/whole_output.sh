@@ -53,6 +53,13 @@ cc_so -Wl,-soname,libneedsgone.so,--no-as-needed -o build/libneedsgone.so ext.c 
 rm gone/libgone.so
 
 check_case files_default 0 "$P" build/lib/libext.so
+# The RPATH lint (rpathlint.c), inside --root "$T" so that the file's bytes do not name $T: a
+# RUNPATH into a build tree (/home/me/pytorch/build/lib) that is the only way to libcore.so, an
+# entry that does not exist, a relative one; the summary, the details, and a claimed tag.
+mkdir -p home/me/pytorch/build/lib home/me/pytorch/dist && cp build/lib/libcore.so home/me/pytorch/build/lib/
+cc_so -Wl,-soname,libleaky.so,--enable-new-dtags,-rpath,/home/me/pytorch/build/lib:/nonexistent/lib:lib -o home/me/pytorch/dist/libleaky.so ext.c -Lbuild/lib -lcore
+check_case files_rpath_lint 1 "$P" --root "$T" home/me/pytorch/dist/libleaky.so
+check_case files_rpath_lint_tree 1 "$P" --root "$T" --tree --tag manylinux_2_17_x86_64.manylinux2014_x86_64 home/me/pytorch/dist/libleaky.so
 # The default is a summary; --tree is the whole report as it was before (the tree, the debug details).
 check_case files_tree 0 "$P" --tree build/lib/libext.so
 check_case files_unmet_version 1 env LD_LIBRARY_PATH="$T/old" "$P" build/lib/libext.so
