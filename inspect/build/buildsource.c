@@ -351,9 +351,10 @@ static void scan_generated(struct gen_file *g, const char *buf, size_t len)
 			if (at && (size_t)(at + 10 - b) < n) {
 				const char *x = at + 10;
 
-				while (*x == ' ')
+				while (x < b + n && *x == ' ')
 					x++;
-				g->gen_header = pt_xstrndup(x, n - (size_t)(x - b));
+				if (x < b + n)
+					g->gen_header = pt_xstrndup(x, n - (size_t)(x - b));
 			}
 		}
 		if ((op = reg_op(b, n)) != NULL) {
