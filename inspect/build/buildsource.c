@@ -267,7 +267,7 @@ static enum scope_kind classify(const char *stmt, char **name)
 	if (((kw = strstr(p, "struct ")) || (kw = strstr(p, "class "))) && (!paren || kw < paren) &&
 	    (kw == p || kw[-1] == ' ' || kw[-1] == '>')) {
 		*name = ident_at(strchr(kw, ' ') + 1, strlen(kw));
-		return SC_STRUCT;
+		return *name ? SC_STRUCT : SC_BLOCK;
 	}
 	if (paren && (!eq || eq > paren) && strncmp(p, "if", 2) && strncmp(p, "for", 3) && strncmp(p, "while", 5) &&
 	    strncmp(p, "switch", 6)) {
@@ -309,18 +309,19 @@ static void body_refs(struct gen_fn *f, const char *b, size_t n)
 /* m.impl("aten::add.Tensor", ...) / m.def("add.Tensor(Tensor self, ...") on a raw line. */
 static char *reg_op(const char *b, size_t n)
 {
-	const char *p = memmem(b, n, "m.impl(\"", 8), *e;
+	const char *p = memmem(b, n, "m.impl(\"", 8), *e, *end = b + n;
 
-	if (!p)
-		p = memmem(b, n, "m.def(\"", 7);
-	if (!p)
+	if (p)
+		p += 8;
+	else if ((p = memmem(b, n, "m.def(\"", 7)) != NULL)
+		p += 7;
+	else
 		return NULL;
-	p = memchr(p, '"', n - (size_t)(p - b)) + 1;
-	e = p;
-	while (e < b + n && *e != '"' && *e != '(')
-		e++;
-	if (!strncmp(p, "aten::", 6))
+	if ((size_t)(end - p) >= 6 && !memcmp(p, "aten::", 6))
 		p += 6;
+	e = p;
+	while (e < end && *e != '"' && *e != '(')
+		e++;
 	return e > p ? pt_xstrndup(p, (size_t)(e - p)) : NULL;
 }
 
@@ -529,6 +530,7 @@ static const struct nf_entry *resolve_wrapper(const struct nativefuncs *nf, cons
 
 	if (!us)
 		return NULL;
+	free(*key);
 	*key = pt_xstrndup(k, (size_t)(us - k));
 	st = nativefuncs_find_native(nf, us + 1);
 	un = nativefuncs_find_wrapper(nf, us + 1);
