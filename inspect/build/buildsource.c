@@ -1464,9 +1464,14 @@ int buildsource_query(struct buildsource *b, const char *query, struct build_sou
 				find_template(b, g, ed, s);
 		}
 		if (g && s->line && s->generated) {
+			const struct gen_fn *f = fn_at(g, s->line);
+
 			s->entry = resolve_in_file(&b->nf, g, s->line, s);
 			if (!s->entry && s->klass && node_name(s->klass))
 				resolve_node(b, s->klass, s, d);
+			else if (s->entry && f && f->node_ref && node_name(f->node_ref))
+				/* VariableType's kernel: the node it makes, and its derivatives.yaml entry. */
+				resolve_node(b, f->node_ref, s, d);
 		} else if (g && s->line) {
 			const struct gen_fn *f = fn_at(g, s->line);
 

@@ -180,6 +180,8 @@ check_case source_ops_dense 0 "$PTINSPECT" build --source 'at::_ops::add_Tensor:
 check_case source_composite_implicit 0 "$PTINSPECT" build --source "$G/RegisterCompositeImplicitAutograd.cpp:$(grep -n '^at::Tensor wrapper_CompositeImplicitAutograd__dropout(' "$G/RegisterCompositeImplicitAutograd.cpp" | cut -d: -f1)" "$TREE"
 check_case source_autograd 0 "$PTINSPECT" build --source 'torch::autograd::generated::MulBackward0::apply(std::vector<at::Tensor>&&)' "$TREE"
 check_case source_autograd_json 0 "$PTINSPECT" build --json --source 'torch::autograd::generated::MulBackward0::apply' "$TREE"
+vt=$SRC/torch/csrc/autograd/generated/VariableType_0.cpp
+check_case source_variable_type 0 "$PTINSPECT" build --source "$vt:$(($(grep -n '^at::Tensor mul_Tensor(c10::DispatchKeySet' "$vt" | cut -d: -f1) + 5))" "$TREE"
 check_case source_backend_select 0 "$PTINSPECT" build --source "/build/pytorch/build/aten/src/ATen/RegisterBackendSelect.cpp:$((bs + 1))" "$TREE"
 check_case source_file_alone 0 "$PTINSPECT" build --source "$G/RegisterCPU.cpp" "$TREE"
 check_case source_several_json 0 "$PTINSPECT" build --json --source wrapper_CPU__relu --source "$G/RegisterCPU.cpp" "$TREE"
