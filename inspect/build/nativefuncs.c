@@ -10,6 +10,7 @@
  * reliability review's N5). torchgen's file has none. A node reached twice
  * is an alias; the event API then says where the first alias is.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,28 +104,162 @@ static void alias_error(const uint8_t *buf, size_t len, const char *src, struct 
 	free(name);
 }
 
-/* "add_.Tensor(...)" -> name "add_.Tensor", unambiguous "add__Tensor". */
-static void names(const char *func, char **name, char **unamb)
+/*
+ * torchgen's out functions (model.py, Note [is_out_fn]): a kwarg-only
+ * argument that is mutable, "*, Tensor(a!) out". The arguments are split at
+ * the commas outside parentheses and brackets.
+ */
+static bool is_out_fn(const char *func)
 {
+	const char *p = strchr(func, '(');
+	int depth = 0, kwonly = 0, bang = 0;
+	const char *arg;
+
+	if (!p)
+		return false;
+	arg = ++p;
+	for (; *p; p++) {
+		if (*p == '(' || *p == '[') {
+			depth++;
+		} else if ((*p == ')' || *p == ']') && depth > 0) {
+			depth--;
+		} else if (*p == '!') {
+			bang = 1;
+		} else if (depth == 0 && (*p == ',' || *p == ')')) {
+			size_t n = (size_t)(p - arg);
+
+			while (n && *arg == ' ')
+				arg++, n--;
+			if (n == 1 && *arg == '*')
+				kwonly = 1;
+			else if (kwonly && bang)
+				return true;
+			bang = 0;
+			arg = p + 1;
+			if (*p == ')')
+				break;
+		}
+	}
+	return false;
+}
+
+/*
+ * "add_.Tensor(...)" -> name "add_.Tensor", unambiguous "add__Tensor",
+ * native "add__Tensor" (api/native.py: base, "_out" for an out function,
+ * "_<overload>"), wrapper "Tensor_add_" (the unstructured wrapper's
+ * "<overload>_" prefix and api/cpp.py's name: base, "_out").
+ */
+static void names(struct nf_entry *e)
+{
+	const char *func = e->func;
 	size_t n = strcspn(func, "(");
-	char *dot;
+	const char *dot, *ovl;
+	size_t nb;
 
 	while (n && func[n - 1] == ' ')
 		n--;
-	*name = pt_xstrndup(func, n);
-	*unamb = pt_xstrdup(*name);
-	dot = strchr(*unamb, '.');
-	if (dot)
-		*dot = '_';
+	e->name = pt_xstrndup(func, n);
+	dot = strchr(e->name, '.');
+	nb = dot ? (size_t)(dot - e->name) : strlen(e->name);
+	ovl = dot ? dot + 1 : "";
+	e->out_fn = is_out_fn(func);
+	e->unambiguous = pt_xasprintf("%.*s%s%s", (int)nb, e->name, *ovl ? "_" : "", ovl);
+	e->native_name = pt_xasprintf("%.*s%s%s%s", (int)nb, e->name, e->out_fn ? "_out" : "", *ovl ? "_" : "", ovl);
+	e->wrapper_name = pt_xasprintf("%s_%.*s%s", ovl, (int)nb, e->name, e->out_fn ? "_out" : "");
 }
 
-int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, const char *src,
-		      struct pt_diag *d)
+/*
+ * "autogen: add.Scalar_out, add_relu.out": variants torchgen generates
+ * (model.py: the out= and functional kernels of CompositeExplicitAutograd,
+ * in CompositeViewCopyKernels.cpp). Each is an entry of its own named so,
+ * at its parent's line, out when its overload is "out" or ends in "_out".
+ * nf->v grows here, before any pointer into it is kept.
+ */
+static void add_autogen(struct nativefuncs *nf, size_t *alloc, const char *list, size_t parent)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n;
+		struct nf_entry *e;
+		const char *dot;
+
+		p += strspn(p, " ,");
+		n = strcspn(p, " ,");
+		if (!n)
+			break;
+		if (nf->n + 1 >= *alloc) {
+			*alloc *= 2;
+			nf->v = pt_xreallocarray(nf->v, *alloc, sizeof(*nf->v));
+		}
+		e = &nf->v[nf->n++];
+		memset(e, 0, sizeof(*e));
+		e->func = pt_xstrndup(p, n);
+		e->line = nf->v[parent].line;
+		e->autogen_of = pt_xstrdup(nf->v[parent].name);
+		names(e);
+		dot = strchr(e->name, '.');
+		e->out_fn = dot && (!strcmp(dot + 1, "out") || (strlen(dot + 1) > 4 && !strcmp(dot + strlen(dot) - 4, "_out")));
+		free(e->native_name);
+		free(e->wrapper_name);
+		{
+			size_t nb = dot ? (size_t)(dot - e->name) : strlen(e->name);
+			const char *ovl = dot ? dot + 1 : "";
+
+			e->native_name = pt_xasprintf("%.*s%s%s%s", (int)nb, e->name, e->out_fn ? "_out" : "",
+						      *ovl ? "_" : "", ovl);
+			e->wrapper_name = pt_xasprintf("%s_%.*s%s", ovl, (int)nb, e->name, e->out_fn ? "_out" : "");
+		}
+		p += n;
+	}
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct nf_name *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	/* Equal names: the entry first in the file first (lookups return it). */
+	return c ? c : (x->e > y->e) - (x->e < y->e);
+}
+
+static struct nf_name *make_index(const struct nativefuncs *nf, size_t off)
+{
+	struct nf_name *v = pt_xcalloc(nf->n + 1, sizeof(*v));
+
+	for (size_t i = 0; i < nf->n; i++) {
+		v[i].s = *(char *const *)((const char *)&nf->v[i] + off);
+		v[i].e = &nf->v[i];
+	}
+	qsort(v, nf->n, sizeof(*v), cmp_name);
+	return v;
+}
+
+static const struct nf_entry *find_in(const struct nf_name *v, size_t n, const char *s)
+{
+	size_t lo = 0, hi = n;
+
+	if (!v)
+		return NULL;
+	/* The first of equal names: lower bound. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid].s, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(v[lo].s, s) ? v[lo].e : NULL;
+}
+
+static int parse_list(const uint8_t *buf, size_t len, struct nativefuncs *nf, const char *src,
+		      const char *key, struct pt_diag *d)
 {
 	yaml_parser_t p;
 	yaml_document_t doc;
 	yaml_node_t *root;
-	size_t bad = 0, n_nodes;
+	size_t bad = 0, n_nodes, alloc;
 	const char *why;
 	unsigned char *seen;
 	int alias = 0;
@@ -157,11 +292,12 @@ int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, co
 	}
 	n_nodes = (size_t)(doc.nodes.top - doc.nodes.start);
 	seen = pt_xcalloc(n_nodes + 1, 1);
-	nf->v = pt_xcalloc((size_t)(root->data.sequence.items.top - root->data.sequence.items.start) + 1,
-			   sizeof(*nf->v));
+	alloc = (size_t)(root->data.sequence.items.top - root->data.sequence.items.start) + 1;
+	nf->v = pt_xcalloc(alloc, sizeof(*nf->v));
 	for (yaml_node_item_t *it = root->data.sequence.items.start; it < root->data.sequence.items.top && !alias; it++) {
 		yaml_node_t *m = node(&doc, seen, n_nodes, *it, &alias);
 		struct nf_entry e = { 0 };
+		const char *autogen = NULL;
 
 		if (alias)
 			break;
@@ -175,12 +311,14 @@ int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, co
 
 			if (!k)
 				continue;
-			if (!strcmp(k, "func") && vs && !e.func) {
+			if (!strcmp(k, key) && vs && !e.func) {
 				e.func = pt_xstrdup(vs);
 			} else if (!strcmp(k, "structured_delegate") && vs && !e.structured_delegate) {
 				e.structured_delegate = pt_xstrdup(vs);
 			} else if (!strcmp(k, "ufunc_inner_loop")) {
 				e.ufunc = true;
+			} else if (!strcmp(k, "autogen") && vs && !autogen) {
+				autogen = vs;
 			} else if (!strcmp(k, "structured") && vs) {
 				e.structured = !strcmp(vs, "True") || !strcmp(vs, "true");
 			} else if (!strcmp(k, "dispatch") && v && v->type == YAML_MAPPING_NODE && !e.dispatch) {
@@ -202,15 +340,21 @@ int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, co
 		}
 		if (alias || !e.func)
 			goto bad_entry;
-		names(e.func, &e.name, &e.unambiguous);
-		nf->v[nf->n++] = e;
+		if (nf->n + 1 >= alloc) {
+			alloc *= 2;
+			nf->v = pt_xreallocarray(nf->v, alloc, sizeof(*nf->v));
+		}
+		nf->v[nf->n] = e;
+		names(&nf->v[nf->n++]);
+		if (autogen)
+			add_autogen(nf, &alloc, autogen, nf->n - 1);
 		continue;
 bad_entry:
 		if (!alias && ++bad <= MAX_WARN) {
 			char where[32];
 
 			pt_fmt_trunc(where, sizeof(where), "line %zu", m ? m->start_mark.line + 1 : 0);
-			pt_diag_add(d, PT_SEV_WARNING, src, where, "entry without a 'func:' schema");
+			pt_diag_add(d, PT_SEV_WARNING, src, where, "entry without a '%s:' schema", key);
 		}
 		free(e.func);
 		free(e.structured_delegate);
@@ -228,7 +372,22 @@ bad_entry:
 		nativefuncs_release(nf);
 		return -1;
 	}
+	nf->by_cpp = make_index(nf, offsetof(struct nf_entry, unambiguous));
+	nf->by_native = make_index(nf, offsetof(struct nf_entry, native_name));
+	nf->by_wrapper = make_index(nf, offsetof(struct nf_entry, wrapper_name));
 	return 0;
+}
+
+int nativefuncs_parse(const uint8_t *buf, size_t len, struct nativefuncs *nf, const char *src,
+		      struct pt_diag *d)
+{
+	return parse_list(buf, len, nf, src, "func", d);
+}
+
+int nativefuncs_parse_derivatives(const uint8_t *buf, size_t len, struct nativefuncs *nf, const char *src,
+				  struct pt_diag *d)
+{
+	return parse_list(buf, len, nf, src, "name", d);
 }
 
 void nativefuncs_release(struct nativefuncs *nf)
@@ -239,6 +398,9 @@ void nativefuncs_release(struct nativefuncs *nf)
 		free(e->func);
 		free(e->name);
 		free(e->unambiguous);
+		free(e->autogen_of);
+		free(e->native_name);
+		free(e->wrapper_name);
 		free(e->structured_delegate);
 		for (size_t k = 0; k < e->n_dispatch; k++) {
 			free(e->dispatch[k].keys);
@@ -247,6 +409,9 @@ void nativefuncs_release(struct nativefuncs *nf)
 		free(e->dispatch);
 	}
 	free(nf->v);
+	free(nf->by_cpp);
+	free(nf->by_native);
+	free(nf->by_wrapper);
 	memset(nf, 0, sizeof(*nf));
 }
 
@@ -260,10 +425,17 @@ const struct nf_entry *nativefuncs_find(const struct nativefuncs *nf, const char
 
 const struct nf_entry *nativefuncs_find_cpp(const struct nativefuncs *nf, const char *s)
 {
-	for (size_t i = 0; i < nf->n; i++)
-		if (!strcmp(nf->v[i].unambiguous, s))
-			return &nf->v[i];
-	return NULL;
+	return find_in(nf->by_cpp, nf->n, s);
+}
+
+const struct nf_entry *nativefuncs_find_native(const struct nativefuncs *nf, const char *s)
+{
+	return find_in(nf->by_native, nf->n, s);
+}
+
+const struct nf_entry *nativefuncs_find_wrapper(const struct nativefuncs *nf, const char *s)
+{
+	return find_in(nf->by_wrapper, nf->n, s);
 }
 
 const struct nf_entry *nativefuncs_find_kernel(const struct nativefuncs *nf, const char *kernel,

@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildsource.h"
 #include "buildtree.h"
 #include "jsonout.h"
+#include "xalloc.h"
 #include "ptinspect.h"
 #include "report_elf.h"
 #include "report_build.h"
@@ -27,7 +29,8 @@ static const char usage_text[] =
 	"                      ninja would run now (ninja -n -d explain, when on PATH)\n"
 	"  --source PATH[:LINE]|SYMBOL\n"
 	"                      is that file generated (torchgen), from which\n"
-	"                      native_functions.yaml entry, forwarding to which kernel\n"
+	"                      native_functions.yaml entry, forwarding to which kernels;\n"
+	"                      repeatable; '-' reads one query a line from stdin\n"
 	"  --details           full lists (every option, 25 edges, the whole critical path)\n"
 	"  --compdb            also read compile_commands.json (tens of MB on a full\n"
 	"                      build; --details implies it)\n"
@@ -36,32 +39,74 @@ static const char usage_text[] =
 	"Exit status: 0 fine, 1 mismatches found (stale library, DWARF missing, damaged\n"
 	"files), 2 usage or not a build tree.\n";
 
-/* --source: the generated-code question, answered alone. */
-static int run_source(const struct buildtree *t, const char *q, struct pt_cli *ctx, struct pt_diag *d)
+/*
+ * --source: the generated-code question, answered alone; several --source
+ * (or "-": one query a line from stdin) are answered by one reading of the
+ * tree, --json then one document {answers: [...], problems}.
+ */
+static int run_source(const struct buildtree *t, char **qs, size_t n_qs, struct pt_cli *ctx, struct pt_diag *d)
 {
-	struct nativefuncs nf = { 0 };
-	struct build_source s;
-	int rc;
+	struct buildsource *b = buildsource_open(t, d);
+	json_t *answers = json_array();
+	int rc = EXIT_FINE, failed = 0;
 
-	if (buildtree_source(t, q, &nf, &s, d) < 0) {
+	if (!b) {
 		rc = EXIT_USAGE;
-	} else {
-		if (ctx->json) {
-			json_t *doc = report_source_json(&s);
+		goto out;
+	}
+	for (size_t i = 0; i < n_qs; i++) {
+		struct build_source s;
 
-			json_object_set_new(doc, "problems", report_problems_json(d));
-			pt_json_print(stdout, doc);
-			json_decref(doc);
+		if (buildsource_query(b, qs[i], &s, d) < 0) {
+			failed = 1;
+			json_array_append_new(answers, json_null());
+		} else if (ctx->json) {
+			json_array_append_new(answers, report_source_json(&s));
 		} else {
+			if (i)
+				fputc('\n', stdout);
 			report_source_text(stdout, &s, PT_CLI_STYLE(ctx));
 		}
-		rc = pt_diag_count(d, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
+		build_source_release(&s);
 	}
+	rc = failed ? EXIT_USAGE : pt_diag_count(d, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
+	if (ctx->json && !(n_qs == 1 && failed)) {
+		json_t *doc;
+
+		if (n_qs == 1) {
+			doc = json_incref(json_array_get(answers, 0));
+		} else {
+			doc = json_object();
+			json_object_set(doc, "answers", answers);
+		}
+		json_object_set_new(doc, "problems", report_problems_json(d));
+		pt_json_print(stdout, doc);
+		json_decref(doc);
+	}
+out:
 	if (!ctx->json || rc == EXIT_USAGE)
 		pt_diag_print(d, stderr, ctx->prog, ctx->color_err);
-	build_source_release(&s);
-	nativefuncs_release(&nf);
+	json_decref(answers);
+	buildsource_close(b);
 	return rc;
+}
+
+/* "-": the queries of stdin, one a line (blank lines skipped). */
+static void read_queries(char ***qs, size_t *n, size_t *alloc)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+
+	while ((got = getline(&line, &cap, stdin)) >= 0) {
+		while (got && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+			line[--got] = '\0';
+		if (!got)
+			continue;
+		PT_GROW(*qs, *n, *alloc);
+		(*qs)[(*n)++] = pt_xstrdup(line);
+	}
+	free(line);
 }
 
 int cmd_build(int argc, char **argv, struct pt_cli *ctx)
@@ -86,7 +131,9 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	struct build_since since = { 0 };
 	size_t n_rebuilt = 0;
 	struct pt_diag d;
-	const char *dir, *source = NULL;
+	const char *dir;
+	char **sources = NULL;
+	size_t n_sources = 0, alloc_sources = 0;
 	int c, since_last = 0, details = 0, compdb = 0, rc = EXIT_FINE;
 
 	optind = 0;
@@ -96,7 +143,15 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		case 'd': details = 1; compdb = 1; break;
 		case 'c': compdb = 1; break;
 		case 'n': compdb = 0; break;
-		case 'S': source = optarg; compdb = 0; break;
+		case 'S':
+			if (!strcmp(optarg, "-")) {
+				read_queries(&sources, &n_sources, &alloc_sources);
+			} else {
+				PT_GROW(sources, n_sources, alloc_sources);
+				sources[n_sources++] = pt_xstrdup(optarg);
+			}
+			compdb = 0;
+			break;
 		default:
 			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
 				return c;
@@ -128,8 +183,13 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		buildtree_release(&t);
 		return EXIT_USAGE;
 	}
-	if (source) {
-		rc = run_source(&t, source, ctx, &d);
+	if (alloc_sources) {
+		rc = n_sources ? run_source(&t, sources, n_sources, ctx, &d) : EXIT_USAGE;
+		if (!n_sources)
+			fprintf(stderr, "%s: --source -: no query on stdin\n", ctx->prog);
+		for (size_t i = 0; i < n_sources; i++)
+			free(sources[i]);
+		free(sources);
 		buildtree_release(&t);
 		pt_diag_release(&d);
 		return rc;

@@ -639,18 +639,31 @@ void report_source_text(FILE *f, const struct build_source *s, const struct pt_s
 		if (s->edge_line)
 			fprintf(f, "  %-22s build.ninja line %zu%s%s\n", "made by", s->edge_line,
 				s->gen_script ? ", running " : "", s->gen_script ? s->gen_script : "");
+		if (s->template_path)
+			fprintf(f, "  %-22s %s\n", "from template", s->template_path);
+		for (size_t i = 0; i < s->n_yaml_inputs; i++)
+			fprintf(f, "  %-22s %s\n", i ? "" : "from yaml", s->yaml_inputs[i]);
 	} else {
 		fprintf(f, "%s%s%s\n", pt_c(c, PT_C_BOLD), s->query, pt_c(c, PT_C_RESET));
 	}
 	if (s->function)
 		fprintf(f, "  %-22s %s%s%s%s\n", "function", s->function, s->dispatch_key ? "  (dispatch key " : "",
 			s->dispatch_key ? s->dispatch_key : "", s->dispatch_key ? ")" : "");
+	if (s->klass)
+		fprintf(f, "  %-22s %s\n", "member of", s->klass);
+	if (s->node)
+		fprintf(f, "  %-22s %s\n", "autograd node", s->node);
 	if (!s->entry) {
-		if (s->function || !s->path)
+		if (s->helper)
+			fprintf(f, "  %-22s none: a helper of the generated code (edit torchgen/ or its template)\n",
+				"operator");
+		else if (s->function || !s->path)
 			fprintf(f, "  %-22s none found in %s\n", "operator", s->yaml);
 		return;
 	}
 	fprintf(f, "  %-22s %s  (%s:%zu)\n", "operator", s->entry->name, s->yaml, s->entry->line);
+	if (s->via)
+		fprintf(f, "  %-22s %s\n", "found by", s->via);
 	fprintf(f, "  %-22s %s\n", "func", s->entry->func);
 	if (s->entry->structured_delegate && s->kernel_entry && s->kernel_entry != s->entry)
 		fprintf(f, "  %-22s %s (line %zu)\n", "structured via", s->entry->structured_delegate,
@@ -658,12 +671,31 @@ void report_source_text(FILE *f, const struct build_source *s, const struct pt_s
 	else if (s->entry->structured_delegate)
 		fprintf(f, "  %-22s %s\n", "structured via", s->entry->structured_delegate);
 	dispatch_rows(f, s->kernel_entry ? s->kernel_entry : s->entry, s->entry);
-	if (s->kernel)
-		fprintf(f, "  %-22s %s%s%s  [%s]\n", "forwards to", pt_c(c, PT_C_GREEN), s->kernel, pt_c(c, PT_C_RESET),
-			s->kernel_keys);
-	if (s->handwritten)
+	for (size_t i = 0; i < s->n_kernels; i++) {
+		const struct build_kernel *k = &s->kernels[i];
+
+		fprintf(f, "  %-22s %s%s%s  [%s]\n", i ? "" : "forwards to", pt_c(c, PT_C_GREEN), k->kernel,
+			pt_c(c, PT_C_RESET), k->keys);
+		if (k->file)
+			fprintf(f, "  %-22s   defined at %s:%zu\n", "", k->file, k->line);
+	}
+	if (s->node && s->derivative)
+		fprintf(f, "  %-22s %s  (%s:%zu)\n", "derivatives", s->derivative->func, s->derivatives_yaml,
+			s->derivative->line);
+	else if (s->node)
+		fprintf(f, "  %-22s none found for %s in %s\n", "derivatives", s->entry->name,
+			s->derivatives_yaml ? s->derivatives_yaml : "tools/autograd/derivatives.yaml");
+	if (s->node && s->derivative)
+		fprintf(f, "  %-22s the derivatives.yaml entry above (formulas), never the generated file\n", "edit");
+	else if (s->handwritten)
 		fprintf(f, "  %-22s %s is hand-written (aten/src/ATen/native/); its registration is the entry above\n",
 			"edit", s->function);
+	else if (s->composite_implicit && s->n_kernels && s->kernels[0].file)
+		fprintf(f, "  %-22s %s is hand-written (CompositeImplicitAutograd): %s:%zu\n", "edit",
+			s->kernels[0].kernel, s->kernels[0].file, s->kernels[0].line);
+	else if (s->composite_implicit && s->n_kernels)
+		fprintf(f, "  %-22s %s is hand-written (CompositeImplicitAutograd) under aten/src/ATen/native/\n",
+			"edit", s->kernels[0].kernel);
 	else if (s->generated || s->function)
 		fprintf(f, "  %-22s native_functions.yaml (the entry above) or torchgen/, never the generated file\n",
 			"edit");
@@ -701,5 +733,41 @@ json_t *report_source_json(const struct build_source *s)
 	}
 	json_object_set_new(j, "kernel", pt_json_str(s->kernel));
 	json_object_set_new(j, "kernel_dispatch_keys", pt_json_str(s->kernel_keys));
+	{
+		json_t *ks = json_array(), *ys = json_array();
+
+		for (size_t i = 0; i < s->n_kernels; i++) {
+			json_t *k = json_object();
+
+			json_object_set_new(k, "kernel", pt_json_str(s->kernels[i].kernel));
+			json_object_set_new(k, "dispatch_keys", pt_json_str(s->kernels[i].keys));
+			json_object_set_new(k, "file", pt_json_str(s->kernels[i].file));
+			json_object_set_new(k, "line", s->kernels[i].line ? json_integer((json_int_t)s->kernels[i].line)
+									 : json_null());
+			json_array_append_new(ks, k);
+		}
+		json_object_set_new(j, "kernels", ks);
+		for (size_t i = 0; i < s->n_yaml_inputs; i++)
+			json_array_append_new(ys, pt_json_str(s->yaml_inputs[i]));
+		json_object_set_new(j, "template", pt_json_str(s->template_path));
+		json_object_set_new(j, "yaml_inputs", ys);
+	}
+	json_object_set_new(j, "class", pt_json_str(s->klass));
+	json_object_set_new(j, "found_by", pt_json_str(s->via));
+	json_object_set_new(j, "helper", json_boolean(s->helper));
+	json_object_set_new(j, "handwritten", json_boolean(s->handwritten));
+	json_object_set_new(j, "composite_implicit", json_boolean(s->composite_implicit));
+	json_object_set_new(j, "autograd_node", pt_json_str(s->node));
+	if (s->derivative) {
+		json_t *dv = json_object();
+
+		json_object_set_new(dv, "name", pt_json_str(s->derivative->name));
+		json_object_set_new(dv, "schema", pt_json_str(s->derivative->func));
+		json_object_set_new(dv, "line", json_integer((json_int_t)s->derivative->line));
+		json_object_set_new(dv, "yaml", pt_json_str(s->derivatives_yaml));
+		json_object_set_new(j, "derivative", dv);
+	} else {
+		json_object_set_new(j, "derivative", json_null());
+	}
 	return j;
 }
