@@ -23,6 +23,7 @@
 #include "report_cuda.h"
 #include "report_debug.h"
 #include "report_deps.h"
+#include "report_portable.h"
 #include "resolve.h"
 #include "xalloc.h"
 
@@ -59,6 +60,9 @@ struct files_opts {
 	int verify;			/* --verify */
 	int entries;			/* --entries */
 	int cuda_deps;			/* --cuda-deps: every CUDA library of the tree */
+	/* portability (the default report): rpathlint, verfloor, mlpolicy, torchext */
+	const char *tag;		/* --tag: the platform tag claimed for the file */
+	const char *against;		/* --against: a torch to check an extension against */
 };
 
 #define DEPS_OPTIONS                                                                          \
@@ -75,6 +79,13 @@ struct files_opts {
 	"  --depth=N           print the tree N levels deep (implies --tree)\n"              \
 	"  --no-tree           one line per dependency, in load order (implies --tree)\n"    \
 	"  -v, --verbose       also show edges to libraries already loaded (implies --tree)\n"
+
+#define PORTABLE_OPTIONS                                                                      \
+	"Portability options:\n"                                                              \
+	"  --tag=TAG           check a platform tag claimed for the file (a wheel's,\n"     \
+	"                      e.g. manylinux_2_17_x86_64) against its symbol versions\n"   \
+	"  --against=DIR       check a torch extension's torch symbols against the torch\n"  \
+	"                      in DIR (site-packages/torch, or a directory of libraries)\n"
 
 #define CUDA_OPTIONS                                                                          \
 	"CUDA options:\n"                                                                     \
@@ -219,9 +230,93 @@ static void read_ahead_scans(struct elfobj *o, const struct files_opts *fo, bool
 	free(b);
 }
 
+/* What the default report says about moving the file to another machine. */
+struct portable {
+	bool on;
+	struct verfloor fl;
+	struct mlpolicy_answer pol;
+	bool have_pol;
+	struct rpathlint_result lint;
+	struct torchext ext;
+	bool have_ext;
+	struct torchext_against against;
+	bool have_against;
+};
+
+static void portable_collect(struct portable *p, const struct elfobj *o, const struct resolve_result *r,
+			     const struct files_opts *fo, struct pt_diag *diag)
+{
+	char *origin = r && r->n_objs ? NULL : ldpath_dirname(o->path);
+	char *abs = origin ? ldpath_absolute(&fo->env, origin) : NULL;
+	struct rpathlint_input in = {
+		.o = o,
+		.origin = r && r->n_objs ? r->objs[0].origin : abs,
+		.env = &fo->env,
+		.tree = r && r->n_objs ? r : NULL,
+	};
+
+	memset(p, 0, sizeof(*p));
+	p->on = true;
+	verfloor_compute(o, &p->fl);
+	p->have_pol = mlpolicy_answer(&p->fl, fo->tag, &p->pol, diag) == 0;
+	rpathlint_check(&in, &p->lint, diag);
+	p->have_ext = torchext_read(o, &p->ext, diag) == 0;
+	if (p->have_ext && p->ext.is_extension && fo->against)
+		p->have_against = torchext_against(&p->ext, fo->against, &p->against, diag) == 0;
+	free(origin);
+	free(abs);
+}
+
+/* Problems: a lint warning, a claim that does not hold, torch symbols missing. */
+static bool portable_bad(const struct portable *p)
+{
+	if (!p->on)
+		return false;
+	for (size_t i = 0; p->have_pol && i < p->pol.n_claims; i++)
+		if (!p->pol.claims[i].ok)
+			return true;
+	return p->lint.n_problems || (p->have_against && p->against.n_missing);
+}
+
+static void portable_text(const struct portable *p, const struct files_opts *fo, struct pt_cli *ctx)
+{
+	const struct pt_style *st = PT_CLI_STYLE(ctx);
+
+	report_floor_text(stdout, &p->fl, p->have_pol ? &p->pol : NULL, 2, st);
+	if (fo->summary)
+		report_rpathlint_summary(stdout, &p->lint, 2, st);
+	else
+		report_rpathlint_text(stdout, &p->lint, 2, st);
+	if (p->have_ext)
+		report_torchext_text(stdout, &p->ext, p->have_against ? &p->against : NULL, !fo->summary, 2, st);
+}
+
+static void portable_json(const struct portable *p, json_t *fj)
+{
+	json_object_set_new(fj, "floor", report_floor_json(&p->fl, p->have_pol ? &p->pol : NULL));
+	json_object_set_new(fj, "rpath_lint", report_rpathlint_json(&p->lint));
+	if (p->have_ext && p->ext.is_extension)
+		json_object_set_new(fj, "torch_extension",
+				    report_torchext_json(&p->ext, p->have_against ? &p->against : NULL));
+}
+
+static void portable_release(struct portable *p)
+{
+	if (!p->on)
+		return;
+	verfloor_release(&p->fl);
+	if (p->have_pol)
+		mlpolicy_answer_release(&p->pol);
+	rpathlint_release(&p->lint);
+	torchext_release(&p->ext);
+	if (p->have_against)
+		torchext_against_release(&p->against);
+}
+
 static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *ctx,
 		       json_t *files, json_t *problems)
 {
+	struct portable port = { 0 };
 	struct elfobj o;
 	struct resolve_result r = { 0 };
 	struct pt_diag diag;
@@ -253,6 +348,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 		if (want_dt)
 			have_dt = dispatchtrace_check_obj(NULL, NULL, -1, &o, &dt, &diag) == 0;
 	}
+	if (fo->sections == (unsigned)SEC_ALL)
+		portable_collect(&port, &o, have_deps ? &r : NULL, fo, &diag);
 	if (ctx->json) {
 		fj = json_object();
 		json_object_set_new(fj, "file", pt_json_str(path));
@@ -267,6 +364,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 		}
 		if (have_deps && (fo->sections & SEC_DEPS))
 			json_object_set_new(fj, "deps", report_deps_json(&r));
+		if (port.on)
+			portable_json(&port, fj);
 		if (have_di)
 			json_object_set_new(fj, "debug", report_debug_json(&di));
 		if (have_dt)
@@ -284,6 +383,8 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 			else
 				report_deps_text(stdout, &r, &fo->view, PT_CLI_STYLE(ctx));
 		}
+		if (port.on)
+			portable_text(&port, fo, ctx);
 		if (have_di && fo->summary)
 			report_debug_line(stdout, &di, 2, PT_CLI_STYLE(ctx));
 		else if (have_di)
@@ -295,7 +396,7 @@ static int inspect_one(const char *path, struct files_opts *fo, struct pt_cli *c
 		cuda_bad = 1;
 	if (fo->cuda_deps && have_deps && cuda_deps_section(&r, fo, ctx, fj, &diag))
 		cuda_bad = 1;
-	if (pt_diag_count(&diag, PT_SEV_WARNING) || cuda_bad)
+	if (pt_diag_count(&diag, PT_SEV_WARNING) || cuda_bad || portable_bad(&port))
 		rc = EXIT_PROBLEMS;
 	/* `ptinspect debug`: a library without usable DWARF is the finding. */
 	if (debug_only && have_di && di.verdict != DEBUGINFO_FULL)
@@ -320,6 +421,7 @@ out:
 	debuginfo_release(&di);
 	if (have_dt)
 		dispatchtrace_release(&dt);
+	portable_release(&port);
 	elfobj_release(&o);
 	return rc;
 }
@@ -379,7 +481,7 @@ static int setup_env(struct files_opts *fo, struct pt_cli *ctx)
 static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 {
 	enum { O_LLP = 256, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
-	       O_DEPTH, O_NOTREE, O_TREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS };
+	       O_DEPTH, O_NOTREE, O_TREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS, O_TAG, O_AGAINST };
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
@@ -397,6 +499,8 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "entries", no_argument, NULL, O_ENTRIES },
 		{ "cuda-deps", no_argument, NULL, O_CUDADEPS },
+		{ "tag", required_argument, NULL, O_TAG },
+		{ "against", required_argument, NULL, O_AGAINST },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -414,6 +518,18 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		case O_SECURE: fo->secure = 1; break;
 		case O_NOTREE: fo->view.flat = 1; break;
 		case O_TREE: fo->tree = 1; break;
+		case O_TAG:
+		case O_AGAINST:
+			if (fo->sections != (unsigned)SEC_ALL) {
+				fprintf(stderr, "%s: '%s' needs the default report (ptinspect FILE)\n",
+					ctx->prog, argv[optind - 1]);
+				return EXIT_USAGE;
+			}
+			if (c == O_TAG)
+				fo->tag = optarg;
+			else
+				fo->against = optarg;
+			break;
 		case O_DEPTH:
 			fo->view.max_depth = (int)strtol(optarg, &end, 10);
 			if (*end || fo->view.max_depth < 1) {
@@ -535,7 +651,7 @@ static const struct files_cmd {
 	  "A summary of every report for each file: ELF identity, the direct\n"
 	  "dependencies and where each resolved, problems anywhere in the tree,\n"
 	  "CUDA code, debug info. --tree: the whole dependency tree.\n"
-	  COMMON_OPTIONS DEPS_OPTIONS CUDA_OPTIONS EXIT_TEXT },
+	  COMMON_OPTIONS DEPS_OPTIONS PORTABLE_OPTIONS CUDA_OPTIONS EXIT_TEXT },
 	{ "cuda", SEC_CUDA,
 	  "usage: ptinspect cuda [OPTIONS] FILE...\n"
 	  "The CUDA fat binaries in each file: targets, TORCH_CUDA_ARCH_LIST, and\n"

@@ -43,7 +43,7 @@ const char *rpathlint_kind_name(enum rpathlint_kind k);
 
 struct rpathlint_finding {
 	enum rpathlint_kind kind;
-	enum pt_sev sev;	/* PT_SEV_WARNING: a problem; PT_SEV_NOTE: worth knowing */
+	enum pt_severity sev;	/* PT_SEV_WARNING: a problem; PT_SEV_NOTE: worth knowing */
 	bool runpath;		/* the entry is DT_RUNPATH's (false: DT_RPATH's) */
 	char *entry;		/* the element as written; NULL for whole-object findings */
 	char *dir;		/* expanded ($ORIGIN, $LIB, $PLATFORM), or NULL */
