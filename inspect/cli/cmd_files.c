@@ -612,7 +612,8 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		/* A wheel, a conda package or a directory: one package report (cmd_package.c). */
 		struct package_cli pc = {
 			.env = &fo->env, .details = !fo->summary, .gpus = fo->gpus,
-			.gpu_args = fo->gpu_args, .n_gpus = fo->n_gpus,
+			.gpu_args = fo->gpu_args, .n_gpus = fo->n_gpus, .tag = fo->tag,
+			.against = fo->against,
 		};
 		int r = (fo->sections & SEC_DEPS) && package_cli_applies(argv[i]) ?
 			package_cli_one(argv[i], &pc, ctx, files, problems) :

@@ -62,7 +62,7 @@ static size_t dist_folder(const char *dir, char ***out)
 static int one(const char *path, const struct package_cli *pc, struct pt_cli *ctx, json_t *files,
 	       json_t *problems)
 {
-	struct pkg_opts po = { .env = pc->env };
+	struct pkg_opts po = { .env = pc->env, .tag = pc->tag, .against = pc->against };
 	struct report_package_opts ro = {
 		.details = pc->details, .gpus = pc->gpus, .gpu_args = pc->gpu_args, .n_gpus = pc->n_gpus,
 	};

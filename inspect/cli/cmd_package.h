@@ -18,6 +18,8 @@ struct package_cli {
 	const struct cuda_cc *gpus;
 	const char *const *gpu_args;
 	size_t n_gpus;
+	const char *tag;		/* --tag */
+	const char *against;		/* --against */
 };
 
 /* Is path one (a directory is, whatever it holds)? */

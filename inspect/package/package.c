@@ -408,6 +408,12 @@ static int read_elf_member(struct pkgar *a, const struct pkgar_entry *e, struct 
 		}
 	}
 	if (m->is_elf) {
+		struct pt_diag d3;
+
+		/* .dynsym is in the head: the torch symbols an extension needs */
+		pt_diag_init(&d3);
+		m->have_ext = torchext_read(&m->elf, &m->ext, &d3) == 0;
+		pt_diag_release(&d3);
 		if (m->elf_whole) {
 			struct cuda_scan scan;
 			struct pt_diag d2;
@@ -600,6 +606,13 @@ static int dir_file(struct walk *w, const char *path, const char *rel, const str
 	m->is_elf = true;
 	m->elf_whole = true;
 	p->n_elf++;
+	{
+		struct pt_diag d3;
+
+		pt_diag_init(&d3);
+		m->have_ext = torchext_read(&m->elf, &m->ext, &d3) == 0;
+		pt_diag_release(&d3);
+	}
 	{
 		struct cuda_scan scan;
 
@@ -1018,6 +1031,8 @@ static void cuda_all(struct package *p)
 	}
 }
 
+static void portable_all(struct resolver *rs);
+
 static void finish(struct package *p, const struct pkg_opts *opt, const char *dirbase,
 		   char *realsite, struct pt_diag *diag)
 {
@@ -1052,9 +1067,186 @@ static void finish(struct package *p, const struct pkg_opts *opt, const char *di
 				    "a symlink in a wheel: pip installs it as a file holding '%s'",
 				    p->members[i].link ? p->members[i].link : "?");
 	resolve_all(&rs);
+	portable_all(&rs);
 	cuda_all(p);
 	free(rs.ix);
 	free(realsite);
+}
+
+/* rpathlint's questions, answered from the members (inside the package) or the disk (--root). */
+static int fs_has_file(void *ctx, const char *dir, const char *name)
+{
+	const struct resolver *rs = ctx;
+	size_t vl = strlen(VROOT);
+
+	if (!strncmp(dir, VROOT, vl) && (dir[vl] == '/' || !dir[vl])) {
+		char *inst = dir[vl] ? pt_xasprintf("%s/%s", dir + vl + 1, name) : pt_xstrdup(name);
+		const struct pkg_member *m = member_at(rs, inst);
+
+		free(inst);
+		if (m)
+			return 1;
+		return rs->realsite ? -1 : 0;
+	} else {
+		char *cand = pt_xasprintf("%s/%s", dir, name);
+		char *in = rs->opt->env ? ldpath_in_root(rs->opt->env, cand) : pt_xstrdup(cand);
+		int r = access(in, F_OK) == 0;
+
+		free(cand);
+		free(in);
+		return r;
+	}
+}
+
+static int fs_dir_exists(void *ctx, const char *dir)
+{
+	const struct resolver *rs = ctx;
+	size_t vl = strlen(VROOT);
+
+	if (!strncmp(dir, VROOT, vl) && (dir[vl] == '/' || !dir[vl])) {
+		const char *rel = dir[vl] ? dir + vl + 1 : "";
+		size_t rl = strlen(rel), sl = strlen(rs->site);
+
+		if (!rl)
+			return 1;
+		for (size_t i = 0; i < rs->p->n_members; i++)
+			if (!strncmp(rs->p->members[i].installed, rel, rl) &&
+			    rs->p->members[i].installed[rl] == '/')
+				return 1;
+		/* a requirement's directory (site-packages/nvidia/X/lib): not known from here */
+		if (!strncmp(rel, rs->site, sl) && rel[sl] == '/')
+			return -1;
+		return 0;
+	} else {
+		char *in = rs->opt->env ? ldpath_in_root(rs->opt->env, dir) : pt_xstrdup(dir);
+		struct stat st;
+		int r = stat(in, &st) == 0 && S_ISDIR(st.st_mode);
+
+		free(in);
+		return r;
+	}
+}
+
+/* The floors branch's checks per member (rpathlint, verfloor, torchext) and the package's floor. */
+static void portable_all(struct resolver *rs)
+{
+	struct package *p = rs->p;
+	struct rpathlint_fs fs = { fs_dir_exists, fs_has_file, rs };
+	char **all = NULL;
+	size_t n_all = 0, a_all = 0;
+	size_t lint_count[RPATHLINT_KIND_COUNT] = { 0 }, lint_first[RPATHLINT_KIND_COUNT] = { 0 };
+	bool is_torch = p->name && !strcmp(p->name, "torch");
+
+	for (int f = 0; f < VERFLOOR_N; f++)
+		p->floor_member[f] = (size_t)-1;
+	for (size_t i = 0; i < p->n_members; i++) {
+		struct pkg_member *m = &p->members[i];
+		char *origin, *vorigin;
+		struct rpathlint_input in = { .o = &m->elf, .env = rs->opt->env, .fs = &fs };
+		struct pt_diag d;
+
+		if (!m->is_elf)
+			continue;
+		verfloor_compute(&m->elf, &m->floor);
+		for (int f = 0; f < VERFLOOR_N; f++) {
+			if (m->floor.max[f] && (!p->floor.max[f] || verfloor_cmp(m->floor.max[f], p->floor.max[f]) > 0)) {
+				free(p->floor.max[f]);
+				free(p->floor.max_file[f]);
+				p->floor.max[f] = pt_xstrdup(m->floor.max[f]);
+				p->floor.max_file[f] = m->floor.max_file[f] ? pt_xstrdup(m->floor.max_file[f]) : NULL;
+				p->floor_member[f] = i;
+			}
+		}
+		for (size_t k = 0; k < m->floor.n_versions; k++) {
+			PT_GROW(all, n_all, a_all);
+			all[n_all++] = pt_xstrdup(m->floor.versions[k]);
+		}
+		p->floor.musl |= m->floor.musl;
+		if (!p->floor.arch)
+			p->floor.arch = m->floor.arch;
+		origin = ldpath_dirname(m->installed);
+		vorigin = strcmp(origin, ".") ? pt_xasprintf(VROOT "/%s", origin) : pt_xstrdup(VROOT);
+		in.origin = vorigin;
+		pt_diag_init(&d);
+		if (rs->opt->env)
+			rpathlint_check(&in, &m->lint, &d);
+		pt_diag_release(&d);
+		p->n_lint += m->lint.n_problems;
+		for (size_t k = 0; k < m->lint.n; k++) {
+			enum rpathlint_kind kd = m->lint.v[k].kind;
+
+			if (m->lint.v[k].sev != PT_SEV_WARNING || kd >= RPATHLINT_KIND_COUNT)
+				continue;
+			if (!lint_count[kd]++)
+				lint_first[kd] = i;
+		}
+		free(origin);
+		free(vorigin);
+		/* torch's own libraries and programs need torch too: extensions are other packages' */
+		if (m->have_ext && m->ext.is_extension && !is_torch) {
+			p->n_ext++;
+			if (rs->opt->against) {
+				m->have_against = torchext_against(&m->ext, rs->opt->against, &m->against,
+								   rs->diag) == 0;
+				if (m->have_against)
+					p->n_against_missing += m->against.n_missing;
+			}
+		}
+	}
+	/* One warning per kind of RPATH/RUNPATH problem, with how many members have it. */
+	for (int k = 0; k < RPATHLINT_KIND_COUNT; k++) {
+		const struct pkg_member *m = &p->members[lint_first[k]];
+
+		if (!lint_count[k])
+			continue;
+		for (size_t j = 0; j < m->lint.n; j++) {
+			const struct rpathlint_finding *fd = &m->lint.v[j];
+
+			if ((int)fd->kind != k || fd->sev != PT_SEV_WARNING)
+				continue;
+			pt_diag_add(rs->diag, PT_SEV_WARNING, p->path, m->name, "%s entry '%s': %s%s%s%s",
+				    fd->runpath ? "RUNPATH" : "RPATH", fd->entry ? fd->entry : "",
+				    rpathlint_kind_name(fd->kind), fd->other ? " (use " : "",
+				    fd->other ? fd->other : "", fd->other ? ")" : "");
+			break;
+		}
+		if (lint_count[k] > 1)
+			pt_diag_add(rs->diag, PT_SEV_WARNING, p->path, NULL, "%zu more members with %s %s",
+				    lint_count[k] - 1, "the same RPATH/RUNPATH problem:", rpathlint_kind_name(k));
+	}
+	qsort(all, n_all, sizeof(*all), pt_cmp_strp);
+	for (size_t i = 0; i < n_all; i++) {
+		if (p->floor.n_versions && !strcmp(p->floor.versions[p->floor.n_versions - 1], all[i])) {
+			free(all[i]);
+			continue;
+		}
+		p->floor.versions = pt_xreallocarray(p->floor.versions, p->floor.n_versions + 1,
+						     sizeof(*p->floor.versions));
+		p->floor.versions[p->floor.n_versions++] = all[i];
+	}
+	free(all);
+	/* The tag the wheel claims: the platform part of its first Tag line. */
+	if (p->type == PKG_WHEEL && p->n_tags) {
+		const char *t = strchr(p->tags[0], '-');
+
+		t = t ? strchr(t + 1, '-') : NULL;
+		if (t)
+			p->platform_tag = pt_xstrdup(t + 1);
+	}
+	if (p->n_elf && p->floor.arch) {
+		const char *claim = rs->opt->tag ? rs->opt->tag : p->platform_tag;
+		struct pt_diag d;
+
+		pt_diag_init(&d);
+		p->have_pol = mlpolicy_answer(&p->floor, claim, &p->pol, &d) == 0;
+		pt_diag_release(&d);
+		for (size_t i = 0; p->have_pol && i < p->pol.n_claims; i++)
+			if (!p->pol.claims[i].ok)
+				pt_diag_add(rs->diag, PT_SEV_WARNING, p->path, NULL,
+					    "claims %s, but its members need %s (%s)", p->pol.claims[i].tag,
+					    p->pol.implied ? p->pol.implied->name : "?",
+					    p->pol.blocking ? p->pol.blocking : "");
+	}
 }
 
 static enum pkg_type type_of(const char *path)
@@ -1151,6 +1343,12 @@ void package_release(struct package *p)
 			free(m->deps[k].hint);
 		}
 		free(m->deps);
+		verfloor_release(&m->floor);
+		rpathlint_release(&m->lint);
+		if (m->have_ext)
+			torchext_release(&m->ext);
+		if (m->have_against)
+			torchext_against_release(&m->against);
 		free(m->name);
 		free(m->installed);
 		free(m->link);
@@ -1174,5 +1372,10 @@ void package_release(struct package *p)
 	free(p->generator);
 	free(p->site_prefix);
 	free(p->arch_list);
+	free(p->platform_tag);
+	p->floor.arch = NULL;
+	verfloor_release(&p->floor);
+	if (p->have_pol)
+		mlpolicy_answer_release(&p->pol);
 	memset(p, 0, sizeof(*p));
 }

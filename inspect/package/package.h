@@ -31,7 +31,11 @@
 #include "diag.h"
 #include "elfobj.h"
 #include "ldpath.h"
+#include "mlpolicy.h"
 #include "pkgarchive.h"
+#include "rpathlint.h"
+#include "torchext.h"
+#include "verfloor.h"
 
 enum pkg_type { PKG_WHEEL, PKG_CONDA, PKG_DIR };
 
@@ -71,6 +75,13 @@ struct pkg_member {
 	char *arch_list;	/* TORCH_CUDA_ARCH_LIST of its code, or NULL when none */
 	struct pkg_dep *deps;
 	size_t n_deps;
+	/* portability (rpathlint, verfloor, torchext: the floors branch's modules) */
+	struct verfloor floor;
+	struct rpathlint_result lint;	/* $ORIGIN the installed directory, answered from the members */
+	struct torchext ext;
+	bool have_ext;
+	struct torchext_against against;	/* --against */
+	bool have_against;
 };
 
 struct pkg_requirement {
@@ -98,12 +109,23 @@ struct package {
 	size_t weakest;		/* index of the member with the fewest targets; (size_t)-1 none */
 	size_t n_cuda;		/* members with device code */
 	size_t n_cuda_unread;	/* members too large to scan from the archive */
+	/* the package's floor: the newest version of each family any member needs */
+	struct verfloor floor;
+	size_t floor_member[VERFLOOR_N];	/* which member needs it; (size_t)-1 none */
+	char *platform_tag;	/* the platform part of the first wheel tag ("linux_x86_64"), or NULL */
+	struct mlpolicy_answer pol;
+	bool have_pol;
+	size_t n_lint;		/* rpathlint problems over all members */
+	size_t n_ext;		/* members that are torch extensions */
+	size_t n_against_missing;	/* torch symbols --against lacks, over all members */
 };
 
 struct pkg_opts {
 	const struct ldpath_env *env;	/* the target: root, cache, system dirs */
 	const struct pkgar_limits *lim;	/* NULL: pkgar_default_limits */
 	uint64_t whole_max;	/* members up to this size are read whole (CUDA scan); 0: 8 MiB */
+	const char *tag;	/* --tag: the platform tag claimed (else the wheel's own) */
+	const char *against;	/* --against: a torch to check extensions against */
 };
 
 /* Is path a package (by its name: .whl, .conda, .tar.bz2; or a directory)? */

@@ -7,6 +7,7 @@
 
 #include "jsonout.h"
 #include "report_elf.h"
+#include "report_portable.h"
 #include "strbuf.h"
 #include "term.h"
 #include "xalloc.h"
@@ -96,6 +97,15 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 		fprintf(f, ", %s%zu from the build machine%s", pt_c(c, PT_C_RED), p->n_absolute,
 			pt_c(c, PT_C_RESET));
 	fputc('\n', f);
+	if (p->n_elf && p->have_pol) {
+		report_floor_text(f, &p->floor, &p->pol, 2, st);
+		for (int k = 0; k < VERFLOOR_N; k++)
+			if (p->floor_member[k] != (size_t)-1 && p->floor.max[k] && o->details)
+				fprintf(f, "  %-10s %s: %s\n", "", p->floor.max[k], p->members[p->floor_member[k]].name);
+	}
+	if (p->n_ext)
+		fprintf(f, "  %-10s %zu member%s built against torch%s\n", "extension", p->n_ext,
+			p->n_ext == 1 ? "" : "s", p->n_against_missing ? " (torch symbols missing: below)" : "");
 	if (p->n_cuda)
 		fprintf(f, "  %-10s %zu member%s with device code; TORCH_CUDA_ARCH_LIST \"%s\" in all "
 			"(the weakest: %s)\n", "CUDA", p->n_cuda, p->n_cuda == 1 ? "" : "s",
@@ -116,15 +126,26 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 			fprintf(f, "  --gpu %-4s %sCANNOT RUN%s: %s has no code for it\n", o->gpu_args[g],
 				pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET), p->members[bad].name);
 	}
-	/* The shared objects: one line each in the summary, every NEEDED with details. */
+	if (p->n_lint)
+		fprintf(f, "  %-10s %s%zu problem%s%s in RPATH/RUNPATH entries (--tree for each member)\n", "rpath",
+			pt_c(c, PT_C_RED), p->n_lint, p->n_lint == 1 ? "" : "s", pt_c(c, PT_C_RESET));
+	/* The shared objects: those with problems in the summary (10 at most), all with details. */
+	size_t shown = 0, more = 0;
+
 	for (size_t i = 0; i < p->n_members; i++) {
 		const struct pkg_member *m = &p->members[i];
-		bool bad = count_from(m, PKG_FROM_MISSING) || count_from(m, PKG_FROM_ABSOLUTE);
+		bool bad = count_from(m, PKG_FROM_MISSING) || count_from(m, PKG_FROM_ABSOLUTE) ||
+			   m->lint.n_problems || (m->have_against && m->against.n_missing);
 
 		if (!m->is_elf)
 			continue;
 		if (!o->details && !bad)
 			continue;
+		if (!o->details && shown == 10) {
+			more++;
+			continue;
+		}
+		shown++;
 		fprintf(f, "  %s%s%s", pt_c(c, PT_C_BOLD), m->name, pt_c(c, PT_C_RESET));
 		if (m->elf.soname && o->details)
 			fprintf(f, " (SONAME %s)", m->elf.soname);
@@ -135,6 +156,14 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 			fprintf(f, "      RPATH   %s%s\n", m->elf.rpath, m->elf.runpath ? " (ignored: RUNPATH is set)" : "");
 		if (o->details && m->elf.runpath)
 			fprintf(f, "      RUNPATH %s\n", m->elf.runpath);
+		if (o->details)
+			report_floor_text(f, &m->floor, NULL, 4, st);
+		if (o->details)
+			report_rpathlint_text(f, &m->lint, 4, st);
+		else
+			report_rpathlint_summary(f, &m->lint, 4, st);
+		if (m->have_ext && m->ext.is_extension && (o->details || (m->have_against && m->against.n_missing)))
+			report_torchext_text(f, &m->ext, m->have_against ? &m->against : NULL, o->details, 4, st);
 		for (size_t k = 0; k < m->n_deps; k++) {
 			const struct pkg_dep *d = &m->deps[k];
 			bool wrong = d->from == PKG_FROM_MISSING || d->from == PKG_FROM_ABSOLUTE;
@@ -148,6 +177,8 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 				fprintf(f, "    %-28s %s\n", "", d->hint);
 		}
 	}
+	if (more)
+		fprintf(f, "  ... and %zu more shared object%s with problems (--tree)\n", more, more == 1 ? "" : "s");
 }
 
 static json_t *jstr_or_null(const char *s)
@@ -203,9 +234,17 @@ json_t *report_package_json(const struct package *p, const struct report_package
 		}
 		json_object_set_new(oj, "needed", needed);
 		json_object_set_new(oj, "cuda_arch_list", jstr_or_null(m->arch_list));
+		json_object_set_new(oj, "floor", report_floor_json(&m->floor, NULL));
+		json_object_set_new(oj, "rpath_lint", report_rpathlint_json(&m->lint));
+		if (m->have_ext && m->ext.is_extension)
+			json_object_set_new(oj, "torch_extension",
+					    report_torchext_json(&m->ext, m->have_against ? &m->against : NULL));
 		json_array_append_new(objs, oj);
 	}
 	json_object_set_new(j, "shared_objects", objs);
+	json_object_set_new(j, "platform_tag", jstr_or_null(p->platform_tag));
+	if (p->n_elf)
+		json_object_set_new(j, "floor", report_floor_json(&p->floor, p->have_pol ? &p->pol : NULL));
 	json_object_set_new(j, "counts", json_pack("{s:I,s:I,s:I,s:I,s:I}",
 						   "bundled", (json_int_t)p->n_bundled,
 						   "requirement", (json_int_t)p->n_required,
