@@ -881,6 +881,12 @@ static int try_list(struct resolver *rs, struct pkg_member *m, const char *list,
 				set_dep(d, PKG_FROM_ABSOLUTE, cand, pt_xasprintf("%s %s", label, dir));
 				cand = NULL;
 				found = 1;
+			} else if (strcmp(in, cand) && elfobj_loadable(cand, m->elf.cls, m->elf.machine) == 1) {
+				/* not in the target (--root), but on this machine: the build machine's */
+				set_dep(d, PKG_FROM_ABSOLUTE, cand,
+					pt_xasprintf("%s %s, on this machine only, not in the target", label, dir));
+				cand = NULL;
+				found = 1;
 			}
 			free(cand);
 			free(in);

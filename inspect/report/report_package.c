@@ -42,7 +42,7 @@ size_t report_package_unrunnable(const struct package *p, const struct report_pa
 
 static void list_line(FILE *f, const char *label, char *const *v, size_t n)
 {
-	fprintf(f, "  %-10s ", label);
+	fprintf(f, "  %-9s ", label);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? ", " : "", v[i]);
 	fputc('\n', f);
@@ -88,9 +88,9 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 		list_line(f, "requires", v, p->n_reqs);
 		free(v);
 	}
-	fprintf(f, "  %-10s %zu (%s), %zu shared object%s\n", "members", p->n_members,
+	fprintf(f, "  %-9s %zu (%s), %zu shared object%s\n", "members", p->n_members,
 		report_size(sz, sizeof(sz), p->bytes), p->n_elf, p->n_elf == 1 ? "" : "s");
-	fprintf(f, "  %-10s %zu bundled, %zu from requirements, %zu from the system, %s%zu missing%s",
+	fprintf(f, "  %-9s %zu bundled, %zu from requirements, %zu from the system, %s%zu missing%s",
 		"NEEDED", p->n_bundled, p->n_required, p->n_system,
 		p->n_missing ? pt_c(c, PT_C_RED) : "", p->n_missing, p->n_missing ? pt_c(c, PT_C_RESET) : "");
 	if (p->n_absolute)
@@ -101,19 +101,19 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 		report_floor_text(f, &p->floor, &p->pol, 2, st);
 		for (int k = 0; k < VERFLOOR_N; k++)
 			if (p->floor_member[k] != (size_t)-1 && p->floor.max[k] && o->details)
-				fprintf(f, "  %-10s %s: %s\n", "", p->floor.max[k], p->members[p->floor_member[k]].name);
+				fprintf(f, "  %-9s %s: %s\n", "", p->floor.max[k], p->members[p->floor_member[k]].name);
 	}
 	if (p->n_ext)
-		fprintf(f, "  %-10s %zu member%s built against torch%s\n", "extension", p->n_ext,
+		fprintf(f, "  %-9s %zu member%s built against torch%s\n", "extension", p->n_ext,
 			p->n_ext == 1 ? "" : "s", p->n_against_missing ? " (torch symbols missing: below)" : "");
 	if (p->n_cuda)
-		fprintf(f, "  %-10s %zu member%s with device code; TORCH_CUDA_ARCH_LIST \"%s\" in all "
+		fprintf(f, "  %-9s %zu member%s with device code; TORCH_CUDA_ARCH_LIST \"%s\" in all "
 			"(the weakest: %s)\n", "CUDA", p->n_cuda, p->n_cuda == 1 ? "" : "s",
 			p->arch_list ? p->arch_list : "", p->members[p->weakest].name);
 	else if (!p->n_cuda_unread)
-		fprintf(f, "  %-10s no device code\n", "CUDA");
+		fprintf(f, "  %-9s no device code\n", "CUDA");
 	if (p->n_cuda_unread)
-		fprintf(f, "  %-10s %zu large member%s with .nv_fatbin not scanned from the archive "
+		fprintf(f, "  %-9s %zu large member%s with .nv_fatbin not scanned from the archive "
 			"(unpack it and run ptinspect cuda)\n", p->n_cuda ? "" : "CUDA", p->n_cuda_unread,
 			p->n_cuda_unread == 1 ? "" : "s");
 	for (size_t g = 0; p->n_cuda && g < o->n_gpus; g++) {
@@ -127,7 +127,7 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 				pt_c(c, PT_C_RED), pt_c(c, PT_C_RESET), p->members[bad].name);
 	}
 	if (p->n_lint)
-		fprintf(f, "  %-10s %s%zu problem%s%s in RPATH/RUNPATH entries (--tree for each member)\n", "rpath",
+		fprintf(f, "  %-9s %s%zu problem%s%s in RPATH/RUNPATH entries (--tree for each member)\n", "rpath",
 			pt_c(c, PT_C_RED), p->n_lint, p->n_lint == 1 ? "" : "s", pt_c(c, PT_C_RESET));
 	/* The shared objects: those with problems in the summary (10 at most), all with details. */
 	size_t shown = 0, more = 0;
