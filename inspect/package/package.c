@@ -651,7 +651,8 @@ static int dir_walk(struct walk *w, const char *dir, const char *rel, int depth)
 	}
 	closedir(d);
 	/* Sorted: the same report whatever order the file system lists them in. */
-	qsort(names, n, sizeof(*names), pt_cmp_strp);
+	if (n)
+		qsort(names, n, sizeof(*names), pt_cmp_strp);
 	for (size_t i = 0; i < n; i++) {
 		char *path = pt_xasprintf("%s/%s", dir, names[i]);
 		char *r = *rel ? pt_xasprintf("%s/%s", rel, names[i]) : pt_xstrdup(names[i]);
@@ -1177,6 +1178,15 @@ static void portable_all(struct resolver *rs)
 		if (rs->opt->env)
 			rpathlint_check(&in, &m->lint, &d);
 		pt_diag_release(&d);
+		/* Outside the package a $ORIGIN spelling means nothing: the directory is not shipped. */
+		for (size_t k = 0; k < m->lint.n; k++) {
+			struct rpathlint_finding *fd = &m->lint.v[k];
+
+			if (fd->kind == RPATHLINT_NO_ORIGIN && fd->dir && strncmp(fd->dir, VROOT "/", strlen(VROOT) + 1)) {
+				free(fd->other);
+				fd->other = pt_xstrdup("a copy in the package and $ORIGIN");
+			}
+		}
 		p->n_lint += m->lint.n_problems;
 		for (size_t k = 0; k < m->lint.n; k++) {
 			enum rpathlint_kind kd = m->lint.v[k].kind;
@@ -1220,7 +1230,8 @@ static void portable_all(struct resolver *rs)
 			pt_diag_add(rs->diag, PT_SEV_WARNING, p->path, NULL, "%zu more members with %s %s",
 				    lint_count[k] - 1, "the same RPATH/RUNPATH problem:", rpathlint_kind_name(k));
 	}
-	qsort(all, n_all, sizeof(*all), pt_cmp_strp);
+	if (n_all)
+		qsort(all, n_all, sizeof(*all), pt_cmp_strp);
 	for (size_t i = 0; i < n_all; i++) {
 		if (p->floor.n_versions && !strcmp(p->floor.versions[p->floor.n_versions - 1], all[i])) {
 			free(all[i]);
