@@ -1211,10 +1211,11 @@ static void portable_all(struct resolver *rs)
 	}
 	/* One warning per kind of RPATH/RUNPATH problem, with how many members have it. */
 	for (int k = 0; k < RPATHLINT_KIND_COUNT; k++) {
-		const struct pkg_member *m = &p->members[lint_first[k]];
+		const struct pkg_member *m;
 
 		if (!lint_count[k])
 			continue;
+		m = &p->members[lint_first[k]];
 		for (size_t j = 0; j < m->lint.n; j++) {
 			const struct rpathlint_finding *fd = &m->lint.v[j];
 
