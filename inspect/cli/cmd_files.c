@@ -10,6 +10,7 @@
 
 #include "cudaarch.h"
 #include "cudajit.h"
+#include "cmd_package.h"
 #include "gpu_opt.h"
 #include "debuginfo.h"
 #include "dispatchtrace.h"
@@ -617,7 +618,15 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		problems = json_array();
 	}
 	for (int i = optind; i < argc; i++) {
-		int r = inspect_one(argv[i], fo, ctx, files, problems);
+		/* A wheel, a conda package or a directory: one package report (cmd_package.c). */
+		struct package_cli pc = {
+			.env = &fo->env, .details = !fo->summary, .gpus = fo->gpus,
+			.gpu_args = fo->gpu_args, .n_gpus = fo->n_gpus, .tag = fo->tag,
+			.against = fo->against,
+		};
+		int r = (fo->sections & SEC_DEPS) && package_cli_applies(argv[i]) ?
+			package_cli_one(argv[i], &pc, ctx, files, problems) :
+			inspect_one(argv[i], fo, ctx, files, problems);
 
 		if (r > rc)
 			rc = r;

@@ -943,6 +943,26 @@ int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t 
 	return elfobj_read(o, elf, true, diag);
 }
 
+int elfobj_open_bytes(struct elfobj *o, const char *name, const void *buf, size_t len,
+		      size_t max_len, struct pt_diag *diag)
+{
+	if (len > max_len) {
+		elfobj_zero(o, name);
+		pt_diag_add(diag, PT_SEV_ERROR, name, NULL,
+			    "%zu bytes, more than the %zu read from memory: refused", len, max_len);
+		return -1;
+	}
+	return elfobj_open_mem(o, name, buf, len, diag);
+}
+
+void elfobj_drop_bytes(struct elfobj *o)
+{
+	if (o->elf)
+		elf_end(o->elf);
+	o->elf = NULL;
+	o->mem = NULL;
+}
+
 static void read_ahead_end(struct elfobj *o);
 
 void elfobj_release(struct elfobj *o)

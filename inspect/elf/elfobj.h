@@ -112,6 +112,17 @@ int elfobj_open_dynamic_fd(struct elfobj *o, const char *path, struct elfobj_fil
 int elfobj_open_mem(struct elfobj *o, const char *name, const void *buf, size_t len,
 		    struct pt_diag *diag);
 
+/*
+ * elfobj_open_mem for bytes from outside (an archive member): refused with
+ * a PT_SEV_ERROR naming it when len passes max_len. The bytes may be a
+ * sparse copy (only the ranges a reader needs filled, zeros elsewhere).
+ */
+int elfobj_open_bytes(struct elfobj *o, const char *name, const void *buf, size_t len,
+		      size_t max_len, struct pt_diag *diag);
+
+/* Let go of libelf's handle and the bytes (o->mem): the fields stay. */
+void elfobj_drop_bytes(struct elfobj *o);
+
 void elfobj_release(struct elfobj *o);
 
 /*

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# ptinspect on a torch-sized wheel (issue 31): Debian's real torch 2.6 files
+# (the torch 2.x bed's dist-packages/torch, symlinks followed) packed by
+# python3-wheel's `wheel pack`, read warm, beside `unzip -l` (the central
+# directory only) and `unzip -p >/dev/null` (every member inflated: the floor
+# for a reader that has to inflate each ELF member through its .dynamic, near
+# its end) in the same invocation; peak RSS from /usr/bin/time. Also the same
+# files as a conda .tar.bz2.
+#
+#   bench/package_speed.sh [BUILD] [RUNS] [PAD_MB]
+#
+# PAD_MB (default 0) adds a member of that many MB of random bytes (stored
+# incompressible: the wheel's size grows by as much) to reach a 1 GB wheel.
+set -euo pipefail
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$SRC/build}
+RUNS=${2:-${PT_BENCH_RUNS:-3}}
+PAD=${3:-0}
+P=$BUILD/inspect/ptinspect
+ROOT=${PT_TORCH2_CACHE:-/var/tmp/ptools-torch2}/root
+TORCH=$ROOT/usr/lib/python3/dist-packages/torch
+[ -x "$P" ] || { echo "bench: build $BUILD first" >&2; exit 2; }
+[ -d "$TORCH" ] || { echo "bench: no torch 2.x bed ($TORCH): tests/torch2/testbed create" >&2; exit 2; }
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/lay" "$W/dist"
+cp -rL "$TORCH" "$W/lay/" 2>/dev/null || true
+rm -rf "$W/lay/torch/__pycache__"
+mkdir -p "$W/lay/torch-2.6.0.dist-info"
+printf 'Wheel-Version: 1.0\nGenerator: ptools-bench\nRoot-Is-Purelib: false\nTag: cp313-cp313-linux_x86_64\n' \
+	>"$W/lay/torch-2.6.0.dist-info/WHEEL"
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.6.0\nRequires-Dist: filelock\n' \
+	>"$W/lay/torch-2.6.0.dist-info/METADATA"
+[ "$PAD" -gt 0 ] && head -c "$((PAD << 20))" /dev/urandom >"$W/lay/torch/pad.bin"
+t0=$(date +%s.%N)
+/usr/bin/python3 -m wheel pack "$W/lay" -d "$W/dist" >/dev/null
+WHL=$(ls "$W"/dist/*.whl)
+printf 'packed %s: %s MB in %.0f s\n' "$(basename "$WHL")" "$(( $(stat -c %s "$WHL") >> 20 ))" \
+	"$(echo "$(date +%s.%N) - $t0" | bc)"
+tar -C "$W/lay" -cjf "$W/dist/torch-2.6.0-0.tar.bz2" torch 2>/dev/null &
+TARPID=$!
+best() {	# best WALL of RUNS runs of "$@" (warm: one run first, not counted)
+	local b=999999 s e
+	"$@" >/dev/null 2>&1 || true
+	for _ in $(seq "$RUNS"); do
+		s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+		[ $(( (e - s) / 1000000 )) -lt $b ] && b=$(( (e - s) / 1000000 ))
+	done
+	echo "$b"
+}
+rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+a=$(best "$P" --root "$ROOT" "$WHL")
+b=$(best unzip -l "$WHL")
+c=$(best sh -c "unzip -p '$WHL' >/dev/null")
+printf 'ptinspect WHEEL             %6d ms  peak RSS %s KB\n' "$a" "$(rss "$P" --root "$ROOT" "$WHL")"
+printf 'unzip -l WHEEL              %6d ms\n' "$b"
+printf 'unzip -p WHEEL >/dev/null   %6d ms  (every member inflated)\n' "$c"
+wait $TARPID
+d=$(best "$P" --root "$ROOT" "$W/dist/torch-2.6.0-0.tar.bz2")
+e=$(best sh -c "bzip2 -dc '$W/dist/torch-2.6.0-0.tar.bz2' >/dev/null")
+printf 'ptinspect TAR.BZ2           %6d ms  peak RSS %s KB\n' "$d" "$(rss "$P" --root "$ROOT" "$W/dist/torch-2.6.0-0.tar.bz2")"
+printf 'bzip2 -dc TAR.BZ2           %6d ms\n' "$e"

@@ -1,0 +1,119 @@
+. "$PT_TESTLIB/common.sh" || exit 2
+# ctest-timeout: 1200
+# ptinspect on real torch extension wheels (issue 31), in the torch 2.6 bed:
+# two C++ extensions built with torch.utils.cpp_extension and `setup.py
+# bdist_wheel` (Debian's python3-setuptools and python3-wheel), one right and
+# one with the classic mistake (linked against a helper library of the build
+# directory, found through an absolute RPATH: it works on the build machine
+# only). Both are installed with `pip install --no-index --no-deps` into a venv
+# and imported after torch: the objects the import maps (/proc/self/maps) are
+# the ones the report says each NEEDED comes from (torch's libraries already
+# loaded by import torch, the helper from the build directory); with the build
+# directory gone, the import fails on the library the report names, and the
+# report says it is missing.
+[ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
+. "$PT_TESTLIB/testbed.sh"
+PY=/usr/bin/python3
+
+testbed_ready
+P=$TB_BUILD/inspect/ptinspect
+mkdir -p "$T/ok/ptx_ok" "$T/bad/ptx_bad" "$T/build/lib"
+for n in ok bad; do
+	echo "" >"$T/$n/ptx_$n/__init__.py"
+	cat >"$T/$n/ext.cpp" <<EOF
+#include <Python.h>
+#include <c10/core/Device.h>
+$( [ $n = bad ] && echo 'extern "C" int helper(void);' )
+static PyObject *device(PyObject *, PyObject *) {
+	c10::Device d("cpu");
+	return PyLong_FromLong((long)d.type()$( [ $n = bad ] && echo ' + helper()' ));
+}
+static PyMethodDef methods[] = { { "device", device, METH_NOARGS, "" }, { nullptr, nullptr, 0, nullptr } };
+static PyModuleDef mod = { PyModuleDef_HEAD_INIT, "_C", nullptr, -1, methods };
+PyMODINIT_FUNC PyInit__C(void) { return PyModule_Create(&mod); }
+EOF
+done
+cat >"$T/ok/setup.py" <<'EOF'
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CppExtension
+setup(name="ptx_ok", version="0.1", packages=["ptx_ok"],
+      ext_modules=[CppExtension("ptx_ok._C", ["ext.cpp"])], cmdclass={"build_ext": BuildExtension})
+EOF
+cat >"$T/bad/setup.py" <<'EOF'
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CppExtension
+setup(name="ptx_bad", version="0.1", packages=["ptx_bad"],
+      ext_modules=[CppExtension("ptx_bad._C", ["ext.cpp"],
+                                extra_link_args=["-L/t/build/lib", "-lhelper", "-Wl,-rpath,/t/build/lib"])],
+      cmdclass={"build_ext": BuildExtension})
+EOF
+echo 'int helper(void) { return 0; }' >"$T/build/helper.c"
+t0=$(date +%s)
+"$TB" run -b "$T:/t" sh -c 'set -e
+	cc -shared -fPIC -o /t/build/lib/libhelper.so /t/build/helper.c
+	for n in ok bad; do (cd /t/$n && MAX_JOBS=2 python3 setup.py -q bdist_wheel >/t/$n.build.log 2>&1) || { tail -20 /t/$n.build.log; exit 1; }; done' \
+	|| { fail "bdist_wheel of the two extensions"; finish; }
+echo "two extension wheels built in $(( $(date +%s) - t0 )) s"
+OK=$(cd "$T/ok/dist" && ls ptx_ok-0.1-*.whl)
+BAD=$(cd "$T/bad/dist" && ls ptx_bad-0.1-*.whl)
+
+# The reports, inside the bed (its system is the target).
+"$TB" run -b "$T:/t" sh -c "$P /t/ok/dist/$OK >/t/ok.txt 2>/t/ok.err; echo \$? >/t/ok.rc
+	$P --json /t/ok/dist/$OK >/t/ok.json 2>/dev/null
+	$P /t/bad/dist/$BAD >/t/bad.txt 2>/t/bad.err; echo \$? >/t/bad.rc
+	$P --json /t/bad/dist/$BAD >/t/bad.json 2>/dev/null"
+cat "$T/ok.txt" "$T/ok.err" "$T/bad.txt" "$T/bad.err"
+check_eq "the right wheel: exit 0" 0 "$(cat "$T/ok.rc")"
+check_eq "the wrong wheel: exit 1" 1 "$(cat "$T/bad.rc")"
+needed() {	# needed JSON: "NAME FROM WHERE" of the extension's NEEDED
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))["files"][0]["package"]
+for o in d["shared_objects"]:
+    if o["member"].endswith(".so") and "/_C" in o["member"]:
+        for n in o["needed"]: print(n["name"], n["from"], n["where"] or "-")' "$1" | sort
+}
+needed "$T/ok.json" >"$T/ok.needed"
+needed "$T/bad.json" >"$T/bad.needed"
+cat "$T/ok.needed"
+# Debian's CppExtension links with --as-needed: of torch's libraries only libc10 stays.
+check_eq "the right one's torch library is the one import torch loads" \
+	"libc10.so.2.6 preloaded torch" "$(grep 'libc10\|libtorch' "$T/ok.needed")"
+check_eq "the right one needs nothing from the build machine" "" "$(grep -v 'preloaded\|system' "$T/ok.needed")"
+check_eq "the wrong one's helper: the build machine's" "libhelper.so absolute /t/build/lib/libhelper.so" \
+	"$(grep libhelper "$T/bad.needed")"
+check_contains "the RPATH lint names the build directory" "RUNPATH entry '/t/build/lib': build_dir" "$(cat "$T/bad.err")"
+
+# The real loader: pip install into a venv, import torch then the extension, /proc/self/maps.
+cat >"$T/imp.py" <<'EOF'
+import importlib, os, sys
+def mapped():
+    out = set()
+    for line in open("/proc/self/maps"):
+        p = line.split(None, 5)
+        if len(p) == 6 and ".so" in p[5]:
+            out.add(os.path.realpath(p[5].strip()))
+    return out
+import torch
+before = mapped()
+try:
+    importlib.import_module(sys.argv[1] + "._C")
+except ImportError as e:
+    print("ImportError:", e)
+    sys.exit(0)
+for p in sorted(mapped() - before):
+    print(os.path.basename(p) if "/site-packages/" in p else p)
+EOF
+"$TB" run -b "$T:/t" sh -c "set -e; python3 -m venv --system-site-packages /t/venv >/dev/null
+	/t/venv/bin/pip install -q --no-index --no-deps /t/ok/dist/$OK /t/bad/dist/$BAD >/t/pip.log 2>&1 || { cat /t/pip.log; exit 1; }
+	cd / && /t/venv/bin/python /t/imp.py ptx_ok >/t/ok.maps && /t/venv/bin/python /t/imp.py ptx_bad >/t/bad.maps
+	rm /t/build/lib/libhelper.so
+	/t/venv/bin/python /t/imp.py ptx_bad >/t/bad_gone.maps
+	$P /t/bad/dist/$BAD >/t/bad_gone.txt 2>&1 || true" || fail "pip install and import in a venv"
+check_eq "import of the right one maps only itself (its NEEDED were loaded by torch or the system)" \
+	"$(ls "$T/ok/ptx_ok" >/dev/null; printf '%s' "$(cat "$T/ok.maps")" | grep -c '^_C')" "$(wc -l <"$T/ok.maps")"
+check_eq "import of the wrong one maps the helper from the build directory, as the report says" \
+	"/t/build/lib/libhelper.so" "$(grep libhelper "$T/bad.maps")"
+check_eq "with the build directory gone the import fails on that library" \
+	"ImportError: libhelper.so: cannot open shared object file: No such file or directory" "$(cat "$T/bad_gone.maps")"
+check_contains "... and the report says it is missing" "libhelper.so                 MISSING" "$(cat "$T/bad_gone.txt")"
+finish

@@ -1,0 +1,497 @@
+/*
+ * pkgarchive and package: wheels, .tar.bz2 and .conda packages made here in
+ * memory with libarchive's writer, read back whole, and every bad corner:
+ * a member past the size limit (declared, or inflating past its
+ * declaration), a tar header declaring 5 GiB, nesting past one level, a
+ * truncated and an encrypted zip, names with "..", a symlink member.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "package.h"
+#include "pkgarchive.h"
+#include "ptest.h"
+
+struct mem {
+	const char *name;
+	const void *data;
+	size_t len;
+	const char *link;	/* a symlink when set */
+};
+
+enum fmt { ZIP, TARBZ2, TARZST, ZIP_CRYPT };
+
+/* An archive of the members, malloc'd into *len. */
+static uint8_t *make(enum fmt f, const struct mem *m, size_t n, size_t *len)
+{
+	size_t cap = 8u << 20, used = 0;
+	uint8_t *buf = malloc(cap);
+	struct archive *a = archive_write_new();
+
+	assert_non_null(buf);
+	if (f == ZIP || f == ZIP_CRYPT)
+		assert_int_equal(archive_write_set_format_zip(a), ARCHIVE_OK);
+	else
+		assert_int_equal(archive_write_set_format_pax_restricted(a), ARCHIVE_OK);
+	if (f == TARBZ2)
+		assert_int_equal(archive_write_add_filter_bzip2(a), ARCHIVE_OK);
+	if (f == TARZST)
+		assert_int_equal(archive_write_add_filter_zstd(a), ARCHIVE_OK);
+	if (f == ZIP_CRYPT) {
+		assert_int_equal(archive_write_set_options(a, "zip:encryption=zipcrypt"), ARCHIVE_OK);
+		assert_int_equal(archive_write_set_passphrase(a, "secret"), ARCHIVE_OK);
+	}
+	assert_int_equal(archive_write_open_memory(a, buf, cap, &used), ARCHIVE_OK);
+	for (size_t i = 0; i < n; i++) {
+		struct archive_entry *e = archive_entry_new();
+
+		archive_entry_set_pathname(e, m[i].name);
+		if (m[i].link) {
+			archive_entry_set_filetype(e, AE_IFLNK);
+			archive_entry_set_symlink(e, m[i].link);
+			archive_entry_set_perm(e, 0777);
+		} else {
+			archive_entry_set_filetype(e, AE_IFREG);
+			archive_entry_set_perm(e, 0644);
+			archive_entry_set_size(e, (la_int64_t)m[i].len);
+		}
+		assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+		if (!m[i].link && m[i].len)
+			assert_int_equal(archive_write_data(a, m[i].data, m[i].len), (la_ssize_t)m[i].len);
+		archive_entry_free(e);
+	}
+	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+	archive_write_free(a);
+	*len = used;
+	return buf;
+}
+
+static uint8_t *libz(size_t *len)
+{
+	const char *src = getenv("PT_SRC");
+	char *path = ptest_path(src ? src : "..", "tests/fuzz/corpus/fuzz_elfobj/libz");
+	uint8_t *b = (uint8_t *)ptest_slurp(path, len);
+
+	if (!b)
+		fail_msg("cannot read %s", path);
+	free(path);
+	return b;
+}
+
+static const char WHEEL[] = "Wheel-Version: 1.0\nGenerator: bdist_wheel (0.45.1)\n"
+			    "Root-Is-Purelib: false\nTag: cp313-cp313-linux_x86_64\n";
+static const char METADATA[] = "Metadata-Version: 2.1\nName: demo_ext\nVersion: 1.2\n"
+			       "Requires-Dist: torch>=2.6\nRequires-Dist: nvidia-cudnn-cu12==9.1.0.70\n"
+			       "Requires-Dist: pytest ; extra == 'test'\n\nRequires-Dist: body\n";
+
+static bool has_msg(const struct pt_diag *d, const char *where, const char *text)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if ((!where || (d->v[i].where && strstr(d->v[i].where, where))) && strstr(d->v[i].what, text))
+			return true;
+	return false;
+}
+
+static void dump(const struct pt_diag *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		print_message("diag %d %s: %s: %s\n", d->v[i].sev, d->v[i].file ? d->v[i].file : "",
+			      d->v[i].where ? d->v[i].where : "", d->v[i].what);
+}
+
+static const struct pkg_member *member(const struct package *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_members; i++)
+		if (!strcmp(p->members[i].name, name))
+			return &p->members[i];
+	return NULL;
+}
+
+static void wheel_read_whole(void **state)
+{
+	size_t zl, len;
+	uint8_t *z = libz(&zl), *w;
+	struct mem m[] = {
+		{ "demo_ext-1.2.dist-info/WHEEL", WHEEL, sizeof(WHEEL) - 1, NULL },
+		{ "demo_ext-1.2.dist-info/METADATA", METADATA, sizeof(METADATA) - 1, NULL },
+		{ "demo_ext/__init__.py", "x = 1\n", 6, NULL },
+		{ "demo_ext/libz.so.1", z, zl, NULL },
+		{ "demo_ext.data/purelib/demo_ext/_z.so", z, zl, NULL },
+	};
+	struct pkg_opts po = { 0 };
+	struct package p;
+	struct pt_diag d;
+	const struct pkg_member *e;
+
+	(void)state;
+	w = make(ZIP, m, 5, &len);
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("demo_ext-1.2-cp313-cp313-linux_x86_64.whl", w, len, &po, &p, &d), 0);
+	dump(&d);
+	assert_string_equal(p.name, "demo_ext");
+	assert_string_equal(p.version, "1.2");
+	assert_int_equal(p.n_tags, 1);
+	assert_string_equal(p.tags[0], "cp313-cp313-linux_x86_64");
+	assert_string_equal(p.generator, "bdist_wheel (0.45.1)");
+	assert_false(p.root_is_purelib);
+	/* The extra's requirement and the body's line are not requirements. */
+	assert_int_equal(p.n_reqs, 2);
+	assert_string_equal(p.reqs[0].name, "torch");
+	assert_string_equal(p.reqs[1].name, "nvidia-cudnn-cu12");
+	assert_int_equal(p.n_members, 5);
+	assert_int_equal(p.n_elf, 2);
+	e = member(&p, "demo_ext/libz.so.1");
+	assert_non_null(e);
+	assert_true(e->is_elf && e->elf_whole);
+	assert_string_equal(e->elf.soname, "libz.so.1");
+	assert_string_equal(e->installed, "lib/python3/site-packages/demo_ext/libz.so.1");
+	assert_int_equal(e->n_deps, 1);
+	assert_string_equal(e->deps[0].name, "libc.so.6");
+	/* No target system given: libc.so.6 is missing, and a warning says so. */
+	assert_int_equal(e->deps[0].from, PKG_FROM_MISSING);
+	e = member(&p, "demo_ext.data/purelib/demo_ext/_z.so");
+	assert_string_equal(e->installed, "lib/python3/site-packages/demo_ext/_z.so");
+	assert_int_equal(pt_diag_count(&d, PT_SEV_ERROR), 0);
+	package_release(&p);
+	pt_diag_release(&d);
+	free(w);
+	free(z);
+}
+
+/* The system's libc found through the host's ld.so.cache: the system step. */
+static void wheel_system_lookup(void **state)
+{
+	size_t zl, len;
+	uint8_t *z = libz(&zl), *w;
+	struct mem m[] = { { "demo/libz.so.1", z, zl, NULL } };
+	struct ldpath_env env;
+	struct pkg_opts po = { .env = &env };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	pt_diag_init(&d);
+	ldpath_env_init(&env, "", &d);
+	pt_diag_release(&d);
+	w = make(ZIP, m, 1, &len);
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("x.whl", w, len, &po, &p, &d), 0);
+	assert_int_equal(p.members[0].deps[0].from, PKG_FROM_SYSTEM);
+	assert_int_equal(p.n_system, 1);
+	assert_int_equal(p.n_missing, 0);
+	package_release(&p);
+	pt_diag_release(&d);
+	ldpath_env_release(&env);
+	free(w);
+	free(z);
+}
+
+static void conda_tar_bz2_and_conda(void **state)
+{
+	static const char index_json[] = "{\"name\": \"demo\", \"version\": \"0.3\", \"build\": \"py313_0\", "
+					 "\"subdir\": \"linux-64\", \"depends\": [\"libstdcxx-ng >=12\", \"python >=3.13\"]}";
+	size_t zl, len, il, pl, cl;
+	uint8_t *z = libz(&zl), *w, *info, *pkg, *conda;
+	struct mem m[] = {
+		{ "info/index.json", index_json, sizeof(index_json) - 1, NULL },
+		{ "lib/libz.so.1.2.13", z, zl, NULL },
+		{ "lib/libz.so.1", NULL, 0, "libz.so.1.2.13" },
+	};
+	struct pkg_opts po = { 0 };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	/* .tar.bz2: info/ and the files in one tarball */
+	w = make(TARBZ2, m, 3, &len);
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("demo-0.3-py313_0.tar.bz2", w, len, &po, &p, &d), 0);
+	dump(&d);
+	assert_string_equal(p.name, "demo");
+	assert_string_equal(p.version, "0.3");
+	assert_string_equal(p.tags[0], "linux-64/py313_0");
+	assert_int_equal(p.n_reqs, 2);
+	assert_string_equal(p.reqs[0].name, "libstdcxx-ng");
+	assert_int_equal(p.n_members, 2);	/* info/ is metadata */
+	assert_int_equal(p.n_elf, 1);
+	assert_int_equal(member(&p, "lib/libz.so.1")->kind, PKGAR_SYMLINK);
+	package_release(&p);
+	pt_diag_release(&d);
+
+	/* .conda: a zip of info-*.tar.zst and pkg-*.tar.zst, read as streams */
+	info = make(TARZST, m, 1, &il);
+	pkg = make(TARZST, m + 1, 2, &pl);
+	{
+		struct mem outer[] = {
+			{ "metadata.json", "{\"conda_pkg_format_version\": 2}", 31, NULL },
+			{ "pkg-demo-0.3-py313_0.tar.zst", pkg, pl, NULL },
+			{ "info-demo-0.3-py313_0.tar.zst", info, il, NULL },
+		};
+
+		conda = make(ZIP, outer, 3, &cl);
+	}
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("demo-0.3-py313_0.conda", conda, cl, &po, &p, &d), 0);
+	dump(&d);
+	assert_string_equal(p.name, "demo");
+	assert_int_equal(p.n_elf, 1);
+	assert_non_null(member(&p, "lib/libz.so.1.2.13"));
+	assert_non_null(member(&p, "metadata.json"));
+	package_release(&p);
+	pt_diag_release(&d);
+	free(w);
+	free(info);
+	free(pkg);
+	free(conda);
+	free(z);
+}
+
+/* A .conda inside a .conda's pkg tarball is a member, never opened: one level only. */
+static void nesting_stops_at_one_level(void **state)
+{
+	size_t il, pl, cl, c2;
+	uint8_t *inner, *pkg, *conda, *outer;
+	struct mem m1[] = { { "deep.txt", "x", 1, NULL } };
+	struct pkg_opts po = { 0 };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	inner = make(TARZST, m1, 1, &il);
+	{
+		struct mem c[] = { { "pkg-in.tar.zst", inner, il, NULL } };
+
+		conda = make(ZIP, c, 1, &cl);
+	}
+	{
+		struct mem m2[] = { { "lib/nested.conda", conda, cl, NULL } };
+
+		pkg = make(TARZST, m2, 1, &pl);
+	}
+	{
+		struct mem c[] = { { "pkg-out.tar.zst", pkg, pl, NULL } };
+
+		outer = make(ZIP, c, 1, &c2);
+	}
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("out.conda", outer, c2, &po, &p, &d), 0);
+	assert_int_equal(p.n_members, 1);
+	assert_string_equal(p.members[0].name, "lib/nested.conda");
+	assert_null(member(&p, "deep.txt"));
+	package_release(&p);
+	pt_diag_release(&d);
+	free(inner);
+	free(conda);
+	free(pkg);
+	free(outer);
+}
+
+/* A member inflating past the limit stops the walk with a message naming it; memory stays bounded. */
+static void bomb_past_the_limit(void **state)
+{
+	size_t n = 4u << 20, len, zl;
+	uint8_t *zeros = calloc(1, n), *w, *z = libz(&zl);
+	struct mem m[] = {
+		{ "a/ok.txt", "fine", 4, NULL },
+		{ "a/zeros.so", zeros, n, NULL },
+	};
+	struct pkgar_limits lim = { .max_member = 1u << 20, .max_total = 1ull << 40, .max_entries = 100 };
+	struct pkg_opts po = { .lim = &lim };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	/* an ELF header, then zeros: an ELF member is read through (its .dynamic is near the end) */
+	memcpy(zeros, z, 64);
+	w = make(ZIP, m, 2, &len);
+	assert_true(len < 64u << 10);	/* 4 MiB of zeros deflate to a few KB */
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("bomb.whl", w, len, &po, &p, &d), 0);
+	dump(&d);
+	assert_true(has_msg(&d, "member a/zeros.so", "more than the 1048576 read per member"));
+	assert_int_equal(pt_diag_count(&d, PT_SEV_ERROR), 1);
+	package_release(&p);
+	pt_diag_release(&d);
+
+	/* the total limit, on what is really inflated */
+	lim.max_member = 1ull << 40;
+	lim.max_total = 1u << 20;
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("bomb.whl", w, len, &po, &p, &d), -1);
+	assert_true(has_msg(&d, "member a/zeros.so", "inflates past 1048576 bytes in all"));
+	package_release(&p);
+	pt_diag_release(&d);
+
+	/* the member count */
+	lim.max_total = 1ull << 40;
+	lim.max_entries = 1;
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("bomb.whl", w, len, &po, &p, &d), -1);
+	assert_true(has_msg(&d, NULL, "more than 1 members"));
+	package_release(&p);
+	pt_diag_release(&d);
+	free(w);
+	free(zeros);
+	free(z);
+}
+
+/* A ustar header that declares 5 GiB (and nothing after it): refused before any read. */
+static void tar_declares_5_gib(void **state)
+{
+	uint8_t tar[1024] = { 0 };
+	unsigned sum = 0;
+	struct package p;
+	struct pkg_opts po = { 0 };
+	struct pt_diag d;
+
+	(void)state;
+	memcpy(tar, "lib/huge.so", 11);
+	memcpy(tar + 100, "0000644", 7);
+	memcpy(tar + 108, "0000000", 7);
+	memcpy(tar + 116, "0000000", 7);
+	memcpy(tar + 124, "50000000000", 11);	/* 5 GiB in octal */
+	memcpy(tar + 136, "00000000000", 11);
+	tar[156] = '0';
+	memcpy(tar + 257, "ustar", 6);
+	memcpy(tar + 263, "00", 2);
+	memset(tar + 148, ' ', 8);
+	for (int i = 0; i < 512; i++)
+		sum += tar[i];
+	snprintf((char *)tar + 148, 8, "%06o", sum);
+	pt_diag_init(&d);
+	package_read_mem("huge.tar.bz2", tar, sizeof(tar), &po, &p, &d);
+	dump(&d);
+	assert_true(has_msg(&d, "member lib/huge.so", "declares 5368709120 bytes"));
+	assert_int_equal(p.n_members, 0);
+	package_release(&p);
+	pt_diag_release(&d);
+}
+
+static void truncated_zip(void **state)
+{
+	size_t zl, len;
+	uint8_t *z = libz(&zl), *w;
+	struct mem m[] = { { "demo/libz.so.1", z, zl, NULL }, { "demo/b.txt", "b", 1, NULL } };
+	struct pkg_opts po = { 0 };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	w = make(ZIP, m, 2, &len);
+	/* cut in the middle: the central directory is gone */
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("cut.whl", w, len / 2, &po, &p, &d), -1);
+	dump(&d);
+	assert_true(pt_diag_count(&d, PT_SEV_ERROR) >= 1);
+	assert_string_equal(d.v[0].file, "cut.whl");
+	package_release(&p);
+	pt_diag_release(&d);
+	/* nothing at all */
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("empty.whl", w, 0, &po, &p, &d), -1);
+	package_release(&p);
+	pt_diag_release(&d);
+	free(w);
+	free(z);
+}
+
+static void encrypted_zip(void **state)
+{
+	size_t len;
+	uint8_t *w;
+	struct mem m[] = { { "demo/secret.so", "\177ELF-not-really", 15, NULL } };
+	struct pkg_opts po = { 0 };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	w = make(ZIP_CRYPT, m, 1, &len);
+	pt_diag_init(&d);
+	package_read_mem("crypt.whl", w, len, &po, &p, &d);
+	dump(&d);
+	assert_true(has_msg(&d, "member demo/secret.so", "encrypted"));
+	assert_int_equal(p.n_members, 0);
+	package_release(&p);
+	pt_diag_release(&d);
+	free(w);
+}
+
+static void unsafe_names_and_symlinks(void **state)
+{
+	size_t len;
+	uint8_t *w;
+	struct mem m[] = {
+		{ "../../etc/evil.so", "x", 1, NULL },
+		{ "/abs/evil.so", "x", 1, NULL },
+		{ "demo/a/../../../up.so", "x", 1, NULL },
+		{ "demo/link.so", NULL, 0, "../../../../lib/libc.so.6" },
+		{ "demo/fine.txt", "ok", 2, NULL },
+	};
+	struct pkg_opts po = { 0 };
+	struct package p;
+	struct pt_diag d;
+
+	(void)state;
+	assert_true(pkgar_name_unsafe("a/../../b"));
+	assert_true(pkgar_name_unsafe(".."));
+	assert_true(pkgar_name_unsafe("a\\..\\b"));
+	assert_false(pkgar_name_unsafe("a/..b/c"));
+	assert_false(pkgar_name_unsafe("a/b..."));
+	w = make(ZIP, m, 5, &len);
+	pt_diag_init(&d);
+	assert_int_equal(package_read_mem("evil.whl", w, len, &po, &p, &d), 0);
+	dump(&d);
+	assert_true(has_msg(&d, "member ../../etc/evil.so", "unsafe name"));
+	assert_true(has_msg(&d, "member demo/a/../../../up.so", "unsafe name"));
+	/* libarchive strips the leading '/' of /abs/evil.so or we refuse it: never outside */
+	assert_null(member(&p, "/abs/evil.so"));
+	/* the symlink is a member, flagged: pip writes it as a file */
+	assert_int_equal(member(&p, "demo/link.so")->kind, PKGAR_SYMLINK);
+	assert_true(has_msg(&d, "demo/link.so", "a symlink in a wheel"));
+	assert_non_null(member(&p, "demo/fine.txt"));
+	package_release(&p);
+	pt_diag_release(&d);
+	free(w);
+}
+
+static void provider_table(void **state)
+{
+	const char *dir;
+
+	(void)state;
+	assert_string_equal(package_provider("libcudnn.so.9", &dir), "nvidia-cudnn");
+	assert_string_equal(dir, "nvidia/cudnn/lib");
+	assert_string_equal(package_provider("libcusparseLt.so.0", &dir), "nvidia-cusparselt");
+	assert_string_equal(package_provider("libcusparse.so.12", &dir), "nvidia-cusparse");
+	assert_string_equal(package_provider("libc10.so", &dir), "torch");
+	assert_null(package_provider("libc.so.6", &dir));
+	assert_true(package_is_package("x.whl", false));
+	assert_true(package_is_package("x-1-0.tar.bz2", false));
+	assert_false(package_is_package("libx.so", false));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wheel_read_whole),
+		cmocka_unit_test(wheel_system_lookup),
+		cmocka_unit_test(conda_tar_bz2_and_conda),
+		cmocka_unit_test(nesting_stops_at_one_level),
+		cmocka_unit_test(bomb_past_the_limit),
+		cmocka_unit_test(tar_declares_5_gib),
+		cmocka_unit_test(truncated_zip),
+		cmocka_unit_test(encrypted_zip),
+		cmocka_unit_test(unsafe_names_and_symlinks),
+		cmocka_unit_test(provider_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
