@@ -752,6 +752,24 @@ static size_t skip_prefix(const char *cmd)
 	}
 }
 
+char **buildlog_link_libraries(const char *cmd, size_t *n)
+{
+	size_t i = skip_prefix(cmd), a = 0;
+	struct tok t;
+	char **v = NULL;
+
+	*n = 0;
+	while (next_tok(cmd, &i, &t)) {
+		if (t.p[0] == '-' || t.p[0] == '\'' || t.p[0] == '"')
+			continue;
+		if (tok_ends(&t, ".so") || memmem(t.p, t.n, ".so.", 4)) {
+			PT_GROW(v, *n, a);
+			v[(*n)++] = pt_xstrndup(t.p, t.n);
+		}
+	}
+	return v;
+}
+
 bool buildlog_is_link(const char *cmd)
 {
 	size_t i = skip_prefix(cmd), bn;

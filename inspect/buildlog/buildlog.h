@@ -115,6 +115,9 @@ void buildlog_free(struct buildlog *b);
  */
 char *buildlog_short_command(const char *cmd);
 
+/* The shared libraries a link command names by path (*.so, *.so.N), malloc'd, n in *n. */
+char **buildlog_link_libraries(const char *cmd, size_t *n);
+
 /* Whether a command line is a link (no -c; -shared, -o lib*.so, ar, ld). */
 bool buildlog_is_link(const char *cmd);
 

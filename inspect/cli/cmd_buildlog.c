@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bindcheck.h"
 #include "buildlog.h"
 #include "buildtree.h"
 #include "jsonout.h"
@@ -27,6 +28,8 @@ static const char usage_text[] =
 	"shortened, its own diagnostics taken apart from the other jobs', first error\n"
 	"first), the cause and its fix.\n"
 	"  --all           every failed edge (ninja -k 0) and every kept line, all warning kinds\n"
+	"  --root DIR      the log's absolute paths are under DIR here (a chroot, a container's\n"
+	"                  root): where the libraries of a failed link are read\n"
 	"  --json          one JSON document\n"
 	"  --color=WHEN    auto, always, never\n"
 	"Exit status: 0 the log shows a successful build, 1 a failure was found (or the\n"
@@ -37,9 +40,11 @@ int cmd_buildlog(int argc, char **argv, struct pt_cli *ctx)
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
 		{ "all", no_argument, NULL, 'a' },
+		{ "root", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = "-";
+	const char *path = "-", *root = "";
+	char *twin_lib = NULL, *twin_def = NULL;
 	bool all = false;
 	int c, fd, rc;
 	struct buildlog *b;
@@ -52,6 +57,7 @@ int cmd_buildlog(int argc, char **argv, struct pt_cli *ctx)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = true; break;
+		case 'r': root = optarg; break;
 		default:
 			if ((c = pt_cli_option(ctx, c, optarg, usage_text)) >= 0)
 				return c;
@@ -93,9 +99,28 @@ int cmd_buildlog(int argc, char **argv, struct pt_cli *ctx)
 		buildlog_free(b);
 		return EXIT_USAGE;
 	}
+	/* An undefined reference: its definition with the other C++ ABI in a library the link names. */
+	if (r->cause == BL_CAUSE_UNDEFINED && r->symbol && r->abi_twin && r->edge && r->edge->command) {
+		size_t n;
+		char **libs = buildlog_link_libraries(r->edge->command, &n);
+		struct pt_diag d;
+
+		pt_diag_init(&d);
+		for (size_t i = 0; i < n; i++) {
+			char *p = libs[i][0] == '/' ? pt_xasprintf("%s%s", root, libs[i]) : pt_xstrdup(libs[i]);
+
+			if (!twin_def && access(p, R_OK) == 0 && (twin_def = bindcheck_abi_definition(p, r->symbol, &d)))
+				twin_lib = pt_xstrdup(libs[i]);
+			free(p);
+			free(libs[i]);
+		}
+		free(libs);
+		pt_diag_release(&d);
+	}
 	build_memory_machine(&m, NULL);
 	{
-		struct buildlog_report rep = { .r = r, .source = path, .ram_bytes = m.ram_bytes, .all = all };
+		struct buildlog_report rep = { .r = r, .source = path, .ram_bytes = m.ram_bytes, .all = all,
+					       .twin_lib = twin_lib, .twin_def = twin_def };
 
 		if (ctx->json) {
 			json_t *j = report_buildlog_json(&rep);
@@ -107,6 +132,8 @@ int cmd_buildlog(int argc, char **argv, struct pt_cli *ctx)
 		}
 	}
 	build_memory_release(&m);
+	free(twin_lib);
+	free(twin_def);
 	rc = r->verdict == BL_VERDICT_OK ? EXIT_FINE : EXIT_PROBLEMS;
 	buildlog_free(b);
 	return rc;

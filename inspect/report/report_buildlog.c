@@ -89,6 +89,10 @@ static char *fix_text(const struct buildlog_report *rep)
 			return pt_xasprintf("%s: %s", r->header ? r->header : "the header", r->header_hint);
 		break;
 	case BL_CAUSE_UNDEFINED:
+		if (rep->twin_lib)
+			return pt_xasprintf("a _GLIBCXX_USE_CXX11_ABI mismatch: %s defines the symbol with the %s ABI; build this "
+					    "side with -D_GLIBCXX_USE_CXX11_ABI=%d like it (torch.compiled_with_cxx11_abi())",
+					    rep->twin_lib, r->symbol_cxx11 ? "old" : "cxx11", r->symbol_cxx11 ? 0 : 1);
 		if (r->abi_twin)
 			return pt_xasprintf("the name has a std::string/std::list, so the library may define it with the "
 					    "other C++ ABI (%s): build both sides with the same _GLIBCXX_USE_CXX11_ABI "
@@ -227,6 +231,8 @@ void report_buildlog_text(FILE *f, const struct buildlog_report *rep, const stru
 		if (r->abi_twin)
 			fprintf(f, "  %-9s %s (the %s spelling; the symbol above is the %s one)\n", "ABI twin", r->abi_twin,
 				r->symbol_cxx11 ? "old-ABI" : "cxx11-ABI", r->symbol_cxx11 ? "cxx11-ABI" : "old-ABI");
+		if (rep->twin_lib)
+			fprintf(f, "  %-9s %s defines %s\n", "defined", rep->twin_lib, rep->twin_def);
 		if (r->py_frame && r->cause == BL_CAUSE_PYTHON)
 			field(f, "where", r->py_frame);
 		if (!r->cause_line && r->consequence)
@@ -375,6 +381,8 @@ json_t *report_buildlog_json(const struct buildlog_report *rep)
 	pt_json_set_lossy(d, "option", lossy(r->option));
 	pt_json_set_lossy(d, "python_frame", lossy(r->py_frame));
 	json_object_set_new(d, "torchgen", json_boolean(r->torchgen));
+	pt_json_set_lossy(d, "abi_twin_library", lossy(rep->twin_lib));
+	pt_json_set_lossy(d, "abi_twin_definition", lossy(rep->twin_def));
 	if (r->cause == BL_CAUSE_OOM && r->verdict == BL_VERDICT_FAILED && rep->ram_bytes) {
 		json_object_set_new(d, "ram_bytes", json_integer((json_int_t)rep->ram_bytes));
 		json_object_set_new(d, "max_jobs", json_integer(report_buildlog_max_jobs(rep->ram_bytes)));

@@ -16,6 +16,9 @@ struct buildlog_report {
 	const char *source;	/* the file name, "-" for stdin */
 	uint64_t ram_bytes;	/* this machine's RAM, for MAX_JOBS (0: unknown) */
 	bool all;		/* --all: every failed edge, every kept line */
+	/* An undefined reference's definition with the other C++ ABI, found in a linked library. */
+	const char *twin_lib;	/* the library (as the log names it), NULL: none found */
+	const char *twin_def;	/* its demangled definition */
 };
 
 /* The suggested MAX_JOBS after an OOM: RAM / 4 GB, at least 1 (0: no RAM figure). */

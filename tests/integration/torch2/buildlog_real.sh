@@ -135,8 +135,10 @@ build libformatting.so: so $T/caffe2/CMakeFiles/torch_cpu.dir/__/aten/src/ATen/c
 NINJA
 inbed link.log 'cd /scratch && ninja -j1 -k 0'
 check_eq "grep error: lands on collect2" "collect2: error: ld returned 1 exit status" "$(grep -m1 'error:' "$S/link.log")"
-check_case link 1 bl "$S/link.log"
-bl --json "$S/link.log" >"$S/link.json"
+# --root: the log's paths are the bed's; the twin is looked up in the libc10 the link names.
+check_case link 1 bl --root "$ROOT" "$S/link.log"
+bl --json --root "$ROOT" "$S/link.log" >"$S/link.json"
+check_eq "the library that defines the twin" /build/pytorch/build/lib/libc10.so "$(field "$S/link.json" details.abi_twin_library)"
 twin=$(field "$S/link.json" details.abi_twin)
 # The twin is what libc10 really defines.
 check_contains "libc10 defines the twin" "$twin" "$(nm -DC --defined-only "$TREE/lib/libc10.so" | grep torchCheckFail)"
