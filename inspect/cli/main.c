@@ -15,6 +15,7 @@
 /* Sorted by name; matched whole. None needs set-up from the table (flags 0). */
 static const struct pt_cmd subcommands[] = {
 	{ "build", cmd_build, "the build tree a torch came from: configuration, profile, cross-checks", 0 },
+	{ "buildlog", cmd_buildlog, "a build's output: the failed phase, the first real error, its cause and fix", 0 },
 	{ "config", cmd_config, "the build configuration (torch.__config__.show()) as fields", 0 },
 	{ "cuda", cmd_files, "the CUDA fat binaries and whether a GPU can run them", 0 },
 	{ "debug", cmd_files, "whether each file can be debugged: DWARF, split DWARF, debuglink", 0 },

@@ -45,6 +45,7 @@ int timeout_opt_parse(struct pt_cli *ctx, const char *arg, int *out);
 
 /* Each returns the process exit code. argv[0] is the full name ("ptinspect deps"). */
 int cmd_build(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect build [DIR] */
+int cmd_buildlog(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect buildlog [FILE|-] */
 int cmd_diff(int argc, char **argv, struct pt_cli *ctx);	/* ptinspect diff A B */
 /* ptinspect FILE..., and deps/cuda/debug FILE... (the report by ctx->cmd's name) */
 int cmd_files(int argc, char **argv, struct pt_cli *ctx);

@@ -1,6 +1,7 @@
 /* `ldd -r` without running: see bindcheck.h. */
 #include "bindcheck.h"
 
+#include <ctype.h>
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "dynsym.h"
 #include "elfobj.h"
 #include "mapguard.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 struct loaded {
@@ -81,6 +83,57 @@ static void unload(struct loaded *l)
 	if (l->map)
 		munmap(l->map, l->map_len);
 	elfobj_release(&l->o);
+}
+
+char *bindcheck_abi_definition(const char *path, const char *demangled, struct pt_diag *d)
+{
+	struct loaded l;
+	char *want = abiname_normalise(demangled), *found = NULL;
+	const char *last = NULL, *p;
+	size_t last_len = 0;
+	char needle[256];
+
+	/* The name's last identifier before its parameters, to skip most symbols unread. */
+	p = strchr(demangled, '(');
+	if (p) {
+		const char *e = p, *b;
+
+		while (e > demangled && (e[-1] == ' ' || e[-1] == '>' || e[-1] == ']'))
+			e--;
+		b = e;
+		while (b > demangled && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+			b--;
+		last = b;
+		last_len = (size_t)(e - b);
+	}
+	if (last_len >= sizeof(needle) - 8)
+		last_len = 0;
+	if (last_len)
+		(void)pt_fmt_trunc(needle, sizeof(needle), "%zu%.*s", last_len, (int)last_len, last);
+	load(&l, path, d);
+	if (l.ok) {
+		for (size_t k = 0; k < l.t.n_syms && !found; k++) {
+			struct dynsym_sym y;
+			char *dm, *norm;
+
+			dynsym_get(&l.t, k, &y);
+			if (y.shndx == SHN_UNDEF || y.bind == STB_LOCAL || strncmp(y.name, "_Z", 2))
+				continue;
+			if (last_len && !strstr(y.name, needle))
+				continue;
+			if (!(dm = abiname_demangle(y.name)))
+				continue;
+			norm = abiname_normalise(dm);
+			if (!strcmp(norm, want) && strcmp(dm, demangled))
+				found = dm;
+			else
+				free(dm);
+			free(norm);
+		}
+	}
+	unload(&l);
+	free(want);
+	return found;
 }
 
 struct key {

@@ -52,4 +52,14 @@ int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r
 		  struct pt_diag *diag);
 void bindcheck_release(struct bindcheck_result *r);
 
+/*
+ * A symbol a linker reported undefined, by its demangled name (as ld writes
+ * it), looked up among the defined dynamic symbols of the library at path
+ * with either libstdc++ ABI (abiname_normalise on both sides): the
+ * definition's demangled name (malloc'd) when one is there with the other
+ * ABI's spelling, else NULL (also when path cannot be read: a warning).
+ * What `ptinspect buildlog` says of an undefined reference.
+ */
+char *bindcheck_abi_definition(const char *path, const char *demangled, struct pt_diag *diag);
+
 #endif

@@ -5,6 +5,7 @@
  * the child's status (125/126/127 for our own failures, like env(1)).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,33 @@ static void summary(struct pt_cli *ctx, const struct record_result *r)
 		crash_text(ctx, r);
 }
 
+/*
+ * Whether the command run was a build: ninja, make, cmake --build, pip
+ * install/wheel, python setup.py develop/install/build/bdist_wheel (also as
+ * python -m pip). A failed one is pointed to `ptinspect buildlog`.
+ */
+static bool is_build(char **argv, int n)
+{
+	const char *b = n > 0 ? base_name(argv[0]) : "";
+	bool py = !strncmp(b, "python", 6);
+
+	if (!strcmp(b, "ninja") || !strcmp(b, "make") || !strcmp(b, "gmake"))
+		return true;
+	for (int i = 1; i < n; i++) {
+		if (!strcmp(b, "cmake") && !strcmp(argv[i], "--build"))
+			return true;
+		if ((!strncmp(b, "pip", 3) || (py && i >= 2 && !strcmp(argv[i - 1], "pip"))) &&
+		    (!strcmp(argv[i], "install") || !strcmp(argv[i], "wheel")))
+			return true;
+		if (py && !strcmp(base_name(argv[i]), "setup.py") && i + 1 < n &&
+		    (!strcmp(argv[i + 1], "develop") || !strcmp(argv[i + 1], "install") ||
+		     !strcmp(argv[i + 1], "build") || !strcmp(argv[i + 1], "build_ext") ||
+		     !strcmp(argv[i + 1], "bdist_wheel")))
+			return true;
+	}
+	return false;
+}
+
 /* --report: the run's HTML report once it is indexed. A failure is reported and
  * leaves the exit status the child's. */
 static void write_report(struct pt_cli *ctx, struct db *ix, int64_t run_id, const char *dir)
@@ -306,6 +334,9 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 	/* The child succeeded but its output was not all kept: the run failed as a record. */
 	if (r.output_lost && rc == 0)
 		rc = EXIT_RUN_INTERNAL;
+	if (rc != 0 && !ctx->json && is_build(child_argv, nargs))
+		fprintf(stderr, "%s: the build failed; 'pttrace logs %lld | ptinspect buildlog' finds its first "
+			"error and the cause\n", ctx->prog, (long long)r.run_id);
 	if (o.report)
 		write_report(ctx, ix, r.run_id, o.report_dir);
 out:
