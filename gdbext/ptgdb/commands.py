@@ -181,7 +181,7 @@ frame is kept. --stub loads an object built beforehand (same headers!)."""
         p = _Parser(prog="pt-types", add_help=False)
         p.add_argument("--headers")
         p.add_argument("--compiler", default="g++")
-        p.add_argument("--std", default="c++17")
+        p.add_argument("--std")   # default: what the headers need (typestubs.default_std)
         p.add_argument("--stub")
         p.add_argument("--rebuild", action="store_true")
         try:
@@ -204,10 +204,11 @@ frame is kept. --stub loads an object built beforehand (same headers!)."""
                         raise typestubs.StubError(
                             "no torch headers found near %s; give --headers DIR" % lib)
                     include = dirs[0]
-                if a.rebuild or not typestubs.cached(include, a.compiler, a.std):
+                std = a.std or typestubs.default_std(include)
+                if a.rebuild or not typestubs.cached(include, a.compiler, std):
                     gdb.write("pt-types: compiling type stubs against %s\n" % include)
                     gdb.flush()
-                obj = typestubs.build(include, a.compiler, a.std, rebuild=a.rebuild)
+                obj = typestubs.build(include, a.compiler, std, rebuild=a.rebuild)
             loaded = typestubs.load(obj)
         except typestubs.StubError as e:
             raise gdb.GdbError("pt-types: %s" % e)

@@ -309,11 +309,7 @@ def _read_tensor(ptr):
         return info
     if not classify.is_tensor_impl_class(info.impl_class):
         raise Unreadable("not a TensorImpl (vptr 0x%x)" % vptr)
-    # Refcounts only where they are separate fields (2.x merges them: PR #163394).
-    if has_field(impl, "refcount_"):
-        info.refcount = int(need(impl, "refcount_")["_M_i"])
-    if has_field(impl, "weakcount_"):
-        info.weakcount = int(need(impl, "weakcount_")["_M_i"])
+    info.refcount, info.weakcount = refcounts(impl)
 
     idx = int(need(need(impl, "data_type_"), "index_"))
     info.dtype, info.dtype_label = scalar_types().lookup(idx)
@@ -416,3 +412,18 @@ def _sub_byte_elements(info, indices):
         b = inf.read_memory(info.data + byte, 1).tobytes()[0]
         out[idx] = bytes([(b >> shift) & mask])
     return out
+
+
+def refcounts(obj):
+    """(refcount, weakcount) of a c10::intrusive_ptr_target (None where unknown):
+    separate atomics refcount_ and weakcount_ up to torch 2.9; one 64-bit
+    combined_refcount_ later (PR #163394; 2.14.1: the low 32 bits the refcount,
+    bits 32-62 the weakcount, bit 63 "has a PyObject")."""
+    if has_field(obj, "refcount_"):
+        rc = int(need(obj, "refcount_")["_M_i"])
+        wc = int(need(obj, "weakcount_")["_M_i"]) if has_field(obj, "weakcount_") else None
+        return rc, wc
+    if has_field(obj, "combined_refcount_"):
+        v = int(need(obj, "combined_refcount_")["_M_i"])
+        return v & 0xffffffff, (v & ~(1 << 63)) >> 32
+    return None, None

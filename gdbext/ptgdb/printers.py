@@ -115,8 +115,9 @@ def storage_fields(value):
     out = [("data", "0x%x" % int(layout.need(layout.need(dp, "ptr_"), "data_"))),
            ("nbytes", "<symbolic>" if nbytes is None else str(nbytes)),
            ("device", layout.device_text(layout.need(dp, "device_")))]
-    if layout.has_field(st, "refcount_"):
-        out.append(("refcount", str(int(layout.need(st, "refcount_")["_M_i"]))))
+    rc, _ = layout.refcounts(st)
+    if rc is not None:
+        out.append(("refcount", str(rc)))
     if layout.has_field(st, "resizable_"):
         out.append(("resizable", str(bool(layout.need(st, "resizable_")))))
     if layout.has_field(st, "allocator_"):

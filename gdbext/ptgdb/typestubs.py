@@ -67,6 +67,18 @@ def _object_path(include, compiler, std, extra):
     return os.path.join(cache_dir(), "tensor_types-%s.o" % key)
 
 
+def default_std(include):
+    """The C++ standard the headers need: c++17 (torch 1.13 to 2.9), c++20 where
+    ATen.h refuses less (2.14.1: "#error C++20 or later compatible compiler is
+    required to use ATen.")."""
+    try:
+        with open(os.path.join(include, "ATen", "ATen.h"), "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return "c++17"
+    return "c++20" if b"C++20 or later" in head else "c++17"
+
+
 def build(include, compiler="g++", std="c++17", extra=(), rebuild=False):
     """Compile the stub against include; returns the object path (cached by the
     header tree, compiler and flags)."""

@@ -4,11 +4,14 @@
  * metadata: tlparse's output names (tt_tlparse_output, ..._export: the kind
  * chosen by the first byte, the metadata JSON from the first line, the
  * payload after it) and the collectives parity of a schedule against output
- * code (tt_collectives_parity; the two texts cut at the first NUL).
+ * code (tt_collectives_parity; the two texts cut at the first NUL), and the
+ * short form of a torch 2.14 graph-break reason (tt_short_break_reason, the
+ * input after its first byte as a string).
  */
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt_query.h"
@@ -53,5 +56,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tt_collectives_parity(p, (size_t)(nul - p), nul + 1, size - (size_t)(nul + 1 - p), &off, &miss);
 	else
 		tt_collectives_parity(p, size, "", 0, &off, &miss);
+	{
+		char *text = malloc(size + 1);
+
+		if (text) {
+			memcpy(text, p, size);
+			text[size] = '\0';
+			free(tt_short_break_reason(text));
+			free(text);
+		}
+	}
 	return 0;
 }

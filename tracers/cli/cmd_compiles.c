@@ -18,7 +18,7 @@ static const char compiles_usage[] =
 	"\n"
 	"One row per compile id ([0/0], [0/0_1] attempt 1, [!0/1/0] compiled autograd)\n"
 	"and rank: the frame, status (ok, restarted, failed, missing: no\n"
-	"compilation_metrics), cache (fx/aot hit, miss, bypass), graphs, ops, guards,\n"
+	"compilation_metrics, autograd: a compiled-autograd capture [!0]), cache (fx/aot hit, miss, bypass), graphs, ops, guards,\n"
 	"compile seconds, the failure or restart reason and the payloads it produced.\n"
 	"Exit status: 0 fine, 1 some compile failed, 2 usage or no such run.\n";
 

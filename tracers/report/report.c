@@ -566,7 +566,7 @@ static int on_kind(void *ctx, const char *kind, int64_t n)
 
 static void write_totals(struct rctx *c, struct html *h)
 {
-	size_t ok = 0, failed = 0, restarted = 0, empty = 0, missing = 0, metrics = 0;
+	size_t ok = 0, failed = 0, restarted = 0, empty = 0, missing = 0, metrics = 0, captures = 0;
 	double total = 0;
 	const struct rp_occ *slow = NULL;
 
@@ -575,6 +575,10 @@ static void write_totals(struct rctx *c, struct html *h)
 
 		if (!strcmp(o->status, "missing")) {
 			missing++;
+			continue;
+		}
+		if (!strcmp(o->status, "autograd")) {
+			captures++;
 			continue;
 		}
 		metrics++;
@@ -596,6 +600,9 @@ static void write_totals(struct rctx *c, struct html *h)
 	html_rawf(h, "<tr><th>restarted</th><td class=\"n\">%zu</td></tr>\n", restarted);
 	html_rawf(h, "<tr><th>empty graph</th><td class=\"n\">%zu</td></tr>\n", empty);
 	html_rawf(h, "<tr><th>started, no compilation_metrics</th><td class=\"n\">%zu</td></tr>\n", missing);
+	if (captures)
+		html_rawf(h, "<tr><th><a href=\"compiles.html\">compiled-autograd captures</a> ([!N])</th>"
+			  "<td class=\"n\">%zu</td></tr>\n", captures);
 	html_rawf(h, "<tr><th><a href=\"breaks.html\">graph breaks</a></th><td class=\"n\">%zu</td></tr>\n",
 		  c->breaks.n);
 	html_rawf(h, "<tr><th><a href=\"frames.html\">recompiles</a></th><td class=\"n\">%zu</td></tr>\n",
@@ -940,7 +947,27 @@ static int write_run_section(struct rctx *c, struct html *h, json_t *run)
 	if (json_is_integer(json_object_get(run, "signal")))
 		html_rawf(h, ", signal %lld", json_integer_value(json_object_get(run, "signal")));
 	html_raw(h, "</td></tr>\n<tr><th>torch</th><td>");
-	html_text(h, json_string_value(json_object_get(run, "torch_version")));
+	if (json_string_value(json_object_get(run, "torch_version"))) {
+		html_text(h, json_string_value(json_object_get(run, "torch_version")));
+	} else {
+		/* An imported trace: torch 2.14 says its version in a torch_version artifact. */
+		char *md5 = NULL, *tv = rp_trace_torch_version(c->ix, c->o->run_id, &md5, c->diag);
+
+		if (tv) {
+			html_text(h, tv);
+			html_raw(h, " <small>(the trace's ");
+			if (has_page(c, md5)) {
+				html_raw(h, "<a href=\"p/");
+				html_attr(h, md5);
+				html_raw(h, ".html\">torch_version</a>");
+			} else {
+				html_raw(h, "torch_version");
+			}
+			html_raw(h, " artifact)</small>");
+		}
+		free(tv);
+		free(md5);
+	}
 	html_raw(h, "</td></tr>\n</table>\n");
 	free(argv);
 	c->is_run = source && !strcmp(source, "run");

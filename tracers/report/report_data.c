@@ -276,6 +276,14 @@ static const char SQL_MISSING[] =
 	"  AND m.ca IS r.ca AND m.file_id = r.file_id AND coalesce(m.attempt, 0) = coalesce(r.attempt, 0))"
 	" GROUP BY r.file_id, r.ca, r.frame, r.compile, coalesce(r.attempt, 0) ORDER BY min(r.id)";
 
+/* Compiled-autograd captures (torch 2.14: records at [!0], compiled_autograd_id and no
+ * frame): one each, status "autograd"; they never have dynamo_start or metrics. */
+static const char SQL_CAPTURES[] =
+	"SELECT min(r.id), " WHO("f") ", r.ca, r.file_id"
+	" FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+	" WHERE r.run_id = ?1 AND r.ca IS NOT NULL AND r.frame IS NULL"
+	" GROUP BY r.file_id, r.ca ORDER BY min(r.id)";
+
 static void occ_set_cache(struct rp_occ *o, const char *name)
 {
 	const char *u = strrchr(name, '_');
@@ -433,6 +441,22 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 		o->cid.attempt = db_col_int(s, 5);
 		o->nth = 1;
 		o->status = "missing";
+	}
+	if (rc < 0)
+		return -1;
+	if (!(s = db_prepare(ix, SQL_CAPTURES)) || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		struct rp_occ *o = occ_add(out, &alloc);
+
+		o->id = db_col_int(s, 0);
+		o->rank = db_col_int(s, 1);
+		o->file_id = db_col_int(s, 3);
+		o->cid.ca = col_id(s, 2);
+		o->cid.frame = o->cid.compile = COMPILEID_NONE;
+		o->cid.attempt = 0;
+		o->nth = 1;
+		o->status = "autograd";
 	}
 	if (rc < 0)
 		return -1;
@@ -865,4 +889,35 @@ int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, voi
 			stack[depth++] = id;
 	}
 	return rc;
+}
+
+char *rp_trace_torch_version(struct db *ix, int64_t run_id, char **md5_out, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT payload_md5 FROM trace_records WHERE run_id = ?1"
+					   " AND kind = 'artifact' AND name = 'torch_version'"
+					   " AND payload_md5 IS NOT NULL ORDER BY id LIMIT 1");
+	char *md5 = NULL, *data = NULL, *out = NULL;
+	size_t len = 0;
+	json_t *j, *v;
+
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return NULL;
+	if (db_step(s) == 1)
+		md5 = pt_xstrdup(db_col_text(s, 0));
+	db_reset(s);
+	if (!md5 || tt_payload_get(ix, md5, &data, &len, diag) != 0) {
+		free(md5);
+		return NULL;
+	}
+	j = json_loadb(data, len, 0, NULL);
+	v = json_object_get(j, "pytorch_version");
+	if (json_is_string(v))
+		out = pt_xstrdup(json_string_value(v));
+	json_decref(j);
+	free(data);
+	if (out && md5_out)
+		*md5_out = md5;
+	else
+		free(md5);
+	return out;
 }

@@ -119,6 +119,10 @@ int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, stru
  * null.
  */
 json_t *rp_run_crash(struct db *ix, int64_t run_id, struct pt_diag *diag);
+/* The "pytorch_version" of the run's first `torch_version` artifact (torch 2.14 writes
+ * one, with no compile id, at the start of every trace), or NULL (none, or unreadable);
+ * *md5 (when not NULL) gets the artifact's payload md5, for a link to its page. */
+char *rp_trace_torch_version(struct db *ix, int64_t run_id, char **md5, struct pt_diag *diag);
 
 /* A `pttrace run` run's error records (level >= ERROR, tracebacks, C++ errors), in
  * arrival order, at most limit: cb(kind, level, text). */

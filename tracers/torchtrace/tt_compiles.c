@@ -329,7 +329,8 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 	 * Status: failed (fail_type), restarted (a later attempt of the same id
 	 * in the same process), empty (graph_op_count 0, tlparse's "empty"; it
 	 * also counts an absent one, which AOTInductor's metrics without compile
-	 * id have: those stay ok), ok; missing without compilation_metrics.
+	 * id have: those stay ok), ok; missing without compilation_metrics;
+	 * autograd: a compiled-autograd capture ([!N]), which has none of its own.
 	 * The highest attempt of each (file, ca, frame, compile) says which were restarted.
 	 */
 	for (size_t i = 0; i < out->n; i++) {
@@ -345,6 +346,12 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 		struct tt_compile *c = &out->v[i];
 		int64_t key[5] = {c->file_id, c->cid.ca, c->cid.frame, c->cid.compile, -2};
 
+		/* A compiled-autograd capture ([!0], torch 2.14's compiled_autograd_id
+		 * without a frame): its graphs, never a dynamo_start or metrics. */
+		if (!strcmp(c->status, "missing") && c->cid.ca != COMPILEID_NONE && c->cid.frame == COMPILEID_NONE) {
+			c->status = "autograd";
+			continue;
+		}
 		if (c->fail_type) {
 			c->status = "failed";
 			continue;

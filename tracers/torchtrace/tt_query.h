@@ -125,6 +125,9 @@ struct tt_events {
 int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag);
 int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag);
 void tt_events_release(struct tt_events *e);
+/* A graph break reason of torch 2.7+'s many-line shape (the text after "Graph Break
+ * Reason: ", or such a restart reason) as "<type>: <explanation>"; NULL for other text. */
+char *tt_short_break_reason(const char *text);
 
 /*
  * Cross-rank checks of a run (`pttrace ranks`), tlparse's multi-rank

@@ -266,13 +266,15 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 		/* What the compile-level commands count, so that show agrees with them. */
 		struct tt_compiles cs;
 		struct tt_events ev;
-		long failed = 0;
+		long failed = 0, captures = 0;
 
 		if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
 			return -1;
 		for (size_t i = 0; i < cs.n; i++)
-			failed += !strcmp(cs.v[i].status, "failed");
-		json_object_set_new(tr, "compiles", json_integer((json_int_t)cs.n));
+			failed += !strcmp(cs.v[i].status, "failed"), captures += !strcmp(cs.v[i].status, "autograd");
+		/* Compiled-autograd captures ([!N]) are no compiles: counted apart, as the report does. */
+		json_object_set_new(tr, "compiles", json_integer((json_int_t)(cs.n - captures)));
+		json_object_set_new(tr, "autograd_captures", json_integer((json_int_t)captures));
 		json_object_set_new(tr, "failed_compiles", json_integer(failed));
 		tt_compiles_release(&cs);
 		if (tt_graph_breaks(ix, run_id, &ev, diag) < 0)

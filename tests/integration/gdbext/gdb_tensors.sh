@@ -30,8 +30,11 @@ need "$CXX"
 # The stub cache goes to the scratch dir, so pt-types really compiles here.
 export XDG_CACHE_HOME=$T/cache
 
+# C++17 (torch 1.13 to 2.9); newer headers refuse it (2.14.1's ATen.h: "#error C++20 or later").
+STD=c++17
+grep -qs 'C++20 or later' "$INC/ATen/ATen.h" && STD=c++20
 # shellcheck disable=SC2086
-"$CXX" -g -O0 -std=c++17 ${PTGDB_CXXFLAGS:-} -I"$INC" -I"$INC/torch/csrc/api/include" \
+"$CXX" -g -O0 -std=$STD ${PTGDB_CXXFLAGS:-} -I"$INC" -I"$INC/torch/csrc/api/include" \
 	"$SRC" -o "$T/tensors" -L"$LIBDIR" -Wl,-rpath,"$LIBDIR" -ltorch -ltorch_cpu -lc10 \
 	2>"$T/build.err" || { cat "$T/build.err"; echo "FAIL: cannot build tensors.cpp"; exit 1; }
 

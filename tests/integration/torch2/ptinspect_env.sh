@@ -1,9 +1,10 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 900
 # `ptinspect env` and `doctor`, built inside the torch 2.x test bed, on Debian
-# 13's torch 2.6: the parsed configuration equals what the interpreter's own
-# torch.__config__.show() says, and the loaded-objects list is what importing
-# torch really maps into a python3 process.
+# 13's torch 2.6 (ptinspect_env_sid.sh: Debian unstable's 2.14): the parsed
+# configuration equals what the interpreter's own torch.__config__.show() says,
+# and the loaded-objects list is what importing torch really maps into a
+# python3 process.
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 . "$PT_TESTLIB/testbed.sh"
 PY=/usr/bin/python3
@@ -57,7 +58,8 @@ EOF
 "$TB" run -b "$T:/t" python3 /t/ref.py 2>/dev/null
 check_eq "reference script runs" 0 $?
 "$TB" run -b "$T:/t" sh -c "$P env --json --python /usr/bin/python3 >/t/env.json" 2>/dev/null
-check_eq "ptinspect env on torch 2.6 exits 0 (no findings)" 0 $?
+check_eq "ptinspect env on torch $TB_TORCH exits 0 (no findings)" 0 $?
+TV=$($PY -c "import json; print(json.load(open('$T/ref.json'))['version'].split('+')[0])")
 
 # cmp EXPR: the same value from ptinspect (e = env --json) and the reference (r).
 cmp_ref() {
@@ -78,7 +80,7 @@ check_eq "config: CPU capability" same "$(cmp_ref "e['config']['cpu_capability']
 check_eq "config: C++ version" same "$(cmp_ref "e['config']['cxx_version'], r['cxx_version']")"
 check_eq "config: oneDNN" same "$(cmp_ref "e['config']['mkldnn'], r['mkldnn']")"
 check_eq "config: every build setting" same "$(cmp_ref "e['config']['build_settings'], r['build_settings']")"
-check_eq "config: the 2.6 build settings are all there" "True" \
+check_eq "config: the $TB_TORCH build settings are all there" "True" \
 	"$($PY -c "import json; print(len(json.load(open('$T/ref.json'))['build_settings']) >= 20)")"
 
 # Loaded objects: everything ptinspect says the import loaded was mapped by the
@@ -89,8 +91,8 @@ check_eq "loaded by the import: no object python3 did not map" "[]" \
 check_eq "loaded by the import: every torch library python3 mapped" "[]" \
 	"$(cmp_ref "sorted(p for p in r['by_import'] if ('torch' in p or 'c10' in p) and p not in [x['realpath'] for x in e['loaded'] if x['by_import']]), []" |
 		sed -n 's/^ptinspect: //p; /^same$/s/.*/[]/p')"
-check_eq "loaded: libtorch_cpu 2.6 among them" "True" \
-	"$($PY -c "import json; print(any(x['realpath'].endswith('libtorch_cpu.so.2.6.0') for x in json.load(open('$T/env.json'))['loaded'] if x['realpath']))")"
+check_eq "loaded: libtorch_cpu $TV among them" "True" \
+	"$($PY -c "import json; print(any(x['realpath'].endswith('libtorch_cpu.so.$TV') for x in json.load(open('$T/env.json'))['loaded'] if x['realpath']))")"
 check_eq "loaded: most of the import's objects are listed" "True" \
 	"$($PY -c "
 import json
@@ -101,10 +103,15 @@ print(len(mine & set(r['by_import'])) >= 0.9 * len(r['by_import']))")"
 # doctor: fine on the clean install, with the dispatch trace verdict of a
 # release build; a package shadowing torch on PYTHONPATH is a problem.
 "$TB" run -b "$T:/t" sh -c "$P doctor --python /usr/bin/python3 >/t/doctor.txt" 2>/dev/null
-check_eq "doctor on torch 2.6 exits 0" 0 $?
+check_eq "doctor on torch $TB_TORCH exits 0" 0 $?
 check_contains "doctor verdict" "verdict: fine" "$(cat "$T/doctor.txt")"
-check_contains "doctor names torch 2.6" "torch 2.6.0" "$(cat "$T/doctor.txt")"
+check_contains "doctor names torch $TB_TORCH" "torch $TV" "$(cat "$T/doctor.txt")"
 check_contains "doctor: release build prints no dispatch trace" "TORCH_SHOW_DISPATCH_TRACE: prints nothing" "$(cat "$T/doctor.txt")"
+# ... and the interpreter agrees: with the variable set, an operator call prints no
+# dispatcher line (Debian's builds define NDEBUG and, 2.7+, not HAS_TORCH_SHOW_DISPATCH_TRACE).
+"$TB" run env TORCH_SHOW_DISPATCH_TRACE=1 python3 -c 'import torch; torch.ones(2) + 1' >"$T/dt.out" 2>"$T/dt.err"
+check_eq "TORCH_SHOW_DISPATCH_TRACE=1 really prints nothing on torch $TB_TORCH" 0 \
+	"$(grep -c 'op=\[aten::' "$T/dt.out" "$T/dt.err" | awk -F: '{ n += $2 } END { print n + 0 }')"
 mkdir -p "$T/shadow/torch"
 echo 'raise ImportError("a stale torch checkout")' >"$T/shadow/torch/__init__.py"
 "$TB" run -b "$T:/t" env PYTHONPATH=/t/shadow sh -c "$P doctor --python /usr/bin/python3 >/t/doctor2.txt" 2>/dev/null

@@ -2,14 +2,17 @@
 # ctest-timeout: 1500
 # The five real torch 2.6 scenarios (tests/torch2/scenarios), run once by
 # `pttrace run` (built inside the torch 2.x test bed) with TORCH_LOGS and
-# TORCH_TRACE on, and checked three ways:
+# TORCH_TRACE on, and checked three ways (pttrace_run_sid.sh: the same on the
+# sid bed's torch 2.14, where the strings that changed are chosen by TB_TORCH):
 # 1. the scenarios themselves: the facts the tier's checks and the repository's
 #    fixtures rely on, read from the TORCH_TRACE files pttrace kept by the small
 #    reference reader tests/torch2/tracecheck.py (record grammar and MD5 only)
 #    and from the child's stdout and stderr as pttrace indexed them;
 # 2. `pttrace run`'s index against what the scripts must produce and against
-#    that reader: compile ids, graph breaks, recompiles, the failure and its
-#    reason, both ranks, payloads with valid md5, the child's output and status;
+#    that reader: compile ids, graph breaks (each reason, the distinct causes),
+#    recompiles (every failed guard), compiled-autograd captures, the failure
+#    and its reason, both ranks, payloads with valid md5, the child's output and
+#    status, the report's torch row;
 # 3. `pttrace import` of the same trace files, into a database of its own,
 #    against the reader.
 # (One run serves all three: the scenarios are the tier's costliest part.)
@@ -22,6 +25,15 @@ NAMES="simple breaks_recompile failure autograd_ca multirank"
 t0=$(date +%s)
 testbed_ready
 PTT=$TB_BUILD/tracers/pttrace
+# The bed's torch, from the interpreter itself (2.6.0+debian, 2.14.1+debian).
+TV=$("$TB" run python3 -c 'import torch; print(torch.__version__)' 2>/dev/null)
+check_eq "the bed has torch $TB_TORCH" "$TB_TORCH." "$(printf '%s' "$TV" | grep -o '^[0-9]*\.[0-9]*\.')"
+# What torch's own messages say, by version: the print graph break and the int guard.
+if [ "$TB_TORCH" = 2.6 ]; then
+	PRINT_BREAK="builtin: print" INT_GUARD="L['n'] == 1"
+else
+	PRINT_BREAK="builtin operator \`print\`" INT_GUARD="0/0: n == 1"
+fi
 
 # TORCH_LOGS per scenario as in tests/torch2/run-scenarios (the fixtures' table).
 declare -A logs=(
@@ -50,6 +62,8 @@ declare -A logs=(
 	echo 'export PTTRACE_DB=/out/db2/pttrace.db'
 	echo '$P --json graph-breaks breaks_recompile >imp.breaks.json; $P --json recompiles breaks_recompile >imp.recompiles.json'
 	echo '$P --json ranks multirank >imp.ranks.json'
+	echo '$P --json graph-breaks --unique breaks_recompile >imp.unique.json'
+	echo '$P report breaks_recompile --out /out/rep_br >/dev/null; $P report autograd_ca --out /out/rep_ca >/dev/null'
 	echo 'export PTTRACE_DB=/out/db/pttrace.db'
 	echo '$P --json graph-breaks breaks_recompile >breaks.json; $P --json recompiles breaks_recompile >recompiles.json'
 	echo '$P --json ranks multirank >ranks.json'
@@ -96,11 +110,11 @@ check_eq "breaks_recompile: compile ids" \
 	"$(q breaks_recompile "f['compile_ids']")"
 check_eq "breaks_recompile: restarts (graph breaks) at" "['0/0_1', '0/1_1', '0/2_1']" \
 	"$(q breaks_recompile "[r['compile_id'] for r in f['restarts']]")"
-check_contains "breaks_recompile: the break is the print" "builtin: print" \
+check_contains "breaks_recompile: the break is the print" "$PRINT_BREAK" \
 	"$(q breaks_recompile "f['restarts'][0]['reasons']")"
 check_eq "breaks_recompile: recompiles at" "['0/1', '1/1', '0/2', '1/2']" \
 	"$(q breaks_recompile "[r['compile_id'] for r in f['recompile_reasons']]")"
-check_contains "breaks_recompile: int recompile reason" "L['n'] == 1" \
+check_contains "breaks_recompile: int recompile reason" "$INT_GUARD" \
 	"$(q breaks_recompile "f['recompile_reasons'][0]['reasons']")"
 check_contains "breaks_recompile: shape recompile reason" "size mismatch at index 0. expected 4, actual 5" \
 	"$(q breaks_recompile "f['recompile_reasons'][2]['reasons']")"
@@ -113,12 +127,12 @@ check_contains "breaks_recompile: TORCH_LOGS recompiles" "[__recompiles]" "$(cat
 # failure: fullgraph=True fails at [0/0] with Unsupported; the script catches it.
 check_eq "failure: failure record" "['0/0', 'Unsupported']" \
 	"$(q failure "[f['failures'][0]['compile_id'], f['failures'][0]['fail_type']]")"
-check_contains "failure: the reason names the print" "builtin: print" "$(q failure "f['failures'][0]['fail_reason']")"
+check_contains "failure: the reason names the print" "$PRINT_BREAK" "$(q failure "f['failures'][0]['fail_reason']")"
 check_eq "failure: dynamo_error artifact" 1 "$(q failure "f['artifacts'].get('dynamo_error')")"
 check_contains "failure: caught by the script" "failure: caught Unsupported" "$(cat "$T/failure.stdout.txt")"
 
-# autograd_ca: torch 2.6 writes no compiled_autograd_id (docs' [!0] is 2.14's),
-# but one compiled_autograd_graph per backward, and a forward/backward AOT pair.
+# autograd_ca: torch 2.6 writes no compiled_autograd_id, 2.14 does ([!0], [!0/1/0]);
+# both one compiled_autograd_graph per backward, and a forward/backward AOT pair.
 check_eq "autograd_ca: one compiled autograd graph per iteration" 2 \
 	"$(q autograd_ca "f['kinds'].get('compiled_autograd_graph')")"
 check_eq "autograd_ca: aot forward and backward graphs" "True True" \
@@ -141,7 +155,7 @@ done
 for n in $NAMES; do
 	check_eq "pttrace run $n: the child's exit status passes through" 0 "$(cat "$T/$n.rc")"
 	[ "$(cat "$T/$n.rc")" = 0 ] || tail -20 "$T/$n.run.out"
-	check_eq "pttrace run $n: torch 2.6 probed" "2.6.0+debian" "$(q $n "s['torch_version']")"
+	check_eq "pttrace run $n: torch $TB_TORCH probed" "$TV" "$(q $n "s['torch_version']")"
 	check_eq "pttrace run $n: TORCH_LOGS as asked" "${logs[$n]}" "$(q $n "s['logs_spec']")"
 	check_eq "pttrace run $n: trace part indexed" "True" \
 		"$(q $n "{'part': 'trace', 'version': 4, 'state': 'done'} in [dict(i) for i in s['indexed']]")"
@@ -163,7 +177,7 @@ check_eq "simple: one compile [0/0], ok" "[('0/0', 'ok')]" "$(q simple "[(x['com
 # four recompiles (int guard, then size), in the TORCH_LOGS lines and the trace.
 check_eq "breaks_recompile: graph breaks (trace) at" "['0/0', '0/1', '0/2']" \
 	"$(q breaks_recompile "[x['compile_id'] for x in ld('breaks')]")"
-check_contains "breaks_recompile: graph break reason" "builtin: print" "$(q breaks_recompile "ld('breaks')[0]['reason']")"
+check_contains "breaks_recompile: graph break reason" "$PRINT_BREAK" "$(q breaks_recompile "ld('breaks')[0]['reason']")"
 check_eq "breaks_recompile: graph breaks (TORCH_LOGS) at" "[(0, 0), (0, 1), (0, 2)]" \
 	"$(q breaks_recompile "[(g['frame_id'], g['frame_compile_id']) for g in s['graph_breaks']]")"
 check_contains "breaks_recompile: graph break text (TORCH_LOGS)" "breaks_recompile.py:9" \
@@ -220,8 +234,31 @@ check_eq "pttrace failure: the failure and its reason" True \
 	"$(pq failure "[(x['compile_id'], x['status'], x['fail_type'], x['fail_reason']) for x in c] == [('0/0', 'failed', 'Unsupported', f['failures'][0]['fail_reason'])]")"
 check_eq "pttrace breaks_recompile: graph breaks where the frames restarted" True \
 	"$(pq breaks_recompile "[x['compile_id'] for x in ld('breaks')] == [r['compile_id'].split('_')[0] for r in f['restarts']]")"
-check_eq "pttrace breaks_recompile: graph break reasons" True \
-	"$(pq breaks_recompile "all(r['reasons'][0] in x['reason'] for x, r in zip(ld('breaks'), f['restarts']))")"
+# Each graph break as the reader reads its dynamo_graph_break_reason record (2.14's
+# many-line reason as "<type>: <explanation>"), and the distinct (where, reason)
+# pairs as `graph-breaks --unique` and the report's breaks page count them.
+check_eq "pttrace breaks_recompile: graph breaks as the reader reads them" True \
+	"$(pq breaks_recompile "[(x['compile_id'], x['where'], x['reason']) for x in ld('breaks')] == [(g['compile_id'], g['where'], g['reason']) for g in f['graph_breaks']]")"
+check_eq "pttrace breaks_recompile: distinct causes (--unique)" \
+	"$(pq breaks_recompile "len(set((g['where'], g['reason']) for g in f['graph_breaks']))")" \
+	"$(pq breaks_recompile "len(ld('unique'))")"
+check_contains "pttrace report: graph breaks, distinct" \
+	"$(pq breaks_recompile "'%d graph breaks, %d distinct' % (len(f['graph_breaks']), len(set((g['where'], g['reason']) for g in f['graph_breaks'])))")" \
+	"$(cat "$T/rep_br/breaks.html")"
+check_eq "pttrace breaks_recompile: every failed guard as the reader reads it" True \
+	"$(pq breaks_recompile "[(x['compile_id'], x['guard_of'], x['failed_guard']) for x in ld('recompiles')] == [(r['compile_id'], r['guard_of'], r['failed_guard']) for r in f['recompiles']]")"
+# Compiled-autograd captures ([!N], 2.14; none in 2.6): status autograd, counted apart.
+check_eq "pttrace autograd_ca: captures are no compiles" True \
+	"$(pq autograd_ca "sorted(x['compile_id'] for x in c if x['status'] == 'autograd') == sorted(f['captures']) and s['torch_trace']['autograd_captures'] == len(f['captures']) and s['torch_trace']['compiles'] == len(f['compile_ids']) - len(f['captures'])")"
+check_contains "pttrace report: compiles (compilation_metrics)" \
+	"compiles (compilation_metrics)</th><td class=\"n\">$(pq autograd_ca "f['kinds']['compilation_metrics']")<" "$(cat "$T/rep_ca/index.html")"
+for cap in $(pq autograd_ca "' '.join(c[1:] for c in f['captures'])"); do
+	check_contains "pttrace report: capture [!$cap] has its page, linked" "href=\"c/-_${cap}_-_-_0.html\"" "$(cat "$T/rep_ca/compiles.html")"
+	check_contains "pttrace report: [!$cap]'s compiled_autograd_graph linked" ">compiled_autograd_graph</a>" "$(cat "$T/rep_ca/c/-_${cap}_-_-_0.html")"
+done
+# The report's torch row of an imported 2.14 trace: its torch_version artifact.
+[ "$TB_TORCH" = 2.6 ] || check_contains "pttrace report: the torch row of an import" \
+	"<th>torch</th><td>$(pq autograd_ca "f['torch_version']") " "$(cat "$T/rep_ca/index.html")"
 check_contains "pttrace breaks_recompile: graph break at the print" "breaks_recompile.py:9" \
 	"$(pq breaks_recompile "ld('breaks')[0]['where']")"
 check_eq "pttrace breaks_recompile: recompiles" True \

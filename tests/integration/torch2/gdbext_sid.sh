@@ -1,0 +1,4 @@
+# ctest-timeout: 1200
+# gdbext.sh on the sid flavour of the test bed: Debian unstable's torch 2.14.
+PT_BED=sid
+. "$(dirname "${BASH_SOURCE[0]}")/gdbext.sh"
