@@ -468,6 +468,12 @@ static void on_line(void *arg, const struct bl_line *l)
 			if (ru && ru->kind == BL_KIND_CAUSE && ru->phase == BL_PHASE_CONFIGURE &&
 			    b->outside_cause == BL_CAUSE_CMAKE_ERROR && !b->outside_final)
 				b->outside_cause = ru->cause;
+			/*
+			 * A find module's own error ("MKL library not found." of torch's
+			 * FindMKL.cmake), its call stack through find_package: a package.
+			 */
+			if (has(s, n, "(find_package)") && b->outside_cause == BL_CAUSE_CMAKE_ERROR && !b->outside_final)
+				b->outside_cause = BL_CAUSE_CMAKE_PACKAGE;
 			if (ru && ru->kind == BL_KIND_CONSEQUENCE)
 				note_consequence(b, l);
 			return;

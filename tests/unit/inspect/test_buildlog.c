@@ -80,6 +80,15 @@ static void outside_ninja(void **state)
 				 "  File \"/src/torchgen/gen.py\", line 9, in main\n"
 				 "    x()\n"
 				 "ModuleNotFoundError: No module named 'yaml'\n";
+	/* torch 2.6's own FindMKL.cmake with BLAS=MKL and no MKL (torch2_buildlog_real). */
+	static const char mkl[] = "--   Library mkl: not found\n"
+				  "CMake Error at cmake/Modules/FindMKL.cmake:467 (MESSAGE):\n"
+				  "  MKL library not found.  Please specify library location by appending the\n"
+				  "Call Stack (most recent call first):\n"
+				  "  cmake/Dependencies.cmake:190 (find_package)\n"
+				  "  CMakeLists.txt:861 (include)\n"
+				  "\n"
+				  "-- Configuring incomplete, errors occurred!\n";
 	static const char ok[] = "[1/2] a\n[2/2] b\n";
 	static const char cut[] = "[1/2] a\n";
 	static const char bin[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\n";
@@ -92,6 +101,12 @@ static void outside_ninja(void **state)
 	assert_int_equal(r->cause, BL_CAUSE_CMAKE_PACKAGE);
 	assert_int_equal(r->phase, BL_PHASE_CONFIGURE);
 	assert_int_equal(r->block.n, 3);
+	buildlog_free(b);
+	b = parse(mkl, sizeof(mkl) - 1, 11);
+	r = buildlog_finish(b);
+	assert_int_equal(r->cause, BL_CAUSE_CMAKE_PACKAGE);
+	assert_int_equal(r->phase, BL_PHASE_CONFIGURE);
+	assert_string_equal(r->first_error->text, "CMake Error at cmake/Modules/FindMKL.cmake:467 (MESSAGE):");
 	buildlog_free(b);
 	b = parse(py, sizeof(py) - 1, 5);
 	r = buildlog_finish(b);
