@@ -169,7 +169,7 @@ static const struct {
 	const char *key, *title, *fix;
 } causes[BL_NCAUSES] = {
 	[BL_CAUSE_NONE] = { "none", "no failure", "" },
-	[BL_CAUSE_OOM] = { "oom", "the compiler ran out of memory (killed by the OOM killer or an allocation failed)",
+	[BL_CAUSE_OOM] = { "oom", "the compiler or linker ran out of memory (killed by the OOM killer or an allocation failed)",
 			   "fewer parallel jobs: MAX_JOBS=N before setup.py/pip (or ninja -jN)" },
 	[BL_CAUSE_NVCC_ARCH] = { "nvcc-arch", "nvcc does not know a GPU architecture it was asked for",
 				 "TORCH_CUDA_ARCH_LIST with only the architectures this nvcc compiles "
@@ -192,9 +192,10 @@ static const struct {
 				 "library defines with the other C++ ABI is a _GLIBCXX_USE_CXX11_ABI mismatch" },
 	[BL_CAUSE_LINK_LIB] = { "missing-library", "the linker cannot find a library",
 				"install the library's -dev package or point CMake at it (CMAKE_PREFIX_PATH, LIBRARY_PATH)" },
-	[BL_CAUSE_RELOCATION] = { "relocation", "the linked library is too large for its code model (relocation truncated to fit)",
-				  "fewer architectures in TORCH_CUDA_ARCH_LIST (each adds SASS to the same library), "
-				  "or a build for this machine's GPU only" },
+	[BL_CAUSE_RELOCATION] = { "relocation", "the linked program or library is too large for its code model (relocation truncated to fit)",
+				  "device code too large: fewer architectures in TORCH_CUDA_ARCH_LIST (each adds SASS to "
+				  "the same library), or a build for this machine's GPU only; a static object over 2 GiB: "
+				  "allocate it at run time (or -mcmodel=medium for that code)" },
 	[BL_CAUSE_NO_SPACE] = { "no-space", "the disk is full", "free space where build/ and TMPDIR are (df -h), or point TMPDIR elsewhere" },
 	[BL_CAUSE_ICE] = { "ice", "the compiler crashed (internal compiler error)",
 			   "another compiler version, fewer jobs if memory was short, or -O1 for that file; "
@@ -206,6 +207,9 @@ static const struct {
 				     "option that wants it off (USE_X=0)" },
 	[BL_CAUSE_CMAKE_ERROR] = { "cmake-error", "CMake's configure step failed",
 				   "read the CMake Error block below; remove build/CMakeCache.txt after changing the environment" },
+	[BL_CAUSE_INSTALL] = { "install", "the install step failed (cmake_install.cmake)",
+			       "the destination must be a writable directory (CMAKE_INSTALL_PREFIX, --prefix; a file "
+			       "in its way) and the files to install must exist: the CMake Error below names it" },
 	[BL_CAUSE_PYTHON] = { "python", "a Python exception in the build's Python code (setup.py, torchgen)",
 			      "the exception below; a missing module is a pip install (pyyaml, typing_extensions, ...)" },
 	[BL_CAUSE_NINJA] = { "ninja", "ninja itself failed (build.ninja, a missing input)",

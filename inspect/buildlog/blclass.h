@@ -35,6 +35,7 @@ enum bl_cause {
 	BL_CAUSE_CMAKE_VERSION,
 	BL_CAUSE_CMAKE_PACKAGE,
 	BL_CAUSE_CMAKE_ERROR,
+	BL_CAUSE_INSTALL,		/* a CMake Error of cmake_install.cmake (buildlog.c) */
 	BL_CAUSE_PYTHON,
 	BL_CAUSE_NINJA,
 	BL_CAUSE_COMPILE,		/* a compile error of the code itself */

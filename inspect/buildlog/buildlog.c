@@ -42,6 +42,13 @@ struct buildlog {
 	enum bl_phase outside_phase;
 	bool outside_final;	/* block cause refined or not refinable */
 	struct bl_lines_kept tb;	/* the traceback being read */
+	/*
+	 * The errors after the last status line, before any FAILED: (capped):
+	 * an edge of ninja's console pool (cmake's install, a USES_TERMINAL
+	 * command) prints its output there, and nothing after its FAILED:.
+	 */
+	struct bl_lines_kept console;
+	struct bl_lines_kept pending;	/* the console lines before the failed edge being read */
 	uint64_t first_bytes;	/* bytes seen for the binary check */
 	uint64_t ctrl;		/* control bytes among them */
 	bool finished;
@@ -179,7 +186,32 @@ static void edge_line(struct buildlog *b, const struct bl_line *l, const struct 
 		e->cause = tb_exc ? BL_CAUSE_PYTHON : ru->cause;
 		if (ru && ru->phase == BL_PHASE_LINK)
 			e->phase = BL_PHASE_LINK;
+		/* "CMake Error at cmake_install.cmake:46 (file):": the install step's own. */
+		if (e->cause == BL_CAUSE_CMAKE_ERROR && has(l->p, l->len, "cmake_install.cmake")) {
+			e->cause = BL_CAUSE_INSTALL;
+			e->phase = BL_PHASE_INSTALL;
+		}
 	}
+}
+
+/*
+ * The failed edge ends. With no output of its own, it was a console-pool
+ * edge: the errors printed before its FAILED: line are its output.
+ */
+static void edge_close(struct buildlog *b)
+{
+	if (b->cur && b->cur->out.n == 0 && b->pending.n) {
+		for (size_t i = 0; i < b->pending.n; i++) {
+			const struct bl_kept *k = &b->pending.v[i];
+			struct bl_line l = { .p = k->text, .len = strlen(k->text), .no = k->no };
+			const struct bl_rule *ru = blclass_line(l.p, l.len);
+
+			if (ru && ru->kind == BL_KIND_WARNING)
+				ru = NULL;
+			edge_line(b, &l, ru, false);
+		}
+	}
+	kept_release(&b->pending);
 }
 
 static void start_failed(struct buildlog *b, const char *s, size_t n, uint64_t no)
@@ -188,6 +220,7 @@ static void start_failed(struct buildlog *b, const char *s, size_t n, uint64_t n
 	struct bl_edge *e;
 	size_t i = 7;		/* "FAILED:" */
 
+	edge_close(b);
 	r->n_failed++;
 	b->seg = SEG_FAILED_CMD;
 	if (r->n_edges >= BL_MAX_EDGES) {
@@ -220,6 +253,8 @@ static void start_failed(struct buildlog *b, const char *s, size_t n, uint64_t n
 		e->total = b->total;
 	}
 	b->cur = e;
+	b->pending = b->console;
+	memset(&b->console, 0, sizeof(b->console));
 }
 
 /* An error outside the edges: the first cause wins, a CMake block refines it. */
@@ -318,6 +353,8 @@ static void on_line(void *arg, const struct bl_line *l)
 		b->total = total;
 		b->desc_valid = true;
 		b->seg = SEG_EDGE_OK;
+		edge_close(b);
+		kept_release(&b->console);
 		b->cur = NULL;
 		if (b->block)
 			block_end(b);
@@ -333,6 +370,8 @@ static void on_line(void *arg, const struct bl_line *l)
 	if (starts(s, n, "ninja: ")) {
 		/* ninja's own lines end any edge's output. */
 		b->seg = SEG_OUTSIDE;
+		edge_close(b);
+		kept_release(&b->console);
 		b->cur = NULL;
 		if (starts(s, n, "ninja: build stopped"))
 			r->ninja_stopped = true;
@@ -408,8 +447,12 @@ static void on_line(void *arg, const struct bl_line *l)
 			note_consequence(b, l);
 		return;
 	}
-	if (b->seg == SEG_EDGE_OK)
-		return;		/* a finished edge's output: its warnings are counted */
+	if (b->seg == SEG_EDGE_OK) {
+		/* A finished edge's output (its warnings are counted), or a console edge's. */
+		if (b->console.n || (ru && (ru->kind == BL_KIND_CAUSE || ru->kind == BL_KIND_ERROR)))
+			keep(&b->console, BL_EDGE_LINES, l, ru ? ru->kind : BL_KIND_NONE);
+		return;
+	}
 	/* Outside the edges: CMake, setup.py, pip. */
 	if (success_line(s, n)) {
 		free(r->success);
@@ -425,6 +468,12 @@ static void on_line(void *arg, const struct bl_line *l)
 			if (ru && ru->kind == BL_KIND_CAUSE && ru->phase == BL_PHASE_CONFIGURE &&
 			    b->outside_cause == BL_CAUSE_CMAKE_ERROR && !b->outside_final)
 				b->outside_cause = ru->cause;
+			/*
+			 * A find module's own error ("MKL library not found." of torch's
+			 * FindMKL.cmake), its call stack through find_package: a package.
+			 */
+			if (has(s, n, "(find_package)") && b->outside_cause == BL_CAUSE_CMAKE_ERROR && !b->outside_final)
+				b->outside_cause = BL_CAUSE_CMAKE_PACKAGE;
 			if (ru && ru->kind == BL_KIND_CONSEQUENCE)
 				note_consequence(b, l);
 			return;
@@ -441,7 +490,10 @@ static void on_line(void *arg, const struct bl_line *l)
 			kept_release(&r->block);
 			keep(&r->block, BL_BLOCK_LINES, l, BL_KIND_CAUSE);
 		}
-		outside_cause(b, l, BL_CAUSE_CMAKE_ERROR, BL_PHASE_CONFIGURE);
+		if (has(s, n, "cmake_install.cmake"))
+			outside_cause(b, l, BL_CAUSE_INSTALL, BL_PHASE_INSTALL);	/* cmake --install */
+		else
+			outside_cause(b, l, BL_CAUSE_CMAKE_ERROR, BL_PHASE_CONFIGURE);
 		b->block = 1;
 		b->block_lines = 0;
 		return;
@@ -552,6 +604,8 @@ const struct buildlog_result *buildlog_finish(struct buildlog *b)
 		return r;
 	b->finished = true;
 	bl_lines_finish(&b->ls, on_line, b);
+	edge_close(b);
+	b->cur = NULL;
 	if (b->tb_any)
 		kept_release(&b->tb);
 	r->bytes = b->ls.bytes;
@@ -584,7 +638,9 @@ const struct buildlog_result *buildlog_finish(struct buildlog *b)
 		if (r->cause == BL_CAUSE_PYTHON && r->phase == BL_PHASE_COMPILE && r->torchgen)
 			r->phase = BL_PHASE_SETUP;
 		/* A cause that names its phase (ld's, CMake's) says which it is. */
-		if (r->cause == BL_CAUSE_CMAKE_ERROR || r->cause == BL_CAUSE_CMAKE_PACKAGE ||
+		if (r->cause == BL_CAUSE_INSTALL)
+			r->phase = BL_PHASE_INSTALL;
+		else if (r->cause == BL_CAUSE_CMAKE_ERROR || r->cause == BL_CAUSE_CMAKE_PACKAGE ||
 		    r->cause == BL_CAUSE_CMAKE_VERSION)
 			r->phase = e->phase == BL_PHASE_INSTALL ? BL_PHASE_INSTALL : BL_PHASE_CONFIGURE;
 		/* Every edge's own cause, for --all. */
@@ -647,6 +703,8 @@ void buildlog_free(struct buildlog *b)
 	free(r->wk);
 	kept_release(&r->block);
 	kept_release(&b->tb);
+	kept_release(&b->console);
+	kept_release(&b->pending);
 	free(r->header);
 	free(r->header_from);
 	free(r->symbol);

@@ -8,8 +8,8 @@
 # Sleep.cu; small real CMake projects; the real torchgen. Each log goes
 # through buildlog, its verdict, phase, cause and edge checked, the text
 # compared whole where it does not depend on timing (expected-buildlog/).
-# Cold cost: about 40 s (Resize.cpp compiled once, 30 s; the rest fail in a
-# second or two).
+# Cold cost: about 50 s (Resize.cpp compiled once, 30 s; the real torch
+# configure with BLAS=MKL, 10 s; the rest fail in a second or two).
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 need cmake
 need ninja
@@ -182,4 +182,23 @@ inbed ok.log 'cd /scratch && ninja -j1'
 check_eq "a build that worked: exit 0" 0 "$(bl "$S/ok.log" >/dev/null; echo $?)"
 head -c 300 "$S/j2.log" | head -1 >"$S/cut.log"
 check_eq "a log cut before any failure: incomplete" incomplete "$(bl --json "$S/cut.log" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["verdict"])')"
+
+# 11. The real torch 2.6 CMake configure, the tree's own options, with
+# BLAS=MKL and no MKL in the bed: torch's FindMKL.cmake stops it at
+# Dependencies.cmake's BLAS choice (about 10 s), in a scratch build dir.
+# The configure's lines before it (compiler checks) may differ in number
+# from one machine to another: line numbers are not compared.
+inbed mkl.log 'cmake -G Ninja -DBLAS=MKL -DBUILD_PYTHON=True -DBUILD_TEST=False -DCMAKE_BUILD_TYPE=Debug \
+	-DONNX_NAMESPACE=onnx -DPython_EXECUTABLE=/usr/bin/python3 -DUSE_CUDA=0 -DUSE_DISTRIBUTED=0 -DUSE_FBGEMM=0 \
+	-DUSE_FLASH_ATTENTION=0 -DUSE_GFLAGS=0 -DUSE_GLOG=0 -DUSE_GLOO=0 -DUSE_ITT=0 -DUSE_KINETO=0 -DUSE_MAGMA=0 \
+	-DUSE_MEM_EFF_ATTENTION=0 -DUSE_MKLDNN=0 -DUSE_MPI=0 -DUSE_NNPACK=0 -DUSE_NUMPY=True -DUSE_PYTORCH_QNNPACK=0 \
+	-DUSE_ROCM=0 -DUSE_SYSTEM_LIBS=ON -DUSE_TENSORPIPE=0 -DUSE_VULKAN=0 -DUSE_XNNPACK=0 \
+	-S /build/pytorch -B /scratch/cfg-mkl'
+check_contains "BLAS=MKL: torch's own message" "MKL library not found." "$(cat "$S/mkl.log")"
+NORM0=("${NORM[@]}")
+NORM+=(-e 's/(line [0-9]*)/(line <N>)/; s/^log: [0-9]* lines/log: <N> lines/')
+check_case torch_blas_mkl 1 bl "$S/mkl.log"
+NORM=("${NORM0[@]}")
+bl --json "$S/mkl.log" >"$S/mkl.json"
+check_eq "BLAS=MKL: phase, cause" "configure cmake-package" "$(field "$S/mkl.json" phase) $(field "$S/mkl.json" cause)"
 finish

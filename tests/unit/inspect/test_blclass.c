@@ -1,8 +1,9 @@
 /*
  * blclass: one line of each class the table knows, in the tools' own wording
- * (copied from the real logs tests/integration/torch2/buildlog_real.sh makes,
- * or from the tools' sources where no test can make them: ld's relocation
- * and memory messages, gcc's ICE), and the lines that must not be causes.
+ * (copied from the real logs tests/integration/torch2/buildlog_real.sh and
+ * tests/integration/inspect/buildlog.sh make: ld's relocation and memory
+ * messages, gcc's ICE, a full disk, a failed install, among them), and the
+ * lines that must not be causes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +29,7 @@ static void causes(void **state)
 		{ "virtual memory exhausted: Cannot allocate memory", BL_CAUSE_OOM },
 		{ "cc1plus: out of memory allocating 65536 bytes after a total of 285212672 bytes", BL_CAUSE_OOM },
 		{ "/usr/bin/ld: failed to set dynamic section sizes: memory exhausted", BL_CAUSE_OOM },
+		{ "/usr/bin/ld: n.o: error adding symbols: memory exhausted", BL_CAUSE_OOM },
 		{ "nvcc error   : 'cicc' died due to signal 9 (Kill signal)", BL_CAUSE_OOM },
 		{ "nvcc fatal   : Unsupported gpu architecture 'compute_35'", BL_CAUSE_NVCC_ARCH },
 		{ "ptxas fatal   : Value 'sm_35' is not defined for option 'gpu-name'", BL_CAUSE_NVCC_ARCH },
@@ -40,8 +42,14 @@ static void causes(void **state)
 		{ "ld.lld: error: undefined symbol: foo", BL_CAUSE_UNDEFINED },
 		{ "/usr/bin/ld: cannot find -lcudnn: No such file or directory", BL_CAUSE_LINK_LIB },
 		{ "x.o:(.text+0x1): relocation truncated to fit: R_X86_64_PC32 against symbol `y'", BL_CAUSE_RELOCATION },
+		{ "big.c:(.text+0xe): relocation truncated to fit: R_X86_64_PC32 against symbol `after' defined in .bss section in big.o", BL_CAUSE_RELOCATION },
 		{ "/tmp/cc.s: Fatal error: /dev/full: No space left on device", BL_CAUSE_NO_SPACE },
+		{ "/tmp/ccuCJO9c.s: Fatal error: can't write 11 bytes to section .text of /dev/full: 'No space left on device'", BL_CAUSE_NO_SPACE },
+		{ "ok.c:1:1: fatal error: error closing /t/tiny/ccjb8J8P.s: No space left on device", BL_CAUSE_NO_SPACE },
 		{ "x.cpp:10:1: internal compiler error: Segmentation fault", BL_CAUSE_ICE },
+		{ "gcc: internal compiler error: Segmentation fault signal terminated program cc1", BL_CAUSE_ICE },
+		/* cmake_install.cmake's: buildlog.c makes it an install failure. */
+		{ "CMake Error at cmake_install.cmake:46 (file):", BL_CAUSE_CMAKE_ERROR },
 		{ "  CMake 99.1 or higher is required.  You are running version 3.25.1", BL_CAUSE_CMAKE_VERSION },
 		{ "  Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH)", BL_CAUSE_CMAKE_PACKAGE },
 		{ "CMake Error at CMakeLists.txt:3 (find_package):", BL_CAUSE_CMAKE_ERROR },

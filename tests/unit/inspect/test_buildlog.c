@@ -80,6 +80,15 @@ static void outside_ninja(void **state)
 				 "  File \"/src/torchgen/gen.py\", line 9, in main\n"
 				 "    x()\n"
 				 "ModuleNotFoundError: No module named 'yaml'\n";
+	/* torch 2.6's own FindMKL.cmake with BLAS=MKL and no MKL (torch2_buildlog_real). */
+	static const char mkl[] = "--   Library mkl: not found\n"
+				  "CMake Error at cmake/Modules/FindMKL.cmake:467 (MESSAGE):\n"
+				  "  MKL library not found.  Please specify library location by appending the\n"
+				  "Call Stack (most recent call first):\n"
+				  "  cmake/Dependencies.cmake:190 (find_package)\n"
+				  "  CMakeLists.txt:861 (include)\n"
+				  "\n"
+				  "-- Configuring incomplete, errors occurred!\n";
 	static const char ok[] = "[1/2] a\n[2/2] b\n";
 	static const char cut[] = "[1/2] a\n";
 	static const char bin[] = "\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\n";
@@ -92,6 +101,12 @@ static void outside_ninja(void **state)
 	assert_int_equal(r->cause, BL_CAUSE_CMAKE_PACKAGE);
 	assert_int_equal(r->phase, BL_PHASE_CONFIGURE);
 	assert_int_equal(r->block.n, 3);
+	buildlog_free(b);
+	b = parse(mkl, sizeof(mkl) - 1, 11);
+	r = buildlog_finish(b);
+	assert_int_equal(r->cause, BL_CAUSE_CMAKE_PACKAGE);
+	assert_int_equal(r->phase, BL_PHASE_CONFIGURE);
+	assert_string_equal(r->first_error->text, "CMake Error at cmake/Modules/FindMKL.cmake:467 (MESSAGE):");
 	buildlog_free(b);
 	b = parse(py, sizeof(py) - 1, 5);
 	r = buildlog_finish(b);
@@ -110,6 +125,49 @@ static void outside_ninja(void **state)
 	buildlog_free(b);
 	b = parse("", 0, 1);
 	assert_int_equal(buildlog_finish(b)->verdict, BL_VERDICT_EMPTY);
+	buildlog_free(b);
+}
+
+/* An install edge of ninja's console pool prints before its FAILED:; cmake --install alone. */
+static void install(void **state)
+{
+	static const char nj[] = "[1/2] Linking C static library libt.a\n"
+				 "[1/2] Install the project...\n"
+				 "-- Install configuration: \"\"\n"
+				 "CMake Error at cmake_install.cmake:46 (file):\n"
+				 "  file INSTALL destination: /p/lib is not a directory.\n"
+				 "\n"
+				 "\n"
+				 "FAILED: CMakeFiles/install.util \n"
+				 "cd /b && /usr/bin/cmake -P cmake_install.cmake\n"
+				 "ninja: build stopped: subcommand failed.\n";
+	static const char cm[] = "-- Install configuration: \"\"\n"
+				 "CMake Error at b/cmake_install.cmake:46 (file):\n"
+				 "  file INSTALL destination: /p/lib is not a directory.\n";
+	static const char err_ok[] = "[1/2] a\nx.c:1: error: printed by a finished edge\n[2/2] b\nFAILED: b\ncmd\n";
+	struct buildlog *b;
+	const struct buildlog_result *r;
+	(void)state;
+
+	for (size_t chunk = 1; chunk <= sizeof(nj); chunk *= 4) {
+		b = parse(nj, sizeof(nj) - 1, chunk);
+		r = buildlog_finish(b);
+		assert_int_equal(r->verdict, BL_VERDICT_FAILED);
+		assert_int_equal(r->phase, BL_PHASE_INSTALL);
+		assert_int_equal(r->cause, BL_CAUSE_INSTALL);
+		assert_int_equal(r->edge->out.n, 4);
+		assert_string_equal(r->first_error->text, "CMake Error at cmake_install.cmake:46 (file):");
+		buildlog_free(b);
+	}
+	b = parse(cm, sizeof(cm) - 1, 9);
+	r = buildlog_finish(b);
+	assert_int_equal(r->phase, BL_PHASE_INSTALL);
+	assert_int_equal(r->cause, BL_CAUSE_INSTALL);
+	buildlog_free(b);
+	/* An error of an edge that finished, a status line before the FAILED one: not its output. */
+	b = parse(err_ok, sizeof(err_ok) - 1, 3);
+	r = buildlog_finish(b);
+	assert_int_equal(r->edge->out.n, 0);
 	buildlog_free(b);
 }
 
@@ -161,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pip_around_ninja),
 		cmocka_unit_test(outside_ninja),
+		cmocka_unit_test(install),
 		cmocka_unit_test(commands),
 		cmocka_unit_test(abi_and_headers),
 	};
