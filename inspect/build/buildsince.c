@@ -401,7 +401,9 @@ void buildtree_since(struct buildtree *t, const struct build_rebuilt *r, size_t 
 			break;
 		case BUILD_REBUILT_COMMAND:
 			PT_GROW(s->commands, s->n_commands, s->alloc_commands);
-			s->commands[s->n_commands++] = (struct since_command){ r[i].output, build_output_target(r[i].output) };
+			s->commands[s->n_commands++] = (struct since_command){
+				r[i].output, build_output_target(r[i].output), r[i].rec ? r[i].rec->hash : 0,
+				r[i].prev ? r[i].prev->hash : 0 };
 			if (r[i].prev && s->inputs_known)
 				explain_one(&c, &r[i], true, &ch, &a_ch);
 			break;
@@ -451,6 +453,11 @@ void build_since_release(struct build_since *s)
 	}
 	for (size_t i = 0; i < s->n_commands; i++)
 		free(s->commands[i].target);
+	for (size_t i = 0; i < s->n_cmd_groups; i++) {
+		cmd_flag_diff_release(&s->cmd_groups[i].diff);
+		free(s->cmd_groups[i].outputs);
+	}
+	free(s->cmd_groups);
 	free(s->causes);
 	free(s->commands);
 	free(s->unexplained);
@@ -460,4 +467,85 @@ void build_since_release(struct build_since *s)
 	free(s->map_to);
 	ninjadeps_release(&s->deps);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *since_cmd_state_text(enum since_cmd_state st)
+{
+	switch (st) {
+	case SINCE_CMD_OLD_UNKNOWN:
+		return "the old command is not known: ptinspect build records commands from this run on";
+	case SINCE_CMD_NOT_RECORDING:
+		return "the old command is not known: recording is off (--no-record or PTOOLS_NO_CACHE=1)";
+	case SINCE_CMD_NEW_UNKNOWN:
+		return "the last run's command is not known: build.ninja changed after it";
+	case SINCE_CMD_OTHER_HASH:
+		return "the old command is not known: .ninja_log v7 hashes commands with rapidhash, not MurmurHash64A";
+	case SINCE_CMD_DIFF:
+		break;
+	}
+	return "";
+}
+
+const char *since_cmd_state_key(enum since_cmd_state st)
+{
+	static const char *const k[] = { "diff", "old_unknown", "not_recording", "new_unknown", "other_hash" };
+
+	return k[st];
+}
+
+static int cmp_cmd_group(const void *a, const void *b)
+{
+	const struct since_cmd_group *x = a, *y = b;
+
+	if ((x->state == SINCE_CMD_DIFF) != (y->state == SINCE_CMD_DIFF))
+		return x->state == SINCE_CMD_DIFF ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+void build_since_commands(struct build_since *s, int log_version, bool recording, const struct cmd_cache *now,
+			  const struct cmd_cache *old)
+{
+	for (size_t i = 0; i < s->n_commands; i++) {
+		const struct since_command *c = &s->commands[i];
+		const struct cmd_record *was = cmd_cache_find(old, c->output, c->prev_hash);
+		const struct cmd_record *is = cmd_cache_find(now, c->output, c->hash);
+		enum since_cmd_state st = SINCE_CMD_DIFF;
+		struct cmd_diff diff = { 0 };
+		struct since_cmd_group *g = NULL;
+
+		if (!is)
+			is = cmd_cache_find(old, c->output, c->hash);
+		if (log_version >= 7)
+			st = SINCE_CMD_OTHER_HASH;
+		else if (!was)
+			st = recording ? SINCE_CMD_OLD_UNKNOWN : SINCE_CMD_NOT_RECORDING;
+		else if (!is)
+			st = SINCE_CMD_NEW_UNKNOWN;
+		else
+			cmd_flag_diff(was->command, is->command, &diff);
+		for (size_t k = 0; k < s->n_cmd_groups && !g; k++)
+			if (s->cmd_groups[k].state == st &&
+			    (st != SINCE_CMD_DIFF || !strcmp(s->cmd_groups[k].diff.text, diff.text)))
+				g = &s->cmd_groups[k];
+		if (!g) {
+			PT_GROW(s->cmd_groups, s->n_cmd_groups, s->alloc_cmd_groups);
+			g = &s->cmd_groups[s->n_cmd_groups++];
+			*g = (struct since_cmd_group){ .state = st, .diff = diff, .all_objects = true };
+			memset(&diff, 0, sizeof(diff));
+		}
+		cmd_flag_diff_release(&diff);
+		PT_GROW(g->outputs, g->n, g->alloc);
+		g->outputs[g->n++] = c->output;
+		if (!is_object(c->output))
+			g->all_objects = false;
+	}
+	for (size_t k = 0; k < s->n_cmd_groups; k++) {
+		struct since_cmd_group *g = &s->cmd_groups[k];
+
+		g->text = g->state == SINCE_CMD_DIFF ? g->diff.text : since_cmd_state_text(g->state);
+		sort(g->outputs, g->n, sizeof(*g->outputs), cmp_str);
+	}
+	sort(s->cmd_groups, s->n_cmd_groups, sizeof(*s->cmd_groups), cmp_cmd_group);
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buildcmds.h"
 #include "buildtree.h"
 #include "diag.h"
 #include "ninjadeps.h"
@@ -33,6 +34,26 @@ struct since_cause {
 struct since_command {
 	const char *output;	/* points into the log */
 	char *target;		/* its CMake target, or NULL */
+	uint64_t hash, prev_hash;	/* its .ninja_log records': the last run's, the one before */
+};
+
+/* What is known of a command change (build_since_commands). */
+enum since_cmd_state {
+	SINCE_CMD_DIFF,		/* both commands recorded: the flag diff */
+	SINCE_CMD_OLD_UNKNOWN,	/* no recorded command has the previous record's hash */
+	SINCE_CMD_NOT_RECORDING,	/* --no-record / PTOOLS_NO_CACHE=1 */
+	SINCE_CMD_NEW_UNKNOWN,	/* the old one is known, the last run's is not (build.ninja changed since) */
+	SINCE_CMD_OTHER_HASH,	/* .ninja_log v7: not MurmurHash64A, nothing can be matched */
+};
+
+/* The outputs whose commands changed alike: "-DFOO=1 -> -DFOO=2: 12 objects". */
+struct since_cmd_group {
+	enum since_cmd_state state;
+	struct cmd_diff diff;	/* SINCE_CMD_DIFF */
+	const char *text;	/* diff.text, or the state's sentence */
+	const char **outputs;	/* point into the log, sorted */
+	size_t n, alloc;
+	bool all_objects;
 };
 
 struct ccache_stats {
@@ -60,6 +81,8 @@ struct build_since {
 	size_t n_new, alloc_new;
 	struct since_command *commands;
 	size_t n_commands, alloc_commands;
+	struct since_cmd_group *cmd_groups;	/* build_since_commands: most outputs first */
+	size_t n_cmd_groups, alloc_cmd_groups;
 	bool uses_ccache;	/* a compiler launcher or compiler path names ccache */
 	const char *ccache_how;	/* the cache entry that says so */
 	struct ccache_stats ccache;
@@ -76,6 +99,18 @@ struct build_since {
 void buildtree_since(struct buildtree *t, const struct build_rebuilt *r, size_t n, bool run_ccache,
 		     struct build_since *s, struct pt_diag *d);
 void build_since_release(struct build_since *s);
+
+/*
+ * Each command change against the recorded commands (buildcmds.h): now, the
+ * commands as build.ninja has them now (NULL: not known); old, the cache as
+ * recorded before this run (NULL: none yet); recording: false under
+ * --no-record. log_version: .ninja_log's (v7 hashes differently).
+ */
+void build_since_commands(struct build_since *s, int log_version, bool recording, const struct cmd_cache *now,
+			  const struct cmd_cache *old);
+/* The sentence of a state other than SINCE_CMD_DIFF. */
+const char *since_cmd_state_text(enum since_cmd_state st);
+const char *since_cmd_state_key(enum since_cmd_state st);
 
 /* `ccache --print-stats` output ("key\tvalue" lines). Returns 0, or -1 when no counter was read. */
 int ccache_stats_parse(const uint8_t *buf, size_t len, struct ccache_stats *c);
