@@ -2,8 +2,8 @@
  * The compile commands of a tree, kept between `ptinspect build` runs so that
  * --since-last can show a command change as its flag diff. .ninja_log keeps
  * only a 64-bit hash of each edge's command (build_log.cc: MurmurHash64A of
- * the evaluated command, seed 0xDECAFBADDECAFBAD, logs v5 and v6; v7 uses
- * another hash), so the old text is never in the tree: each run records the
+ * the evaluated command, seed 0xDECAFBADDECAFBAD, logs v5 and v6; whether a
+ * v7 log hashes alike is checked on the log, build_commands_agree), so the old text is never in the tree: each run records the
  * commands it sees, output -> command and its hash as ninja computes it, in
  * $XDG_CACHE_HOME/ptools/build-commands/<hash of the tree's real path>.json
  * (outside the tree), and a later run finds there the command whose hash is

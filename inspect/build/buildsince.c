@@ -479,7 +479,8 @@ const char *since_cmd_state_text(enum since_cmd_state st)
 	case SINCE_CMD_NEW_UNKNOWN:
 		return "the last run's command is not known: build.ninja changed after it";
 	case SINCE_CMD_OTHER_HASH:
-		return "the old command is not known: .ninja_log v7 hashes commands with rapidhash, not MurmurHash64A";
+		return "the old command is not known: no command of build.ninja hashes (MurmurHash64A) to what this "
+		       ".ninja_log holds for it";
 	case SINCE_CMD_DIFF:
 		break;
 	}
@@ -504,7 +505,29 @@ static int cmp_cmd_group(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
-void build_since_commands(struct build_since *s, int log_version, bool recording, const struct cmd_cache *now,
+size_t build_commands_agree(const struct ninjalog *l, const struct cmd_cache *now, size_t *compared)
+{
+	size_t n = 0, *latest = ninjalog_latest(l, &n), agree = 0;
+
+	*compared = 0;
+	for (size_t i = 0; now && i < n; i++) {
+		const struct ninjalog_rec *r = &l->v[latest[i]];
+		bool any = false;
+
+		for (size_t k = 0; k < now->n && !any; k++)
+			if (!strcmp(now->v[k].output, r->output)) {
+				any = true;
+				agree += now->v[k].hash == r->hash;
+			}
+		*compared += any;
+		if (*compared >= 64)
+			break;	/* a sample is enough */
+	}
+	free(latest);
+	return agree;
+}
+
+void build_since_commands(struct build_since *s, bool hash_known, bool recording, const struct cmd_cache *now,
 			  const struct cmd_cache *old)
 {
 	for (size_t i = 0; i < s->n_commands; i++) {
@@ -517,7 +540,7 @@ void build_since_commands(struct build_since *s, int log_version, bool recording
 
 		if (!is)
 			is = cmd_cache_find(old, c->output, c->hash);
-		if (log_version >= 7)
+		if (!hash_known)
 			st = SINCE_CMD_OTHER_HASH;
 		else if (!was)
 			st = recording ? SINCE_CMD_OLD_UNKNOWN : SINCE_CMD_NOT_RECORDING;

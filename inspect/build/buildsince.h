@@ -43,7 +43,7 @@ enum since_cmd_state {
 	SINCE_CMD_OLD_UNKNOWN,	/* no recorded command has the previous record's hash */
 	SINCE_CMD_NOT_RECORDING,	/* --no-record / PTOOLS_NO_CACHE=1 */
 	SINCE_CMD_NEW_UNKNOWN,	/* the old one is known, the last run's is not (build.ninja changed since) */
-	SINCE_CMD_OTHER_HASH,	/* .ninja_log v7: not MurmurHash64A, nothing can be matched */
+	SINCE_CMD_OTHER_HASH,	/* the log's hashes are not MurmurHash64A's of any command now (another ninja) */
 };
 
 /* The outputs whose commands changed alike: "-DFOO=1 -> -DFOO=2: 12 objects". */
@@ -104,10 +104,17 @@ void build_since_release(struct build_since *s);
  * Each command change against the recorded commands (buildcmds.h): now, the
  * commands as build.ninja has them now (NULL: not known); old, the cache as
  * recorded before this run (NULL: none yet); recording: false under
- * --no-record. log_version: .ninja_log's (v7 hashes differently).
+ * --no-record. hash_known: false when the log's hashes are not ours
+ * (build_commands_agree found none of a sample equal).
  */
-void build_since_commands(struct build_since *s, int log_version, bool recording, const struct cmd_cache *now,
+void build_since_commands(struct build_since *s, bool hash_known, bool recording, const struct cmd_cache *now,
 			  const struct cmd_cache *old);
+/*
+ * Of up to 64 outputs of the log's latest records that now has a command for
+ * (*compared), how many hash to the log's hash: none of many means the log's
+ * ninja hashes another way (ninja's log v7 may; v5 and v6 are MurmurHash64A).
+ */
+size_t build_commands_agree(const struct ninjalog *l, const struct cmd_cache *now, size_t *compared);
 /* The sentence of a state other than SINCE_CMD_DIFF. */
 const char *since_cmd_state_text(enum since_cmd_state st);
 const char *since_cmd_state_key(enum since_cmd_state st);

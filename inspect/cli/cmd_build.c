@@ -237,8 +237,17 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		else if (t.have_ninja)
 			ninja_explain_run(t.dir, 30, &explain, &d);
 	}
-	if (since_last)
-		build_since_commands(&since, t.log.version, cpath && !no_record, have_now ? &now : NULL, have_old ? &old : NULL);
+	if (since_last) {
+		size_t compared = 0, agree = have_now ? build_commands_agree(&t.log, &now, &compared) : 0;
+
+		/*
+		 * v4 logs hold the command text, not a hash: nothing to match. v7
+		 * (ninja 1.13) may hash otherwise: believed when a sample agrees.
+		 */
+		build_since_commands(&since, t.log.version >= 5 && (t.log.version < 7 || !compared || agree),
+				     cpath && !no_record,
+				     have_now ? &now : NULL, have_old ? &old : NULL);
+	}
 	if (have_now && !no_record) {
 		struct cmd_cache next;
 
