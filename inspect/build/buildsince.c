@@ -478,6 +478,8 @@ const char *since_cmd_state_text(enum since_cmd_state st)
 		return "the old command is not known: recording is off (--no-record or PTOOLS_NO_CACHE=1)";
 	case SINCE_CMD_NEW_UNKNOWN:
 		return "the last run's command is not known: build.ninja changed after it";
+	case SINCE_CMD_NOTHING_TO_RECORD:
+		return "the old command is not known, nor recorded: no build.ninja commands here (ninja -t compdb)";
 	case SINCE_CMD_OTHER_HASH:
 		return "the old command is not known: no command of build.ninja hashes (MurmurHash64A) to what this "
 		       ".ninja_log holds for it";
@@ -489,7 +491,7 @@ const char *since_cmd_state_text(enum since_cmd_state st)
 
 const char *since_cmd_state_key(enum since_cmd_state st)
 {
-	static const char *const k[] = { "diff", "old_unknown", "not_recording", "new_unknown", "other_hash" };
+	static const char *const k[] = { "diff", "old_unknown", "not_recording", "new_unknown", "other_hash", "nothing_to_record" };
 
 	return k[st];
 }
@@ -543,7 +545,7 @@ void build_since_commands(struct build_since *s, bool hash_known, bool recording
 		if (!hash_known)
 			st = SINCE_CMD_OTHER_HASH;
 		else if (!was)
-			st = recording ? SINCE_CMD_OLD_UNKNOWN : SINCE_CMD_NOT_RECORDING;
+			st = !recording ? SINCE_CMD_NOT_RECORDING : now ? SINCE_CMD_OLD_UNKNOWN : SINCE_CMD_NOTHING_TO_RECORD;
 		else if (!is)
 			st = SINCE_CMD_NEW_UNKNOWN;
 		else

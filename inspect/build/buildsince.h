@@ -44,6 +44,7 @@ enum since_cmd_state {
 	SINCE_CMD_NOT_RECORDING,	/* --no-record / PTOOLS_NO_CACHE=1 */
 	SINCE_CMD_NEW_UNKNOWN,	/* the old one is known, the last run's is not (build.ninja changed since) */
 	SINCE_CMD_OTHER_HASH,	/* the log's hashes are not MurmurHash64A's of any command now (another ninja) */
+	SINCE_CMD_NOTHING_TO_RECORD,	/* no commands now either (no build.ninja, no ninja): nothing recorded */
 };
 
 /* The outputs whose commands changed alike: "-DFOO=1 -> -DFOO=2: 12 objects". */
