@@ -84,6 +84,8 @@ struct build_since {
 	size_t n_commands, alloc_commands;
 	struct since_cmd_group *cmd_groups;	/* build_since_commands: most outputs first */
 	size_t n_cmd_groups, alloc_cmd_groups;
+	struct since_cmd_group *pending;	/* not rebuilt yet: build.ninja's command changed after the last run */
+	size_t n_pending, alloc_pending, n_pending_outputs;	/* (outputs point into build_since_commands' now) */
 	bool uses_ccache;	/* a compiler launcher or compiler path names ccache */
 	const char *ccache_how;	/* the cache entry that says so */
 	struct ccache_stats ccache;
@@ -105,11 +107,13 @@ void build_since_release(struct build_since *s);
  * Each command change against the recorded commands (buildcmds.h): now, the
  * commands as build.ninja has them now (NULL: not known); old, the cache as
  * recorded before this run (NULL: none yet); recording: false under
- * --no-record. hash_known: false when the log's hashes are not ours
+ * --no-record. Also the outputs whose command in build.ninja now is not the
+ * one their latest record in l hashed (ninja rebuilds them next), in
+ * s->pending. hash_known: false when the log's hashes are not ours
  * (build_commands_agree found none of a sample equal).
  */
-void build_since_commands(struct build_since *s, bool hash_known, bool recording, const struct cmd_cache *now,
-			  const struct cmd_cache *old);
+void build_since_commands(struct build_since *s, const struct ninjalog *l, bool hash_known, bool recording,
+			  const struct cmd_cache *now, const struct cmd_cache *old);
 /*
  * Of up to 64 outputs of the log's latest records that now has a command for
  * (*compared), how many hash to the log's hash: none of many means the log's

@@ -244,7 +244,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		 * v4 logs hold the command text, not a hash: nothing to match. v7
 		 * (ninja 1.13) may hash otherwise: believed when a sample agrees.
 		 */
-		build_since_commands(&since, t.log.version >= 5 && (t.log.version < 7 || !compared || agree),
+		build_since_commands(&since, &t.log, t.log.version >= 5 && (t.log.version < 7 || !compared || agree),
 				     cpath && !no_record,
 				     have_now ? &now : NULL, have_old ? &old : NULL);
 	}

@@ -193,6 +193,18 @@ static void since_text(FILE *f, const struct build_since *s, int details, int c)
 			fputc('\n', f);
 		}
 	}
+	if (s->n_pending) {
+		fprintf(f, "  %-22s %s output%s whose build.ninja command changed after the last run (ninja rebuilds them next)\n",
+			"command now", count_str(n1, sizeof(n1), s->n_pending_outputs), PT_PLURAL(s->n_pending_outputs));
+		for (size_t i = 0; i < s->n_pending; i++) {
+			const struct since_cmd_group *g = &s->pending[i];
+
+			fprintf(f, "  %-22s %s: %s %s%s: ", "", g->text, count_str(n1, sizeof(n1), g->n),
+				g->all_objects ? "object" : "output", PT_PLURAL(g->n));
+			name_list(f, g->outputs, g->n, list);
+			fputc('\n', f);
+		}
+	}
 	if (!s->inputs_known && s->n_changed)
 		fprintf(f, "  %-22s not known: no build.ninja, no .ninja_deps (%s output%s rebuilt for an input)\n", "inputs",
 			count_str(n1, sizeof(n1), s->n_changed), PT_PLURAL(s->n_changed));
@@ -466,11 +478,13 @@ static json_t *since_json(const struct build_since *s)
 		json_array_append_new(cmds, o);
 	}
 	json_object_set_new(j, "command_changed", cmds);
-	{
+	for (int pass = 0; pass < 2; pass++) {
 		json_t *groups = json_array();
+		const struct since_cmd_group *gv = pass ? s->pending : s->cmd_groups;
+		size_t gn = pass ? s->n_pending : s->n_cmd_groups;
 
-		for (size_t i = 0; i < s->n_cmd_groups; i++) {
-			const struct since_cmd_group *g = &s->cmd_groups[i];
+		for (size_t i = 0; i < gn; i++) {
+			const struct since_cmd_group *g = &gv[i];
 			json_t *o = json_object(), *ch = json_array();
 
 			json_object_set_new(o, "state", json_string(since_cmd_state_key(g->state)));
@@ -487,7 +501,7 @@ static json_t *since_json(const struct build_since *s)
 			json_object_set_new(o, "outputs", strs_json(g->outputs, g->n));
 			json_array_append_new(groups, o);
 		}
-		json_object_set_new(j, "command_changes", groups);
+		json_object_set_new(j, pass ? "command_pending" : "command_changes", groups);
 	}
 	if (s->uses_ccache) {
 		json_t *o = json_object();

@@ -174,4 +174,13 @@ head -c -3 "$T/deps.saved" >.ninja_deps
 MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/cut.txt" 2>"$T/cut.err"
 check_eq "cut deps log: exit 1" 1 $?
 check_contains "cut deps log: the warning" "ninja truncates the log at this point" "$(cat "$T/cut.err")"
+# build.ninja changed after the last run, nothing rebuilt: the command now
+# against the recorded one the latest record hashed (recorded by the runs above).
+sed -i '/^build tool\/CMakeFiles\/tool.dir\/c.c.o: /a\  cflags = -O0 -DLEVEL=1 -DTOOL=1' build.ninja
+MAX_JOBS=2 "$PTINSPECT" build --since-last . 2>/dev/null | grep -A1 '^  command now' >"$T/pending.txt"
+check_eq "command changed after the last run" "  command now            1 output whose build.ninja command changed after the last run (ninja rebuilds them next)
+                         added -DTOOL=1: 1 object: tool/CMakeFiles/tool.dir/c.c.o" "$(cat "$T/pending.txt")"
+MAX_JOBS=2 "$PTINSPECT" build --since-last --json . 2>/dev/null |
+	python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["since_last_causes"]["command_pending"], sort_keys=True))' >"$T/pending.json"
+check_eq "command_pending (JSON)" '[{"changes": [{"from": null, "to": "-DTOOL=1"}], "count": 1, "outputs": ["tool/CMakeFiles/tool.dir/c.c.o"], "state": "diff", "text": "added -DTOOL=1"}]' "$(cat "$T/pending.json")"
 finish
