@@ -550,7 +550,7 @@ void cmd_cache_release(struct cmd_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int cmd_cache_from_ninja(const char *dir, unsigned timeout_s, struct cmd_cache *c, struct pt_diag *d)
+int cmd_cache_from_ninja(const char *dir, struct cmd_cache *c)
 {
 	char *exe = pyenv_which("ninja");
 	struct pt_strbuf out;
@@ -559,8 +559,6 @@ int cmd_cache_from_ninja(const char *dir, unsigned timeout_s, struct cmd_cache *
 	size_t bytes = 0;
 	int st, rc = -1;
 
-	(void)timeout_s;
-	(void)d;
 	memset(c, 0, sizeof(*c));
 	if (!exe)
 		return -1;

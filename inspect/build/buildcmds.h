@@ -101,8 +101,9 @@ void cmd_cache_release(struct cmd_cache *c);
  * The build dir's commands as ninja evaluates them: `ninja -C DIR -t compdb`
  * (ninja 1.10 and later print every rule's edges with their output). Returns
  * 0, or -1 when ninja is not there or fails (nothing said: the caller says
- * the old command is not known).
+ * the old command is not known). No time limit: ninja only reads the
+ * manifest (as `ccache --print-stats`, run the same way).
  */
-int cmd_cache_from_ninja(const char *dir, unsigned timeout_s, struct cmd_cache *c, struct pt_diag *d);
+int cmd_cache_from_ninja(const char *dir, struct cmd_cache *c);
 
 #endif

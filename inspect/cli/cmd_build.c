@@ -213,7 +213,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		uint8_t *buf = NULL;
 		size_t len = 0;
 
-		have_now = cmd_cache_from_ninja(t.dir, 60, &now, &d) == 0;
+		have_now = cmd_cache_from_ninja(t.dir, &now) == 0;
 		if (pt_read_regular(cpath, CMD_CACHE_MAX + ((size_t)1 << 20), PT_SEV_NOTE, 0, &buf, &len, &d) == 0 &&
 		    cmd_cache_parse(buf, len, &old, cpath, &d) == 0)
 			/* another tree's whose path hashed alike: not ours */
