@@ -401,7 +401,9 @@ void buildtree_since(struct buildtree *t, const struct build_rebuilt *r, size_t 
 			break;
 		case BUILD_REBUILT_COMMAND:
 			PT_GROW(s->commands, s->n_commands, s->alloc_commands);
-			s->commands[s->n_commands++] = (struct since_command){ r[i].output, build_output_target(r[i].output) };
+			s->commands[s->n_commands++] = (struct since_command){
+				r[i].output, build_output_target(r[i].output), r[i].rec ? r[i].rec->hash : 0,
+				r[i].prev ? r[i].prev->hash : 0 };
 			if (r[i].prev && s->inputs_known)
 				explain_one(&c, &r[i], true, &ch, &a_ch);
 			break;
@@ -451,6 +453,16 @@ void build_since_release(struct build_since *s)
 	}
 	for (size_t i = 0; i < s->n_commands; i++)
 		free(s->commands[i].target);
+	for (size_t i = 0; i < s->n_cmd_groups; i++) {
+		cmd_flag_diff_release(&s->cmd_groups[i].diff);
+		free(s->cmd_groups[i].outputs);
+	}
+	free(s->cmd_groups);
+	for (size_t i = 0; i < s->n_pending; i++) {
+		cmd_flag_diff_release(&s->pending[i].diff);
+		free(s->pending[i].outputs);
+	}
+	free(s->pending);
 	free(s->causes);
 	free(s->commands);
 	free(s->unexplained);
@@ -460,4 +472,162 @@ void build_since_release(struct build_since *s)
 	free(s->map_to);
 	ninjadeps_release(&s->deps);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *since_cmd_state_text(enum since_cmd_state st)
+{
+	switch (st) {
+	case SINCE_CMD_OLD_UNKNOWN:
+		return "the old command is not known: ptinspect build records commands from this run on";
+	case SINCE_CMD_NOT_RECORDING:
+		return "the old command is not known: recording is off (--no-record or PTOOLS_NO_CACHE=1)";
+	case SINCE_CMD_NEW_UNKNOWN:
+		return "the last run's command is not known: build.ninja changed after it";
+	case SINCE_CMD_NOTHING_TO_RECORD:
+		return "the old command is not known, nor recorded: no build.ninja commands here (ninja -t compdb)";
+	case SINCE_CMD_OTHER_HASH:
+		return "the old command is not known: no command of build.ninja hashes (MurmurHash64A) to what this "
+		       ".ninja_log holds for it";
+	case SINCE_CMD_DIFF:
+		break;
+	}
+	return "";
+}
+
+const char *since_cmd_state_key(enum since_cmd_state st)
+{
+	static const char *const k[] = { "diff", "old_unknown", "not_recording", "new_unknown", "other_hash", "nothing_to_record" };
+
+	return k[st];
+}
+
+static int cmp_cmd_group(const void *a, const void *b)
+{
+	const struct since_cmd_group *x = a, *y = b;
+
+	if ((x->state == SINCE_CMD_DIFF) != (y->state == SINCE_CMD_DIFF))
+		return x->state == SINCE_CMD_DIFF ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+size_t build_commands_agree(const struct ninjalog *l, const struct cmd_cache *now, size_t *compared)
+{
+	size_t n = 0, *latest = ninjalog_latest(l, &n), agree = 0;
+
+	*compared = 0;
+	for (size_t i = 0; now && i < n; i++) {
+		const struct ninjalog_rec *r = &l->v[latest[i]];
+		bool any = false;
+
+		for (size_t k = 0; k < now->n && !any; k++)
+			if (!strcmp(now->v[k].output, r->output)) {
+				any = true;
+				agree += now->v[k].hash == r->hash;
+			}
+		*compared += any;
+		if (*compared >= 64)
+			break;	/* a sample is enough */
+	}
+	free(latest);
+	return agree;
+}
+
+/* Into the group of its change (a new one when none has it); diff is taken. */
+static void group_add(struct since_cmd_group **v, size_t *n, size_t *alloc, enum since_cmd_state st,
+		      struct cmd_diff *diff, const char *output)
+{
+	struct since_cmd_group *g = NULL;
+
+	for (size_t k = 0; k < *n && !g; k++)
+		if ((*v)[k].state == st && (st != SINCE_CMD_DIFF || !strcmp((*v)[k].diff.text, diff->text)))
+			g = &(*v)[k];
+	if (!g) {
+		PT_GROW(*v, *n, *alloc);
+		g = &(*v)[(*n)++];
+		*g = (struct since_cmd_group){ .state = st, .diff = *diff, .all_objects = true };
+		memset(diff, 0, sizeof(*diff));
+	}
+	cmd_flag_diff_release(diff);
+	PT_GROW(g->outputs, g->n, g->alloc);
+	g->outputs[g->n++] = output;
+	if (!is_object(output))
+		g->all_objects = false;
+}
+
+static void groups_finish(struct since_cmd_group *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		v[k].text = v[k].state == SINCE_CMD_DIFF ? v[k].diff.text : since_cmd_state_text(v[k].state);
+		sort(v[k].outputs, v[k].n, sizeof(*v[k].outputs), cmp_str);
+	}
+	sort(v, n, sizeof(*v), cmp_cmd_group);
+}
+
+static int cmp_rec_output(const void *a, const void *b)
+{
+	return strcmp((*(const struct ninjalog_rec *const *)a)->output, (*(const struct ninjalog_rec *const *)b)->output);
+}
+
+void build_since_commands(struct build_since *s, const struct ninjalog *l, bool hash_known, bool recording,
+			  const struct cmd_cache *now, const struct cmd_cache *old)
+{
+	enum since_cmd_state unknown = !recording ? SINCE_CMD_NOT_RECORDING
+					: now	  ? SINCE_CMD_OLD_UNKNOWN
+						  : SINCE_CMD_NOTHING_TO_RECORD;
+
+	for (size_t i = 0; i < s->n_commands; i++) {
+		const struct since_command *c = &s->commands[i];
+		const struct cmd_record *was = cmd_cache_find(old, c->output, c->prev_hash);
+		const struct cmd_record *is = cmd_cache_find(now, c->output, c->hash);
+		enum since_cmd_state st = SINCE_CMD_DIFF;
+		struct cmd_diff diff = { 0 };
+
+		if (!is)
+			is = cmd_cache_find(old, c->output, c->hash);
+		if (!hash_known)
+			st = SINCE_CMD_OTHER_HASH;
+		else if (!was)
+			st = unknown;
+		else if (!is)
+			st = SINCE_CMD_NEW_UNKNOWN;
+		else
+			cmd_flag_diff(was->command, is->command, &diff);
+		group_add(&s->cmd_groups, &s->n_cmd_groups, &s->alloc_cmd_groups, st, &diff, c->output);
+	}
+	groups_finish(s->cmd_groups, s->n_cmd_groups);
+	/* Not rebuilt yet: build.ninja's command now is not the one the latest record hashed. */
+	if (hash_known && now && l && l->version >= 5) {
+		size_t n = 0, *latest = ninjalog_latest(l, &n);
+		const struct ninjalog_rec **recs = pt_xmalloc((n ? n : 1) * sizeof(*recs));
+
+		for (size_t i = 0; i < n; i++)
+			recs[i] = &l->v[latest[i]];
+		sort(recs, n, sizeof(*recs), cmp_rec_output);
+		for (size_t i = 0; i < now->n; i++) {
+			struct ninjalog_rec key = { .output = now->v[i].output };
+			const struct ninjalog_rec *kp = &key, **hit;
+			const struct cmd_record *was;
+			struct cmd_diff diff = { 0 };
+			enum since_cmd_state st = SINCE_CMD_DIFF;
+
+			/* one edge per output: a repeat is skipped */
+			if (i && !strcmp(now->v[i - 1].output, now->v[i].output))
+				continue;
+			hit = n ? bsearch(&kp, recs, n, sizeof(*recs), cmp_rec_output) : NULL;
+			if (!hit || (*hit)->hash == now->v[i].hash)
+				continue;
+			was = cmd_cache_find(old, now->v[i].output, (*hit)->hash);
+			if (was)
+				cmd_flag_diff(was->command, now->v[i].command, &diff);
+			else
+				st = unknown;
+			group_add(&s->pending, &s->n_pending, &s->alloc_pending, st, &diff, now->v[i].output);
+			s->n_pending_outputs++;
+		}
+		groups_finish(s->pending, s->n_pending);
+		free(recs);
+		free(latest);
+	}
 }

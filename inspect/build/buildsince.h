@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buildcmds.h"
 #include "buildtree.h"
 #include "diag.h"
 #include "ninjadeps.h"
@@ -33,6 +34,27 @@ struct since_cause {
 struct since_command {
 	const char *output;	/* points into the log */
 	char *target;		/* its CMake target, or NULL */
+	uint64_t hash, prev_hash;	/* its .ninja_log records': the last run's, the one before */
+};
+
+/* What is known of a command change (build_since_commands). */
+enum since_cmd_state {
+	SINCE_CMD_DIFF,		/* both commands recorded: the flag diff */
+	SINCE_CMD_OLD_UNKNOWN,	/* no recorded command has the previous record's hash */
+	SINCE_CMD_NOT_RECORDING,	/* --no-record / PTOOLS_NO_CACHE=1 */
+	SINCE_CMD_NEW_UNKNOWN,	/* the old one is known, the last run's is not (build.ninja changed since) */
+	SINCE_CMD_OTHER_HASH,	/* the log's hashes are not MurmurHash64A's of any command now (another ninja) */
+	SINCE_CMD_NOTHING_TO_RECORD,	/* no commands now either (no build.ninja, no ninja): nothing recorded */
+};
+
+/* The outputs whose commands changed alike: "-DFOO=1 -> -DFOO=2: 12 objects". */
+struct since_cmd_group {
+	enum since_cmd_state state;
+	struct cmd_diff diff;	/* SINCE_CMD_DIFF */
+	const char *text;	/* diff.text, or the state's sentence */
+	const char **outputs;	/* point into the log, sorted */
+	size_t n, alloc;
+	bool all_objects;
 };
 
 struct ccache_stats {
@@ -60,6 +82,10 @@ struct build_since {
 	size_t n_new, alloc_new;
 	struct since_command *commands;
 	size_t n_commands, alloc_commands;
+	struct since_cmd_group *cmd_groups;	/* build_since_commands: most outputs first */
+	size_t n_cmd_groups, alloc_cmd_groups;
+	struct since_cmd_group *pending;	/* not rebuilt yet: build.ninja's command changed after the last run */
+	size_t n_pending, alloc_pending, n_pending_outputs;	/* (outputs point into build_since_commands' now) */
 	bool uses_ccache;	/* a compiler launcher or compiler path names ccache */
 	const char *ccache_how;	/* the cache entry that says so */
 	struct ccache_stats ccache;
@@ -76,6 +102,27 @@ struct build_since {
 void buildtree_since(struct buildtree *t, const struct build_rebuilt *r, size_t n, bool run_ccache,
 		     struct build_since *s, struct pt_diag *d);
 void build_since_release(struct build_since *s);
+
+/*
+ * Each command change against the recorded commands (buildcmds.h): now, the
+ * commands as build.ninja has them now (NULL: not known); old, the cache as
+ * recorded before this run (NULL: none yet); recording: false under
+ * --no-record. Also the outputs whose command in build.ninja now is not the
+ * one their latest record in l hashed (ninja rebuilds them next), in
+ * s->pending. hash_known: false when the log's hashes are not ours
+ * (build_commands_agree found none of a sample equal).
+ */
+void build_since_commands(struct build_since *s, const struct ninjalog *l, bool hash_known, bool recording,
+			  const struct cmd_cache *now, const struct cmd_cache *old);
+/*
+ * Of up to 64 outputs of the log's latest records that now has a command for
+ * (*compared), how many hash to the log's hash: none of many means the log's
+ * ninja hashes another way (ninja's log v7 may; v5 and v6 are MurmurHash64A).
+ */
+size_t build_commands_agree(const struct ninjalog *l, const struct cmd_cache *now, size_t *compared);
+/* The sentence of a state other than SINCE_CMD_DIFF. */
+const char *since_cmd_state_text(enum since_cmd_state st);
+const char *since_cmd_state_key(enum since_cmd_state st);
 
 /* `ccache --print-stats` output ("key\tvalue" lines). Returns 0, or -1 when no counter was read. */
 int ccache_stats_parse(const uint8_t *buf, size_t len, struct ccache_stats *c);

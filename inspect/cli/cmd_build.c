@@ -3,14 +3,17 @@
  * reading and analyses in build/, rendering in report_build.c.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildcmds.h"
 #include "buildsource.h"
 #include "buildtree.h"
+#include "fsutil.h"
 #include "jsonout.h"
 #include "xalloc.h"
 #include "ptinspect.h"
@@ -26,7 +29,12 @@ static const char usage_text[] =
 	"  --since-last        what the last ninja run rebuilt, and why: the inputs that\n"
 	"                      changed (.ninja_deps, mtimes) with what each rebuilt, new\n"
 	"                      outputs, changed commands, ccache's hit rate; and what\n"
-	"                      ninja would run now (ninja -n -d explain, when on PATH)\n"
+	"                      ninja would run now (ninja -n -d explain, when on PATH);\n"
+	"                      a changed command as its flag diff against the one an\n"
+	"                      earlier ptinspect build recorded\n"
+	"  --no-record         do not record the tree's commands (ninja -t compdb) in\n"
+	"                      $XDG_CACHE_HOME/ptools/build-commands/ (what is there\n"
+	"                      is still read; PTOOLS_NO_CACHE=1: neither)\n"
 	"  --source PATH[:LINE]|SYMBOL\n"
 	"                      is that file generated (torchgen), from which\n"
 	"                      native_functions.yaml entry, forwarding to which kernels;\n"
@@ -118,6 +126,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		{ "compdb", no_argument, NULL, 'c' },
 		{ "no-compdb", no_argument, NULL, 'n' },
 		{ "source", required_argument, NULL, 'S' },
+		{ "no-record", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct buildtree t;
@@ -134,7 +143,10 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	const char *dir;
 	char **sources = NULL;
 	size_t n_sources = 0, alloc_sources = 0;
-	int c, since_last = 0, details = 0, compdb = 0, rc = EXIT_FINE;
+	int c, since_last = 0, details = 0, compdb = 0, no_record = 0, rc = EXIT_FINE;
+	struct cmd_cache now = { 0 }, old = { 0 };
+	bool have_now = false, have_old = false;
+	char *cpath = NULL, *real = NULL;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -143,6 +155,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		case 'd': details = 1; compdb = 1; break;
 		case 'c': compdb = 1; break;
 		case 'n': compdb = 0; break;
+		case 'R': no_record = 1; break;
 		case 'S':
 			if (!strcmp(optarg, "-")) {
 				read_queries(&sources, &n_sources, &alloc_sources);
@@ -194,6 +207,19 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		pt_diag_release(&d);
 		return rc;
 	}
+	/* The commands now, and those an earlier run recorded (buildcmds.h). */
+	cpath = cmd_cache_path(t.dir, &real);
+	if (cpath && t.have_ninja) {
+		uint8_t *buf = NULL;
+		size_t len = 0;
+
+		have_now = cmd_cache_from_ninja(t.dir, &now) == 0;
+		if (pt_read_regular(cpath, CMD_CACHE_MAX + ((size_t)1 << 20), PT_SEV_NOTE, 0, &buf, &len, &d) == 0 &&
+		    cmd_cache_parse(buf, len, &old, cpath, &d) == 0)
+			/* another tree's whose path hashed alike: not ours */
+			have_old = old.tree && !strcmp(old.tree, real);
+		free(buf);
+	}
 	buildtree_config(&t, &cfg);
 	buildtree_profile(&t, &prof);
 	buildtree_memory(&t, &prof, &mem);
@@ -211,6 +237,28 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 		else if (t.have_ninja)
 			ninja_explain_run(t.dir, 30, &explain, &d);
 	}
+	if (since_last) {
+		size_t compared = 0, agree = have_now ? build_commands_agree(&t.log, &now, &compared) : 0;
+
+		/*
+		 * v4 logs hold the command text, not a hash: nothing to match. v7
+		 * (ninja 1.13) may hash otherwise: believed when a sample agrees.
+		 */
+		build_since_commands(&since, &t.log, t.log.version >= 5 && (t.log.version < 7 || !compared || agree),
+				     cpath && !no_record,
+				     have_now ? &now : NULL, have_old ? &old : NULL);
+	}
+	if (have_now && !no_record) {
+		struct cmd_cache next;
+
+		now.tree = pt_xstrdup(real);
+		cmd_cache_merge(&now, have_old ? &old : &(struct cmd_cache){ 0 }, &next);
+		if (next.n_dropped)
+			pt_diag_add(&d, PT_SEV_NOTE, cpath, NULL, "%zu command%s not recorded: over the %zu MiB cap",
+				    next.n_dropped, next.n_dropped == 1 ? "" : "s", CMD_CACHE_MAX >> 20);
+		cmd_cache_write(cpath, &next, &d);
+		cmd_cache_release(&next);
+	}
 	rep = (struct build_report){ &t, &cfg, &prof, &mem, &chk, rebuilt, n_rebuilt, since_last, &explain, details,
 				     since_last ? &since : NULL };
 	if (ctx->json) {
@@ -226,6 +274,10 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	if (pt_diag_count(&d, PT_SEV_WARNING) || pt_diag_count(&chk.findings, PT_SEV_WARNING))
 		rc = EXIT_PROBLEMS;
 	build_since_release(&since);
+	cmd_cache_release(&now);
+	cmd_cache_release(&old);
+	free(cpath);
+	free(real);
 	free(rebuilt);
 	ninja_explain_release(&explain);
 	build_check_release(&chk);

@@ -181,7 +181,29 @@ static void since_text(FILE *f, const struct build_since *s, int details, int c)
 			shown_t++;
 			i = j;
 		}
-		fprintf(f, " (.ninja_log keeps only a hash of the old command)\n");
+		fputc('\n', f);
+		/* Alike changes grouped: the flag diff against the recorded command (buildcmds.h). */
+		for (size_t i = 0; i < s->n_cmd_groups; i++) {
+			const struct since_cmd_group *g = &s->cmd_groups[i];
+
+			fprintf(f, "  %-22s %s: %s %s%s", "", g->text, count_str(n1, sizeof(n1), g->n),
+				g->all_objects ? "object" : "output", PT_PLURAL(g->n));
+			fputs(": ", f);
+			name_list(f, g->outputs, g->n, list);
+			fputc('\n', f);
+		}
+	}
+	if (s->n_pending) {
+		fprintf(f, "  %-22s %s output%s whose build.ninja command changed after the last run (ninja rebuilds them next)\n",
+			"command now", count_str(n1, sizeof(n1), s->n_pending_outputs), PT_PLURAL(s->n_pending_outputs));
+		for (size_t i = 0; i < s->n_pending; i++) {
+			const struct since_cmd_group *g = &s->pending[i];
+
+			fprintf(f, "  %-22s %s: %s %s%s: ", "", g->text, count_str(n1, sizeof(n1), g->n),
+				g->all_objects ? "object" : "output", PT_PLURAL(g->n));
+			name_list(f, g->outputs, g->n, list);
+			fputc('\n', f);
+		}
 	}
 	if (!s->inputs_known && s->n_changed)
 		fprintf(f, "  %-22s not known: no build.ninja, no .ninja_deps (%s output%s rebuilt for an input)\n", "inputs",
@@ -456,6 +478,31 @@ static json_t *since_json(const struct build_since *s)
 		json_array_append_new(cmds, o);
 	}
 	json_object_set_new(j, "command_changed", cmds);
+	for (int pass = 0; pass < 2; pass++) {
+		json_t *groups = json_array();
+		const struct since_cmd_group *gv = pass ? s->pending : s->cmd_groups;
+		size_t gn = pass ? s->n_pending : s->n_cmd_groups;
+
+		for (size_t i = 0; i < gn; i++) {
+			const struct since_cmd_group *g = &gv[i];
+			json_t *o = json_object(), *ch = json_array();
+
+			json_object_set_new(o, "state", json_string(since_cmd_state_key(g->state)));
+			json_object_set_new(o, "text", pt_json_str(g->text));
+			for (size_t k = 0; k < g->diff.n; k++) {
+				json_t *c = json_object();
+
+				json_object_set_new(c, "from", pt_json_str(g->diff.v[k].from));
+				json_object_set_new(c, "to", pt_json_str(g->diff.v[k].to));
+				json_array_append_new(ch, c);
+			}
+			json_object_set_new(o, "changes", ch);
+			json_object_set_new(o, "count", json_integer((json_int_t)g->n));
+			json_object_set_new(o, "outputs", strs_json(g->outputs, g->n));
+			json_array_append_new(groups, o);
+		}
+		json_object_set_new(j, pass ? "command_pending" : "command_changes", groups);
+	}
 	if (s->uses_ccache) {
 		json_t *o = json_object();
 		const struct ccache_stats *cs = &s->ccache;

@@ -4,6 +4,9 @@
 set -u
 T=$(mktemp -d "${TMPDIR:-/tmp}/pttest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# What our tools cache (ptinspect build's recorded commands) goes into the
+# test's own scratch, never the user's ~/.cache; a test that wants another sets it.
+export XDG_CACHE_HOME=$T/cache
 PT_FAILS=0
 PT_CHECKS=0
 # The CUDA driver's JIT cache settings change ptinspect's --gpu verdicts (their JIT lines):

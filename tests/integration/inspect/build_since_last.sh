@@ -40,10 +40,10 @@ CMAKE_GENERATOR:INTERNAL=Ninja
 CMAKE_BUILD_TYPE:STRING=Debug
 CMAKE_C_COMPILER_LAUNCHER:STRING=ccache
 EOC
-# $1: bindings of d.c.o's edge; $2: more edges.
+# $1: bindings of d.c.o's edge; $2: more edges; $3, $4: bindings of a.c.o's and b.c.o's.
 manifest() {
 	cat <<EON
-cflags = -O0
+cflags = -O0 -DLEVEL=1
 rule cc
   command = ccache gcc \$cflags -I$S/inc -MD -MF \$out.d -c \$in -o \$out
   depfile = \$out.d
@@ -51,7 +51,9 @@ rule cc
 rule link
   command = gcc \$in -o \$out
 build app/CMakeFiles/app.dir/a.c.o: cc $S/src/a.c
+${3-}
 build app/CMakeFiles/app.dir/b.c.o: cc $S/src/b.c
+${4-}
 build app/CMakeFiles/app.dir/d.c.o: cc $S/src/d.c
 $1
 build app/app: link app/CMakeFiles/app.dir/a.c.o app/CMakeFiles/app.dir/b.c.o app/CMakeFiles/app.dir/d.c.o
@@ -62,6 +64,24 @@ EON
 }
 manifest "" "" >"$S/build/build.ninja"
 ninja -C "$S/build" >"$T/build1.out" 2>&1 || { cat "$T/build1.out"; fail "first build"; finish; }
+# A plain `ptinspect build` records the commands (ninja -t compdb) in the
+# cache outside the tree ($XDG_CACHE_HOME: this test's own, common.sh), each
+# with the hash ninja wrote in .ninja_log for it.
+"$PTINSPECT" build "$S/build" >"$T/record.out" 2>&1
+check_eq "recording run: exit 0" 0 $?
+rec=$(ls "$XDG_CACHE_HOME"/ptools/build-commands/*.json 2>/dev/null)
+check_eq "one cache file, outside the tree" 1 "$(printf '%s\n' "$rec" | grep -c '\.json$')"
+cat >"$T/hashes.py" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+log = {}
+for l in open(sys.argv[2]).read().splitlines()[1:]:
+    f = l.split("\t")
+    log[f[3]] = int(f[4], 16)  # ninja writes it unpadded
+rec = {c["output"]: int(c["hash"], 16) for c in j["commands"]}
+print(len(rec), "ok" if rec == log and oct(__import__("os").stat(sys.argv[1]).st_mode & 0o777) == "0o600" else f"{rec} != {log}")
+PY
+check_eq "recorded hashes are ninja's (.ninja_log)" "6 ok" "$(python3 "$T/hashes.py" "$rec" "$S/build/.ninja_log" 2>&1)"
 ccache -z >/dev/null
 # A second past the zeroing: the stats' time (whole seconds) is before the run's.
 sleep 1
@@ -69,7 +89,9 @@ n1=$(($(wc -l <"$S/build/.ninja_log") - 1))
 # What changes: common.h's content, c.c.o deleted, d.c.o's flags, a new edge.
 echo '#define COMMON 2' >"$S/inc/common.h"
 rm "$S/build/tool/CMakeFiles/tool.dir/c.c.o"
-manifest "  cflags = -O1" "build extra/CMakeFiles/extra.dir/e.c.o: cc $S/src/d.c" >"$S/build/build.ninja"
+# a.c.o and d.c.o: -O and a -D changed; b.c.o: a -D added; e.c.o: new.
+manifest "  cflags = -O1 -DLEVEL=2" "build extra/CMakeFiles/extra.dir/e.c.o: cc $S/src/d.c" \
+	"  cflags = -O1 -DLEVEL=2" "  cflags = -O0 -DLEVEL=1 -DEXTRA" >"$S/build/build.ninja"
 ninja -C "$S/build" -n -d explain >"$T/explain.txt" 2>&1
 ninja -C "$S/build" >"$T/build2.out" 2>&1 || { cat "$T/build2.out"; fail "second build"; finish; }
 # The measured times replaced by fixed ones (each run's restarting at 0) and
@@ -115,6 +137,25 @@ if c["no_newer_input"] != gone or len(gone) != 1:
 print("\n".join(fails) or "ok")
 PY
 check_eq "the groups against ninja -n -d explain" ok "$(python3 "$T/vs.py" "$T/since.json" "$T/explain.txt" 2>&1)"
+# Run again: the old commands are still there (the cache keeps an output's
+# earlier command), the same groups.
+MAX_JOBS=2 "$PTINSPECT" build --since-last . 2>/dev/null | grep -A2 '^  command changed' >"$T/again.txt"
+check_eq "a second --since-last: the same flag diff" "$(grep -A2 '^  command changed' "$E/build_since_small.stdout.txt")" "$(cat "$T/again.txt")"
+# Nothing recorded before (another cache dir): it says so; PTOOLS_NO_CACHE=1
+# and --no-record: recording is off, and --no-record writes nothing.
+XDG_CACHE_HOME=$T/cache2 MAX_JOBS=2 "$PTINSPECT" build --since-last --no-record . >"$T/norec.txt" 2>&1
+check_contains "--no-record, nothing recorded" "the old command is not known: recording is off (--no-record or PTOOLS_NO_CACHE=1): 3 objects" "$(cat "$T/norec.txt")"
+check_eq "--no-record writes nothing" "" "$(ls "$T/cache2" 2>&1 | grep -v 'No such file')"
+XDG_CACHE_HOME=$T/cache2 MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/first.txt" 2>&1
+check_contains "first run with a cache" "the old command is not known: ptinspect build records commands from this run on: 3 objects" "$(cat "$T/first.txt")"
+PTOOLS_NO_CACHE=1 MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/nocache.txt" 2>&1
+check_contains "PTOOLS_NO_CACHE=1" "recording is off (--no-record or PTOOLS_NO_CACHE=1): 3 objects" "$(cat "$T/nocache.txt")"
+# A damaged cache file: a note, the run goes on (exit as before).
+for f in "$XDG_CACHE_HOME"/ptools/build-commands/*.json; do printf '{"format": 1' >"$f"; done
+MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/damaged.txt" 2>&1
+check_eq "damaged cache: exit 0" 0 $?
+check_contains "damaged cache: said" "not a ptools build-commands file (version 1): ignored" "$(cat "$T/damaged.txt")"
+check_contains "damaged cache: old commands not known" "the old command is not known: ptinspect build records commands from this run on" "$(cat "$T/damaged.txt")"
 # ccache's own figures for the second build: one direct hit (c.c), four misses.
 check_eq "ccache --print-stats" "1 0 4" "$(ccache --print-stats | awk -F'\t' '$1 == "direct_cache_hit" { d = $2 } $1 == "preprocessed_cache_hit" { p = $2 } $1 == "cache_miss" { m = $2 } END { print d, p, m }')"
 # Stats zeroed after the last run began are not its figures; a build
@@ -133,4 +174,13 @@ head -c -3 "$T/deps.saved" >.ninja_deps
 MAX_JOBS=2 "$PTINSPECT" build --since-last . >"$T/cut.txt" 2>"$T/cut.err"
 check_eq "cut deps log: exit 1" 1 $?
 check_contains "cut deps log: the warning" "ninja truncates the log at this point" "$(cat "$T/cut.err")"
+# build.ninja changed after the last run, nothing rebuilt: the command now
+# against the recorded one the latest record hashed (recorded by the runs above).
+sed -i '/^build tool\/CMakeFiles\/tool.dir\/c.c.o: /a\  cflags = -O0 -DLEVEL=1 -DTOOL=1' build.ninja
+MAX_JOBS=2 "$PTINSPECT" build --since-last . 2>/dev/null | grep -A1 '^  command now' >"$T/pending.txt"
+check_eq "command changed after the last run" "  command now            1 output whose build.ninja command changed after the last run (ninja rebuilds them next)
+                         added -DTOOL=1: 1 object: tool/CMakeFiles/tool.dir/c.c.o" "$(cat "$T/pending.txt")"
+MAX_JOBS=2 "$PTINSPECT" build --since-last --json . 2>/dev/null |
+	python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["since_last_causes"]["command_pending"], sort_keys=True))' >"$T/pending.json"
+check_eq "command_pending (JSON)" '[{"changes": [{"from": null, "to": "-DTOOL=1"}], "count": 1, "outputs": ["tool/CMakeFiles/tool.dir/c.c.o"], "state": "diff", "text": "added -DTOOL=1"}]' "$(cat "$T/pending.json")"
 finish
