@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buildcmds.h"
+#include "childwait.h"
 #include "compdb.h"
 #include "fsutil.h"
 #include "jsonout.h"
@@ -565,8 +566,12 @@ int cmd_cache_from_ninja(const char *dir, struct cmd_cache *c)
 	{
 		char *argv[] = { exe, (char *)"-C", (char *)dir, (char *)"-t", (char *)"compdb", NULL };
 
+		/* A deadline: build.ninja may include what never ends (a FIFO, a device). */
+		struct childwait_opts o = { .timeout_s = CMD_NINJA_TIMEOUT_S };
+		struct childwait_result res = { 0 };
+
 		pt_strbuf_init(&out, (size_t)1 << 30);
-		st = pyenv_run_capture(argv, &out, 1);
+		st = childwait_exec(argv, 1, &o, &out, &res) == 0 && !res.timed_out ? res.status : -1;
 	}
 	pt_diag_init(&quiet);
 	if (st == 0 && out.clipped == 0 &&

@@ -100,10 +100,14 @@ void cmd_cache_release(struct cmd_cache *c);
 /*
  * The build dir's commands as ninja evaluates them: `ninja -C DIR -t compdb`
  * (ninja 1.10 and later print every rule's edges with their output). Returns
- * 0, or -1 when ninja is not there or fails (nothing said: the caller says
- * the old command is not known). No time limit: ninja only reads the
- * manifest (as `ccache --print-stats`, run the same way).
+ * 0, or -1 when ninja is not there, fails or takes over
+ * CMD_NINJA_TIMEOUT_S (nothing said: the caller says the old command is not
+ * known). It only reads the manifest, but the manifest may include a file
+ * that never ends (a FIFO): the caller runs it only when buildtree read every
+ * ninja file as a regular file (ninja_whole), and the deadline (childwait)
+ * covers what buildtree does not read (nested includes).
  */
+#define CMD_NINJA_TIMEOUT_S 30
 int cmd_cache_from_ninja(const char *dir, struct cmd_cache *c);
 
 #endif

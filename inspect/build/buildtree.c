@@ -141,16 +141,20 @@ int buildtree_load(const char *dir, bool want_compdb, struct buildtree *t, struc
 	p = pt_xasprintf("%s/build.ninja", t->dir);
 	rc = read_file(p, PT_SEV_WARNING, &buf, &len, d);
 	if (rc == 0 && buildninja_parse(buf, len, &t->ninja, p, d) == 0)
-		t->have_ninja = true;
+		t->have_ninja = t->ninja_whole = true;
 	free(buf);
 	free(p);
+	if (t->have_ninja && t->ninja.n_includes > 16)
+		t->ninja_whole = false;
 	/* CMake puts the rules in an included file; edges may be there too. */
 	for (size_t i = 0; t->have_ninja && i < t->ninja.n_includes && i < 16; i++) {
 		struct buildninja inc;
 		const char *name = t->ninja.includes[i];
 
 		p = name[0] == '/' ? pt_xstrdup(name) : pt_xasprintf("%s/%s", t->dir, name);
-		if (read_file(p, PT_SEV_WARNING, &buf, &len, d) == 0 && buildninja_parse(buf, len, &inc, p, d) == 0) {
+		if (read_file(p, PT_SEV_WARNING, &buf, &len, d) != 0)
+			t->ninja_whole = false;
+		else if (buildninja_parse(buf, len, &inc, p, d) == 0) {
 			for (size_t k = 0; k < inc.n_edges; k++) {
 				PT_GROW(t->ninja.edges, t->ninja.n_edges, t->ninja.alloc_edges);
 				t->ninja.edges[t->ninja.n_edges++] = inc.edges[k];

@@ -23,6 +23,7 @@ struct buildtree {
 	char *dir;		/* the build directory */
 	char *source_dir;	/* CMAKE_HOME_DIRECTORY / torch_SOURCE_DIR, or NULL */
 	bool have_cache, have_ninja, have_log, have_compdb;
+	bool ninja_whole;	/* build.ninja and each include it names were read as regular files */
 	struct cmakecache cache;
 	struct buildninja ninja;
 	struct ninjalog log;

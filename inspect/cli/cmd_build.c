@@ -209,7 +209,7 @@ int cmd_build(int argc, char **argv, struct pt_cli *ctx)
 	}
 	/* The commands now, and those an earlier run recorded (buildcmds.h). */
 	cpath = cmd_cache_path(t.dir, &real);
-	if (cpath && t.have_ninja) {
+	if (cpath && t.have_ninja && t.ninja_whole) {
 		uint8_t *buf = NULL;
 		size_t len = 0;
 
