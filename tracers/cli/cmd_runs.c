@@ -320,6 +320,9 @@ static void show_text(json_t *run, int cut)
 	if ((s = json_string_value(json_object_get(run, "torch_version"))))
 		printf("  torch:    %s, %s build\n", s,
 		       json_string_value(json_object_get(run, "torch_build_type")) ?: "unknown");
+	else if ((s = json_string_value(
+			  json_object_get(json_object_get(run, "torch_trace"), "torch_version"))))
+		printf("  torch:    %s (the trace's torch_version artifact)\n", s);
 	if ((s = json_string_value(json_object_get(run, "logs_spec"))))
 		printf("  TORCH_LOGS=%s\n", s);
 	printf("  output:   %lld bytes stdout, %lld bytes stderr\n",

@@ -893,31 +893,5 @@ int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, voi
 
 char *rp_trace_torch_version(struct db *ix, int64_t run_id, char **md5_out, struct pt_diag *diag)
 {
-	struct db_stmt *s = db_prepare(ix, "SELECT payload_md5 FROM trace_records WHERE run_id = ?1"
-					   " AND kind = 'artifact' AND name = 'torch_version'"
-					   " AND payload_md5 IS NOT NULL ORDER BY id LIMIT 1");
-	char *md5 = NULL, *data = NULL, *out = NULL;
-	size_t len = 0;
-	json_t *j, *v;
-
-	if (!s || db_bind(s, "i", run_id) < 0)
-		return NULL;
-	if (db_step(s) == 1)
-		md5 = pt_xstrdup(db_col_text(s, 0));
-	db_reset(s);
-	if (!md5 || tt_payload_get(ix, md5, &data, &len, diag) != 0) {
-		free(md5);
-		return NULL;
-	}
-	j = json_loadb(data, len, 0, NULL);
-	v = json_object_get(j, "pytorch_version");
-	if (json_is_string(v))
-		out = pt_xstrdup(json_string_value(v));
-	json_decref(j);
-	free(data);
-	if (out && md5_out)
-		*md5_out = md5;
-	else
-		free(md5);
-	return out;
+	return tt_torch_version(ix, run_id, md5_out, diag);
 }

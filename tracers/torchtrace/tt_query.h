@@ -90,6 +90,13 @@ const char *tt_artifact_label(const char *kind, const char *name);
 int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
 		       char *base, size_t nbase, const char **ext);
 
+/*
+ * torch's version as the trace says it (the torch_version artifact's
+ * pytorch_version, torch 2.14 on), malloc'd, or NULL when it has none; md5
+ * (may be NULL) gets that artifact's payload md5, malloc'd.
+ */
+char *tt_torch_version(struct db *ix, int64_t run_id, char **md5, struct pt_diag *diag);
+
 /* A payload's bytes by md5 (malloc'd, caller frees). 0 found, 1 none, -1 error. */
 int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
 		      struct pt_diag *diag);

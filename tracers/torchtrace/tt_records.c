@@ -220,6 +220,37 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 	return rc < 0 ? -1 : 0;
 }
 
+char *tt_torch_version(struct db *ix, int64_t run_id, char **md5_out, struct pt_diag *diag)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT payload_md5 FROM trace_records WHERE run_id = ?1"
+					   " AND kind = 'artifact' AND name = 'torch_version'"
+					   " AND payload_md5 IS NOT NULL ORDER BY id LIMIT 1");
+	char *md5 = NULL, *data = NULL, *out = NULL;
+	size_t len = 0;
+	json_t *j, *v;
+
+	if (!s || db_bind(s, "i", run_id) < 0)
+		return NULL;
+	if (db_step(s) == 1)
+		md5 = pt_xstrdup(db_col_text(s, 0));
+	db_reset(s);
+	if (!md5 || tt_payload_get(ix, md5, &data, &len, diag) != 0) {
+		free(md5);
+		return NULL;
+	}
+	j = json_loadb(data, len, 0, NULL);
+	v = json_object_get(j, "pytorch_version");
+	if (json_is_string(v))
+		out = pt_xstrdup(json_string_value(v));
+	json_decref(j);
+	free(data);
+	if (out && md5_out)
+		*md5_out = md5;
+	else
+		free(md5);
+	return out;
+}
+
 static const char SQL_BY_KIND[] =
 	"SELECT kind, count(*) FROM trace_records WHERE run_id = ? GROUP BY kind ORDER BY kind";
 static const char SQL_MISMATCH[] =
@@ -261,6 +292,14 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 		goto fail;
 	json_object_set_new(obj, "records_by_kind", by);
 	json_object_set_new(obj, "ranks", ranks);
+	{
+		/* torch 2.14 says its version in the trace itself: an import knows it from there. */
+		char *tv = tt_torch_version(ix, run_id, NULL, diag);
+
+		if (tv)
+			json_object_set_new(tr, "torch_version", json_string(tv));
+		free(tv);
+	}
 	json_object_set_new(obj, "torch_trace", tr);
 	{
 		/* What the compile-level commands count, so that show agrees with them. */

@@ -120,4 +120,7 @@ check_case ls_after_rm 0 "$P" ls
 check_case usage_bad_option 2 "$P" diff --frob
 check_case usage_no_run 2 "$P" show nosuchrun
 check_case help 0 "$P" --help
+# torch 2.14 names its version in the trace (a torch_version artifact): show of the import says it.
+check_case import_214 0 "$P" import --name t214 "$F/generated/torch-2.14.1/records/breaks_recompile.log"
+check_case show_import_214 0 "$P" show t214
 finish
