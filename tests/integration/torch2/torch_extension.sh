@@ -1,7 +1,7 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 1500
 # A real C++ extension built with torch.utils.cpp_extension (BuildExtension, CppExtension) in
-# the torch 2.6 bed, once as torch builds it (_GLIBCXX_USE_CXX11_ABI=1) and once with the old
+# the torch 2.6 bed (torch_extension_sid.sh: Debian unstable's 2.14), once as torch builds it (_GLIBCXX_USE_CXX11_ABI=1) and once with the old
 # ABI, read by ptinspect (torchext.c): the C++ ABI each uses, checked --against the bed's torch
 # 2.6 (all found; the old-ABI one misses symbols that torch exports with the other ABI: an ABI
 # mismatch) and against Debian 12's torch 1.13 on the host (symbols 2.6 added: another torch).
@@ -13,6 +13,10 @@ P=$PTINSPECT
 root=$(PT_TORCH2_RECHECK=999999999 "$TB" info 2>/dev/null | awk '$1 == "root:" { print $2 }')
 [ -d "$root/usr/lib/python3/dist-packages/torch/lib" ] || { fail "no torch in the bed ($root)"; finish; }
 BT=$root/usr/lib/python3/dist-packages/torch
+# The bed's torch as its interpreter says it, and how many libraries torch/lib holds.
+TV=$("$TB" run python3 -c 'import torch; print(torch.__version__)' 2>/dev/null)
+check_eq "the bed's torch is $TB_TORCH" "$TB_TORCH." "$(printf %s "$TV" | cut -d. -f1,2)."
+NLIB=$(find -L "$BT/lib" -maxdepth 1 -name '*.so*' -type f | wc -l)
 
 mkdir -p "$T/ext" && cd "$T/ext" || exit 2
 cat >ext.cpp <<'EOF'
@@ -45,21 +49,21 @@ new=$(ls out/ptext_cxx11*.so) old=$(ls out/ptext_old*.so)
 
 q() { jq -r ".files[0].torch_extension | $1"; }
 "$P" --json --root "$root" --against "$BT" "$new" >new.json 2>/dev/null
-check_eq "cxx11 build: ABI, torch libraries" "cxx11 libc10.so.2.6 libtorch_cpu.so.2.6" "$(q '"\(.abi) \(.torch_needed | join(" "))"' <new.json)"
-check_eq "cxx11 build against the bed's torch: all found" "2.6.0+debian 0" "$(q '"\(.against.version) \(.against.missing | length)"' <new.json)"
+check_eq "cxx11 build: ABI, torch libraries" "cxx11 libc10.so.$TB_TORCH libtorch_cpu.so.$TB_TORCH" "$(q '"\(.abi) \(.torch_needed | join(" "))"' <new.json)"
+check_eq "cxx11 build against the bed's torch: all found" "$TV 0" "$(q '"\(.against.version) \(.against.missing | length)"' <new.json)"
 check_eq "the torch symbols are counted" true "$(q '.torch_symbols > 5' <new.json)"
 check_rc "cxx11 build against its torch: fine" 0 "$P" --root "$root" --against "$BT" "$new"
 check_contains "the summary line" "torch ext" "$(cat "$T/.out")"
-check_contains "the verdict line" "against   torch 2.6.0+debian ($BT, 6 libraries): all " "$(cat "$T/.out")"
+check_contains "the verdict line" "against   torch $TV ($BT, $NLIB libraries): all " "$(cat "$T/.out")"
 
 "$P" --json --root "$root" --against "$BT" "$old" >old.json 2>/dev/null
 check_eq "old-ABI build: ABI" old "$(q .abi <old.json)"
-check_eq "old-ABI build against torch 2.6: every missing symbol has a cxx11 twin" true \
+check_eq "old-ABI build against torch $TB_TORCH: every missing symbol has a cxx11 twin" true \
 	"$(q '(.against.missing | length) > 0 and (.against.missing | length) == .against.abi_twins' <old.json)"
 check_eq "that torch's ABI" cxx11 "$(q .against.abi <old.json)"
 check_eq "fromQualString's twin" "libtorch_cpu.so" \
 	"$(q '.against.missing[] | select(.demangled | startswith("c10::Symbol::fromQualString")) | .twin_library' <old.json)"
-check_rc "old-ABI build against torch 2.6: a problem" 1 "$P" --root "$root" --against "$BT" "$old"
+check_rc "old-ABI build against torch $TB_TORCH: a problem" 1 "$P" --root "$root" --against "$BT" "$old"
 check_contains "named an ABI mismatch" "exported with the other C++ ABI (that torch: _GLIBCXX_USE_CXX11_ABI=1): an ABI mismatch" "$(cat "$T/.out")"
 
 # Against Debian 12's torch 1.13 on the host: built against another torch.
