@@ -1,7 +1,8 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 900
 # The import's envelope scan on Debian 13's SQLite (3.46, in the torch 2.x
-# test bed), where the host has Debian 12's 3.40. From 3.42 on SQLite's
+# test bed; sqlite_json_sid.sh: Debian unstable's 3.53), where the host has
+# Debian 12's 3.40. From 3.42 on SQLite's
 # json_each also reads JSON5 (unquoted keys, single quotes, trailing commas,
 # comments, hex), which jansson refuses: the scan must leave such an
 # envelope to jansson there too (db_json_strict), or a damaged line would be
