@@ -4,7 +4,12 @@
 # entered with a clean environment in a private mount namespace, torch 2.6
 # imports with /proc visible, torch.compile's inductor C++ backend compiles,
 # and the project builds inside. Prints the times, cold or cached.
+# smoke_sid.sh: the same on the sid flavour (Debian unstable's torch 2.14).
 TB=$PT_SRC/tests/torch2/testbed
+case ${PT_BED:-plain} in
+sid) export PT_TORCH2_FLAVOUR=sid TORCH=2.14 PY="3.14" CACHE=${PT_TORCH2_SID_CACHE:-/var/tmp/ptools-torch2-sid} ;;
+*) TORCH=2.6 PY="3.13" CACHE=${PT_TORCH2_CACHE:-/var/tmp/ptools-torch2} ;;
+esac
 
 # The tier runs once per CI run, from the normal tree: the ASan tree's host
 # binaries are not what runs inside the chroot anyway.
@@ -32,7 +37,7 @@ env_inside=$(PYTHONPATH=/nowhere LD_LIBRARY_PATH=/nowhere "$TB" run env 2>/dev/n
 check_eq "env -i inside" \
 	"DEBIAN_FRONTEND=noninteractive HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TERM=${TERM:-dumb} " \
 	"$env_inside"
-check_eq "python3 inside is Debian 13's" "/usr/bin/python3 3.13" \
+check_eq "python3 inside is the bed's Debian's" "/usr/bin/python3 $PY" \
 	"$("$TB" run python3 -c 'import sys; print(sys.executable, "%d.%d" % sys.version_info[:2])' 2>/dev/null)"
 check_eq "the source tree is at /src, read-only" "ro" \
 	"$("$TB" run sh -c 'touch /src/.pt_probe 2>/dev/null && echo rw || echo ro' 2>/dev/null)"
@@ -42,7 +47,7 @@ check_eq "/dev/shm is a private tmpfs" "tmpfs" "$("$TB" run stat -f -c %T /dev/s
 root=$(PT_TORCH2_RECHECK=999999999 "$TB" info 2>/dev/null | awk '$1 == "root:" { print $2 }')
 check_eq "no mount under the chroot on the host" "" "$(findmnt -rn -o TARGET | grep "^$root" || true)"
 
-# torch 2.6 with /proc visible (otherwise cpuinfo falls back to scalar kernels).
+# torch 2.x with /proc visible (otherwise cpuinfo falls back to scalar kernels).
 cat >"$T/probe.py" <<'EOF'
 import time
 t0 = time.time()
@@ -69,7 +74,7 @@ t1=$(date +%s)
 check_eq "probe script runs" 0 $?
 t_probe=$(( $(date +%s) - t1 ))
 sed 's/^/  probe| /' "$T/probe.out"
-check_contains "torch is 2.6" "version 2.6." "$(cat "$T/probe.out")"
+check_contains "torch is $TORCH" "version $TORCH." "$(cat "$T/probe.out")"
 if grep -qw avx2 /proc/cpuinfo; then
 	# The host has AVX2, so with /proc mounted torch must pick a vector kernel.
 	check_eq "torch sees the CPU's vector units" "" \
@@ -92,6 +97,5 @@ check_eq "ptinspect built inside runs" 0 \
 
 echo "torch2 tier timing ($state): testbed ${t_bed} s, probe (import + compile) ${t_probe} s, project build ${t_build} s;" \
 	"$(grep -E '^(import_s|compile_s)' "$T/probe.out" | tr '\n' ' ')"
-[ -r "${PT_TORCH2_CACHE:-/var/tmp/ptools-torch2}/timings" ] &&
-	echo "testbed history: $(tr '\n' ';' <"${PT_TORCH2_CACHE:-/var/tmp/ptools-torch2}/timings")"
+[ -r "$CACHE/timings" ] && echo "testbed history: $(tr '\n' ';' <"$CACHE/timings")"
 finish
