@@ -21,6 +21,7 @@ struct loaded {
 	size_t map_len;
 	struct dynsym t;
 	bool ok;
+	bool *used;	/* per symbol: a dynamic relocation names it; NULL: none found, all count */
 };
 
 /* The bytes of the first section of this type (and name, when given), inside the file. */
@@ -38,6 +39,38 @@ static const uint8_t *section(const struct loaded *l, uint32_t type, const char 
 	}
 	*len = 0;
 	return NULL;
+}
+
+/*
+ * The symbols the relocation sections against .dynsym name (.rela.dyn,
+ * .rela.plt): the only ones ld.so binds. An object with none keeps used
+ * NULL, and every undefined symbol counts, as before this was read.
+ */
+static void mark_relocated(struct loaded *l)
+{
+	const struct elf_section *dynsym = NULL;
+	bool any = false;
+
+	for (size_t i = 0; i < l->o.n_sections && !dynsym; i++)
+		if (l->o.sections[i].type == SHT_DYNSYM)
+			dynsym = &l->o.sections[i];
+	if (!dynsym)
+		return;
+	l->used = pt_xcalloc(l->t.n_syms ? l->t.n_syms : 1, sizeof(*l->used));
+	for (size_t i = 0; i < l->o.n_sections; i++) {
+		const struct elf_section *s = &l->o.sections[i];
+
+		if ((s->type != SHT_RELA && s->type != SHT_REL) || s->link != dynsym->index ||
+		    s->offset > l->map_len || s->size > l->map_len - s->offset)
+			continue;
+		dynsym_mark_relocs((const uint8_t *)l->map + s->offset, s->size, s->type == SHT_RELA,
+				   l->o.data == ELFDATA2MSB, l->used, l->t.n_syms);
+		any = true;
+	}
+	if (!any) {
+		free(l->used);
+		l->used = NULL;
+	}
 }
 
 static void load(struct loaded *l, const char *path, struct pt_diag *d)
@@ -73,6 +106,8 @@ static void load(struct loaded *l, const char *path, struct pt_diag *d)
 	s.verneed = section(l, SHT_GNU_verneed, NULL, &s.verneed_len);
 	s.gnu_hash = section(l, SHT_GNU_HASH, NULL, &s.gnu_hash_len);
 	l->ok = dynsym_init(&l->t, &s, path, d) == 0;
+	if (l->ok)
+		mark_relocated(l);
 	pt_mapguard_end(&g);
 }
 
@@ -80,6 +115,7 @@ static void unload(struct loaded *l)
 {
 	if (l->ok)
 		dynsym_release(&l->t);
+	free(l->used);
 	if (l->map)
 		munmap(l->map, l->map_len);
 	elfobj_release(&l->o);
@@ -282,6 +318,8 @@ int bindcheck_run(const char *const *paths, size_t n, struct bindcheck_result *r
 			dynsym_get(t, k, &y);
 			if (y.shndx != SHN_UNDEF || y.bind == STB_WEAK || y.bind == STB_LOCAL || !y.name[0])
 				continue;
+			if (L[i].used && !L[i].used[k])
+				continue;	/* no relocation names it: ld.so never looks it up */
 			if (y.ver >= 2 && y.ver < t->n_ver && t->ver[y.ver].name) {
 				v = &t->ver[y.ver];
 				ver = v->name;

@@ -1,6 +1,7 @@
 /*
  * Symbol binding as `ldd -r` checks it, without running anything: every
- * undefined, non-weak symbol of every object is looked up in the objects
+ * undefined, non-weak symbol of every object that a dynamic relocation
+ * names (dynsym_mark_relocs: the others ld.so never binds) is looked up in the objects
  * of the scope, in load order (the executable first, as ld.so's global
  * scope), with its required version, by ld.so's matching rules (dynsym.h).
  * The symbols no object defines are what `import torch` reports as
@@ -34,7 +35,7 @@ struct bindcheck_undef {
 struct bindcheck_result {
 	struct bindcheck_undef *v;	/* in object order, then symbol order */
 	size_t n;
-	size_t n_refs;		/* undefined non-weak references checked */
+	size_t n_refs;		/* undefined non-weak references checked (relocated ones) */
 	size_t n_objs_read;	/* objects whose symbol table was read */
 	size_t n_abi;		/* undefined symbols with an ABI twin */
 	size_t n_torch_gone;	/* torch symbols the loaded torch does not export */

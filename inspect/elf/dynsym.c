@@ -326,3 +326,21 @@ size_t dynsym_find(const struct dynsym *t, const char *name, uint32_t h, const c
 	}
 	return n_default == 1 ? only : 0;
 }
+
+size_t dynsym_mark_relocs(const uint8_t *rel, size_t len, bool rela, bool big_endian, bool *used,
+			  size_t n)
+{
+	const size_t ent = rela ? 24 : 16;	/* Elf64_Rela, Elf64_Rel */
+	size_t count = 0;
+
+	if (!rel)
+		return 0;
+	for (size_t off = 0; len - off >= ent; off += ent, count++) {
+		/* r_info's high 32 bits: ELF64_R_SYM. */
+		uint64_t sym = rd64(rel + off + 8, big_endian) >> 32;
+
+		if (sym && sym < n)
+			used[sym] = true;
+	}
+	return count;
+}

@@ -89,4 +89,17 @@ uint32_t dynsym_hash(const char *name);
  */
 size_t dynsym_find(const struct dynsym *t, const char *name, uint32_t hash, const char *version);
 
+/*
+ * The symbols the dynamic relocations name. ld.so looks a symbol up only
+ * for a relocation that names it: an undefined symbol of .dynsym that no
+ * relocation uses (a reference the linker dropped with its section, as
+ * libtorch_python's PyExc_FutureWarning) is never bound, and `ldd -r`
+ * does not report it. rel: the bytes of one SHT_RELA (24-byte entries,
+ * rela true) or SHT_REL (16-byte) section of a 64-bit object; used[i] is
+ * set for each entry's symbol index i with 0 < i < n. A trailing partial
+ * entry is ignored. Returns the number of entries read.
+ */
+size_t dynsym_mark_relocs(const uint8_t *rel, size_t len, bool rela, bool big_endian, bool *used,
+			  size_t n);
+
 #endif

@@ -84,7 +84,8 @@ static void read_build_id(struct elfobj *o, Elf *elf, size_t phnum)
 	}
 }
 
-static void add_section(struct elfobj *o, size_t *alloc, const char *name, const GElf_Shdr *sh)
+static void add_section(struct elfobj *o, size_t *alloc, const char *name, const GElf_Shdr *sh,
+			size_t index)
 {
 	struct elf_section *s;
 
@@ -97,6 +98,8 @@ static void add_section(struct elfobj *o, size_t *alloc, const char *name, const
 	s->offset = sh->sh_offset;
 	s->size = sh->sh_size;
 	s->align = sh->sh_addralign;
+	s->link = sh->sh_link;
+	s->index = index;
 }
 
 /* Section headers are optional for ld.so, so everything here is best effort. */
@@ -116,7 +119,7 @@ static void read_sections(struct elfobj *o, Elf *elf)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name)
 			continue;
-		add_section(o, &sec_alloc, name, &sh);
+		add_section(o, &sec_alloc, name, &sh, elf_ndxscn(scn));
 		if ((!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")) &&
 		    sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
 			o->has_debug_info = true;

@@ -27,6 +27,8 @@ struct elf_section {
 	uint32_t type;		/* SHT_PROGBITS ... */
 	uint64_t flags;		/* SHF_ALLOC, SHF_EXECINSTR ... */
 	uint64_t addr, offset, size, align;
+	uint32_t link;		/* sh_link: the symbol table of a relocation section ... */
+	size_t index;		/* its index in the section header table */
 };
 
 struct elfobj {

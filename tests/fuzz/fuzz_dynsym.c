@@ -3,8 +3,10 @@
  * libFuzzer target: a dynamic symbol table from hostile sections. The input
  * is cut into .dynsym, .dynstr, .gnu.version, .gnu.version_d,
  * .gnu.version_r and .gnu.hash by the lengths in its first 12 bytes; every
- * symbol is looked up in the result.
+ * symbol is looked up in the result. The whole input is also read as
+ * relocation entries (RELA and REL) against that many symbols.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,6 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		left -= len[i];
 	}
 	s.big_endian = data[0] & 1;
+	{
+		bool used[64] = { false };
+
+		dynsym_mark_relocs(data, size, true, s.big_endian, used, data[1] % 65);
+		dynsym_mark_relocs(data, size, false, s.big_endian, used, data[1] % 65);
+	}
 	pt_diag_init(&d);
 	if (dynsym_init(&t, &s, "fuzz", &d) == 0) {
 		for (size_t i = 1; i < t.n_syms && i < 4096; i++) {

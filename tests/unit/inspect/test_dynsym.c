@@ -1,7 +1,8 @@
 /*
  * dynsym: ld.so's lookup rules on glibc's own libc.so.6 (versioned and
  * default symbols, through .gnu.hash and through the sorted fallback), and
- * damaged sections that must degrade, not crash.
+ * damaged sections that must degrade, not crash; the symbols the dynamic
+ * relocations name (dynsym_mark_relocs), on crafted entries and on libc.
  */
 #include <elf.h>
 #include <setjmp.h>
@@ -233,6 +234,89 @@ static void gnu_hash_bloom_shift_over_31(void **state)
 	pt_diag_release(&d);
 }
 
+
+/* Little- or big-endian 64-bit store. */
+static void put64(uint8_t *p, uint64_t v, bool be)
+{
+	for (int i = 0; i < 8; i++)
+		p[be ? 7 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+/* RELA (24 bytes) and REL (16): symbol 0 and out-of-range indexes marked nothing; a partial tail read not. */
+static void relocs_crafted(void **state)
+{
+	for (int be = 0; be < 2; be++)
+		for (int rela = 0; rela < 2; rela++) {
+			const size_t ent = rela ? 24 : 16;
+			uint8_t b[4 * 24 + 10];
+			bool used[5] = { false };
+			const uint64_t syms[4] = { 0, 2, 7, 4 };
+
+			(void)state;
+			memset(b, 0xee, sizeof(b));
+			for (int i = 0; i < 4; i++)
+				put64(b + i * ent + 8, syms[i] << 32 | 7 /* R_X86_64_JUMP_SLOT */, be);
+			/* The tail: 10 bytes, a partial entry whose r_info would name symbol 1. */
+			put64(b + 4 * ent, 0, be);
+			assert_int_equal(dynsym_mark_relocs(b, 4 * ent + 10, rela, be, used, 5), 4);
+			assert_false(used[0]);
+			assert_false(used[1]);
+			assert_true(used[2]);
+			assert_false(used[3]);
+			assert_true(used[4]);
+			memset(used, 0, sizeof(used));
+			assert_int_equal(dynsym_mark_relocs(b, ent - 1, rela, be, used, 5), 0);
+			assert_int_equal(dynsym_mark_relocs(NULL, 100, rela, be, used, 5), 0);
+			for (int i = 0; i < 5; i++)
+				assert_false(used[i]);
+		}
+}
+
+/*
+ * libc.so.6: .rela.dyn and .rela.plt name every undefined symbol it needs
+ * from ld.so (_dl_argv, __tls_get_addr, ...), and every entry is read.
+ */
+static void relocs_libc(void **state)
+{
+	struct dynsym t;
+	struct pt_diag d;
+	size_t nrel = 0, entries = 0, undef = 0, dynsym_index = 0;
+	bool *used;
+
+	(void)state;
+	pt_diag_init(&d);
+	assert_int_equal(dynsym_init(&t, &S, LIBC, &d), 0);
+	used = pt_xcalloc(t.n_syms, sizeof(*used));
+	for (size_t i = 0; i < o.n_sections; i++)
+		if (o.sections[i].type == SHT_DYNSYM)
+			dynsym_index = o.sections[i].index;
+	assert_true(dynsym_index > 0);
+	for (size_t i = 0; i < o.n_sections; i++) {
+		const struct elf_section *r = &o.sections[i];
+
+		if (r->type != SHT_RELA || r->link != dynsym_index)
+			continue;
+		entries += dynsym_mark_relocs(map + r->offset, r->size, true, false, used, t.n_syms);
+		nrel += r->size / 24;
+	}
+	assert_true(nrel > 100);
+	assert_int_equal(entries, nrel);
+	for (size_t i = 1; i < t.n_syms; i++) {
+		struct dynsym_sym y;
+
+		dynsym_get(&t, i, &y);
+		if (y.shndx != SHN_UNDEF || y.bind != STB_GLOBAL)
+			continue;
+		undef++;
+		if (!used[i])
+			fail_msg("libc.so.6: undefined %s named by no relocation", y.name);
+	}
+	assert_true(undef >= 5);
+	free(used);
+	dynsym_release(&t);
+	pt_diag_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +324,8 @@ int main(void)
 		cmocka_unit_test(libc_sorted_fallback),
 		cmocka_unit_test(damaged),
 		cmocka_unit_test(gnu_hash_bloom_shift_over_31),
+		cmocka_unit_test(relocs_crafted),
+		cmocka_unit_test(relocs_libc),
 	};
 	if (access(LIBC, R_OK) != 0) {
 		printf("SKIP: no %s\n", LIBC);
