@@ -56,6 +56,24 @@ static size_t member_len(const char *section)
 	return (size_t)(p - section);
 }
 
+/*
+ * The rows of the member row i is about: contiguous (sorted by section, and its sections share
+ * its prefix). Returns the end; *all_a / *all_b: the member is on that side only.
+ */
+static size_t member_block(const struct snapshot_diff *d, size_t i, bool *all_a, bool *all_b)
+{
+	const char *sec = d->v[i].section;
+	size_t ml = member_len(sec), k = i;
+
+	*all_a = *all_b = true;
+	while (k < d->n && member_len(d->v[k].section) == ml && !strncmp(d->v[k].section, sec, ml)) {
+		*all_a = *all_a && d->v[k].a && !d->v[k].b;
+		*all_b = *all_b && d->v[k].b && !d->v[k].a;
+		k++;
+	}
+	return k;
+}
+
 /* What differs, before the rows: two packages' metadata, members, shared objects, floor, CUDA. */
 static void package_summary(FILE *f, const struct snapshot_diff *d)
 {
@@ -86,12 +104,7 @@ static void package_summary(FILE *f, const struct snapshot_diff *d)
 			i++;
 			continue;
 		}
-		/* The rows of this member: contiguous (sorted by section, sections share its prefix). */
-		while (k < d->n && member_len(d->v[k].section) == ml && !strncmp(d->v[k].section, sec, ml)) {
-			all_a = all_a && d->v[k].a && !d->v[k].b;
-			all_b = all_b && d->v[k].b && !d->v[k].a;
-			k++;
-		}
+		k = member_block(d, i, &all_a, &all_b);
 		if (shown < 8) {
 			fprintf(f, "%s%.*s (", n_obj ? ", " : "", (int)ml, sec);
 			if (all_a || all_b) {
@@ -159,10 +172,31 @@ void report_diff_text(FILE *f, const struct snapshot *a, const struct snapshot *
 	side_text(f, "B", b);
 	if (pkg)
 		package_summary(f, d);
-	for (int rank = 0; rank < (pkg ? 6 : 1); rank++)
+	for (int rank = 0; rank < (pkg ? 5 : 1); rank++)
 		for (size_t i = 0; i < d->n; i++)
 			if (!pkg || section_rank(d->v[i].section) == rank)
 				row_text(f, &d->v[i], &section, c);
+	/* The members' rows; one on a side only is one line (its facts are in the JSON). */
+	for (size_t i = 0; pkg && i < d->n;) {
+		bool all_a, all_b;
+		size_t k;
+
+		if (section_rank(d->v[i].section) != 5) {
+			i++;
+			continue;
+		}
+		k = member_block(d, i, &all_a, &all_b);
+		if (all_a || all_b) {
+			fprintf(f, "\n%s%.*s%s\n  only in %s (%zu fact%s)\n", pt_c(c, PT_C_BOLD),
+				(int)member_len(d->v[i].section), d->v[i].section, pt_c(c, PT_C_RESET),
+				all_a ? "A" : "B", k - i, k - i == 1 ? "" : "s");
+			section = NULL;
+		} else {
+			for (size_t j = i; j < k; j++)
+				row_text(f, &d->v[j], &section, c);
+		}
+		i = k;
+	}
 	fprintf(f, "\n%zu difference%s, %zu equal\n", d->n, d->n == 1 ? "" : "s", d->n_equal);
 }
 
