@@ -298,10 +298,12 @@ static void floor_facts(struct snapshot *s, const char *sec, const struct verflo
 
 		if (!fl->max[k])
 			continue;
-		v = who && who[k] != (size_t)-1 ? pt_xasprintf("%s (%s)", fl->max[k], p->members[who[k]].name)
-						 : pt_xstrdup(fl->max[k]);
+		char *m = who && who[k] != (size_t)-1 ? member_key(p->members[who[k]].name) : NULL;
+
+		v = m ? pt_xasprintf("%s (%s)", fl->max[k], m) : pt_xstrdup(fl->max[k]);
 		add(s, sec, verfloor_family_name((enum verfloor_family)k), v);
 		free(v);
+		free(m);
 	}
 	pt_diag_init(&tmp);
 	if (!a && mlpolicy_answer(fl, claimed, &own, &tmp) == 0)
@@ -408,9 +410,10 @@ void snapshot_of_package(const struct package *p, struct snapshot *s)
 		floor_facts(s, "floor", &p->floor, p->floor_member, p, p->have_pol ? &p->pol : NULL, NULL);
 	add(s, "CUDA", "arch list", p->n_cuda ? p->arch_list : "no device code");
 	if (p->n_cuda) {
-		char n[32];
+		char n[32], *w = member_key(p->members[p->weakest].name);
 
-		add(s, "CUDA", "weakest member", p->members[p->weakest].name);
+		add(s, "CUDA", "weakest member", w);
+		free(w);
 		pt_fmt_trunc(n, sizeof(n), "%zu", p->n_cuda);
 		add(s, "CUDA", "members with device code", n);
 	}
