@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builddiff.h"
 #include "jsonout.h"
@@ -44,6 +45,7 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 	struct snapshot_diff d;
 	struct pt_diag diag;
 	struct ldpath_env env;
+	struct stat st;
 	const char *root = NULL;
 	bool pa, pb;
 	int c, rc, ra, rb;
@@ -65,6 +67,15 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 		fprintf(stderr, "%s: --root wants an absolute directory, not '%s'\n", ctx->prog, root);
 		return EXIT_USAGE;
 	}
+	pt_diag_init(&diag);
+	for (int i = optind; i < optind + 2; i++)
+		if (stat(argv[i], &st) < 0)
+			pt_diag_add(&diag, PT_SEV_ERROR, argv[i], NULL, "no such file or directory");
+	if (diag.n) {
+		pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
+		pt_diag_release(&diag);
+		return EXIT_USAGE;
+	}
 	pa = snapshot_is_package(argv[optind]);
 	pb = snapshot_is_package(argv[optind + 1]);
 	if (pa != pb) {
@@ -72,9 +83,9 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 		fprintf(stderr, "%s: '%s' is a package and '%s' is not: diff compares two packages, or two of "
 			"build trees, installs and libraries\n", ctx->prog, argv[pa ? optind : optind + 1],
 			argv[pa ? optind + 1 : optind]);
+		pt_diag_release(&diag);
 		return EXIT_USAGE;
 	}
-	pt_diag_init(&diag);
 	if (pa) {
 		struct pt_diag envd;
 		struct pkg_opts po;

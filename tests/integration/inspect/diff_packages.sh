@@ -6,9 +6,9 @@
 # this machine's libc and libm so that "system" answers are the same everywhere.
 # Then: a third wheel whose _core.so needs a newer glibc (the floor, the tag it
 # implies and the claimed tag's verdict change), the wheel against its own
-# unpacked directory, the wheel against itself (exit 0), and bad input: a
-# truncated zip on either side and a package against a library (exit 2, the
-# file named).
+# unpacked directory, the wheel against itself (exit 0), two conda .tar.bz2 of
+# the same files, and bad input: a missing side, a truncated zip on either
+# side and a package against a library (exit 2, the file named).
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTINSPECT
 PY=/usr/bin/python3
@@ -78,13 +78,37 @@ mkdir -p unpacked
 (cd unpacked && $PY -m zipfile -e "../$A" .) || fail "unzip"
 check_case diff_packages_unpacked 1 "$P" diff "${R[@]}" unpacked "$A"
 
-# Bad input: a truncated zip on either side, a package against a library, a plain directory.
+# Conda packages (.tar.bz2) of the same files: paired by their path below the prefix.
+for v in 1.0 1.1; do
+	c=conda-$v/lib/python3.13/site-packages
+	mkdir -p "conda-$v/info" "$c/demo" "$c/demo.libs"
+	printf '{"name": "demo", "version": "%s", "build": "py313_0", "subdir": "linux-64", "depends": ["python >=3.13"]}\n' \
+		"$v" >"conda-$v/info/index.json"
+	cp libfoo.so.1 "$c/demo.libs/"
+	[ $v = 1.0 ] && cp core-a.so "$c/demo/_core.so" || cp core-b.so "$c/demo/_core.so"
+	tar -C "conda-$v" -cjf "demo-$v-py313_0.tar.bz2" info lib
+done
+"$P" diff --json "${R[@]}" demo-1.0-py313_0.tar.bz2 demo-1.1-py313_0.tar.bz2 >conda.json
+check_eq "conda: exit 1" 1 $?
+check_eq "conda: the kinds, and the three differences (no member added there)" \
+	"conda package conda package
+lib/python3.13/site-packages/demo/_core.so: file | RUNPATH | \$ORIGIN/../demo.libs -> \$ORIGIN/../demo.libs:\$ORIGIN
+lib/python3.13/site-packages/demo/_core.so: needed | libm.so.6 | None -> system /lib/x86_64-linux-gnu/libm.so.6
+metadata | version | 1.0 -> 1.1" \
+	"$($PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["a"]["kind"], d["b"]["kind"])
+for r in d["differences"]: print(r["section"], "|", r["key"], "|", r["a"], "->", r["b"])' conda.json)"
+
+# Bad input: a missing side, a truncated zip on either side, a package against a library, a plain directory.
 head -c 300 "$A" >cut.whl
 check_case diff_packages_truncated_a 2 "$P" diff "${R[@]}" cut.whl "$B"
 check_case diff_packages_truncated_b 2 "$P" diff "${R[@]}" "$A" cut.whl
 $PY -c 'import sys; d = open(sys.argv[1], "rb").read(); open("cut-end.whl", "wb").write(d[:len(d) // 2])' "$A"
 check_rc "a zip cut in the middle of a member: exit 2" 2 "$P" diff "${R[@]}" "$A" cut-end.whl
 check_contains "... naming the file" "'cut-end.whl'" "$("$P" diff "${R[@]}" "$A" cut-end.whl 2>&1)"
+check_rc "a missing side: exit 2" 2 "$P" diff "${R[@]}" "$A" nothing.whl
+check_eq "... naming it" "ptinspect: 'nothing.whl': no such file or directory" "$("$P" diff "$A" nothing.whl 2>&1)"
 check_case diff_packages_mixed 2 "$P" diff "${R[@]}" "$A" libfoo.so.1
 mkdir -p libs && cp libfoo.so.1 libs/
 check_rc "a package against a plain directory of libraries: exit 2" 2 "$P" diff "${R[@]}" libs "$A"
