@@ -7,8 +7,10 @@
 # Then: a third wheel whose _core.so needs a newer glibc (the floor, the tag it
 # implies and the claimed tag's verdict change), the wheel against its own
 # unpacked directory, the wheel against itself (exit 0), two conda .tar.bz2 of
-# the same files, and bad input: a missing side, a truncated zip on either
-# side and a package against a library (exit 2, the file named).
+# the same files, where nvcc is two wheels of a CUDA library built for other
+# arch lists (the member's and the package's TORCH_CUDA_ARCH_LIST), and bad
+# input: a missing side, a truncated zip on either side and a package against
+# a library (exit 2, the file named).
 . "$PT_TESTLIB/common.sh" || exit 2
 P=$PTINSPECT
 PY=/usr/bin/python3
@@ -99,6 +101,39 @@ metadata | version | 1.0 -> 1.1" \
 d = json.load(open(sys.argv[1]))
 print(d["a"]["kind"], d["b"]["kind"])
 for r in d["differences"]: print(r["section"], "|", r["key"], "|", r["a"], "->", r["b"])' conda.json)"
+
+# CUDA (where nvcc is): docs/examples/my_ext.cu built for sm_80 + sm_90/compute_90, then for
+# sm_80 only; the member's arch list and the package's differ.
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+if [ -x "$NVCC" ]; then
+	cp "$PT_SRC/docs/examples/my_ext.cu" .
+	"$NVCC" -c -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_90,code=[sm_90,compute_90]' \
+		my_ext.cu -o cu1.o && cc -shared -o libcu1.so cu1.o &&
+	"$NVCC" -c -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 my_ext.cu -o cu2.o && cc -shared -o libcu2.so cu2.o ||
+		fail "nvcc: cannot build my_ext.cu"
+	$PY - <<'EOF' || fail "writing the CUDA wheels"
+import zipfile
+for v, so in (("1.0", "libcu1.so"), ("1.1", "libcu2.so")):
+    with zipfile.ZipFile("cu-%s-cp313-cp313-linux_x86_64.whl" % v, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(so, "cu/_ext.so")
+        z.writestr("cu-%s.dist-info/WHEEL" % v, "Wheel-Version: 1.0\nGenerator: t\nRoot-Is-Purelib: false\n"
+                   "Tag: cp313-cp313-linux_x86_64\n")
+        z.writestr("cu-%s.dist-info/METADATA" % v, "Metadata-Version: 2.1\nName: cu\nVersion: %s\n" % v)
+EOF
+	"$P" diff --json "${R[@]}" cu-1.0-cp313-cp313-linux_x86_64.whl cu-1.1-cp313-cp313-linux_x86_64.whl >cu.json
+	check_eq "CUDA: exit 1" 1 $?
+	check_eq "CUDA: the package's and the member's arch lists, as ptinspect cuda spells them" \
+		"CUDA | arch list | 8.0;9.0+PTX -> 8.0
+cu/_ext.so: CUDA | arch list | 8.0;9.0+PTX -> 8.0" \
+		"$($PY -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["differences"]:
+    if "CUDA" in r["section"]: print(r["section"], "|", r["key"], "|", r["a"], "->", r["b"])' cu.json)"
+	check_contains "CUDA: the summary line" "  CUDA            arch list 8.0;9.0+PTX -> 8.0" \
+		"$("$P" diff "${R[@]}" cu-1.0-cp313-cp313-linux_x86_64.whl cu-1.1-cp313-cp313-linux_x86_64.whl)"
+	check_contains "... the arch list ptinspect cuda gives the sm_80+sm_90 library" "8.0;9.0+PTX" "$("$P" cuda libcu1.so)"
+else
+	echo "nvcc not found at $NVCC: the CUDA part is not run"
+fi
 
 # Bad input: a missing side, a truncated zip on either side, a package against a library, a plain directory.
 head -c 300 "$A" >cut.whl
