@@ -97,8 +97,8 @@ static void package_summary(FILE *f, const struct snapshot_diff *d)
 	fprintf(f, "\n  %-15s ", "shared objects");
 	for (size_t i = 0; i < d->n;) {
 		const char *sec = d->v[i].section;
-		size_t ml = member_len(sec), k = i;
-		bool all_a = true, all_b = true;
+		size_t ml = member_len(sec), k;
+		bool all_a, all_b;
 
 		if (!ml) {
 			i++;
