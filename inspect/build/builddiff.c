@@ -1,7 +1,8 @@
 /*
  * Snapshots of builds, installs and libraries, and their comparison.
  * Libraries of two sides are paired by file name; a build tree contributes
- * its configuration (buildtree_config) and its lib/ libraries.
+ * its configuration (buildtree_config) and its lib/ libraries. A package
+ * contributes what package_read found, its members paired by path.
  */
 #include <dirent.h>
 #include <glob.h>
@@ -17,6 +18,8 @@
 #include "fatbin.h"
 #include "fatbin_scan.h"
 #include "ldpath.h"
+#include "mlpolicy.h"
+#include "package.h"
 #include "resolve.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -241,7 +244,206 @@ void snapshot_release(struct snapshot *s)
 	}
 	free(s->v);
 	free(s->path);
+	free(s->pkg_name);
+	free(s->pkg_version);
 	memset(s, 0, sizeof(*s));
+}
+
+bool snapshot_is_package(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return package_is_package(path, false);
+	if (S_ISDIR(st.st_mode))
+		return package_dir_is_unpacked(path);
+	return package_is_package(path, false);
+}
+
+/* A member's path, its NAME-VERSION.dist-info/ or .data/ as *.dist-info/ (they pair across versions). */
+static char *member_key(const char *name)
+{
+	const char *slash = strchr(name, '/');
+	size_t l = slash ? (size_t)(slash - name) : strlen(name);
+
+	if (l > 10 && !strncmp(name + l - 10, ".dist-info", 10))
+		return pt_xasprintf("*.dist-info%s", name + l);
+	if (l > 5 && !strncmp(name + l - 5, ".data", 5))
+		return pt_xasprintf("*.data%s", name + l);
+	return pt_xstrdup(name);
+}
+
+static const char *kind_word(enum pkgar_kind k)
+{
+	switch (k) {
+	case PKGAR_FILE: return "file";
+	case PKGAR_DIR: return "directory";
+	case PKGAR_SYMLINK: return "symlink";
+	case PKGAR_OTHER: break;
+	}
+	return "other";
+}
+
+/* The tag a floor implies ("manylinux_2_17_x86_64"), claims checked against claimed (may be NULL). */
+static void floor_facts(struct snapshot *s, const char *sec, const struct verfloor *fl,
+			const size_t *who, const struct package *p, const struct mlpolicy_answer *given,
+			const char *claimed)
+{
+	struct mlpolicy_answer own;
+	const struct mlpolicy_answer *a = given;
+	struct pt_diag tmp;
+
+	for (int k = 0; k < VERFLOOR_N; k++) {
+		char *v;
+
+		if (!fl->max[k])
+			continue;
+		char *m = who && who[k] != (size_t)-1 ? member_key(p->members[who[k]].name) : NULL;
+
+		v = m ? pt_xasprintf("%s (%s)", fl->max[k], m) : pt_xstrdup(fl->max[k]);
+		add(s, sec, verfloor_family_name((enum verfloor_family)k), v);
+		free(v);
+		free(m);
+	}
+	pt_diag_init(&tmp);
+	if (!a && mlpolicy_answer(fl, claimed, &own, &tmp) == 0)
+		a = &own;
+	if (a && a->implied) {
+		add(s, sec, "implied tag", a->implied->name);
+		if (a->blocking && a->implied > a->set.v)
+			add(s, sec, "held down by", a->blocking);
+	}
+	for (size_t i = 0; a && i < a->n_claims; i++) {
+		const struct mlpolicy_claim *c = &a->claims[i];
+		char key[300];
+
+		pt_fmt_trunc(key, sizeof(key), "claimed %s", c->tag);
+		add(s, sec, key, c->ok ? "holds" : c->other_arch ? "another architecture or libc"
+			       : c->unknown ? "not a tag auditwheel knows" : "does not hold");
+	}
+	if (a == &own)
+		mlpolicy_answer_release(&own);
+	pt_diag_release(&tmp);
+}
+
+static void member_facts(struct snapshot *s, const struct pkg_member *m)
+{
+	char sec[1100], *key = member_key(m->name);
+
+#define SEC(name) (pt_fmt_trunc(sec, sizeof(sec), "%s: %s", key, name), sec)
+	add_size(s, SEC("file"), "size", (long long)m->size);
+	add(s, SEC("file"), "SONAME", m->elf.soname);
+	add(s, SEC("file"), "RPATH", m->elf.rpath);
+	add(s, SEC("file"), "RUNPATH", m->elf.runpath);
+	for (size_t k = 0; k < m->n_deps; k++) {
+		const struct pkg_dep *d = &m->deps[k];
+		char *v = d->where ? pt_xasprintf("%s %s", pkg_from_name(d->from), d->where)
+				   : pt_xstrdup(pkg_from_name(d->from));
+
+		add(s, SEC("needed"), d->name, v);
+		free(v);
+	}
+	floor_facts(s, SEC("floor"), &m->floor, NULL, NULL, NULL, NULL);
+	for (size_t k = 0; k < m->lint.n; k++) {
+		const struct rpathlint_finding *x = &m->lint.v[k];
+		char *what;
+
+		if (x->sev != PT_SEV_WARNING)
+			continue;
+		what = pt_xasprintf("%s %s%s%s", rpathlint_kind_name(x->kind), x->entry ? x->entry : "",
+				    x->needed ? " " : "", x->needed ? x->needed : "");
+		add(s, SEC("rpath lint"), what, x->runpath ? "RUNPATH" : "RPATH");
+		free(what);
+	}
+	add(s, SEC("CUDA"), "arch list",
+	    m->arch_list ? m->arch_list : m->cuda_read ? "no device code" : "not scanned (too large)");
+	if (m->have_ext && m->ext.is_extension) {
+		struct pt_strbuf b;
+
+		pt_strbuf_init(&b, 1u << 16);
+		for (size_t k = 0; k < m->ext.n_torch_needed; k++)
+			pt_strbuf_addf_trunc(&b, "%s%s", k ? " " : "", m->ext.torch_needed[k]);
+		add(s, SEC("torch extension"), "C++ ABI", torchext_abi_name(m->ext.abi));
+		add(s, SEC("torch extension"), "torch libraries", b.len ? pt_strbuf_str(&b) : NULL);
+		pt_strbuf_release(&b);
+	}
+#undef SEC
+	free(key);
+}
+
+void snapshot_of_package(const struct package *p, struct snapshot *s)
+{
+	struct pt_strbuf b;
+
+	s->is_package = true;
+	s->kind = p->type == PKG_WHEEL ? "wheel" : p->type == PKG_CONDA ? "conda package" : "unpacked package";
+	s->pkg_name = p->name ? pt_xstrdup(p->name) : NULL;
+	s->pkg_version = p->version ? pt_xstrdup(p->version) : NULL;
+	s->n_members = p->n_members;
+	s->n_elf = p->n_elf;
+	add(s, "metadata", "type", pkg_type_name(p->type));
+	add(s, "metadata", "name", p->name);
+	add(s, "metadata", "version", p->version);
+	pt_strbuf_init(&b, 1u << 16);
+	for (size_t i = 0; i < p->n_tags; i++)
+		pt_strbuf_addf_trunc(&b, "%s%s", i ? ", " : "", p->tags[i]);
+	add(s, "metadata", "tags", b.len ? pt_strbuf_str(&b) : NULL);
+	pt_strbuf_release(&b);
+	add(s, "metadata", "generator", p->generator);
+	for (size_t i = 0; i < p->n_reqs; i++) {
+		char key[300];
+
+		pt_fmt_trunc(key, sizeof(key), "Requires-Dist %s", p->reqs[i].name);
+		add(s, "metadata", key, p->reqs[i].spec);
+	}
+	for (size_t i = 0; i < p->n_members; i++) {
+		const struct pkg_member *m = &p->members[i];
+		char *key = member_key(m->name), *v;
+
+		v = m->kind == PKGAR_SYMLINK ? pt_xasprintf("symlink -> %s", m->link ? m->link : "?")
+					     : pt_xstrdup(kind_word(m->kind));
+		add(s, "members", key, v);
+		free(v);
+		free(key);
+	}
+	if (p->n_elf)
+		floor_facts(s, "floor", &p->floor, p->floor_member, p, p->have_pol ? &p->pol : NULL, NULL);
+	add(s, "CUDA", "arch list", p->n_cuda ? p->arch_list : "no device code");
+	if (p->n_cuda) {
+		char n[32], *w = member_key(p->members[p->weakest].name);
+
+		add(s, "CUDA", "weakest member", w);
+		free(w);
+		pt_fmt_trunc(n, sizeof(n), "%zu", p->n_cuda);
+		add(s, "CUDA", "members with device code", n);
+	}
+	for (size_t i = 0; i < p->n_members; i++)
+		if (p->members[i].is_elf)
+			member_facts(s, &p->members[i]);
+}
+
+int snapshot_take_package(const char *path, const struct pkg_opts *o, struct snapshot *s,
+			  struct pt_diag *d)
+{
+	struct package p;
+	struct pt_diag tmp;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->path = pt_xstrdup(path);
+	pt_diag_init(&tmp);
+	rc = package_read(path, o, &p, &tmp);
+	if (rc == 0 && !pt_diag_count(&tmp, PT_SEV_ERROR))
+		snapshot_of_package(&p, s);
+	else
+		rc = -1;
+	/* Only the errors: the package's problems are its facts. */
+	for (size_t i = 0; i < tmp.n; i++)
+		if (tmp.v[i].sev == PT_SEV_ERROR)
+			pt_diag_add(d, PT_SEV_ERROR, tmp.v[i].file, tmp.v[i].where, "%s", tmp.v[i].what);
+	pt_diag_release(&tmp);
+	package_release(&p);
+	return rc;
 }
 
 static int cmp_item(const struct snap_item *x, const struct snap_item *y)

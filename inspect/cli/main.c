@@ -20,7 +20,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "cuda", cmd_files, "the CUDA fat binaries and whether a GPU can run them", 0 },
 	{ "debug", cmd_files, "whether each file can be debugged: DWARF, split DWARF, debuglink", 0 },
 	{ "deps", cmd_files, "the ELF and dependency report only", 0 },
-	{ "diff", cmd_diff, "two builds, installs or libraries side by side", 0 },
+	{ "diff", cmd_diff, "two builds, installs, libraries or packages side by side", 0 },
 	{ "doctor", cmd_doctor, "the torch a Python sees: verdict first, then details (the default)", 0 },
 	{ "env", cmd_env, "import torch in a Python environment: version, config, loaded objects", 0 },
 	{ "preflight", cmd_preflight, "before a build: will this machine build the torch asked for?", 0 },

@@ -1286,7 +1286,7 @@ static void init(struct package *p, const char *path, enum pkg_type t, const str
 	w->max_member = (opt->lim ? opt->lim : &pkgar_default_limits)->max_member;
 }
 
-static bool has_dist_info(const char *dir)
+bool package_dir_is_unpacked(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -1313,7 +1313,7 @@ int package_read(const char *path, const struct pkg_opts *opt, struct package *p
 		while (l > 1 && dir[l - 1] == '/')
 			dir[--l] = 0;
 		init(p, dir, PKG_DIR, opt, &w, diag);
-		if (!has_dist_info(dir)) {
+		if (!package_dir_is_unpacked(dir)) {
 			/* a package folder (site-packages/torch): its members sit below its name */
 			const char *b = strrchr(dir, '/');
 

@@ -131,6 +131,9 @@ struct pkg_opts {
 /* Is path a package (by its name: .whl, .conda, .tar.bz2; or a directory)? */
 bool package_is_package(const char *path, bool is_dir);
 
+/* Is dir an unpacked package: a *.dist-info (a wheel) or an info/ (conda) at its top? */
+bool package_dir_is_unpacked(const char *dir);
+
 /*
  * Read the package at path. Returns 0 (missing libraries are data and
  * PT_SEV_WARNING), -1 when it cannot be read (PT_SEV_ERROR).

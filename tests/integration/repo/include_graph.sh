@@ -29,7 +29,7 @@ ALLOW = {
     "inspect/elf": {"common"},
     "inspect/cuda": {"common", "inspect/elf"},
     "inspect/torch": {"common", "inspect/elf", "inspect/cuda"},
-    "inspect/build": {"common", "inspect/elf", "inspect/cuda", "inspect/torch"},
+    "inspect/build": {"common", "inspect/elf", "inspect/cuda", "inspect/torch", "inspect/package"},
     "inspect/package": {"common", "inspect/elf", "inspect/cuda", "inspect/torch"},
     "inspect/buildlog": {"common"},
     "inspect/preflight": {"common", "inspect/elf", "inspect/cuda", "inspect/torch", "inspect/build"},

@@ -47,21 +47,31 @@ setup(name="ptx_bad", version="0.1", packages=["ptx_bad"],
                                 extra_link_args=["-L/t/build/lib", "-lhelper", "-Wl,-rpath,/t/build/lib"])],
       cmdclass={"build_ext": BuildExtension})
 EOF
+# The right one again as version 0.2, built with the wrong one's mistakes: `ptinspect diff` of
+# the two names them (members pair by path: the same package, the same extension).
+mkdir -p "$T/ok2/ptx_ok"
+echo "" >"$T/ok2/ptx_ok/__init__.py"
+cp "$T/bad/ext.cpp" "$T/ok2/ext.cpp"
+sed -e 's/name="ptx_bad", version="0.1", packages=\["ptx_bad"\]/name="ptx_ok", version="0.2", packages=["ptx_ok"]/' \
+	-e 's/"ptx_bad._C"/"ptx_ok._C"/' "$T/bad/setup.py" >"$T/ok2/setup.py"
 echo 'int helper(void) { return 0; }' >"$T/build/helper.c"
 t0=$(date +%s)
 "$TB" run -b "$T:/t" sh -c 'set -e
 	cc -shared -fPIC -o /t/build/lib/libhelper.so /t/build/helper.c
-	for n in ok bad; do (cd /t/$n && MAX_JOBS=2 python3 setup.py -q bdist_wheel >/t/$n.build.log 2>&1) || { tail -20 /t/$n.build.log; exit 1; }; done' \
-	|| { fail "bdist_wheel of the two extensions"; finish; }
-echo "two extension wheels built in $(( $(date +%s) - t0 )) s"
+	for n in ok bad ok2; do (cd /t/$n && MAX_JOBS=2 python3 setup.py -q bdist_wheel >/t/$n.build.log 2>&1) || { tail -20 /t/$n.build.log; exit 1; }; done' \
+	|| { fail "bdist_wheel of the three extension wheels"; finish; }
+echo "three extension wheels built in $(( $(date +%s) - t0 )) s"
 OK=$(cd "$T/ok/dist" && ls ptx_ok-0.1-*.whl)
 BAD=$(cd "$T/bad/dist" && ls ptx_bad-0.1-*.whl)
+OK2=$(cd "$T/ok2/dist" && ls ptx_ok-0.2-*.whl)
 
 # The reports, inside the bed (its system is the target).
 "$TB" run -b "$T:/t" sh -c "$P /t/ok/dist/$OK >/t/ok.txt 2>/t/ok.err; echo \$? >/t/ok.rc
 	$P --json /t/ok/dist/$OK >/t/ok.json 2>/dev/null
 	$P /t/bad/dist/$BAD >/t/bad.txt 2>/t/bad.err; echo \$? >/t/bad.rc
-	$P --json /t/bad/dist/$BAD >/t/bad.json 2>/dev/null"
+	$P --json /t/bad/dist/$BAD >/t/bad.json 2>/dev/null
+	$P diff /t/ok/dist/$OK /t/ok2/dist/$OK2 >/t/diff.txt 2>/t/diff.err; echo \$? >/t/diff.rc
+	$P diff --json /t/ok/dist/$OK /t/ok2/dist/$OK2 >/t/diff.json 2>/dev/null"
 cat "$T/ok.txt" "$T/ok.err" "$T/bad.txt" "$T/bad.err"
 check_eq "the right wheel: exit 0" 0 "$(cat "$T/ok.rc")"
 check_eq "the wrong wheel: exit 1" 1 "$(cat "$T/bad.rc")"
@@ -82,6 +92,26 @@ check_eq "the right one needs nothing from the build machine" "" "$(grep -v 'pre
 check_eq "the wrong one's helper: the build machine's" "libhelper.so absolute /t/build/lib/libhelper.so" \
 	"$(grep libhelper "$T/bad.needed")"
 check_contains "the RPATH lint names the build directory" "RUNPATH entry '/t/build/lib': build_dir" "$(cat "$T/bad.err")"
+
+# ptinspect diff of the right wheel and the same one built wrong: the planted mistake is named.
+cat "$T/diff.txt" "$T/diff.err"
+check_eq "diff of the right and the wrong build: exit 1" 1 "$(cat "$T/diff.rc")"
+check_eq "diff: nothing on stderr" "" "$(cat "$T/diff.err")"
+EXT=$($PY -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["differences"]:
+    if r["section"].endswith(": needed") and "/_C" in r["section"]: print(r["section"][:-len(": needed")]); break' "$T/diff.json")
+case $EXT in ptx_ok/_C.*.so) pass ;; *) fail "diff: the extension's NEEDED rows, under its path: got '$EXT'" ;; esac
+row() { $PY -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["differences"]:
+    if r["section"] == sys.argv[2] and r["key"] == sys.argv[3]: print(r["a"], "->", r["b"])' "$T/diff.json" "$@"; }
+check_eq "diff: the helper, only in B, from the build machine" "None -> absolute /t/build/lib/libhelper.so" \
+	"$(row "$EXT: needed" libhelper.so)"
+check_eq "diff: the RUNPATH into the build directory" "(none) -> /t/build/lib" "$(row "$EXT: file" RUNPATH)"
+check_eq "diff: the lint's build_dir finding" "None -> RUNPATH" "$(row "$EXT: rpath lint" "build_dir /t/build/lib")"
+check_eq "diff: the version" "0.1 -> 0.2" "$(row metadata version)"
+check_eq "diff: torch's libc10 resolves the same (no row)" "" "$(row "$EXT: needed" libc10.so.2.6)"
+check_contains "diff text: the summary names the extension and what differs" \
+	"  shared objects  $EXT (file, needed, rpath lint)" "$(cat "$T/diff.txt")"
 
 # The real loader: pip install into a venv, import torch then the extension, /proc/self/maps.
 cat >"$T/imp.py" <<'EOF'

@@ -3,7 +3,8 @@
  * memory with libarchive's writer, read back whole, and every bad corner:
  * a member past the size limit (declared, or inflating past its
  * declaration), a tar header declaring 5 GiB, nesting past one level, a
- * truncated and an encrypted zip, names with "..", a symlink member.
+ * truncated and an encrypted zip, names with "..", a symlink member. And
+ * two wheels as builddiff facts (ptinspect diff A.whl B.whl).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builddiff.h"
 #include "package.h"
 #include "pkgarchive.h"
 #include "ptest.h"
@@ -478,6 +480,106 @@ static void provider_table(void **state)
 	assert_false(package_is_package("libx.so", false));
 }
 
+/* The row of (section, key), or NULL. */
+static const struct diff_row *row(const struct snapshot_diff *d, const char *section, const char *key)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->v[i].section, section) && !strcmp(d->v[i].key, key))
+			return &d->v[i];
+	return NULL;
+}
+
+/*
+ * Two versions of a wheel as facts: the dist-info and .data members pair
+ * across versions (*.dist-info/), the version and an added member differ,
+ * the shared object's facts are the package's (NEEDED with where it comes
+ * from), and a package read as facts compares equal with itself.
+ */
+static void two_wheels_as_facts(void **state)
+{
+	static const char META2[] = "Metadata-Version: 2.1\nName: demo_ext\nVersion: 1.3\n"
+				    "Requires-Dist: torch>=2.7\n";
+	size_t zl, l1, l2;
+	uint8_t *z = libz(&zl), *w1, *w2;
+	struct mem m1[] = {
+		{ "demo_ext-1.2.dist-info/WHEEL", WHEEL, sizeof(WHEEL) - 1, NULL },
+		{ "demo_ext-1.2.dist-info/METADATA", METADATA, sizeof(METADATA) - 1, NULL },
+		{ "demo_ext-1.2.data/purelib/demo_ext/_z.so", z, zl, NULL },
+	};
+	struct mem m2[] = {
+		{ "demo_ext-1.3.dist-info/WHEEL", WHEEL, sizeof(WHEEL) - 1, NULL },
+		{ "demo_ext-1.3.dist-info/METADATA", META2, sizeof(META2) - 1, NULL },
+		{ "demo_ext-1.3.data/purelib/demo_ext/_z.so", z, zl, NULL },
+		{ "demo_ext/py.typed", "", 0, NULL },
+	};
+	struct pkg_opts po = { 0 };
+	struct package p1, p2;
+	struct snapshot s1, s2, s1b;
+	struct snapshot_diff d;
+	struct pt_diag dg;
+	const struct diff_row *r;
+
+	(void)state;
+	w1 = make(ZIP, m1, 3, &l1);
+	w2 = make(ZIP, m2, 4, &l2);
+	pt_diag_init(&dg);
+	assert_int_equal(package_read_mem("demo_ext-1.2-cp313-cp313-linux_x86_64.whl", w1, l1, &po, &p1, &dg), 0);
+	assert_int_equal(package_read_mem("demo_ext-1.3-cp313-cp313-linux_x86_64.whl", w2, l2, &po, &p2, &dg), 0);
+	memset(&s1, 0, sizeof(s1));
+	memset(&s2, 0, sizeof(s2));
+	memset(&s1b, 0, sizeof(s1b));
+	snapshot_of_package(&p1, &s1);
+	snapshot_of_package(&p2, &s2);
+	snapshot_of_package(&p1, &s1b);
+	assert_true(s1.is_package);
+	assert_string_equal(s1.kind, "wheel");
+	assert_string_equal(s2.pkg_version, "1.3");
+	assert_int_equal(s2.n_members, 4);
+	assert_int_equal(s2.n_elf, 1);
+
+	snapshot_compare(&s1, &s1b, &d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(d.n_equal, s1.n);
+	snapshot_diff_release(&d);
+
+	snapshot_compare(&s1, &s2, &d);
+	r = row(&d, "metadata", "version");
+	assert_non_null(r);
+	assert_string_equal(r->a->value, "1.2");
+	assert_string_equal(r->b->value, "1.3");
+	r = row(&d, "metadata", "Requires-Dist torch");
+	assert_non_null(r);
+	assert_string_equal(r->b->value, "torch>=2.7");
+	r = row(&d, "metadata", "Requires-Dist nvidia-cudnn-cu12");
+	assert_non_null(r);
+	assert_null(r->b);
+	r = row(&d, "members", "demo_ext/py.typed");
+	assert_non_null(r);
+	assert_null(r->a);
+	assert_string_equal(r->b->value, "file");
+	/* Paired across versions: no row for the metadata files or the shared object. */
+	assert_null(row(&d, "members", "*.dist-info/WHEEL"));
+	assert_null(row(&d, "members", "*.data/purelib/demo_ext/_z.so"));
+	assert_null(row(&d, "*.data/purelib/demo_ext/_z.so: needed", "libc.so.6"));
+	assert_null(row(&d, "floor", "GLIBC"));	/* "GLIBC_2.14 (*.data/purelib/demo_ext/_z.so)" both */
+	assert_int_equal(d.n, 4);
+	/* The shared object's facts: NEEDED as the package says (no target: missing). */
+	for (size_t i = 0; i < s1.n; i++)
+		if (!strcmp(s1.v[i].section, "*.data/purelib/demo_ext/_z.so: needed"))
+			assert_string_equal(s1.v[i].value, "missing");
+	snapshot_diff_release(&d);
+
+	snapshot_release(&s1);
+	snapshot_release(&s1b);
+	snapshot_release(&s2);
+	package_release(&p1);
+	package_release(&p2);
+	pt_diag_release(&dg);
+	free(w1);
+	free(w2);
+	free(z);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +593,7 @@ int main(void)
 		cmocka_unit_test(encrypted_zip),
 		cmocka_unit_test(unsafe_names_and_symlinks),
 		cmocka_unit_test(provider_table),
+		cmocka_unit_test(two_wheels_as_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
