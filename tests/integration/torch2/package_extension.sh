@@ -1,6 +1,7 @@
 . "$PT_TESTLIB/common.sh" || exit 2
 # ctest-timeout: 1200
-# ptinspect on real torch extension wheels (issue 31), in the torch 2.6 bed:
+# ptinspect on real torch extension wheels (issue 31), in the torch 2.6 bed
+# (package_extension_sid.sh: Debian unstable's 2.14, with auditwheel beside):
 # two C++ extensions built with torch.utils.cpp_extension and `setup.py
 # bdist_wheel` (Debian's python3-setuptools and python3-wheel), one right and
 # one with the classic mistake (linked against a helper library of the build
@@ -87,7 +88,7 @@ needed "$T/bad.json" >"$T/bad.needed"
 cat "$T/ok.needed"
 # Debian's CppExtension links with --as-needed: of torch's libraries only libc10 stays.
 check_eq "the right one's torch library is the one import torch loads" \
-	"libc10.so.2.6 preloaded torch" "$(grep 'libc10\|libtorch' "$T/ok.needed")"
+	"libc10.so.$TB_TORCH preloaded torch" "$(grep 'libc10\|libtorch' "$T/ok.needed")"
 check_eq "the right one needs nothing from the build machine" "" "$(grep -v 'preloaded\|system' "$T/ok.needed")"
 check_eq "the wrong one's helper: the build machine's" "libhelper.so absolute /t/build/lib/libhelper.so" \
 	"$(grep libhelper "$T/bad.needed")"
@@ -109,9 +110,47 @@ check_eq "diff: the helper, only in B, from the build machine" "None -> absolute
 check_eq "diff: the RUNPATH into the build directory" "(none) -> /t/build/lib" "$(row "$EXT: file" RUNPATH)"
 check_eq "diff: the lint's build_dir finding" "None -> RUNPATH" "$(row "$EXT: rpath lint" "build_dir /t/build/lib")"
 check_eq "diff: the version" "0.1 -> 0.2" "$(row metadata version)"
-check_eq "diff: torch's libc10 resolves the same (no row)" "" "$(row "$EXT: needed" libc10.so.2.6)"
+check_eq "diff: torch's libc10 resolves the same (no row)" "" "$(row "$EXT: needed" "libc10.so.$TB_TORCH")"
 check_contains "diff text: the summary names the extension and what differs" \
 	"  shared objects  $EXT (file, needed, rpath lint)" "$(cat "$T/diff.txt")"
+
+# auditwheel show (Debian sid's python3-auditwheel) on the same wheels, inside: the symbol
+# versions' constraint it names is the tag ptinspect implies. Only the sid bed has auditwheel.
+# auditwheel show counts the versions every library it would graft needs, torch's libc10
+# among them (not in any policy's whitelist), so its constraint is the newer of the
+# extension's own floor and libc10's; auditwheel's policy for the extension alone
+# (auditwheel_policy.py, its own versioned_symbols_policy) is ptinspect's member tag.
+if [ "$TB_FLAVOUR" = sid ]; then
+	C10=/usr/lib/x86_64-linux-gnu/libc10.so.$TB_TORCH
+	"$TB" run -b "$T:/t" sh -c "cd /t && for w in ok/dist/$OK bad/dist/$BAD; do
+			auditwheel show /t/\$w >/t/\$(basename \$w).aw 2>&1; echo \$? >>/t/aw.rc
+			python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \$w /t/x_\$(basename \$w)
+		done
+		python3 /src/tests/integration/inspect/auditwheel_policy.py x_*/ptx_*/_C*.so $C10 >/t/aw_policy.txt
+		$P --json $C10 >/t/c10.json" >"$T/aw.log" 2>&1 || { cat "$T/aw.log"; fail "auditwheel inside the sid bed"; }
+	cat "$T/aw_policy.txt"
+	check_eq "auditwheel show ran on both wheels" "0 0" "$(tr '\n' ' ' <"$T/aw.rc" | sed 's/ $//')"
+	tag() { $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))["files"][0]
+p = d.get("package")
+print((p or d)["floor"]["policy"])' "$1"; }	# the extension is the package's only ELF member
+	newer() { printf '%s\n' "$@" | sort -t_ -k3,3n | tail -1; }
+	c10tag=$(tag "$T/c10.json")
+	for n in ok bad; do
+		w=$([ $n = ok ] && echo "$OK" || echo "$BAD")
+		aw=$(sed -n 's/.*constrains the platform tag to "\([^"]*\)".*/\1/p' "$T/$w.aw" | head -1)
+		[ -n "$aw" ] || aw=$(tr '\n' ' ' <"$T/$w.aw" | sed -n 's/.*constrains the platform tag to "\([^"]*\)".*/\1/p')
+		mine=$(tag "$T/$n.json")
+		check_eq "$n: auditwheel's policy for the extension alone is ptinspect's member tag" "$mine" \
+			"$(awk -v m="ptx_$n/_C" 'index($1, m) { print $2 }' "$T/aw_policy.txt")"
+		check_eq "$n: auditwheel show's constraint is the newer of that and libc10's ($c10tag)" \
+			"$(newer "$mine" "$c10tag")" "$aw"
+		check_contains "$n: auditwheel show's tag is the claimed one, which ptinspect says holds" \
+			'consistent with the following platform tag: "linux_x86_64"' "$(tr '\n' ' ' <"$T/$w.aw" | tr -s ' ')"
+	done
+	check_eq "libc10: auditwheel's policy is ptinspect's tag" "$c10tag" \
+		"$(awk -v m="$C10" '$1 == m { print $2 }' "$T/aw_policy.txt")"
+fi
 
 # The real loader: pip install into a venv, import torch then the extension, /proc/self/maps.
 cat >"$T/imp.py" <<'EOF'
