@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmp.h"
 #include "report.h"
 #include "report_pages.h"
 #include "report_provenance.h"
@@ -37,11 +38,6 @@ static void guards_release(struct guards *g)
 		free(g->v[i]);
 	free(g->v);
 	memset(g, 0, sizeof(*g));
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 struct cpage {
@@ -351,9 +347,9 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 				       c->diag) < 0)
 			rc = -1;
 		if (p.guards.n > 1)
-			qsort(p.guards.v, p.guards.n, sizeof(char *), str_cmp);
+			qsort(p.guards.v, p.guards.n, sizeof(char *), pt_cmp_strp);
 		if (pp.guards.n > 1)
-			qsort(pp.guards.v, pp.guards.n, sizeof(char *), str_cmp);
+			qsort(pp.guards.v, pp.guards.n, sizeof(char *), pt_cmp_strp);
 		html_raw(&h, "<h2>Guard diff against the previous compile of this frame (");
 		cid_link(&h, "../", prev->rank, &prev->cid, prev->status);
 		html_raw(&h, ")</h2>\n<pre class=\"diff\">");

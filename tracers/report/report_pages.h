@@ -54,7 +54,6 @@ struct rctx {
 	int64_t nranks;
 	int has_export;
 	int64_t loose;		/* records listed on records.html (0: no such page) */
-	int is_run;		/* a `pttrace run` run (stdout/stderr records) */
 	/* The payloads that have a page (sorted, once the payload pages are written) and
 	 * how many do not (past PAYLOAD_PAGES_MAX). */
 	char **paged;

@@ -126,8 +126,7 @@ int write_run_section(struct rctx *c, struct html *h, json_t *run)
 	}
 	html_raw(h, "</td></tr>\n</table>\n");
 	free(argv);
-	c->is_run = source && !strcmp(source, "run");
-	if (!c->is_run)
+	if (!source || strcmp(source, "run"))	/* not a `pttrace run` run: no output records */
 		return 0;
 	html_raw(h, "<h3>Output records (TORCH_LOGS, dispatcher, C++ and tracebacks)</h3>\n"
 		    "<p>By kind and level, by TORCH_LOGS artifact, and the 50 most called "
