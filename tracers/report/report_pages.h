@@ -11,7 +11,7 @@
  *   report_trie.c       its stack tries
  *   report_compile.c  c/<key>.html and c/<key>.provenance.html
  *   report_export.c   export.html
- *   report_diff.c     diff.html
+ *   report_rundiff.c  diff.html (report --diff)
  */
 #ifndef PT_REPORT_PAGES_H
 #define PT_REPORT_PAGES_H
