@@ -13,7 +13,7 @@
  *   breaks.html       graph breaks de-duplicated by reason and location
  *   c/<key>.html      one page per compile id and rank (metrics, guards, artifacts)
  *   p/<md5>.html      one page per distinct payload (highlighted, line anchors),
- *                     for the first 50,000 by first use (report.c PAYLOAD_PAGES_MAX)
+ *                     for the first 50,000 by first use (report_pages.h PAYLOAD_PAGES_MAX)
  *   p/<md5>.txt       the payload's raw bytes (md5 as indexed)
  *   export.html       export records (only when there are some)
  *   chromium_events.json  every chromium_event (Perfetto / chrome://tracing)

@@ -179,10 +179,9 @@ int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *d
 void tt_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
 			      long *offset, long *missing_waits);
 
-/* Distinct ranks of the run's records (0 when none is ranked), or -1 on error. */
-int64_t tt_rank_count(struct db *ix, int64_t run_id);
-
-/* The `show --json` additions: records_by_kind, payload_md5_mismatches, ranks. */
+/* The `show --json` additions (tt_show.c): records_by_kind, payload_md5_mismatches, ranks,
+ * torch_trace (files, records, torch_version, compiles, graph breaks, recompiles) and
+ * processes. */
 int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag);
 
 /*
