@@ -890,8 +890,3 @@ int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, voi
 	}
 	return rc;
 }
-
-char *rp_trace_torch_version(struct db *ix, int64_t run_id, char **md5_out, struct pt_diag *diag)
-{
-	return tt_torch_version(ix, run_id, md5_out, diag);
-}

@@ -116,13 +116,9 @@ int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, stru
 /*
  * The run's crash, or NULL: {signal, core_note, gdb (run_crash, pttrace
  * run), text, src_file, src_line (its first crash record)}, missing parts
- * null.
+ * null. (torch's version from the trace: tt_torch_version, tt_query.h.)
  */
 json_t *rp_run_crash(struct db *ix, int64_t run_id, struct pt_diag *diag);
-/* The "pytorch_version" of the run's first `torch_version` artifact (torch 2.14 writes
- * one, with no compile id, at the start of every trace), or NULL (none, or unreadable);
- * *md5 (when not NULL) gets the artifact's payload md5, for a link to its page. */
-char *rp_trace_torch_version(struct db *ix, int64_t run_id, char **md5, struct pt_diag *diag);
 
 /* A `pttrace run` run's error records (level >= ERROR, tracebacks, C++ errors), in
  * arrival order, at most limit: cb(kind, level, text). */

@@ -5,6 +5,7 @@
  * through html.h, which escapes everything taken from a trace.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,13 +59,17 @@ int write_file(struct rctx *c, const char *rel, const void *data, size_t n)
 	char *path = out_path(c, rel);
 	FILE *f = pt_outdir_fopen(&c->od, rel);
 	int rc = 0;
+	bool written;
 
-	if (!f || fwrite(data, 1, n, f) != n || fclose(f)) {
+	if (!f) {
 		rc = fail_errno(c, path, "cannot write");
-		if (f)
-			fclose(f);
 	} else {
-		c->st->bytes += n;
+		/* fclose once, whatever fwrite did: a second fclose of the stream is undefined. */
+		written = fwrite(data, 1, n, f) == n;
+		if (fclose(f) != 0 || !written)
+			rc = fail_errno(c, path, "cannot write");
+		else
+			c->st->bytes += n;
 	}
 	free(path);
 	return rc;

@@ -107,7 +107,7 @@ int write_run_section(struct rctx *c, struct html *h, json_t *run)
 		html_text(h, json_string_value(json_object_get(run, "torch_version")));
 	} else {
 		/* An imported trace: torch 2.14 says its version in a torch_version artifact. */
-		char *md5 = NULL, *tv = rp_trace_torch_version(c->ix, c->o->run_id, &md5, c->diag);
+		char *md5 = NULL, *tv = tt_torch_version(c->ix, c->o->run_id, &md5, c->diag);
 
 		if (tv) {
 			html_text(h, tv);
