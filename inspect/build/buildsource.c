@@ -50,7 +50,7 @@ struct gen_fn {
 	char *wrapper_ref;	/* first wrapper_X( its body calls */
 	char *ops_ref;		/* first at::_ops::X:: its body names */
 	char *struct_ref;	/* first structured_X its body names */
-	char *node_ref;		/* std::shared_ptr<X> grad_fn (VariableType) */
+	char *node_ref;		/* std::shared_ptr<X> / c10::intrusive_ptr<X> grad_fn (VariableType) */
 };
 
 struct gen_reg {
@@ -302,8 +302,10 @@ static void body_refs(struct gen_fn *f, const char *b, size_t n)
 			free(s);
 		}
 	}
-	if (!f->node_ref && memmem(b, n, "> grad_fn;", 10))
-		f->node_ref = ident_after(b, n, "std::shared_ptr<");
+	/* torch 2.6: std::shared_ptr<MulBackward0> grad_fn; 2.14: c10::intrusive_ptr<MulBackward0> grad_fn. */
+	if (!f->node_ref && memmem(b, n, "> grad_fn;", 10) &&
+	    !(f->node_ref = ident_after(b, n, "std::shared_ptr<")))
+		f->node_ref = ident_after(b, n, "c10::intrusive_ptr<");
 }
 
 /* m.impl("aten::add.Tensor", ...) / m.def("add.Tensor(Tensor self, ...") on a raw line. */
@@ -742,6 +744,8 @@ static const struct nf_entry *resolve_in_file(const struct nativefuncs *nf, cons
 	}
 }
 
+static bool node_name(const char *s);
+
 int buildsource_resolve_line(const struct nativefuncs *nf, const char *file, const char *buf, size_t len,
 			     size_t line, struct build_source *s)
 {
@@ -751,6 +755,13 @@ int buildsource_resolve_line(const struct nativefuncs *nf, const char *file, con
 	g.path = pt_xstrdup(file);
 	scan_generated(&g, buf, len);
 	s->entry = resolve_in_file(nf, &g, line, s);
+	{
+		/* VariableType's kernel: the node it makes (its derivatives.yaml entry needs the tree). */
+		const struct gen_fn *f = fn_at(&g, line);
+
+		if (s->entry && f && f->node_ref && node_name(f->node_ref) && !s->node)
+			s->node = pt_xstrdup(f->node_ref);
+	}
 	rc = s->function ? 0 : -1;
 	gen_file_release(&g);
 	return rc;
@@ -1127,7 +1138,8 @@ static struct gen_file *get_file(struct buildsource *b, const char *path, struct
 	return g;
 }
 
-/* VariableType_N.cpp: which function makes which node (std::shared_ptr<MulBackward0> grad_fn). */
+/* VariableType_N.cpp: which function makes which node (std::shared_ptr<MulBackward0> grad_fn;
+ * c10::intrusive_ptr<MulBackward0> in torch 2.14). */
 static const struct def_name *find_node(struct buildsource *b, const char *node, struct pt_diag *d)
 {
 	if (!b->nodes_loaded) {

@@ -67,8 +67,9 @@ void buildsource_close(struct buildsource *b);
  * The library level, for tests: a generated file's text (buf, len) and a
  * line, resolved against nf; file names it (its kind follows the name:
  * RegisterFunctionalization_N.cpp uses native names). Fills function,
- * klass, via, helper, dispatch_key, entry of s. 0, or -1 when the line is
- * in no function.
+ * klass, via, helper, dispatch_key, entry of s, and node for a VariableType
+ * kernel that makes one (its derivatives.yaml entry needs the tree). 0, or -1
+ * when the line is in no function.
  */
 int buildsource_resolve_line(const struct nativefuncs *nf, const char *file, const char *buf, size_t len,
 			     size_t line, struct build_source *s);

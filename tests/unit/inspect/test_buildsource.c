@@ -7,7 +7,9 @@
  * the C++ API that calls a wrapper, BackendSelect's and Functionalization's
  * plain names, Operators' _ops names, a CompositeImplicitAutograd wrapper
  * whose name is also another operator's structured one (_linalg_det), an
- * autogen: out variant, autograd's node; and the same names as symbols.
+ * autogen: out variant, autograd's node, the node VariableType's kernel makes
+ * (torch 2.6's std::shared_ptr and 2.14's c10::intrusive_ptr, from the sid
+ * tree); and the same names as symbols.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -220,6 +222,31 @@ static void autograd_node(void **state)
 	free(buf);
 }
 
+/* VariableType's mul_Tensor makes MulBackward0: 2.6 holds it in a std::shared_ptr, 2.14 in a c10::intrusive_ptr. */
+static void variable_type_node(void **state)
+{
+	static const char *const files[] = { "VariableType_0.cpp", "VariableType_0-2.14.cpp" };
+	(void)state;
+
+	for (size_t i = 0; i < N(files); i++) {
+		size_t len;
+		char *buf = fixture(files[i], &len);
+		struct build_source s;
+
+		memset(&s, 0, sizeof(s));
+		print_message("%s\n", files[i]);
+		assert_int_equal(buildsource_resolve_line(&nf, "VariableType_0.cpp", buf, len,
+							  line_of(buf, "grad_fn->set_next_edges(", 0), &s), 0);
+		assert_string_equal(s.function, "mul_Tensor");
+		assert_non_null(s.entry);
+		assert_string_equal(s.entry->name, "mul.Tensor");
+		assert_non_null(s.node);
+		assert_string_equal(s.node, "MulBackward0");
+		build_source_release(&s);
+		free(buf);
+	}
+}
+
 static void symbols(void **state)
 {
 	static const struct {
@@ -260,6 +287,7 @@ int main(void)
 		cmocka_unit_test(register_cpu),
 		cmocka_unit_test(other_files),
 		cmocka_unit_test(autograd_node),
+		cmocka_unit_test(variable_type_node),
 		cmocka_unit_test(symbols),
 	};
 
