@@ -9,7 +9,8 @@
  * whose name is also another operator's structured one (_linalg_det), an
  * autogen: out variant, autograd's node, the node VariableType's kernel makes
  * (torch 2.6's std::shared_ptr and 2.14's c10::intrusive_ptr, from the sid
- * tree); and the same names as symbols.
+ * tree); the derivatives.yaml entry of a node's operator on 2.14's entries;
+ * and the same names as symbols.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -247,6 +248,52 @@ static void variable_type_node(void **state)
 	}
 }
 
+/*
+ * An autograd node's derivatives.yaml entry from its kernel's operator, on
+ * real 2.14 entries: torch 2.14 autogenerates functionals (random.to,
+ * embedding_renorm) whose nodes take the in-place's formulas, and ldexp_'s
+ * node is ldexp.Tensor's.
+ */
+static void derivative_entries(void **state)
+{
+	static const struct {
+		const char *op, *want;
+		bool foreach;
+	} c[] = {
+		{ "mul.Tensor", "mul.Tensor", false },	  { "mul_.Tensor", "mul.Tensor", false },
+		{ "ldexp_", "ldexp.Tensor", false },	  { "random.to", "random_.to", false },
+		{ "random.from", "random_.from", false }, { "random", "random_", false },
+		{ "embedding_renorm", "embedding_renorm_", false }, { "_foreach_mul.Tensor", "mul.Tensor", true },
+		{ "random.nope", NULL, false },		  { "no_such_op", NULL, false },
+	};
+	size_t len;
+	char *y = fixture("derivatives-2.14.yaml", &len);
+	struct nativefuncs deriv;
+	struct pt_diag d;
+	(void)state;
+
+	pt_diag_init(&d);
+	assert_int_equal(nativefuncs_parse_derivatives((const uint8_t *)y, len, &deriv, "derivatives.yaml", &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(deriv.n, 6);
+	for (size_t i = 0; i < N(c); i++) {
+		bool fe = true;
+		const struct nf_entry *e = buildsource_derivative(&deriv, c[i].op, &fe);
+
+		print_message("%s -> %s\n", c[i].op, e ? e->name : "-");
+		if (c[i].want) {
+			assert_non_null(e);
+			assert_string_equal(e->name, c[i].want);
+		} else {
+			assert_null(e);
+		}
+		assert_int_equal(fe, c[i].foreach);
+	}
+	nativefuncs_release(&deriv);
+	pt_diag_release(&d);
+	free(y);
+}
+
 static void symbols(void **state)
 {
 	static const struct {
@@ -288,6 +335,7 @@ int main(void)
 		cmocka_unit_test(other_files),
 		cmocka_unit_test(autograd_node),
 		cmocka_unit_test(variable_type_node),
+		cmocka_unit_test(derivative_entries),
 		cmocka_unit_test(symbols),
 	};
 
