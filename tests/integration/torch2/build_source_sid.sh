@@ -27,8 +27,9 @@ G=$TREE/aten/src/ATen
 "$BT" --flavour sid info | grep '^kind:'
 
 # The generator is torch 2.14's.
-check_eq "torchgen's package" "2.14.1+dfsg-1" \
-	"$("$BT" --flavour sid bed run -- dpkg-query -W -f '${Version}' python3-torch 2>/dev/null)"
+v=$("$BT" --flavour sid bed run -- dpkg-query -W -f '${Version}' python3-torch 2>/dev/null)
+echo "python3-torch $v"
+case $v in 2.14.*) pass ;; *) fail "torchgen's package python3-torch is '$v', not 2.14" ;; esac
 check_eq "2.14: RegisterCPU.cpp in four shards" "RegisterCPU_0.cpp RegisterCPU_1.cpp RegisterCPU_2.cpp RegisterCPU_3.cpp" \
 	"$(cd "$G" && ls RegisterCPU_*.cpp | xargs)"
 check_eq "2.14: no RegisterCPU.cpp" no "$([ -e "$G/RegisterCPU.cpp" ] && echo yes || echo no)"
