@@ -50,7 +50,7 @@ struct gen_fn {
 	char *wrapper_ref;	/* first wrapper_X( its body calls */
 	char *ops_ref;		/* first at::_ops::X:: its body names */
 	char *struct_ref;	/* first structured_X its body names */
-	char *node_ref;		/* std::shared_ptr<X> grad_fn (VariableType) */
+	char *node_ref;		/* std::shared_ptr<X> / c10::intrusive_ptr<X> grad_fn (VariableType) */
 };
 
 struct gen_reg {
@@ -302,8 +302,10 @@ static void body_refs(struct gen_fn *f, const char *b, size_t n)
 			free(s);
 		}
 	}
-	if (!f->node_ref && memmem(b, n, "> grad_fn;", 10))
-		f->node_ref = ident_after(b, n, "std::shared_ptr<");
+	/* torch 2.6: std::shared_ptr<MulBackward0> grad_fn; 2.14: c10::intrusive_ptr<MulBackward0> grad_fn. */
+	if (!f->node_ref && memmem(b, n, "> grad_fn;", 10) &&
+	    !(f->node_ref = ident_after(b, n, "std::shared_ptr<")))
+		f->node_ref = ident_after(b, n, "c10::intrusive_ptr<");
 }
 
 /* m.impl("aten::add.Tensor", ...) / m.def("add.Tensor(Tensor self, ...") on a raw line. */
@@ -742,6 +744,8 @@ static const struct nf_entry *resolve_in_file(const struct nativefuncs *nf, cons
 	}
 }
 
+static bool node_name(const char *s);
+
 int buildsource_resolve_line(const struct nativefuncs *nf, const char *file, const char *buf, size_t len,
 			     size_t line, struct build_source *s)
 {
@@ -751,6 +755,13 @@ int buildsource_resolve_line(const struct nativefuncs *nf, const char *file, con
 	g.path = pt_xstrdup(file);
 	scan_generated(&g, buf, len);
 	s->entry = resolve_in_file(nf, &g, line, s);
+	{
+		/* VariableType's kernel: the node it makes (its derivatives.yaml entry needs the tree). */
+		const struct gen_fn *f = fn_at(&g, line);
+
+		if (s->entry && f && f->node_ref && node_name(f->node_ref) && !s->node)
+			s->node = pt_xstrdup(f->node_ref);
+	}
 	rc = s->function ? 0 : -1;
 	gen_file_release(&g);
 	return rc;
@@ -1127,7 +1138,8 @@ static struct gen_file *get_file(struct buildsource *b, const char *path, struct
 	return g;
 }
 
-/* VariableType_N.cpp: which function makes which node (std::shared_ptr<MulBackward0> grad_fn). */
+/* VariableType_N.cpp: which function makes which node (std::shared_ptr<MulBackward0> grad_fn;
+ * c10::intrusive_ptr<MulBackward0> in torch 2.14). */
 static const struct def_name *find_node(struct buildsource *b, const char *node, struct pt_diag *d)
 {
 	if (!b->nodes_loaded) {
@@ -1202,44 +1214,89 @@ static void resolve_node(struct buildsource *b, const char *node, struct build_s
 		return;
 	free(s->derivatives_yaml);
 	s->derivatives_yaml = pt_xstrdup(b->deriv_yaml);
+	s->derivative = buildsource_derivative(&b->deriv, s->entry->name, &s->derivative_via_foreach);
+}
+
+/* "ldexp_.Tensor" -> "ldexp" (length in *bl), the overload "Tensor" in *ov ("" for none). */
+static size_t op_base(const char *name, const char **ov)
+{
+	const char *dot = strchr(name, '.');
+	size_t bl = dot ? (size_t)(dot - name) : strlen(name);
+
+	*ov = dot ? dot + 1 : "";
+	while (bl > 1 && name[bl - 1] == '_')
+		bl--;
+	return bl;
+}
+
+const struct nf_entry *buildsource_derivative(const struct nativefuncs *deriv, const char *op, bool *via_foreach)
+{
+	const struct nf_entry *r;
+	char *nm = pt_xstrdup(op), *dot = strchr(nm, '.');
+	size_t bl = dot ? (size_t)(dot - nm) : strlen(nm);
+	char *alt;
+
+	*via_foreach = false;
 	/* The operator's entry, else its functional (mul_.Tensor -> mul.Tensor), else the view (x_copy -> x). */
-	if ((s->derivative = nativefuncs_find(&b->deriv, s->entry->name)))
-		return;
-	{
-		char *nm = pt_xstrdup(s->entry->name), *dot = strchr(nm, '.');
-		size_t bl = dot ? (size_t)(dot - nm) : strlen(nm);
-		char *alt;
-
-		if (bl > 1 && nm[bl - 1] == '_') {
-			alt = pt_xasprintf("%.*s%s", (int)(bl - 1), nm, dot ? dot : "");
-			s->derivative = nativefuncs_find(&b->deriv, alt);
-			free(alt);
-		}
-		if (!s->derivative && bl > 5 && !strncmp(nm + bl - 5, "_copy", 5)) {
-			alt = pt_xasprintf("%.*s%s", (int)(bl - 5), nm, dot ? dot : "");
-			s->derivative = nativefuncs_find(&b->deriv, alt);
-			free(alt);
-		}
-		/*
-		 * _foreach_add.Tensor: load_derivatives.py's gen_foreach_derivativeinfo
-		 * takes the formulas of the pointwise op (add.Tensor; else the first
-		 * entry of that name).
-		 */
-		if (!s->derivative && !strncmp(nm, "_foreach_", 9)) {
-			size_t blen = bl - 9;
-
-			alt = pt_xasprintf("%.*s%s", (int)blen, nm + 9, dot ? dot : "");
-			s->derivative = nativefuncs_find(&b->deriv, alt);
-			free(alt);
-			for (size_t i = 0; !s->derivative && i < b->deriv.n; i++)
-				if (!strncmp(b->deriv.v[i].name, nm + 9, blen) &&
-				    (b->deriv.v[i].name[blen] == '.' || !b->deriv.v[i].name[blen]))
-					s->derivative = &b->deriv.v[i];
-			if (s->derivative)
-				s->derivative_via_foreach = true;
-		}
+	if ((r = nativefuncs_find(deriv, op))) {
 		free(nm);
+		return r;
 	}
+	if (bl > 1 && nm[bl - 1] == '_') {
+		alt = pt_xasprintf("%.*s%s", (int)(bl - 1), nm, dot ? dot : "");
+		r = nativefuncs_find(deriv, alt);
+		free(alt);
+	}
+	if (!r && bl > 5 && !strncmp(nm + bl - 5, "_copy", 5)) {
+		alt = pt_xasprintf("%.*s%s", (int)(bl - 5), nm, dot ? dot : "");
+		r = nativefuncs_find(deriv, alt);
+		free(alt);
+	}
+	/*
+	 * _foreach_add.Tensor: load_derivatives.py's gen_foreach_derivativeinfo
+	 * takes the formulas of the pointwise op (add.Tensor; else the first
+	 * entry of that name).
+	 */
+	if (!r && !strncmp(nm, "_foreach_", 9)) {
+		size_t blen = bl - 9;
+
+		alt = pt_xasprintf("%.*s%s", (int)blen, nm + 9, dot ? dot : "");
+		r = nativefuncs_find(deriv, alt);
+		free(alt);
+		for (size_t i = 0; !r && i < deriv->n; i++)
+			if (!strncmp(deriv->v[i].name, nm + 9, blen) &&
+			    (deriv->v[i].name[blen] == '.' || !deriv->v[i].name[blen]))
+				r = &deriv->v[i];
+		*via_foreach = r != NULL;
+	}
+	/*
+	 * The in-place entry of a functional (random.to -> random_.to,
+	 * embedding_renorm -> embedding_renorm_: torch 2.14 autogenerates the
+	 * functional, its node comes from the in-place's formulas), or an
+	 * in-place whose functional has an overload name (ldexp_ -> ldexp.Tensor):
+	 * the entry of the same name less its trailing '_' with the same
+	 * overload, else the only entry of that name.
+	 */
+	if (!r && strncmp(nm, "_foreach_", 9) != 0) {
+		const char *ov, *ov2;
+		size_t base = op_base(op, &ov), n = 0;
+		const struct nf_entry *only = NULL;
+
+		for (size_t i = 0; !r && i < deriv->n; i++) {
+			size_t b2 = op_base(deriv->v[i].name, &ov2);
+
+			if (b2 != base || strncmp(deriv->v[i].name, op, base))
+				continue;
+			if (!strcmp(ov, ov2))
+				r = &deriv->v[i];
+			only = &deriv->v[i];
+			n++;
+		}
+		if (!r && n == 1)
+			r = only;
+	}
+	free(nm);
+	return r;
 }
 
 /*

@@ -67,11 +67,19 @@ void buildsource_close(struct buildsource *b);
  * The library level, for tests: a generated file's text (buf, len) and a
  * line, resolved against nf; file names it (its kind follows the name:
  * RegisterFunctionalization_N.cpp uses native names). Fills function,
- * klass, via, helper, dispatch_key, entry of s. 0, or -1 when the line is
- * in no function.
+ * klass, via, helper, dispatch_key, entry of s, and node for a VariableType
+ * kernel that makes one (its derivatives.yaml entry needs the tree). 0, or -1
+ * when the line is in no function.
  */
 int buildsource_resolve_line(const struct nativefuncs *nf, const char *file, const char *buf, size_t len,
 			     size_t line, struct build_source *s);
+/*
+ * The derivatives.yaml entry (deriv) of an autograd node made by the kernel of
+ * operator op: op's own, its functional's, the view's of a _copy, the
+ * pointwise op's of a _foreach_ (*via_foreach set), the in-place's of a
+ * functional or the one entry of the name less '_'; NULL for none.
+ */
+const struct nf_entry *buildsource_derivative(const struct nativefuncs *deriv, const char *op, bool *via_foreach);
 /* A symbol (demangled, arguments allowed) against nf: the same fields. */
 void buildsource_resolve_symbol(const struct nativefuncs *nf, const char *sym, struct build_source *s);
 

@@ -69,6 +69,61 @@ static void bad(struct ninjalog *l, struct pt_diag *d, const char *src, size_t l
 }
 
 /*
+ * The outputs of the current run, an open-addressing set of indexes into
+ * l->v (SIZE_MAX: empty): ninja runs an edge at most once a run, so an
+ * output already in it starts a new run.
+ */
+struct run_outputs {
+	size_t *slot;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void run_outputs_clear(struct run_outputs *ro)
+{
+	for (size_t i = 0; i < ro->cap; i++)
+		ro->slot[i] = SIZE_MAX;
+	ro->n = 0;
+}
+
+/* Whether output (l->v[idx]) is in the set; adds it when not. */
+static bool run_outputs_seen(struct run_outputs *ro, const struct ninjalog *l, size_t idx)
+{
+	size_t i;
+
+	if ((ro->n + 1) * 2 > ro->cap) {
+		size_t old = ro->cap, *os = ro->slot;
+
+		ro->cap = old ? old * 2 : 1024;
+		ro->slot = pt_xreallocarray(NULL, ro->cap, sizeof(*ro->slot));
+		run_outputs_clear(ro);
+		for (size_t k = 0; k < old; k++)
+			if (os[k] != SIZE_MAX) {
+				for (i = hash_str(l->v[os[k]].output) & (ro->cap - 1); ro->slot[i] != SIZE_MAX;
+				     i = (i + 1) & (ro->cap - 1))
+					;
+				ro->slot[i] = os[k];
+				ro->n++;
+			}
+		free(os);
+	}
+	for (i = hash_str(l->v[idx].output) & (ro->cap - 1); ro->slot[i] != SIZE_MAX; i = (i + 1) & (ro->cap - 1))
+		if (!strcmp(l->v[ro->slot[i]].output, l->v[idx].output))
+			return true;
+	ro->slot[i] = idx;
+	ro->n++;
+	return false;
+}
+
+/*
  * The wall time (ns) a record's run began, from its mtime, or INT64_MIN when
  * it cannot say: ninja from 1.10 records nanoseconds, v6 and v7 the
  * command's start time (a restat or generator edge: its outputs' mtime,
@@ -86,6 +141,7 @@ int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const cha
 		   struct pt_diag *d)
 {
 	int64_t origin_max = INT64_MIN;
+	struct run_outputs ro = { NULL, 0, 0 };
 	const char *s = (const char *)buf, *end = s + len;
 	static const char hdr[] = "# ninja log v";
 	uint32_t prev_end = 0;
@@ -176,19 +232,28 @@ int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const cha
 			bad(l, d, src, line, "command hash is not hexadecimal");
 			continue;
 		}
+		r.output = pt_xstrndup(f[3], fl[3]);
+		r.line = line;
+		PT_GROW(l->v, l->n, l->alloc);
+		l->v[l->n] = r;
 		{
 			int64_t o = run_origin(l->version, &r);
 			/*
-			 * A new run: the times restart (end before the previous end), or
+			 * A new run: the times restart (end before the previous end),
 			 * the run's wall start moved on by more than this edge's duration
-			 * and 2 s (a run whose first edge outlasted the whole run before).
+			 * and 2 s (a run whose first edge outlasted the whole run before),
+			 * or the output was built already in this run (runs a second
+			 * apart, the first edge as long: sid's torchgen rebuild).
 			 */
 			bool later = have_prev && o != INT64_MIN && origin_max != INT64_MIN &&
 				     o - origin_max > (int64_t)(r.end_ms - r.start_ms) * 1000000 + 2000000000LL;
+			bool again = run_outputs_seen(&ro, l, l->n);
 
-			if (have_prev && (r.end_ms < prev_end || later)) {
+			if (have_prev && (r.end_ms < prev_end || later || again)) {
 				l->n_runs++;
 				origin_max = INT64_MIN;
+				run_outputs_clear(&ro);
+				run_outputs_seen(&ro, l, l->n);
 			}
 			if (o != INT64_MIN && (origin_max == INT64_MIN || o > origin_max))
 				origin_max = o;
@@ -197,12 +262,10 @@ int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const cha
 			l->n_runs = 1;
 		have_prev = 1;
 		prev_end = r.end_ms;
-		r.run = l->n_runs - 1;
-		r.output = pt_xstrndup(f[3], fl[3]);
-		r.line = line;
-		PT_GROW(l->v, l->n, l->alloc);
-		l->v[l->n++] = r;
+		l->v[l->n].run = l->n_runs - 1;
+		l->n++;
 	}
+	free(ro.slot);
 	if (l->n_bad > MAX_WARN)
 		pt_diag_add(d, PT_SEV_WARNING, src, NULL, "%zu malformed lines in all", l->n_bad);
 	return 0;

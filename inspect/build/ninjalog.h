@@ -36,7 +36,8 @@ struct ninjalog {
  * with nanosecond mtimes, where the wall time the run began (the mtime less
  * the start, v6 and v7, or the end, v5) moved on by more than that edge's
  * duration and 2 s: a run whose first edge ended after the run before it
- * had (a slow first edge, a short run before). Returns 0, or -1
+ * had (a slow first edge, a short run before); or where an output comes
+ * again (ninja runs an edge once a run). Returns 0, or -1
  * when the header is missing or names an unknown version (an error in d).
  */
 int ninjalog_parse(const uint8_t *buf, size_t len, struct ninjalog *l, const char *src,

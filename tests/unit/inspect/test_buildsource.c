@@ -7,7 +7,10 @@
  * the C++ API that calls a wrapper, BackendSelect's and Functionalization's
  * plain names, Operators' _ops names, a CompositeImplicitAutograd wrapper
  * whose name is also another operator's structured one (_linalg_det), an
- * autogen: out variant, autograd's node; and the same names as symbols.
+ * autogen: out variant, autograd's node, the node VariableType's kernel makes
+ * (torch 2.6's std::shared_ptr and 2.14's c10::intrusive_ptr, from the sid
+ * tree); the derivatives.yaml entry of a node's operator on 2.14's entries;
+ * and the same names as symbols.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -220,6 +223,77 @@ static void autograd_node(void **state)
 	free(buf);
 }
 
+/* VariableType's mul_Tensor makes MulBackward0: 2.6 holds it in a std::shared_ptr, 2.14 in a c10::intrusive_ptr. */
+static void variable_type_node(void **state)
+{
+	static const char *const files[] = { "VariableType_0.cpp", "VariableType_0-2.14.cpp" };
+	(void)state;
+
+	for (size_t i = 0; i < N(files); i++) {
+		size_t len;
+		char *buf = fixture(files[i], &len);
+		struct build_source s;
+
+		memset(&s, 0, sizeof(s));
+		print_message("%s\n", files[i]);
+		assert_int_equal(buildsource_resolve_line(&nf, "VariableType_0.cpp", buf, len,
+							  line_of(buf, "grad_fn->set_next_edges(", 0), &s), 0);
+		assert_string_equal(s.function, "mul_Tensor");
+		assert_non_null(s.entry);
+		assert_string_equal(s.entry->name, "mul.Tensor");
+		assert_non_null(s.node);
+		assert_string_equal(s.node, "MulBackward0");
+		build_source_release(&s);
+		free(buf);
+	}
+}
+
+/*
+ * An autograd node's derivatives.yaml entry from its kernel's operator, on
+ * real 2.14 entries: torch 2.14 autogenerates functionals (random.to,
+ * embedding_renorm) whose nodes take the in-place's formulas, and ldexp_'s
+ * node is ldexp.Tensor's.
+ */
+static void derivative_entries(void **state)
+{
+	static const struct {
+		const char *op, *want;
+		bool foreach;
+	} c[] = {
+		{ "mul.Tensor", "mul.Tensor", false },	  { "mul_.Tensor", "mul.Tensor", false },
+		{ "ldexp_", "ldexp.Tensor", false },	  { "random.to", "random_.to", false },
+		{ "random.from", "random_.from", false }, { "random", "random_", false },
+		{ "embedding_renorm", "embedding_renorm_", false }, { "_foreach_mul.Tensor", "mul.Tensor", true },
+		{ "random.nope", NULL, false },		  { "no_such_op", NULL, false },
+	};
+	size_t len;
+	char *y = fixture("derivatives-2.14.yaml", &len);
+	struct nativefuncs deriv;
+	struct pt_diag d;
+	(void)state;
+
+	pt_diag_init(&d);
+	assert_int_equal(nativefuncs_parse_derivatives((const uint8_t *)y, len, &deriv, "derivatives.yaml", &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(deriv.n, 6);
+	for (size_t i = 0; i < N(c); i++) {
+		bool fe = true;
+		const struct nf_entry *e = buildsource_derivative(&deriv, c[i].op, &fe);
+
+		print_message("%s -> %s\n", c[i].op, e ? e->name : "-");
+		if (c[i].want) {
+			assert_non_null(e);
+			assert_string_equal(e->name, c[i].want);
+		} else {
+			assert_null(e);
+		}
+		assert_int_equal(fe, c[i].foreach);
+	}
+	nativefuncs_release(&deriv);
+	pt_diag_release(&d);
+	free(y);
+}
+
 static void symbols(void **state)
 {
 	static const struct {
@@ -260,6 +334,8 @@ int main(void)
 		cmocka_unit_test(register_cpu),
 		cmocka_unit_test(other_files),
 		cmocka_unit_test(autograd_node),
+		cmocka_unit_test(variable_type_node),
+		cmocka_unit_test(derivative_entries),
 		cmocka_unit_test(symbols),
 	};
 

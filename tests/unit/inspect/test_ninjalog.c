@@ -72,6 +72,41 @@ static void runs_by_wall_start(void **state)
 	pt_diag_release(&d);
 }
 
+/*
+ * Three lines of the sid tree's real .ninja_log (tests/torch2/buildtree
+ * --flavour sid, ninja 1.13, v7): torchgen's sources (run 1), autograd's
+ * codegen (run 2), and the same edge again after `touch derivatives.yaml`
+ * about a second later (run 3). Run 3's times do not restart (5777 ms ends
+ * after run 2's 5653) and its wall start is 6.85 s after run 2's, within the
+ * edge's 5.7 s and 2 s: only the output built twice splits them.
+ */
+static void runs_by_output_again(void **state)
+{
+	struct ninjalog l;
+	struct pt_diag d;
+	static const char log[] =
+		"# ninja log v7\n"
+		"82\t23385\t1796304868258935066\taten/src/ATen/generated_sources.cmake\tb6d8b071696e96c1\n"
+		"60\t5653\t1796304895354668658\t/build/pytorch/torch/csrc/autograd/generated/Functions.cpp\t4af28ac7ea216de7\n"
+		"60\t5653\t1796304895354668658\t/build/pytorch/torch/csrc/autograd/generated/Functions.h\t4af28ac7ea216de7\n"
+		"70\t5777\t1796304902206935955\t/build/pytorch/torch/csrc/autograd/generated/Functions.cpp\t4af28ac7ea216de7\n"
+		"70\t5777\t1796304902206935955\t/build/pytorch/torch/csrc/autograd/generated/Functions.h\t4af28ac7ea216de7\n";
+	(void)state;
+
+	pt_diag_init(&d);
+	assert_int_equal(ninjalog_parse(P(log), &l, "l", &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(l.version, 7);
+	assert_int_equal(l.n_runs, 3);
+	assert_int_equal(l.v[0].run, 0);
+	assert_int_equal(l.v[1].run, 1);
+	assert_int_equal(l.v[2].run, 1);
+	assert_int_equal(l.v[3].run, 2);
+	assert_int_equal(l.v[4].run, 2);
+	ninjalog_release(&l);
+	pt_diag_release(&d);
+}
+
 static void runs_and_latest(void **state)
 {
 	struct ninjalog l;
@@ -145,6 +180,7 @@ int main(void)
 		cmocka_unit_test(versions),
 		cmocka_unit_test(runs_and_latest),
 		cmocka_unit_test(runs_by_wall_start),
+		cmocka_unit_test(runs_by_output_again),
 		cmocka_unit_test(malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
