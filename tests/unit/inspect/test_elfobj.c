@@ -12,11 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "elfobj.h"
@@ -283,20 +281,6 @@ static void dynamic_read_damaged_files(void **state)
 	unlink(path);
 }
 
-/*
- * elfobj_loadable_fd says whether the header came from the page cache (the
- * resolver reads ahead when it did not, prefetch.h), and a dependency read
- * either way is the same object; so is a whole object (elfobj_open) read
- * cold, its pieces asked for ahead of libelf, and from bytes in memory. A
- * copy of libz in the current directory. Each check is made only where the
- * test has seen the page's state itself, never assumed from the machine's:
- * the first pass asserts "read from the disk" only when mincore says the
- * page left the cache (POSIX_FADV_DONTNEED is a request, refused on tmpfs
- * and, under another job's load, sometimes on a disk too: CI saw it), the
- * second "from the cache" with the page pinned there (mlock of a shared
- * mapping, so no reclaim can take it between); both need RWF_NOWAIT, which
- * some file systems refuse.
- */
 /* Does preadv2(RWF_NOWAIT) answer on fd's file system? (pages just written are cached) */
 static bool nowait_works(int fd)
 {
@@ -306,20 +290,23 @@ static bool nowait_works(int fd)
 	return preadv2(fd, &iov, 1, 0, RWF_NOWAIT) == 1;
 }
 
-/* Is fd's first page in the page cache (mincore of a mapping, which reads nothing)? -1: unknown. */
-static int first_page_resident(int fd)
-{
-	unsigned char v = 0;
-	void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-	int r;
-
-	if (p == MAP_FAILED)
-		return -1;
-	r = mincore(p, 4096, &v) == 0 ? (v & 1) : -1;
-	munmap(p, 4096);
-	return r;
-}
-
+/*
+ * elfobj_loadable_fd says whether the header came from the page cache (the
+ * resolver reads ahead when it did not, prefetch.h), and a dependency read
+ * either way is the same object; so is a whole object (elfobj_open) read
+ * cold, its pieces asked for ahead of libelf, and from bytes in memory. A
+ * copy of libz in the current directory. "cached" is asserted only where
+ * the test made it so: the second pass pins the first page (mlock of a
+ * shared mapping: resident and uptodate, whatever else runs), and
+ * preadv2(RWF_NOWAIT) must then answer from the cache. The cold side is
+ * not asserted, because the kernel does not make it so: DONTNEED is a
+ * request (under load a clean page can stay), and a RWF_NOWAIT read of an
+ * absent page starts read-ahead and succeeds when that I/O completes at
+ * once (CI's strict run saw "cached" right after mincore(2) had said the
+ * page was gone). There the test checks only that the header is read
+ * whole and the objects agree. Both need RWF_NOWAIT, which some file
+ * systems refuse (probed first).
+ */
 static void loadable_fd_tells_cached(void **state)
 {
 	char path[] = "test_elfobj_cache.XXXXXX";
@@ -327,7 +314,6 @@ static void loadable_fd_tells_cached(void **state)
 	size_t len;
 	uint8_t *b = libz(&len);
 	struct elfobj_file f;
-	struct statfs fs;
 	bool nowait;
 
 	(void)state;
@@ -341,22 +327,15 @@ static void loadable_fd_tells_cached(void **state)
 		struct elfobj a, l, m;
 		struct pt_diag da, dl, dm;
 		void *pin = MAP_FAILED;
-		bool pinned = false, dropped;
+		bool pinned = false;
 
 		if (pass == 1) {
 			pin = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 			pinned = pin != MAP_FAILED && mlock(pin, 4096) == 0;
 		}
-		/* DONTNEED is a request: under load a page can stay (CI saw it); ask again, then look. */
-		for (int k = 0; pass == 0 && k < 8 && first_page_resident(fd) == 1; k++)
-			assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-		dropped = pass == 0 && first_page_resident(fd) == 0;
 		assert_int_equal(elfobj_loadable_fd(path, ELFCLASS64, EM_X86_64, &f), 1);
 		if (pass == 1 && nowait && pinned)
 			assert_true(f.cached);	/* resident, and locked there */
-		else if (pass == 0 && nowait && dropped && fstatfs(fd, &fs) == 0 &&
-			 fs.f_type != TMPFS_MAGIC && fs.f_type != RAMFS_MAGIC)
-			assert_false(f.cached);	/* not resident a moment ago, so read from the disk */
 		if (pin != MAP_FAILED)
 			munmap(pin, 4096);	/* unlocks it too */
 		assert_int_equal(f.n_head, 4096);
