@@ -48,8 +48,10 @@ ALLOW = {
                 "tracers/torchtrace"},
     "tracers/report": {"common", "tracers/parse", "tracers/store", "tracers/torchtrace",
                        "tracers/logs", "tracers"},
+    "tracers/render": {"common", "tracers/parse", "tracers/store", "tracers/torchtrace",
+                       "tracers/logs", "tracers"},
     "tracers/cli": {"common", "tracers/parse", "tracers/capture", "tracers/store", "tracers/logs",
-                    "tracers/torchtrace", "tracers/report", "tracers"},
+                    "tracers/torchtrace", "tracers/report", "tracers/render", "tracers"},
 }
 # Narrower than a folder: tracers/report reads logs/ only through logs_query.h
 # and the top level of tracers/ only through run_diff.h; logs/ follows the
