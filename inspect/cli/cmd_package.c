@@ -87,7 +87,8 @@ static int one(const char *path, const struct package_cli *pc, struct pt_cli *ct
 	}
 	pt_diag_print(&diag, stderr, ctx->prog, ctx->color_err);
 	rc = read != 0 || pt_diag_count(&diag, PT_SEV_ERROR) ? EXIT_USAGE
-	     : pt_diag_count(&diag, PT_SEV_WARNING) || report_package_unrunnable(&p, &ro) ? EXIT_PROBLEMS
+	     : pt_diag_count(&diag, PT_SEV_WARNING) || report_package_unrunnable(&p, &ro) ||
+	       p.n_against_missing ? EXIT_PROBLEMS
 	     : EXIT_FINE;
 	pt_diag_release(&diag);
 	package_release(&p);

@@ -1258,6 +1258,15 @@ static void portable_all(struct resolver *rs)
 		pt_diag_init(&d);
 		p->have_pol = mlpolicy_answer(&p->floor, claim, &p->pol, &d) == 0;
 		pt_diag_release(&d);
+		/* Each member's own tag, from the same policies (auditwheel's versioned_symbols_policy of it alone). */
+		for (size_t i = 0; p->have_pol && p->pol.set.n && i < p->n_members; i++) {
+			struct pkg_member *m = &p->members[i];
+
+			if (m->is_elf && m->floor.arch && !strcmp(m->floor.arch, p->pol.set.arch) &&
+			    m->floor.musl == (p->pol.set.libc == MLPOLICY_MUSL))
+				m->implied = mlpolicy_implied(&p->pol.set, m->floor.versions, m->floor.n_versions,
+							      &m->blocking);
+		}
 		for (size_t i = 0; p->have_pol && i < p->pol.n_claims; i++)
 			if (!p->pol.claims[i].ok)
 				pt_diag_add(rs->diag, PT_SEV_WARNING, p->path, NULL,

@@ -77,6 +77,8 @@ struct pkg_member {
 	size_t n_deps;
 	/* portability (rpathlint, verfloor, torchext: the floors branch's modules) */
 	struct verfloor floor;
+	const struct mlpolicy *implied;	/* the tag its own floor implies (into the package's pol.set), or NULL */
+	const char *blocking;	/* what holds that tag down (into floor.versions), or NULL */
 	struct rpathlint_result lint;	/* $ORIGIN the installed directory, answered from the members */
 	struct torchext ext;
 	bool have_ext;

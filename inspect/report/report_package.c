@@ -156,8 +156,13 @@ void report_package_text(FILE *f, const struct package *p, const struct report_p
 			fprintf(f, "      RPATH   %s%s\n", m->elf.rpath, m->elf.runpath ? " (ignored: RUNPATH is set)" : "");
 		if (o->details && m->elf.runpath)
 			fprintf(f, "      RUNPATH %s\n", m->elf.runpath);
-		if (o->details)
+		if (o->details && m->implied) {
+			struct mlpolicy_answer a = { .set = p->pol.set, .implied = m->implied, .blocking = m->blocking };
+
+			report_floor_text(f, &m->floor, &a, 4, st);
+		} else if (o->details) {
 			report_floor_text(f, &m->floor, NULL, 4, st);
+		}
 		if (o->details)
 			report_rpathlint_text(f, &m->lint, 4, st);
 		else
@@ -234,7 +239,13 @@ json_t *report_package_json(const struct package *p, const struct report_package
 		}
 		json_object_set_new(oj, "needed", needed);
 		json_object_set_new(oj, "cuda_arch_list", jstr_or_null(m->arch_list));
-		json_object_set_new(oj, "floor", report_floor_json(&m->floor, NULL));
+		if (m->implied) {
+			struct mlpolicy_answer a = { .set = p->pol.set, .implied = m->implied, .blocking = m->blocking };
+
+			json_object_set_new(oj, "floor", report_floor_json(&m->floor, &a));
+		} else {
+			json_object_set_new(oj, "floor", report_floor_json(&m->floor, NULL));
+		}
 		json_object_set_new(oj, "rpath_lint", report_rpathlint_json(&m->lint));
 		if (m->have_ext && m->ext.is_extension)
 			json_object_set_new(oj, "torch_extension",

@@ -11,7 +11,10 @@
 # the ones the report says each NEEDED comes from (torch's libraries already
 # loaded by import torch, the helper from the build directory); with the build
 # directory gone, the import fails on the library the report names, and the
-# report says it is missing.
+# report says it is missing. A fourth wheel is the right source built with the
+# other C++ ABI: read --against the bed's torch, every torch symbol it lacks has
+# a cxx11 twin there (exit 1, "an ABI mismatch"), and its import fails on one of
+# those symbols.
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 . "$PT_TESTLIB/testbed.sh"
 PY=/usr/bin/python3
@@ -55,16 +58,33 @@ echo "" >"$T/ok2/ptx_ok/__init__.py"
 cp "$T/bad/ext.cpp" "$T/ok2/ext.cpp"
 sed -e 's/name="ptx_bad", version="0.1", packages=\["ptx_bad"\]/name="ptx_ok", version="0.2", packages=["ptx_ok"]/' \
 	-e 's/"ptx_bad._C"/"ptx_ok._C"/' "$T/bad/setup.py" >"$T/ok2/setup.py"
+# The other classic mistake: the right source built with the other C++ ABI
+# (_GLIBCXX_USE_CXX11_ABI=0, forced in after BuildExtension's own -D=1), so
+# c10::Device(const std::string &) is named with the old std::string, which torch
+# does not export.
+mkdir -p "$T/abi/ptx_abi"
+echo "" >"$T/abi/ptx_abi/__init__.py"
+sed 's/ptx_ok/ptx_abi/' "$T/ok/ext.cpp" >"$T/abi/ext.cpp"
+printf '#undef _GLIBCXX_USE_CXX11_ABI\n#define _GLIBCXX_USE_CXX11_ABI 0\n' >"$T/abi/abi0.h"
+cat >"$T/abi/setup.py" <<'EOF2'
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CppExtension
+setup(name="ptx_abi", version="0.1", packages=["ptx_abi"],
+      ext_modules=[CppExtension("ptx_abi._C", ["ext.cpp"], extra_compile_args=["-include", "/t/abi/abi0.h"])],
+      cmdclass={"build_ext": BuildExtension})
+EOF2
 echo 'int helper(void) { return 0; }' >"$T/build/helper.c"
 t0=$(date +%s)
 "$TB" run -b "$T:/t" sh -c 'set -e
 	cc -shared -fPIC -o /t/build/lib/libhelper.so /t/build/helper.c
-	for n in ok bad ok2; do (cd /t/$n && MAX_JOBS=2 python3 setup.py -q bdist_wheel >/t/$n.build.log 2>&1) || { tail -20 /t/$n.build.log; exit 1; }; done' \
-	|| { fail "bdist_wheel of the three extension wheels"; finish; }
-echo "three extension wheels built in $(( $(date +%s) - t0 )) s"
+	for n in ok bad ok2 abi; do (cd /t/$n && MAX_JOBS=2 python3 setup.py -q bdist_wheel >/t/$n.build.log 2>&1) || { tail -20 /t/$n.build.log; exit 1; }; done' \
+	|| { fail "bdist_wheel of the four extension wheels"; finish; }
+echo "four extension wheels built in $(( $(date +%s) - t0 )) s"
 OK=$(cd "$T/ok/dist" && ls ptx_ok-0.1-*.whl)
 BAD=$(cd "$T/bad/dist" && ls ptx_bad-0.1-*.whl)
 OK2=$(cd "$T/ok2/dist" && ls ptx_ok-0.2-*.whl)
+ABI=$(cd "$T/abi/dist" && ls ptx_abi-0.1-*.whl)
+BT=/usr/lib/python3/dist-packages/torch
 
 # The reports, inside the bed (its system is the target).
 "$TB" run -b "$T:/t" sh -c "$P /t/ok/dist/$OK >/t/ok.txt 2>/t/ok.err; echo \$? >/t/ok.rc
@@ -72,7 +92,10 @@ OK2=$(cd "$T/ok2/dist" && ls ptx_ok-0.2-*.whl)
 	$P /t/bad/dist/$BAD >/t/bad.txt 2>/t/bad.err; echo \$? >/t/bad.rc
 	$P --json /t/bad/dist/$BAD >/t/bad.json 2>/dev/null
 	$P diff /t/ok/dist/$OK /t/ok2/dist/$OK2 >/t/diff.txt 2>/t/diff.err; echo \$? >/t/diff.rc
-	$P diff --json /t/ok/dist/$OK /t/ok2/dist/$OK2 >/t/diff.json 2>/dev/null"
+	$P diff --json /t/ok/dist/$OK /t/ok2/dist/$OK2 >/t/diff.json 2>/dev/null
+	$P --against $BT /t/ok/dist/$OK >/t/ok_against.txt 2>&1; echo \$? >/t/ok_against.rc
+	$P --against $BT /t/abi/dist/$ABI >/t/abi.txt 2>&1; echo \$? >/t/abi.rc
+	$P --json --against $BT /t/abi/dist/$ABI >/t/abi.json 2>/dev/null"
 cat "$T/ok.txt" "$T/ok.err" "$T/bad.txt" "$T/bad.err"
 check_eq "the right wheel: exit 0" 0 "$(cat "$T/ok.rc")"
 check_eq "the wrong wheel: exit 1" 1 "$(cat "$T/bad.rc")"
@@ -93,6 +116,22 @@ check_eq "the right one needs nothing from the build machine" "" "$(grep -v 'pre
 check_eq "the wrong one's helper: the build machine's" "libhelper.so absolute /t/build/lib/libhelper.so" \
 	"$(grep libhelper "$T/bad.needed")"
 check_contains "the RPATH lint names the build directory" "RUNPATH entry '/t/build/lib': build_dir" "$(cat "$T/bad.err")"
+
+# The wheel built with the other C++ ABI, --against the bed's torch: every torch symbol
+# it lacks is one torch exports with the cxx11 ABI; the right wheel lacks none.
+cat "$T/abi.txt"
+check_eq "the right wheel against the bed's torch: exit 0" 0 "$(cat "$T/ok_against.rc")"
+check_eq "the other-ABI wheel against the bed's torch: exit 1" 1 "$(cat "$T/abi.rc")"
+ext() { $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))["files"][0]["package"]
+x = [o["torch_extension"] for o in d["shared_objects"] if "/_C" in o["member"]][0]
+exec(sys.argv[2])' "$@"; }
+check_eq "the other-ABI wheel's extension: old ABI, that torch's cxx11" "old cxx11" \
+	"$(ext "$T/abi.json" 'print(x["abi"], x["against"]["abi"])')"
+check_eq "every missing symbol has a cxx11 twin in torch" True \
+	"$(ext "$T/abi.json" 'm = x["against"]["missing"]; print(len(m) > 0 and len(m) == x["against"]["abi_twins"])')"
+ext "$T/abi.json" 'print("\n".join(s["name"] for s in x["against"]["missing"]))' >"$T/abi.missing"
+check_contains "the text names an ABI mismatch" "an ABI mismatch" "$(cat "$T/abi.txt")"
 
 # ptinspect diff of the right wheel and the same one built wrong: the planted mistake is named.
 cat "$T/diff.txt" "$T/diff.err"
@@ -133,7 +172,12 @@ if [ "$TB_FLAVOUR" = sid ]; then
 	tag() { $PY -c 'import json, sys
 d = json.load(open(sys.argv[1]))["files"][0]
 p = d.get("package")
-print((p or d)["floor"]["policy"])' "$1"; }	# the extension is the package's only ELF member
+if p:	# the extension member: its own tag, the same as the package tag (its only ELF member)
+    m = [o["floor"]["policy"] for o in p["shared_objects"] if "/_C" in o["member"]]
+    assert m == [p["floor"]["policy"]], (m, p["floor"]["policy"])
+    print(m[0])
+else:
+    print(d["floor"]["policy"])' "$1"; }
 	newer() { printf '%s\n' "$@" | sort -t_ -k3,3n | tail -1; }
 	c10tag=$(tag "$T/c10.json")
 	for n in ok bad; do
@@ -173,8 +217,9 @@ for p in sorted(mapped() - before):
     print(os.path.basename(p) if "/site-packages/" in p else p)
 EOF
 "$TB" run -b "$T:/t" sh -c "set -e; python3 -m venv --system-site-packages /t/venv >/dev/null
-	/t/venv/bin/pip install -q --no-index --no-deps /t/ok/dist/$OK /t/bad/dist/$BAD >/t/pip.log 2>&1 || { cat /t/pip.log; exit 1; }
+	/t/venv/bin/pip install -q --no-index --no-deps /t/ok/dist/$OK /t/bad/dist/$BAD /t/abi/dist/$ABI >/t/pip.log 2>&1 || { cat /t/pip.log; exit 1; }
 	cd / && /t/venv/bin/python /t/imp.py ptx_ok >/t/ok.maps && /t/venv/bin/python /t/imp.py ptx_bad >/t/bad.maps
+	/t/venv/bin/python /t/imp.py ptx_abi >/t/abi.maps
 	rm /t/build/lib/libhelper.so
 	/t/venv/bin/python /t/imp.py ptx_bad >/t/bad_gone.maps
 	$P /t/bad/dist/$BAD >/t/bad_gone.txt 2>&1 || true" || fail "pip install and import in a venv"
@@ -184,5 +229,9 @@ check_eq "import of the wrong one maps the helper from the build directory, as t
 	"/t/build/lib/libhelper.so" "$(grep libhelper "$T/bad.maps")"
 check_eq "with the build directory gone the import fails on that library" \
 	"ImportError: libhelper.so: cannot open shared object file: No such file or directory" "$(cat "$T/bad_gone.maps")"
+sym=$(sed -n 's/^ImportError: .*undefined symbol: \([^ ]*\)$/\1/p' "$T/abi.maps")
+cat "$T/abi.maps"
+check_eq "the other-ABI wheel fails to import on an undefined symbol" true "$([ -n "$sym" ] && echo true)"
+check_eq "... one of the symbols the report names as missing from torch" "$sym" "$(grep -Fx -- "$sym" "$T/abi.missing")"
 check_contains "... and the report says it is missing" "libhelper.so                 MISSING" "$(cat "$T/bad_gone.txt")"
 finish
