@@ -275,10 +275,10 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		const char **srcs = pt_xcalloc(nfiles + 1, sizeof(*srcs));
 		int irc;
 
-		/* A file already in the run (by its path) is not imported twice (tt_import_files_ex). */
+		/* A file already in the run (by its path) is not imported twice (tt_import_files). */
 		for (size_t k = 0; k < nfiles; k++)
 			srcs[k] = files[k].src;
-		irc = tt_import_files_ex(ix, run_id, srcs, nfiles, rank_from, isatty(2), &diag, &tot);
+		irc = tt_import_files(ix, run_id, srcs, nfiles, rank_from, isatty(2), &diag, &tot);
 		free(srcs);
 		if (irc < 0) {
 			if (!into)

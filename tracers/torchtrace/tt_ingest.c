@@ -787,12 +787,6 @@ static char *dest_name(struct db *ix, int64_t run_id, const char *rundir, const 
 	}
 }
 
-int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
-		       int progress, struct pt_diag *diag, struct tt_ingest_totals *tot)
-{
-	return tt_import_files_ex(ix, run_id, srcs, n, NULL, progress, diag, tot);
-}
-
 enum claim { CLAIM_FAIL = -1, CLAIM_SKIP, CLAIM_NEW, CLAIM_RESUME };
 
 /*
@@ -923,9 +917,9 @@ static void unclaim(struct db *ix, int64_t run_id, const char *rundir, const cha
 		return;
 }
 
-int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
-		       const char *rank_from, int progress, struct pt_diag *diag,
-		       struct tt_ingest_totals *tot)
+int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		    const char *rank_from, int progress, struct pt_diag *diag,
+		    struct tt_ingest_totals *tot)
 {
 	char *rundir = db_run_dir(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
@@ -1043,11 +1037,6 @@ int64_t tt_import_running(struct db *ix, int64_t run_id, char **host)
 	return pid;
 }
 
-int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
-		      struct pt_diag *diag, struct tt_ingest_totals *tot)
-{
-	return tt_import_files(ix, run_id, &src, 1, progress, diag, tot);
-}
 
 int tt_forget_orphans(struct db *ix)
 {

@@ -38,13 +38,6 @@ int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progr
 		      struct pt_diag *diag, struct tt_ingest_totals *tot);
 
 /*
- * `pttrace import` of one file: copy src (must be a regular file) into
- * <run dir>/trace/ (its base name, ".2" ... appended when taken), record
- * where it came from (trace_sources, run_files) and index it.
- */
-int tt_import_file(struct db *ix, int64_t run_id, const char *src, int progress,
-		      struct pt_diag *diag, struct tt_ingest_totals *tot);
-/*
  * Where in the run a file imported earlier from source (an absolute path,
  * as trace_sources keeps it) went ("trace/<name>"), or NULL when none was.
  * Caller frees.
@@ -58,7 +51,11 @@ char *tt_source_imported(struct db *ix, int64_t run_id, const char *source);
 int64_t tt_import_running(struct db *ix, int64_t run_id, char **host);
 
 /*
- * The same with the rank rule: rank_from "file" (NULL) or "record", kept in
+ * `pttrace import` of files: each source (a regular file) is copied into
+ * <run dir>/trace/ (its base name, ".2" ... appended when taken), where it
+ * came from recorded (trace_sources, run_files), and indexed: parsed on all
+ * cores (tt_parallel.h), written one after another in the order given, on
+ * this thread. rank_from is the rank rule, "file" (NULL) or "record", kept in
  * trace_sources. Each source is taken in one write transaction with the
  * check that it is new (a note, and skipped, when it was imported before or
  * is being imported by a live pttrace import; one whose import died is
@@ -66,9 +63,9 @@ int64_t tt_import_running(struct db *ix, int64_t run_id, char **host);
  * (trace/.<name>.part) and renamed when complete. A file that fails leaves
  * nothing behind: its copy and rows are removed.
  */
-int tt_import_files_ex(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
-		       const char *rank_from, int progress, struct pt_diag *diag,
-		       struct tt_ingest_totals *tot);
+int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
+		    const char *rank_from, int progress, struct pt_diag *diag,
+		    struct tt_ingest_totals *tot);
 
 /*
  * After the files of a run are indexed: number its files as processes (1, 2
@@ -80,14 +77,6 @@ int tt_processes_check(struct db *ix, int64_t run_id, struct pt_diag *diag);
 
 /* After runs were deleted: drop the payloads no record refers to any more. 0 or -1. */
 int tt_forget_orphans(struct db *ix);
-
-/*
- * The same for several files: parsed on all cores (tt_parallel.h), written
- * one after another in the order given, on this thread. Stops at the first
- * file that cannot be read or indexed (-1); those before it stay indexed.
- */
-int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size_t n,
-		    int progress, struct pt_diag *diag, struct tt_ingest_totals *tot);
 
 /* Mark the run's "trace" part as built by this version (schema.h). */
 int tt_mark_indexed(struct db *ix, int64_t run_id);
