@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "ninjadeps.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -32,14 +33,6 @@
 #define SIGNATURE "# ninjadeps\n"
 #define SIG_LEN (sizeof(SIGNATURE) - 1)
 #define MAX_RECORD ((1u << 19) - 1)
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 static void damaged(struct ninjadeps *l, struct pt_diag *d, const char *src, size_t at, const char *what)
 {
@@ -96,7 +89,7 @@ int ninjadeps_parse(const uint8_t *buf, size_t len, struct ninjadeps *l, const c
 			damaged(l, d, src, at, what);
 			break;
 		}
-		word = rd32(buf + at);
+		word = pt_host32(buf + at);
 		is_deps = word >> 31;
 		size = word & 0x7fffffffu;
 		if (size > MAX_RECORD) {
@@ -123,7 +116,7 @@ int ninjadeps_parse(const uint8_t *buf, size_t len, struct ninjadeps *l, const c
 				damaged(l, d, src, at, what);
 				break;
 			}
-			out = rd32(r);
+			out = pt_host32(r);
 			if (out >= l->n_paths) {
 				pt_fmt_trunc(what, sizeof(what), "a deps record for output id %" PRIu32 ", but only %zu path%s %s defined before it",
 					     out, l->n_paths, l->n_paths == 1 ? "" : "s", l->n_paths == 1 ? "is" : "are");
@@ -133,7 +126,7 @@ int ninjadeps_parse(const uint8_t *buf, size_t len, struct ninjadeps *l, const c
 			n = (size - head) / 4;
 			ids = pt_xmalloc((n ? n : 1) * sizeof(*ids));
 			for (i = 0; i < n; i++) {
-				ids[i] = rd32(r + head + 4 * i);
+				ids[i] = pt_host32(r + head + 4 * i);
 				if (ids[i] >= l->n_paths)
 					break;
 			}
@@ -152,9 +145,9 @@ int ninjadeps_parse(const uint8_t *buf, size_t len, struct ninjadeps *l, const c
 			e->n = (uint32_t)n;
 			e->have = true;
 			if (l->version == 4)
-				e->mtime = (int64_t)(((uint64_t)rd32(r + 8) << 32) | rd32(r + 4));
+				e->mtime = (int64_t)(((uint64_t)pt_host32(r + 8) << 32) | pt_host32(r + 4));
 			else
-				e->mtime = (int32_t)rd32(r + 4);
+				e->mtime = (int32_t)pt_host32(r + 4);
 			l->n_deps_records++;
 		} else {
 			size_t plen;
@@ -175,7 +168,7 @@ int ninjadeps_parse(const uint8_t *buf, size_t len, struct ninjadeps *l, const c
 				damaged(l, d, src, at, what);
 				break;
 			}
-			check = rd32(r + size - 4);
+			check = pt_host32(r + size - 4);
 			if (~check != (uint32_t)l->n_paths) {
 				pt_fmt_trunc(what, sizeof(what),
 					     "a path record whose checksum 0x%08" PRIx32 " is not that of id %zu (two ninja processes "

@@ -9,23 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "strbuf.h"
 #include "xalloc.h"
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 void fatbin_entries_release(struct fatbin_entries *l)
 {
@@ -63,10 +49,10 @@ int fatbin_parse_header(const uint8_t *buf, size_t len, struct fatbin_header *h,
 		*why = "truncated fat binary header";
 		return -1;
 	}
-	h->magic = le32(buf);
-	h->version = le16(buf + 4);
-	h->header_size = le16(buf + 6);
-	h->fat_size = le64(buf + 8);
+	h->magic = pt_le32(buf);
+	h->version = pt_le16(buf + 4);
+	h->header_size = pt_le16(buf + 6);
+	h->fat_size = pt_le64(buf + 8);
 	if (h->magic != FATBIN_MAGIC) {
 		*why = "bad fat binary magic";
 		return -1;
@@ -118,19 +104,19 @@ int fatbin_parse_entry(const uint8_t *buf, size_t len, uint64_t room, struct fat
 		*why = "truncated entry header";
 		return -1;
 	}
-	e->kind = le16(buf);
-	e->version = le16(buf + 2);
-	e->header_size = le32(buf + 4);
-	e->payload_size = le64(buf + 8);
-	e->compressed_size = le32(buf + 0x10);
-	opt_off = le32(buf + 0x14);
-	e->minor = le16(buf + 0x18);
-	e->major = le16(buf + 0x1a);
-	e->arch = le32(buf + 0x1c);
-	id_off = le32(buf + 0x20);
-	id_len = le32(buf + 0x24);
-	e->flags = le64(buf + 0x28);
-	e->uncompressed_size = le64(buf + 0x38);
+	e->kind = pt_le16(buf);
+	e->version = pt_le16(buf + 2);
+	e->header_size = pt_le32(buf + 4);
+	e->payload_size = pt_le64(buf + 8);
+	e->compressed_size = pt_le32(buf + 0x10);
+	opt_off = pt_le32(buf + 0x14);
+	e->minor = pt_le16(buf + 0x18);
+	e->major = pt_le16(buf + 0x1a);
+	e->arch = pt_le32(buf + 0x1c);
+	id_off = pt_le32(buf + 0x20);
+	id_len = pt_le32(buf + 0x24);
+	e->flags = pt_le64(buf + 0x28);
+	e->uncompressed_size = pt_le64(buf + 0x38);
 
 	if (e->version != FATBIN_ENTRY_VERSION) {
 		*why = "bad entry version (expected 0x0101)";
@@ -159,7 +145,7 @@ int fatbin_parse_entry(const uint8_t *buf, size_t len, uint64_t room, struct fat
 	if (id_off)
 		e->identifier = ext_string(buf, len, id_off, id_len);
 	if (opt_off && e->kind != FATBIN_KIND_ELF && opt_off <= len && len - opt_off >= 8) {
-		e->options = ext_string(buf, len, le32(buf + opt_off), le32(buf + opt_off + 4));
+		e->options = ext_string(buf, len, pt_le32(buf + opt_off), pt_le32(buf + opt_off + 4));
 		if (e->options && !printable(e->options)) {
 			free(e->options);
 			e->options = NULL;
@@ -368,7 +354,7 @@ static enum fatbin_walk_status walk(fatbin_read_fn rd, void *ctx, uint64_t off, 
 			return FATBIN_WALK_DAMAGED;
 		}
 		/* The extension (identifier, options) lies between the base and the payload. */
-		want = le32(p + 4);
+		want = pt_le32(p + 4);
 		if (want > FATBIN_ENTRY_HEADER_MAX)
 			want = FATBIN_ENTRY_HEADER_MAX;
 		if (want > e - q)

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobs.h"
+#include "bytes.h"
 #include "fatbin_unpack.h"
+#include "jobs.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -58,16 +59,6 @@ static const uint8_t *reader_get(void *ctx, uint64_t off, size_t n)
 	r->off = off;
 	r->len = (size_t)got;
 	return (size_t)got >= n ? r->buf : NULL;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 /* The hot loop of the scan: one aligned 4-byte compare per 8 bytes, no byte shuffling. */
@@ -228,7 +219,7 @@ static int scan_range(struct scanner *sc, size_t sec, uint64_t start, uint64_t e
 		const uint8_t *p = reader_get(&sc->rd, start, 4);
 		uint64_t fat_end;
 
-		if (p && le32(p) == FATBIN_MAGIC &&
+		if (p && pt_le32(p) == FATBIN_MAGIC &&
 		    take(sc, sec, start, end, FATBIN_WALK_CANDIDATE, &fat_end) == FATBIN_WALK_OK)
 			pos = align_up(fat_end);
 	}
@@ -371,8 +362,8 @@ static void read_wrappers(struct scanner *sc, const struct elf_section *es)
 		got = 0;
 	targets = pt_xcalloc((size_t)got / FATBIN_WRAPPER_SIZE + 1, sizeof(*targets));
 	for (size_t i = 0; i + FATBIN_WRAPPER_SIZE <= (size_t)got; i += FATBIN_WRAPPER_SIZE) {
-		uint32_t magic = le32(b + i), version = le32(b + i + 4);
-		uint64_t data = le64(b + i + 8);
+		uint32_t magic = pt_le32(b + i), version = pt_le32(b + i + 4);
+		uint64_t data = pt_le64(b + i + 8);
 		bool inside = false;
 
 		if (magic != FATBIN_WRAPPER_MAGIC) {

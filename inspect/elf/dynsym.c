@@ -6,24 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "xalloc.h"
-
-static uint16_t rd16(const uint8_t *p, bool be)
-{
-	return be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
-}
-
-static uint32_t rd32(const uint8_t *p, bool be)
-{
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-static uint64_t rd64(const uint8_t *p, bool be)
-{
-	return be ? (uint64_t)rd32(p, be) << 32 | rd32(p + 4, be)
-		  : (uint64_t)rd32(p + 4, be) << 32 | rd32(p, be);
-}
 
 uint32_t dynsym_hash(const char *name)
 {
@@ -62,17 +46,17 @@ static void read_verdef(struct dynsym *t, const char *file, struct pt_diag *d)
 	bool be = t->s.big_endian;
 
 	for (size_t guard = 0; b && off + 20 <= len && guard < 65536; guard++) {
-		uint16_t flags = rd16(b + off + 2, be), ndx = rd16(b + off + 4, be);
-		uint32_t aux = rd32(b + off + 12, be), next = rd32(b + off + 16, be);
+		uint16_t flags = pt_rd16(b + off + 2, be), ndx = pt_rd16(b + off + 4, be);
+		uint32_t aux = pt_rd32(b + off + 12, be), next = pt_rd32(b + off + 16, be);
 
-		if (rd16(b + off, be) != 1) {
+		if (pt_rd16(b + off, be) != 1) {
 			pt_diag_add(d, PT_SEV_WARNING, file, ".gnu.version_d",
 				    "record at offset %zu has version %u, not 1; version names ignored",
-				    off, rd16(b + off, be));
+				    off, pt_rd16(b + off, be));
 			return;
 		}
 		if (aux && off + aux + 8 <= len && off + aux >= off) {
-			const char *nm = str_at(t, rd32(b + off + aux, be));
+			const char *nm = str_at(t, pt_rd32(b + off + aux, be));
 
 			if (nm && !(flags & VER_FLG_BASE))
 				set_ver(t, ndx, nm, NULL, false);
@@ -96,21 +80,21 @@ static void read_verneed(struct dynsym *t, const char *file, struct pt_diag *d)
 	bool be = t->s.big_endian;
 
 	for (size_t guard = 0; b && off + 16 <= len && guard < 65536; guard++) {
-		uint16_t cnt = rd16(b + off + 2, be);
-		const char *vfile = str_at(t, rd32(b + off + 4, be));
-		uint32_t aux = rd32(b + off + 8, be), next = rd32(b + off + 12, be);
+		uint16_t cnt = pt_rd16(b + off + 2, be);
+		const char *vfile = str_at(t, pt_rd32(b + off + 4, be));
+		uint32_t aux = pt_rd32(b + off + 8, be), next = pt_rd32(b + off + 12, be);
 		size_t a = off + aux;
 
-		if (rd16(b + off, be) != 1) {
+		if (pt_rd16(b + off, be) != 1) {
 			pt_diag_add(d, PT_SEV_WARNING, file, ".gnu.version_r",
 				    "record at offset %zu has version %u, not 1; requirements ignored",
-				    off, rd16(b + off, be));
+				    off, pt_rd16(b + off, be));
 			return;
 		}
 		for (uint16_t k = 0; k < cnt && aux && a >= off && a + 16 <= len; k++) {
-			uint16_t flags = rd16(b + a + 4, be), other = rd16(b + a + 6, be);
-			const char *nm = str_at(t, rd32(b + a + 8, be));
-			uint32_t an = rd32(b + a + 12, be);
+			uint16_t flags = pt_rd16(b + a + 4, be), other = pt_rd16(b + a + 6, be);
+			const char *nm = str_at(t, pt_rd32(b + a + 8, be));
+			uint32_t an = pt_rd32(b + a + 12, be);
 
 			if (nm)
 				set_ver(t, other, nm, vfile, flags & VER_FLG_WEAK);
@@ -138,10 +122,10 @@ static bool read_gnu_hash(struct dynsym *t)
 
 	if (!b || len < 16)
 		return false;
-	t->nbuckets = rd32(b, be);
-	t->symoffset = rd32(b + 4, be);
-	t->bloom_size = rd32(b + 8, be);
-	t->bloom_shift = rd32(b + 12, be);
+	t->nbuckets = pt_rd32(b, be);
+	t->symoffset = pt_rd32(b + 4, be);
+	t->bloom_size = pt_rd32(b + 8, be);
+	t->bloom_shift = pt_rd32(b + 12, be);
 	need = 16 + (uint64_t)t->bloom_size * 8 + (uint64_t)t->nbuckets * 4;
 	if (!t->nbuckets || !t->bloom_size || (t->bloom_size & (t->bloom_size - 1)) ||
 	    t->bloom_shift >= 64 || need > len || t->symoffset > t->n_syms)
@@ -208,16 +192,16 @@ void dynsym_get(const struct dynsym *t, size_t i, struct dynsym_sym *out)
 {
 	const uint8_t *p = t->s.dynsym + i * 24;
 	bool be = t->s.big_endian;
-	const char *nm = str_at(t, rd32(p, be));
+	const char *nm = str_at(t, pt_rd32(p, be));
 
 	out->name = nm ? nm : "";
 	out->bind = p[4] >> 4;
 	out->type = p[4] & 0xf;
 	out->vis = p[5] & 3;
-	out->shndx = rd16(p + 6, be);
-	out->value = rd64(p + 8, be);
+	out->shndx = pt_rd16(p + 6, be);
+	out->value = pt_rd64(p + 8, be);
 	if (t->s.versym) {
-		uint16_t v = rd16(t->s.versym + i * 2, be);
+		uint16_t v = pt_rd16(t->s.versym + i * 2, be);
 
 		out->ver = v & 0x7fff;
 		out->hidden = v & 0x8000;
@@ -271,18 +255,18 @@ size_t dynsym_find(const struct dynsym *t, const char *name, uint32_t h, const c
 
 	if (t->nbuckets) {
 		bool be = t->s.big_endian;
-		uint64_t word = rd64(t->bloom + ((h / 64) & (t->bloom_size - 1)) * 8, be);
+		uint64_t word = pt_rd64(t->bloom + ((h / 64) & (t->bloom_size - 1)) * 8, be);
 		/* glibc shifts a 64-bit uint_fast32_t: a shift of 32-63 gives 0, never UB. */
 		uint64_t mask = (1ull << (h % 64)) | (1ull << (((uint64_t)h >> t->bloom_shift) % 64));
 		uint32_t i;
 
 		if ((word & mask) != mask)
 			return 0;
-		i = rd32(t->buckets + (h % t->nbuckets) * 4, be);
+		i = pt_rd32(t->buckets + (h % t->nbuckets) * 4, be);
 		if (i < t->symoffset || i >= t->n_syms)
 			return 0;
 		for (; i < t->n_syms && i - t->symoffset < t->n_chains; i++) {
-			uint32_t c = rd32(t->chains + (size_t)(i - t->symoffset) * 4, be);
+			uint32_t c = pt_rd32(t->chains + (size_t)(i - t->symoffset) * 4, be);
 
 			if ((c | 1) == (h | 1)) {
 				int m = match(t, i, name, version);
@@ -337,7 +321,7 @@ size_t dynsym_mark_relocs(const uint8_t *rel, size_t len, bool rela, bool big_en
 		return 0;
 	for (size_t off = 0; len - off >= ent; off += ent, count++) {
 		/* r_info's high 32 bits: ELF64_R_SYM. */
-		uint64_t sym = rd64(rel + off + 8, big_endian) >> 32;
+		uint64_t sym = pt_rd64(rel + off + 8, big_endian) >> 32;
 
 		if (sym && sym < n)
 			used[sym] = true;

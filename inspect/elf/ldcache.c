@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "numparse.h"
 #include "xalloc.h"
 
@@ -22,22 +23,6 @@
 #define FLAG_X8664_LIB64 0x0303		/* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */
 #define HWCAP_EXTENSION (1ull << 62)	/* low 32 bits index the hwcaps names */
 #define CACHE_MAX (256u << 20)		/* a real cache is ~100 KB; refuse absurd files */
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 /* A NUL-terminated string at base+off inside the buffer, or NULL. */
 static const char *cstr(const struct ldcache *c, size_t base, uint32_t off)
@@ -59,12 +44,12 @@ static void read_extensions(struct ldcache *c, size_t base, uint32_t ext_off, co
 
 	if (!ext_off)
 		return;
-	if (at < base || at > c->len || c->len - at < 8 || rd32(c->buf + at) != CACHE_EXT_MAGIC) {
+	if (at < base || at > c->len || c->len - at < 8 || pt_host32(c->buf + at) != CACHE_EXT_MAGIC) {
 		pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
 			    "extension directory at offset 0x%zx is damaged; ignored", at);
 		return;
 	}
-	count = rd32(c->buf + at + 4);
+	count = pt_host32(c->buf + at + 4);
 	if (count > (c->len - at - 8) / 16) {
 		pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
 			    "extension directory at offset 0x%zx: %u sections do not fit", at, count);
@@ -72,7 +57,7 @@ static void read_extensions(struct ldcache *c, size_t base, uint32_t ext_off, co
 	}
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *s = c->buf + at + 8 + 16 * i;
-		uint32_t tag = rd32(s), off = rd32(s + 8), size = rd32(s + 12);
+		uint32_t tag = pt_host32(s), off = pt_host32(s + 8), size = pt_host32(s + 12);
 		size_t sat = base + off;
 
 		if (sat < base || sat > c->len || size > c->len - sat) {
@@ -89,7 +74,7 @@ static void read_extensions(struct ldcache *c, size_t base, uint32_t ext_off, co
 
 			c->hwcaps_names = pt_xcalloc(n ? n : 1, sizeof(char *));
 			for (size_t k = 0; k < n; k++)
-				c->hwcaps_names[k] = cstr(c, base, rd32(c->buf + sat + 4 * k));
+				c->hwcaps_names[k] = cstr(c, base, pt_host32(c->buf + sat + 4 * k));
 			c->n_hwcaps_names = n;
 		}
 	}
@@ -110,7 +95,7 @@ int ldcache_parse(struct ldcache *c, uint8_t *buf, size_t len, const char *name,
 	 * to 8 (glibc's ALIGN_CACHE). Old-only caches are refused explicitly.
 	 */
 	if (len >= 16 && !memcmp(buf, CACHE_MAGIC_OLD, sizeof(CACHE_MAGIC_OLD) - 1)) {
-		size_t old_n = rd32(buf + 12);
+		size_t old_n = pt_host32(buf + 12);
 
 		if (old_n > (len - 16) / 12) {
 			pt_diag_add(diag, PT_SEV_ERROR, name, "header at offset 0x0",
@@ -134,7 +119,7 @@ int ldcache_parse(struct ldcache *c, uint8_t *buf, size_t len, const char *name,
 		pt_diag_add(diag, PT_SEV_ERROR, name, NULL, "big-endian cache on a little-endian host");
 		return -1;
 	}
-	nlibs = rd32(buf + base + 20);
+	nlibs = pt_host32(buf + base + 20);
 	fit = (len - base - 48) / 24;
 	if (nlibs > fit) {
 		pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
@@ -146,10 +131,10 @@ int ldcache_parse(struct ldcache *c, uint8_t *buf, size_t len, const char *name,
 		const uint8_t *e = buf + base + 48 + 24 * i;
 		struct ldcache_entry *out = &c->v[c->n];
 
-		out->flags = (int32_t)rd32(e);
-		out->key = cstr(c, base, rd32(e + 4));
-		out->value = cstr(c, base, rd32(e + 8));
-		out->hwcap = rd64(e + 16);
+		out->flags = (int32_t)pt_host32(e);
+		out->key = cstr(c, base, pt_host32(e + 4));
+		out->value = cstr(c, base, pt_host32(e + 8));
+		out->hwcap = pt_host64(e + 16);
 		if (!out->key || !out->value) {
 			/* One warning for all of them (a damaged cache has millions). */
 			if (!bad++)
@@ -165,7 +150,7 @@ int ldcache_parse(struct ldcache *c, uint8_t *buf, size_t len, const char *name,
 		pt_diag_add(diag, PT_SEV_WARNING, name, NULL,
 			    "%zu entries (the first: entry %zu) have a string offset outside the file; skipped",
 			    bad, first_bad);
-	read_extensions(c, base, rd32(buf + base + 32), name, diag);
+	read_extensions(c, base, pt_host32(buf + base + 32), name, diag);
 	return 0;
 }
 

@@ -4,19 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "strbuf.h"
 #include "xalloc.h"
-
-static uint16_t rd16(const uint8_t *p, bool be)
-{
-	return be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
-}
-
-static uint32_t rd32(const uint8_t *p, bool be)
-{
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-		  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
 
 /* A NUL-terminated string at off inside the table (strtab holds [base, strsz)), or NULL. */
 static const char *str_at(const char *strtab, size_t base, size_t strsz, uint32_t off)
@@ -58,11 +48,11 @@ size_t symver_parse_verneed_at(const uint8_t *buf, size_t len, size_t count, boo
 			break;
 		}
 		const uint8_t *r = buf + off;
-		uint16_t cnt = rd16(r + 2, be);
-		const char *fname = str_at(strtab, base, strsz, rd32(r + 4, be));
-		uint32_t aux = rd32(r + 8, be), next = rd32(r + 12, be);
+		uint16_t cnt = pt_rd16(r + 2, be);
+		const char *fname = str_at(strtab, base, strsz, pt_rd32(r + 4, be));
+		uint32_t aux = pt_rd32(r + 8, be), next = pt_rd32(r + 12, be);
 
-		if (rd16(r, be) != 1 || !fname) {
+		if (pt_rd16(r, be) != 1 || !fname) {
 			bad(diag, file, ".gnu.version_r", off, "bad Verneed record");
 			break;
 		}
@@ -78,16 +68,16 @@ size_t symver_parse_verneed_at(const uint8_t *buf, size_t len, size_t count, boo
 				break;
 			}
 			const uint8_t *a = buf + aoff;
-			const char *name = str_at(strtab, base, strsz, rd32(a + 8, be));
+			const char *name = str_at(strtab, base, strsz, pt_rd32(a + 8, be));
 			if (!name) {
 				bad(diag, file, ".gnu.version_r", aoff, "Vernaux name outside the string table");
 				break;
 			}
 			PT_GROW(e->v, e->n, valloc);
 			e->v[e->n].name = pt_xstrdup(name);
-			e->v[e->n].weak = rd16(a + 4, be) & 0x2;	/* VER_FLG_WEAK */
+			e->v[e->n].weak = pt_rd16(a + 4, be) & 0x2;	/* VER_FLG_WEAK */
 			e->n++;
-			uint32_t anext = rd32(a + 12, be);
+			uint32_t anext = pt_rd32(a + 12, be);
 			if (!anext)
 				break;
 			aoff += anext;
@@ -122,10 +112,10 @@ size_t symver_parse_verdef_at(const uint8_t *buf, size_t len, size_t count, bool
 			break;
 		}
 		const uint8_t *r = buf + off;
-		uint16_t flags = rd16(r + 2, be);
-		uint32_t aux = rd32(r + 12, be), next = rd32(r + 16, be);
+		uint16_t flags = pt_rd16(r + 2, be);
+		uint32_t aux = pt_rd32(r + 12, be), next = pt_rd32(r + 16, be);
 
-		if (rd16(r, be) != 1) {
+		if (pt_rd16(r, be) != 1) {
 			bad(diag, file, ".gnu.version_d", off, "bad Verdef record");
 			break;
 		}
@@ -136,7 +126,7 @@ size_t symver_parse_verdef_at(const uint8_t *buf, size_t len, size_t count, bool
 			bad(diag, file, ".gnu.version_d", aoff, "Verdaux record past the end of the data");
 			break;
 		}
-		const char *name = str_at(strtab, base, strsz, rd32(buf + aoff, be));
+		const char *name = str_at(strtab, base, strsz, pt_rd32(buf + aoff, be));
 		if (!name) {
 			bad(diag, file, ".gnu.version_d", aoff, "Verdaux name outside the string table");
 			break;

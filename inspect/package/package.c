@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "cmp.h"
 #include "fatbin_scan.h"
 #include "ldcache.h"
@@ -269,15 +270,6 @@ static void want(struct capture *c, uint64_t off, uint64_t len)
 	c->want[c->n_want++] = (struct range){ off, off + len };
 }
 
-static uint64_t rd(const uint8_t *b, int size, bool le)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < size; i++)
-		v |= (uint64_t)b[le ? i : size - 1 - i] << (8 * i);
-	return v;
-}
-
 /* From the ELF header and program headers in the map: what else the reader needs. */
 static void plan(struct capture *c, uint64_t have)
 {
@@ -287,12 +279,12 @@ static void plan(struct capture *c, uint64_t have)
 
 	if (have < 64)
 		return;
-	phoff = is64 ? rd(h + 32, 8, le) : rd(h + 28, 4, le);
-	shoff = is64 ? rd(h + 40, 8, le) : rd(h + 32, 4, le);
-	phent = rd(h + (is64 ? 54 : 42), 2, le);
-	phnum = rd(h + (is64 ? 56 : 44), 2, le);
-	shent = rd(h + (is64 ? 58 : 46), 2, le);
-	shnum = rd(h + (is64 ? 60 : 48), 2, le);
+	phoff = is64 ? pt_rdn(h + 32, 8, !le) : pt_rdn(h + 28, 4, !le);
+	shoff = is64 ? pt_rdn(h + 40, 8, !le) : pt_rdn(h + 32, 4, !le);
+	phent = pt_rdn(h + (is64 ? 54 : 42), 2, !le);
+	phnum = pt_rdn(h + (is64 ? 56 : 44), 2, !le);
+	shent = pt_rdn(h + (is64 ? 58 : 46), 2, !le);
+	shnum = pt_rdn(h + (is64 ? 60 : 48), 2, !le);
 	want(c, phoff, phent * phnum);
 	if (shoff)
 		want(c, shoff > TAIL_MAX ? shoff - TAIL_MAX : 0,
@@ -301,9 +293,9 @@ static void plan(struct capture *c, uint64_t have)
 		return;
 	for (uint64_t i = 0; i < phnum; i++) {
 		const uint8_t *ph = h + phoff + i * phent;
-		uint32_t type = (uint32_t)rd(ph, 4, le);
-		uint64_t off = is64 ? rd(ph + 8, 8, le) : rd(ph + 4, 4, le);
-		uint64_t fsz = is64 ? rd(ph + 32, 8, le) : rd(ph + 16, 4, le);
+		uint32_t type = (uint32_t)pt_rdn(ph, 4, !le);
+		uint64_t off = is64 ? pt_rdn(ph + 8, 8, !le) : pt_rdn(ph + 4, 4, !le);
+		uint64_t fsz = is64 ? pt_rdn(ph + 32, 8, !le) : pt_rdn(ph + 16, 4, !le);
 
 		/* PT_DYNAMIC, PT_INTERP, PT_NOTE (build-id) */
 		if ((type == 2 || type == 3 || type == 4) && fsz <= (1u << 20))

@@ -138,6 +138,10 @@ for c in cycles(calls):
         for y in c:
             if y in calls.get(x, {}):
                 print("  %s -> %s: %s" % (x, y, ", ".join(sorted(calls[x][y]))))
+# Integers from bytes are read through common/bytes.h only (architecture.md, Conventions).
+for f in files:
+    for m in re.finditer(r'^static (?:inline )?u?int(?:16|32|64)_t (le|be|rd)(16|32|64)\(', open(f, errors="replace").read(), re.M):
+        print("FAIL: %s defines its own %s%s (use bytes.h)" % (f, m.group(1), m.group(2)))
 # The store's connection is opaque: its fields are db.c's own.
 for f in files:
     if f != "tracers/store/db.c" and re.search(r'^struct db(_stmt)? \{', open(f, errors="replace").read(), re.M):
