@@ -1,5 +1,5 @@
 /*
- * inspect/build/buildprofile.c: the profile over a parsed .ninja_log (parallelism,
+ * inspect/buildtree/buildprofile.c: the profile over a parsed .ninja_log (parallelism,
  * concurrency, per target and folder, since-last reasons) and the output-path names
  * (target, folder).
  */
