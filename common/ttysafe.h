@@ -3,7 +3,7 @@
  * section names, producer strings, configuration text) reach the terminal
  * in text output. A crafted one can carry escape sequences that set the
  * window title, clear the screen or move the cursor (the reliability
- * review's B24). These streams stand in for stdout and stderr and show
+ * fault-matrix.md B24). These streams stand in for stdout and stderr and show
  * every control character as \xNN, except newline and tab, and except the
  * sequences the tool itself writes: SGR colours ("ESC[...m") on a stream
  * whose colour is on, and "\r" plus "ESC[K" (the progress line) on a

@@ -7,7 +7,7 @@
  * YAML aliases ("- *a", "dispatch: *d") are refused: the loader keeps one
  * node for an anchor and all its aliases, but each entry here is a copy, so
  * a few hundred KB of "- *a" lines made gigabytes of copies (the second
- * reliability review's N5). torchgen's file has none. A node reached twice
+ * fault-matrix.md N5). torchgen's file has none. A node reached twice
  * is an alias; the event API then says where the first alias is.
  */
 #include <stddef.h>

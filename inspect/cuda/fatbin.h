@@ -1,7 +1,7 @@
 /*
  * The CUDA fat binary container (docs/formats/cuda-fatbin.md §3-§5, §8): a
  * 16-byte header, then entries (64-byte base header, extension, payload).
- * Parses headers only: payloads are never touched here (see unpack.h), and
+ * Parses headers only: payloads are never touched here (see fatbin_unpack.h), and
  * there is no I/O: the walker asks a caller-supplied reader for bytes, so the
  * same code walks a buffer in memory (tests, fuzzing) and a 500 MB library
  * read with pread (fatbin_scan.c). Every size field is checked before use.
@@ -130,7 +130,7 @@ enum fatbin_walk_status {
  * The entry offsets walked so far (an open-addressing set), so that scanned
  * candidates overlapping a damaged fat binary are not walked again: without
  * it, N nested headers whose entries chain to the end of a section are
- * walked N times each (the reliability review's B2: 7 GB for a 1 MB file).
+ * walked N times each (fault-matrix.md B2: 7 GB for a 1 MB file).
  */
 struct fatbin_seen {
 	uint64_t *slot;		/* offset + 1; 0 is empty */

@@ -1,4 +1,4 @@
-/* Payload decompression and a look inside; see unpack.h. */
+/* Payload decompression and a look inside; see fatbin_unpack.h. */
 #include "fatbin_unpack.h"
 
 #include <lz4.h>

@@ -111,8 +111,8 @@ struct frame {
 };
 
 /*
- * The tree, depth first, with an explicit stack: a chain of any depth (the
- * reliability review's B11: 11,400 levels overflowed the C stack) costs
+ * The tree, depth first, with an explicit stack: a chain of any depth (see
+ * fault-matrix.md B11: 11,400 levels overflowed the C stack) costs
  * memory on the heap, and each edge is visited once (edges are grouped by
  * the object that needs them first, not searched for at every level).
  */

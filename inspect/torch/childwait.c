@@ -89,7 +89,7 @@ static int read_until(pid_t pid, int fd, uint64_t deadline, uint64_t restart_ns,
 		}
 		/*
 		 * The child exited but the pipe is still open: something it forked
-		 * holds it (the review's B9). What the child wrote is all there is.
+		 * holds it (fault-matrix.md B9). What the child wrote is all there is.
 		 */
 		if (!*reaped && waitpid(pid, &res->status, WNOHANG) == pid) {
 			*reaped = true;

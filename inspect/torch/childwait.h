@@ -7,7 +7,7 @@
  * group is killed (SIGKILL), so a child that ignores SIGALRM or forks (a
  * grandchild holding the pipe) cannot keep ptinspect waiting, and the child
  * is reaped. A grandchild that keeps the pipe open is not waited for once the
- * child has exited (the review's B9).
+ * child has exited (fault-matrix.md B9).
  */
 #ifndef PT_CHILDWAIT_H
 #define PT_CHILDWAIT_H

@@ -160,8 +160,8 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 /*
- * Keep the first of equal strings, in order. Sorting makes it n log n: the
- * reliability review's B18 was a linear search per code (15 s for 80,000).
+ * Keep the first of equal strings, in order. Sorting makes it n log n (in
+ * fault-matrix.md B18 it was a linear search per code: 15 s for 80,000).
  */
 static void dedup(char **v, size_t *n)
 {

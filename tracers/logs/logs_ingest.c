@@ -1,5 +1,5 @@
 /*
- * Lines → records; see ingest.h. Per stream: a line splitter, one open
+ * Lines → records; see logs_ingest.h. Per stream: a line splitter, one open
  * record (a group of lines still growing), the dispatcher call stack and a
  * torn dispatcher head waiting for its tail.
  */

@@ -1,5 +1,5 @@
 /*
- * TORCH_TRACE record reader; see trace.h. Lines are split in place inside
+ * TORCH_TRACE record reader; see torchtrace.h. Lines are split in place inside
  * each fed buffer; only a line cut by a buffer boundary is copied (part).
  * A record is emitted when the next non-payload line or the end arrives.
  */

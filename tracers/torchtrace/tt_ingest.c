@@ -1,5 +1,5 @@
 /*
- * TORCH_TRACE files into the index; see trace_ingest.h. The reader (trace.c)
+ * TORCH_TRACE files into the index; see tt_ingest.h. The reader (parse/torchtrace.c)
  * calls back per record; each becomes one trace_records row, its payload a
  * trace_payloads row unless that md5 is already stored. A small direct-mapped
  * cache of recent md5s saves most of those lookups (TORCH_TRACE repeats the

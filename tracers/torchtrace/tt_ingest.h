@@ -1,5 +1,5 @@
 /*
- * TORCH_TRACE files into the index (tables: trace_schema.c). One streaming
+ * TORCH_TRACE files into the index (tables: tt_schema.c). One streaming
  * pass per file with a fixed-size read buffer: memory does not grow with the
  * file. Ranks: every record gets its file's rank: rank_<R>_ in the file name,
  * else the first "rank" of its records (import --rank-from=record: the

@@ -348,7 +348,7 @@ static size_t first_fill(void)
 	return CHUNK + 1 + (CHUNK < MORE ? CHUNK : MORE);
 }
 
-/* A line starting at p ends the record before it (trace.c do_line): neither blank nor TAB. */
+/* A line starting at p ends the record before it (parse/torchtrace.c, do_line): neither blank nor TAB. */
 static int starts_record(uint8_t c)
 {
 	return c != '\t' && c != '\n' && c != '\r';

@@ -144,7 +144,7 @@ const struct schema_part tt_records_part = {
 	"  emitter TEXT,            -- glog prefix path:line\n"
 	"  payload_md5 TEXT,        -- trace_payloads.md5, NULL without payload\n"
 	"  md5_declared TEXT,       -- has_payload when it differs from payload_md5, else NULL\n"
-	"  payload_rule TEXT,       -- plain, blank_kept, blank_dropped (trace.h)\n"
+	"  payload_rule TEXT,       -- plain, blank_kept, blank_dropped (torchtrace.h)\n"
 	"  envelope TEXT NOT NULL   -- the JSON envelope as written\n"
 	");\n"
 	"CREATE INDEX IF NOT EXISTS trace_records_kind ON trace_records(run_id, kind, frame, compile);\n"

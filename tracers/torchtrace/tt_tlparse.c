@@ -1,5 +1,5 @@
 /*
- * tlparse's output tree; see trace_tlparse.h. One ordered scan of each
+ * tlparse's output tree; see tt_tlparse.h. One ordered scan of each
  * file's records replays tlparse's output counter (lib.rs run_parser,
  * add_file_output: every output it produces takes the next number) and
  * writes the payload files among those outputs.

@@ -1,6 +1,6 @@
 /*
  * common/fsutil.c: pt_read_regular, the one checked reader of build-tree
- * files (N8 of the second reliability review): a regular file whole, a
+ * files (fault-matrix.md N8): a regular file whole, a
  * missing one (1, nothing said), a FIFO, a directory and a device refused
  * without blocking and named, the size limit exact, the prefix mode.
  */

@@ -1,6 +1,6 @@
 /*
- * buildtree_profile on the two .ninja_log shapes the second reliability review
- * found quadratic (N14): every record a run of its own (each end time smaller
+ * buildtree_profile on the two .ninja_log shapes found quadratic (fault-matrix.md
+ * N14): every record a run of its own (each end time smaller
  * than the one before: a log ninja's recompaction rewrote in hash order looks
  * like this), and one run whose records, slowest first, start in the reverse
  * order (the critical path's insertion sort). N = 600,000 records each: the old

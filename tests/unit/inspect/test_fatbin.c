@@ -411,7 +411,7 @@ static const uint8_t *counted_read(void *ctx, uint64_t off, size_t n)
 }
 
 /*
- * B2 of the reliability review: M headers 80 bytes apart, each claiming the
+ * fault-matrix.md B2: M headers 80 bytes apart, each claiming the
  * rest of the section, each with one 64+16-byte entry that ends where the
  * next header's entry starts. Every candidate chains to the same damage at
  * the end; walked naively that is M*(M+1)/2 entries. With a seen set the

@@ -1,5 +1,5 @@
 /*
- * showconfig's NVCC code lists on a huge input (the reliability review's B18:
+ * showconfig's NVCC code lists on a huge input (fault-matrix.md B18:
  * a linear search per code made 80,000 codes take 15 s and the 4 MiB cap
  * allow minutes). The work is counted, not timed: this program defines
  * strcmp, which the parser's code (linked statically) calls for every
