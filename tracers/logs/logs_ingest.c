@@ -442,15 +442,46 @@ static int queue_update(struct logs_ingest *ig, int64_t id, const struct group *
 	return flush_if_full(ig);
 }
 
-static int queue_record(struct logs_ingest *ig, int stream, enum logs_kind kind, int64_t seq,
-			int64_t nlines, uint64_t off, uint64_t len, int64_t level, int64_t ts_us,
-			int64_t pid, const char *file, size_t file_len, int64_t src_line, int64_t rank,
-			const struct compileid *cid, const char *art, size_t art_len,
-			const char *text, size_t text_len, int64_t *id)
+/* One records row: a group's fields, or a single line's (the others -1 or empty). */
+struct rec_fields {
+	enum logs_kind kind;
+	int64_t seq, nlines;
+	uint64_t off, len;
+	int64_t level, ts_us, pid, src_line, rank;
+	const char *file, *art, *text;	/* NULL when absent */
+	size_t file_len, art_len, text_len;
+	const struct compileid *cid;	/* NULL: none */
+};
+
+static void rec_of_group(const struct group *g, struct rec_fields *f)
 {
+	*f = (struct rec_fields){
+		.kind = g->kind, .seq = g->seq, .nlines = g->nlines, .off = g->off, .len = g->len,
+		.level = g->level, .ts_us = g->ts_us, .pid = g->pid, .src_line = g->src_line,
+		.rank = g->rank, .cid = &g->cid,
+		.file = g->file.len ? g->file.buf : NULL, .file_len = g->file.len,
+		.art = g->artifact.len ? g->artifact.buf : NULL, .art_len = g->artifact.len,
+		.text = pt_strbuf_str(&g->text), .text_len = g->text.len,
+	};
+}
+
+static void rec_of_line(enum logs_kind kind, int64_t seq, const struct line *l, int64_t nlines,
+			int64_t level, struct rec_fields *f)
+{
+	*f = (struct rec_fields){
+		.kind = kind, .seq = seq, .nlines = nlines, .off = l->off, .len = l->raw_len,
+		.level = level, .ts_us = -1, .pid = -1, .src_line = -1, .rank = -1,
+		.text = (const char *)l->p, .text_len = l->len,
+	};
+}
+
+static int queue_record(struct logs_ingest *ig, int stream, const struct rec_fields *f, int64_t *id)
+{
+	static const struct compileid none = { -1, -1, -1, -1 };
+	const struct compileid *cid = f->cid ? f->cid : &none;
 	struct pend_record *r;
 
-	if (seq > LOGS_SEQ_MAX) {
+	if (f->seq > LOGS_SEQ_MAX) {
 		/* The writer reports into the same diag: stopped first. */
 		writer_stop(ig);
 		pt_diag_add(db_diag(ig->ix), PT_SEV_ERROR, NULL, NULL,
@@ -459,47 +490,39 @@ static int queue_record(struct logs_ingest *ig, int stream, enum logs_kind kind,
 		return -1;
 	}
 	r = &ig->cur->rec[ig->cur->nrec++];
-	r->v[P_ID] = LOGS_ID(ig->run_id, seq);
-	r->v[P_NLINES] = nlines;
+	r->v[P_ID] = LOGS_ID(ig->run_id, f->seq);
+	r->v[P_NLINES] = f->nlines;
 	r->v[P_STREAM] = stream;
-	r->v[P_OFF] = (int64_t)off;
-	r->v[P_LEN] = (int64_t)len;
-	r->v[P_LEVEL] = level;
-	r->v[P_TS] = ts_us;
-	r->v[P_PID] = pid;
-	r->v[P_SRCLINE] = src_line;
-	r->v[P_RANK] = rank;
+	r->v[P_OFF] = (int64_t)f->off;
+	r->v[P_LEN] = (int64_t)f->len;
+	r->v[P_LEVEL] = f->level;
+	r->v[P_TS] = f->ts_us;
+	r->v[P_PID] = f->pid;
+	r->v[P_SRCLINE] = f->src_line;
+	r->v[P_RANK] = f->rank;
 	r->v[P_CA] = cid->ca;
 	r->v[P_FRAME] = cid->frame;
 	r->v[P_COMPILE] = cid->compile;
 	r->v[P_ATTEMPT] = cid->attempt;
-	r->kind = kind_names[kind];
-	r->file_len = file ? file_len : 0;
-	r->file_off = r->file_len ? arena_add(ig, file, file_len) : 0;
-	r->art_len = art ? art_len : 0;
-	r->art_off = r->art_len ? arena_add(ig, art, art_len) : 0;
-	r->text_len = text ? text_len : 0;
-	r->text_off = arena_add(ig, text, r->text_len);
+	r->kind = kind_names[f->kind];
+	r->file_len = f->file ? f->file_len : 0;
+	r->file_off = r->file_len ? arena_add(ig, f->file, f->file_len) : 0;
+	r->art_len = f->art ? f->art_len : 0;
+	r->art_off = r->art_len ? arena_add(ig, f->art, f->art_len) : 0;
+	r->text_len = f->text ? f->text_len : 0;
+	r->text_off = arena_add(ig, f->text, r->text_len);
 	if (id)
 		*id = r->v[P_ID];
 	return flush_if_full(ig);
 }
 
-static int insert_record(struct logs_ingest *ig, int stream, enum logs_kind kind, int64_t seq,
-			 int64_t nlines, uint64_t off, uint64_t len, int64_t level, int64_t ts_us,
-			 int64_t pid, const char *file, size_t file_len, int64_t src_line, int64_t rank,
-			 const struct compileid *cid, const char *art, size_t art_len,
-			 const char *text, size_t text_len, int64_t *id)
+/* queue_record, and the record counted in the ingest's statistics. */
+static int insert_record(struct logs_ingest *ig, int stream, const struct rec_fields *f, int64_t *id)
 {
-	static const struct compileid none = { -1, -1, -1, -1 };
-
-	if (!cid)
-		cid = &none;
-	if (queue_record(ig, stream, kind, seq, nlines, off, len, level, ts_us, pid, file, file_len,
-			 src_line, rank, cid, art, art_len, text, text_len, id) < 0)
+	if (queue_record(ig, stream, f, id) < 0)
 		return -1;
-	ig->stats.records[kind]++;
-	ig->stats.lines[kind] += (uint64_t)nlines;
+	ig->stats.records[f->kind]++;
+	ig->stats.lines[f->kind] += (uint64_t)f->nlines;
 	return 0;
 }
 
@@ -507,6 +530,7 @@ static int insert_record(struct logs_ingest *ig, int stream, enum logs_kind kind
 static int group_emit(struct logs_ingest *ig, struct stream_state *ss)
 {
 	struct group *g = &ss->g;
+	struct rec_fields f;
 
 	if (g->shown_id) {
 		int64_t id = g->shown_id;
@@ -516,10 +540,8 @@ static int group_emit(struct logs_ingest *ig, struct stream_state *ss)
 		ig->stats.lines[g->kind] += (uint64_t)g->nlines;
 		return queue_update(ig, id, g);
 	}
-	return insert_record(ig, ss->stream, g->kind, g->seq, g->nlines, g->off, g->len, g->level,
-			     g->ts_us, g->pid, g->file.len ? g->file.buf : NULL, g->file.len,
-			     g->src_line, g->rank, &g->cid, g->artifact.len ? g->artifact.buf : NULL,
-			     g->artifact.len, pt_strbuf_str(&g->text), g->text.len, NULL);
+	rec_of_group(g, &f);
+	return insert_record(ig, ss->stream, &f, NULL);
 }
 
 static int group_close(struct logs_ingest *ig, struct stream_state *ss)
@@ -581,8 +603,10 @@ static int group_add(struct logs_ingest *ig, struct stream_state *ss, int64_t se
 static int insert_line(struct logs_ingest *ig, struct stream_state *ss, enum logs_kind kind,
 		       int64_t seq, const struct line *l, int64_t nlines, int64_t level)
 {
-	return insert_record(ig, ss->stream, kind, seq, nlines, l->off, l->raw_len, level, -1, -1,
-			     NULL, 0, -1, -1, NULL, NULL, 0, (const char *)l->p, l->len, NULL);
+	struct rec_fields f;
+
+	rec_of_line(kind, seq, l, nlines, level, &f);
+	return insert_record(ig, ss->stream, &f, NULL);
 }
 
 /* One dispatch_calls row for the call c parsed from buf (offsets into buf). */
@@ -626,8 +650,10 @@ static int insert_call(struct logs_ingest *ig, struct stream_state *ss, int64_t 
 static int insert_dispatch_record(struct logs_ingest *ig, struct stream_state *ss, int64_t seq,
 				  const struct line *l, int64_t *id)
 {
-	return insert_record(ig, ss->stream, LOGS_DISPATCH, seq, 1, l->off, l->raw_len, -1, -1, -1,
-			     NULL, 0, -1, -1, NULL, NULL, 0, (const char *)l->p, l->len, id);
+	struct rec_fields f;
+
+	rec_of_line(LOGS_DISPATCH, seq, l, 1, -1, &f);
+	return insert_record(ig, ss->stream, &f, id);
 }
 
 /*
@@ -1034,6 +1060,7 @@ int logs_ingest_finish(struct logs_ingest *ig)
 static int group_show(struct logs_ingest *ig, struct stream_state *ss)
 {
 	struct group *g = &ss->g;
+	struct rec_fields f;
 
 	if (g->kind == NO_GROUP || !g->nlines || g->nlines == g->shown_nlines)
 		return 0;
@@ -1042,10 +1069,8 @@ static int group_show(struct logs_ingest *ig, struct stream_state *ss)
 		return queue_update(ig, g->shown_id, g);
 	}
 	/* Not counted: group_emit counts the record when it completes it. */
-	if (queue_record(ig, ss->stream, g->kind, g->seq, g->nlines, g->off, g->len, g->level,
-			 g->ts_us, g->pid, g->file.len ? g->file.buf : NULL, g->file.len, g->src_line,
-			 g->rank, &g->cid, g->artifact.len ? g->artifact.buf : NULL, g->artifact.len,
-			 pt_strbuf_str(&g->text), g->text.len, &g->shown_id) < 0)
+	rec_of_group(g, &f);
+	if (queue_record(ig, ss->stream, &f, &g->shown_id) < 0)
 		return -1;
 	g->shown_nlines = g->nlines;
 	return 0;
