@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strbuf.h"
 #include "xalloc.h"
 
 int pt_mkdirs(const char *path, mode_t mode)
@@ -124,13 +125,18 @@ int pt_read_regular(const char *path, size_t max, enum pt_severity sev, unsigned
 		size_t want;
 
 		if (got > max) {
+			char lim[32];
+
+			if (max >= (1u << 20))
+				pt_fmt_trunc(lim, sizeof(lim), "%zu MiB", max >> 20);
+			else
+				pt_fmt_trunc(lim, sizeof(lim), "%zu bytes", max);
 			if (flags & PT_READ_PREFIX) {
-				pt_diag_add(d, PT_SEV_WARNING, path, NULL, "larger than %zu MiB: the rest is not read",
-					    max >> 20);
+				pt_diag_add(d, PT_SEV_WARNING, path, NULL, "larger than %s: the rest is not read", lim);
 				got = max;
 				break;
 			}
-			pt_diag_add(d, sev, path, NULL, "larger than %zu MiB", max >> 20);
+			pt_diag_add(d, sev, path, NULL, "larger than %s", lim);
 			free(b);
 			close(fd);
 			return -1;

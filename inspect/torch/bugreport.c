@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "cmp.h"
 #include "cudadriver.h"
 #include "envcheck.h"
+#include "fsutil.h"
 #include "ldcache.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -139,20 +139,17 @@ char *bugreport_cpu_model(const char *buf, size_t len)
 	return out;
 }
 
-/* Read a small file whole (64 KB at most); NULL when unreadable. */
+/* A small file's first 64 KB (/proc/cpuinfo can be longer); NULL when unreadable. */
 static char *slurp(const char *path, size_t *len)
 {
-	char buf[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n, got = 0;
+	struct pt_diag d;
+	uint8_t *buf;
 
-	if (fd < 0)
-		return NULL;
-	while (got < (ssize_t)sizeof(buf) && (n = read(fd, buf + got, sizeof(buf) - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	*len = (size_t)got;
-	return pt_xstrndup(buf, (size_t)got);
+	pt_diag_init(&d);	/* a system file we cannot read is a blank in the report, not a message */
+	if (pt_read_regular(path, 65536, PT_SEV_NOTE, PT_READ_PREFIX, &buf, len, &d) != 0)
+		buf = NULL;
+	pt_diag_release(&d);
+	return (char *)buf;
 }
 
 /* `TOOL ARG` on PATH, its output's first match of prefix; NULL if no tool or no match. */

@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -179,30 +179,14 @@ char *pysyspath_egg_link(const char *buf, size_t len)
 	return pt_xstrndup(l, ll);
 }
 
-/* The whole file, up to PYSYSPATH_MAX_FILE; NULL when unreadable or larger. */
+/* The whole file, up to PYSYSPATH_MAX_FILE; NULL when unreadable or larger (a note says so). */
 static char *slurp(const char *path, size_t *len, struct pt_diag *diag)
 {
-	struct pt_strbuf sb;
-	char buf[8192], *out;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
+	uint8_t *buf;
 
-	if (fd < 0)
+	if (pt_read_regular(path, PYSYSPATH_MAX_FILE, PT_SEV_NOTE, 0, &buf, len, diag) != 0)
 		return NULL;
-	pt_strbuf_init(&sb, PYSYSPATH_MAX_FILE);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (pt_strbuf_add(&sb, buf, (size_t)n) < 0) {
-			pt_diag_add(diag, PT_SEV_NOTE, path, NULL, "larger than %u bytes, not read",
-				    PYSYSPATH_MAX_FILE);
-			close(fd);
-			pt_strbuf_release(&sb);
-			return NULL;
-		}
-	close(fd);
-	*len = sb.len;
-	out = pt_xstrndup(pt_strbuf_str(&sb), sb.len);
-	pt_strbuf_release(&sb);
-	return out;
+	return (char *)buf;
 }
 
 static bool is_file(const char *p)
