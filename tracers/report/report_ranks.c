@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render_ranks.h"
 #include "report.h"
 #include "report_pages.h"
 #include "xalloc.h"
@@ -73,112 +74,122 @@ void write_matrix(struct rctx *c, struct html *h)
 	free(ranks);
 }
 
-static const char *check_title(const char *k)
+static const char *const check_title[TT_RANKS_NCHECKS] = {
+	[TT_RANKS_COMPILE_IDS] = "compile ids", [TT_RANKS_CACHE] = "cache hit/miss pattern",
+	[TT_RANKS_COLLECTIVE_SCHEDULE] = "collective schedules", [TT_RANKS_TENSOR_META] = "tensor metadata",
+	[TT_RANKS_RUNTIME] = "runtime estimates", [TT_RANKS_EXECUTION_ORDER] = "graph execution order",
+	[TT_RANKS_COLLECTIVES_PARITY] = "collectives parity (code vs schedule)",
+};
+
+/* One cross-rank check: its groups of ranks, its details, or its data as `ranks --json` has it. */
+static void write_check(struct html *h, const struct tt_ranks_result *r, enum tt_ranks_check k)
 {
-	static const char *const t[][2] = {
-		{"compile_ids", "compile ids"}, {"cache", "cache hit/miss pattern"},
-		{"collective_schedule", "collective schedules"}, {"tensor_meta", "tensor metadata"},
-		{"runtime", "runtime estimates"}, {"execution_order", "graph execution order"},
-		{"collectives_parity", "collectives parity (code vs schedule)"},
-	};
+	static const struct tt_ranks_grouping none = {0};
+	const struct tt_ranks_grouping *groups = &none;
+	char *const *details = NULL;
+	size_t ndetails = 0;
+	long nd = -1;	/* members with data, -1: the check does not say */
+	int diverge = 0;
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++)
-		if (!strcmp(t[i][0], k))
-			return t[i][1];
-	return k;
-}
-
-static void json_text(struct html *h, json_t *v)
-{
-	char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-
-	html_text(h, s ? s : json_string_value(v));
-	free(s);
-}
-
-/* One cross-rank check (pttrace ranks' "checks" object): its groups of ranks, its
- * details, or its data as JSON. */
-static void write_check(struct html *h, const char *name, json_t *chk)
-{
-	json_t *groups = json_object_get(chk, "groups"), *details = json_object_get(chk, "details");
-	json_t *nd = json_object_get(chk, "members_with_data");
-	int diverge = json_is_true(json_object_get(chk, "diverge"));
-	char *all;
-
+	switch (k) {
+	case TT_RANKS_COMPILE_IDS:
+		diverge = r->compile_ids.diverge;
+		details = r->compile_ids.details;
+		ndetails = r->compile_ids.ndetails;
+		break;
+	case TT_RANKS_CACHE:
+		groups = &r->cache;
+		break;
+	case TT_RANKS_COLLECTIVE_SCHEDULE:
+		groups = &r->collective_schedule.g;
+		break;
+	case TT_RANKS_TENSOR_META:
+		groups = &r->tensor_meta;
+		break;
+	case TT_RANKS_RUNTIME:
+		diverge = r->runtime.diverge;
+		nd = r->runtime.members_with_data;
+		break;
+	case TT_RANKS_EXECUTION_ORDER:
+		diverge = r->execution_order.diverge;
+		nd = r->execution_order.members_with_data;
+		break;
+	default:
+		diverge = r->collectives_parity.diverge;
+		break;
+	}
+	if (groups != &none) {
+		diverge = groups->diverge;
+		nd = groups->members_with_data;
+	}
 	html_rawf(h, "<tr><td>");
-	html_text(h, check_title(name));
-	if (json_is_integer(nd) && json_integer_value(nd) < 2)
+	html_text(h, check_title[k]);
+	if (nd >= 0 && nd < 2)
 		html_raw(h, "</td><td>no data to compare</td><td>");
 	else
 		html_rawf(h, "</td><td class=\"%s\">%s</td><td>", diverge ? "bad" : "good",
 			  diverge ? "ranks diverge" : "ranks agree");
-	if (json_array_size(groups) > 1) {
+	if (groups->ngroups > 1) {
 		html_raw(h, "<ol>");
-		for (size_t i = 0; i < json_array_size(groups); i++) {
-			json_t *g = json_array_get(groups, i), *r = json_object_get(g, "ranks");
+		for (size_t i = 0; i < groups->ngroups; i++) {
+			const struct tt_ranks_group *g = &groups->groups[i];
 
 			html_raw(h, "<li>");
-			for (size_t k = 0; k < json_array_size(r); k++) {
-				if (k)
+			for (size_t m = 0; m < g->nmembers; m++) {
+				if (m)
 					html_raw(h, ", ");
-				json_text(h, json_array_get(r, k));
+				html_text(h, r->members[g->members[m]].label);
 			}
-			if (json_is_string(json_object_get(g, "sequence")) &&
-			    *json_string_value(json_object_get(g, "sequence"))) {
+			if (*g->sequence) {
 				html_raw(h, ": <code>");
-				json_text(h, json_object_get(g, "sequence"));
+				html_text(h, g->sequence);
 				html_raw(h, "</code>");
 			}
 			html_raw(h, "</li>");
 		}
 		html_raw(h, "</ol>");
 	}
-	for (size_t i = 0; i < json_array_size(details); i++) {
+	for (size_t i = 0; i < ndetails; i++) {
 		html_raw(h, i ? "<br>" : "");
-		json_text(h, json_array_get(details, i));
+		html_text(h, details[i]);
 	}
-	if (diverge && !json_array_size(details) && json_array_size(groups) < 2) {
-		all = json_dumps(chk, JSON_INDENT(1));
+	if (diverge && !ndetails && groups->ngroups < 2) {
+		json_t *j = render_ranks_check_json(r, k);
+		char *all = json_dumps(j, JSON_INDENT(1));
+
 		html_raw(h, "<details><summary>data</summary><pre>");
 		html_text(h, all);
 		html_raw(h, "</pre></details>");
 		free(all);
+		json_decref(j);
 	}
 	html_raw(h, "</td></tr>\n");
 }
 
 void write_divergences(struct rctx *c, struct html *h)
 {
-	json_t *j = NULL, *d, *checks, *v;
-	struct pt_diag tmp;
-	const char *k;
+	struct tt_ranks_result r;
 
-	pt_diag_init(&tmp);
-	if (c->nranks > 1 && tt_ranks_json(c->ix, c->o->run_id, &j, &tmp) == 0) {
-		d = json_object_get(j, "divergences");
-		checks = json_object_get(j, "checks");
-		html_raw(h, "<h3 id=\"checks\">Cross-rank checks</h3>\n");
-		if (!json_array_size(d))
-			html_raw(h, "<p class=\"good\">No divergence between ranks.</p>\n");
-		else
-			html_raw(h, "<ul>\n");
-		for (size_t i = 0; i < json_array_size(d); i++) {
-			html_raw(h, "<li class=\"bad\">");
-			json_text(h, json_array_get(d, i));
-			html_raw(h, "</li>\n");
-		}
-		if (json_array_size(d))
-			html_raw(h, "</ul>\n");
-		if (json_object_size(checks)) {
-			html_raw(h, "<table><thead><tr><th>check</th><th>verdict</th><th>groups and "
-				    "details</th></tr></thead><tbody>\n");
-			json_object_foreach(checks, k, v)
-				write_check(h, k, v);
-			html_raw(h, "</tbody></table>\n");
-		}
+	if (c->nranks <= 1 || tt_ranks_load(c->ix, c->o->run_id, &r) < 0)
+		return;
+	html_raw(h, "<h3 id=\"checks\">Cross-rank checks</h3>\n");
+	if (!r.ndivergences)
+		html_raw(h, "<p class=\"good\">No divergence between ranks.</p>\n");
+	else
+		html_raw(h, "<ul>\n");
+	for (size_t i = 0; i < r.ndivergences; i++) {
+		html_raw(h, "<li class=\"bad\">");
+		html_text(h, r.divergences[i]);
+		html_raw(h, "</li>\n");
 	}
-	json_decref(j);
-	pt_diag_release(&tmp);
+	if (r.ndivergences)
+		html_raw(h, "</ul>\n");
+	html_raw(h, "<table><thead><tr><th>check</th><th>verdict</th><th>groups and "
+		    "details</th></tr></thead><tbody>\n");
+	for (int k = 0; k < TT_RANKS_NCHECKS; k++)
+		write_check(h, &r, k);
+	html_raw(h, "</tbody></table>\n");
+	tt_ranks_result_release(&r);
 }
 
 /* Compile phases per rank as an inline SVG: one bar per compile from its start_time. */

@@ -139,36 +139,154 @@ char *tt_short_break_reason(const char *text);
 /*
  * Cross-rank checks of a run (`pttrace ranks`), tlparse's multi-rank
  * diagnostics (lib.rs generate_multi_rank_landing, parsers.rs) computed from
- * the index instead of an output directory. The result is data: one JSON
- * object that `ranks --json` prints and the report builds on:
- *
- * {"members": [{"label": "rank 0", "rank": 0, "process": 1, "path", "pid",
- *               "records", "compiles", "graphs", "failed", "rank_conflict"}...],
- *  "empty_files": [...paths without records...],
- *  "reference": "rank 0",
- *  "checks": {
- *   "compile_ids":   {"diverge", "details": ["rank 1 compiled [0/1], rank 0 did not", ...]},
- *   "cache":         {"diverge", "groups": [{"sequence": "miss hit", "ranks": ["rank 0", ...]}]},
- *   "collective_schedule": {"diverge", "groups": [...]},
- *   "tensor_meta":   {"diverge", "groups": [...]},
- *   "runtime":       {"diverge", "mismatched_graph_counts", "graphs": [{"graph",
- *                     "delta_ms", "fastest": {"rank", "runtime_ms"}, "slowest": {...}}]},
- *   "execution_order": {"diverge", "order_differs", "schedule_mismatch": [ranks],
- *                     "cache_mismatch": [ranks], "rows": [{"index", "by_rank": {label: "[0/1]"},
- *                     "issues": ["schedule", "cache"]}]},
- *   "collectives_parity": {"diverge", "graphs": [{"rank", "graph", "compile_id",
- *                     "offset", "missing_waits"}]}},
- *  "divergences": ["rank 1 compiled [0/1], rank 0 did not", "tensor meta: 2 groups of ranks", ...],
- *  "ranks": (the members again, the key the first version used),
- *  "diverge": true}
+ * the index instead of an output directory. tt_ranks_load returns them as a
+ * struct; render_ranks.h renders it as text and as the `ranks --json` object
+ * (whose keys the comments give), the report as HTML.
  *
  * Members are the files with records (one file = one process); a member's
  * label is "rank R", or "p<N>" (its process number) when it has no rank or
  * shares it with another file. A check with fewer than two members that have
- * its data says nothing ("diverge": false, and "members_with_data" says how many).
+ * its data says nothing (diverge 0, and members_with_data says how many).
+ * Every "member" below is an index into tt_ranks_result.members.
  */
-/* 0 and *out (a new reference), or -1 (diag). */
-int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag);
+struct tt_ranks_member {
+	char label[48];		/* "rank 0", "p2" */
+	int64_t rank;		/* -1: none */
+	int64_t process;
+	char *path;		/* relative to the run directory */
+	int64_t pid;		/* -1: none */
+	int64_t records;
+	char *rank_conflict;	/* why the file's ranks disagree, NULL: they do not */
+	long compiles, graphs, failed;
+};
+
+/* Members with one value of a check ("groups"), first-seen order. */
+struct tt_ranks_group {
+	char *sequence;		/* the value: items joined by the check's separator */
+	size_t *members, nmembers;	/* "ranks": their labels */
+	long items;
+	/* "differs_at", against the first group's sequence (from the second group
+	 * on): 1 at item index (here, first_group: the two items, "(end)" past one's
+	 * end), -1 nowhere (null), 0 the first group (no key). */
+	int differs;
+	long index;
+	char *here, *first_group;
+};
+
+/* cache, collective_schedule, tensor_meta: the members grouped by their value. */
+struct tt_ranks_grouping {
+	int diverge;		/* more than one group */
+	long members_with_data;
+	struct tt_ranks_group *groups;
+	size_t ngroups;
+};
+
+/* tlparse's collective_schedules.json: the ops of one graph's schedule. */
+struct tt_ranks_schedule {
+	size_t member;		/* "rank" */
+	char *graph;		/* its directory, "-_0_0_0" */
+	char *compile_id;	/* "[0/0]" */
+	char **ops;
+	size_t nops;
+};
+
+struct tt_ranks_runtime_graph {
+	char *graph;
+	double delta_ms;	/* rounded to µs as tlparse does */
+	size_t fastest, slowest;	/* members */
+	double fastest_ms, slowest_ms;
+};
+
+struct tt_ranks_exec_cell {
+	size_t member;
+	char *compile_id;	/* "[0/1]" */
+};
+
+struct tt_ranks_exec_row {
+	long index;
+	struct tt_ranks_exec_cell *cells;	/* "by_rank", members in order */
+	size_t ncells;
+	int schedule, cache;	/* "issues": collective schedules, cache status differ here */
+};
+
+struct tt_ranks_parity_graph {
+	size_t member;
+	char *graph, *compile_id;
+	long offset, missing_waits;
+};
+
+/* The checks in the order of the JSON's "checks" object. */
+enum tt_ranks_check {
+	TT_RANKS_COMPILE_IDS,		/* "compile_ids" */
+	TT_RANKS_CACHE,			/* "cache" */
+	TT_RANKS_COLLECTIVE_SCHEDULE,	/* "collective_schedule" */
+	TT_RANKS_TENSOR_META,		/* "tensor_meta" */
+	TT_RANKS_RUNTIME,		/* "runtime" */
+	TT_RANKS_EXECUTION_ORDER,	/* "execution_order" */
+	TT_RANKS_COLLECTIVES_PARITY,	/* "collectives_parity" */
+	TT_RANKS_NCHECKS
+};
+
+struct tt_ranks_compile_ids {
+	int diverge;
+	char **details;	/* graph counts, ids one side lacks, order; against members[0] */
+	size_t ndetails;
+};
+
+struct tt_ranks_schedules {
+	struct tt_ranks_grouping g;	/* the ops of every graph's schedule, "," */
+	struct tt_ranks_schedule *schedules;
+	size_t nschedules;
+};
+
+struct tt_ranks_runtime {
+	int diverge;		/* = mismatched_graph_counts; deltas are information */
+	long members_with_data;
+	int mismatched_graph_counts;
+	struct tt_ranks_runtime_graph *graphs;	/* per graph index, same counts only */
+	size_t ngraphs;
+};
+
+struct tt_ranks_exec_order {
+	int diverge;
+	long members_with_data;
+	int order_differs;
+	size_t *schedule_mismatch, nschedule_mismatch;	/* members */
+	size_t *cache_mismatch, ncache_mismatch;
+	struct tt_ranks_exec_row *rows;
+	size_t nrows;
+};
+
+struct tt_ranks_parity {
+	int diverge;
+	long graphs_checked;
+	struct tt_ranks_parity_graph *graphs;	/* those whose code and schedule differ */
+	size_t ngraphs;
+};
+
+struct tt_ranks_result {
+	struct tt_ranks_member *members;	/* "members" (and "ranks", the key the first version used) */
+	size_t nmembers;
+	char **empty_files;	/* paths of the files without records, not compared */
+	size_t nempty;
+	/* One line per divergence: "rank 1 compiled [0/1], rank 0 did not",
+	 * "tensor meta: 2 groups of ranks" ... */
+	char **divergences;
+	size_t ndivergences;
+	int diverge;		/* any check diverges */
+	/* The checks; their reference ("reference") is members[0]. */
+	struct tt_ranks_compile_ids compile_ids;
+	struct tt_ranks_grouping cache;		/* the cache artifacts' markers, "miss hit" */
+	struct tt_ranks_schedules collective_schedule;
+	struct tt_ranks_grouping tensor_meta;	/* canonical JSON per graph, "\n" */
+	struct tt_ranks_runtime runtime;
+	struct tt_ranks_exec_order execution_order;
+	struct tt_ranks_parity collectives_parity;
+};
+
+/* 0 and *out filled, or -1 (the connection's diag) and *out empty. */
+int tt_ranks_load(struct db *ix, int64_t run_id, struct tt_ranks_result *out);
+void tt_ranks_result_release(struct tt_ranks_result *r);
 
 /*
  * tlparse's collectives parity for one graph (exposed for tests): the

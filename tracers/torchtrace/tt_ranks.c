@@ -1,7 +1,8 @@
 /*
- * Cross-rank checks; see trace_xrank.h. Each check reads what it needs of
- * each member (file) with one query and groups the members by the value, as
- * tlparse groups ranks; "diverge" is set when there is more than one group.
+ * Cross-rank checks; see tt_query.h. Each check reads what it needs of each
+ * member (file) with one query and groups the members by the value, as
+ * tlparse groups ranks; a check diverges when there is more than one group.
+ * The result is struct tt_ranks_result; render_ranks.c renders it.
  */
 #include "tt_query.h"
 
@@ -9,26 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_json.h"
 #include "strbuf.h"
 #include "tt_internal.h"
 #include "tt_tlparse.h"
 #include "xalloc.h"
 
+/* What the checks need of a member besides tt_ranks_member. */
 struct member {
 	int64_t first, last;	/* its trace_records.id range */
-	int64_t rank, process;
-	char label[48];
 	char **ids;		/* folded compile ids "[0/0]" in first-seen order */
 	size_t nids;
-	long graphs, failed;
 };
 
 struct xr {
 	struct db *ix;
-	struct member *m;
+	struct tt_ranks_result *r;
+	struct member *m;	/* r->nmembers of them */
 	size_t n;
 };
+
+#define LABEL(x, i) ((x)->r->members[i].label)
 
 static const char SQL_MEMBERS[] =
 	"SELECT first_record, path, rank, process, pid, records, rank_conflict,"
@@ -75,16 +76,7 @@ static void key_of(const struct compileid *id, char *out, size_t n)
 	tt_tlparse_key(&k, out, n);
 }
 
-static json_t *labels(const struct xr *x, const size_t *idx, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(x->m[idx[i]].label));
-	return a;
-}
-
-/* The number of sep-separated items of s, and the index of the first that differs from t's (-1 none). */
+/* The number of sep-separated items of s. */
 static long items(const char *s, char sep)
 {
 	long n = *s != '\0';
@@ -94,25 +86,35 @@ static long items(const char *s, char sep)
 	return n;
 }
 
-static json_t *first_difference(const char *a, const char *b, char sep)
+/* Where group g's sequence a first differs from the first group's b, item by item. */
+static void first_difference(struct tt_ranks_group *g, const char *a, const char *b, char sep)
 {
+	const char sp[2] = {sep, 0};
 	long i = 0;
 
 	for (;;) {
-		size_t la = strcspn(a, (char[2]){sep, 0}), lb = strcspn(b, (char[2]){sep, 0});
+		size_t la = strcspn(a, sp), lb = strcspn(b, sp);
 
 		if (la != lb || memcmp(a, b, la)) {
-			json_t *o = json_pack("{s:I, s:s%, s:s%}", "index", (json_int_t)i, "here", a, la, "first_group", b, lb);
-
-			return o;
+			g->differs = 1;
+			g->index = i;
+			g->here = pt_xstrndup(a, la);
+			g->first_group = pt_xstrndup(b, lb);
+			return;
 		}
 		if (!a[la] || !b[lb]) {
 			/* One ends here: the other's next item against "(end)". */
 			const char *na = a[la] ? a + la + 1 : "(end)", *nb = b[lb] ? b + lb + 1 : "(end)";
 
-			return a[la] == b[lb] ? json_null()
-				: json_pack("{s:I, s:s%, s:s%}", "index", (json_int_t)i + 1, "here", na,
-					    strcspn(na, (char[2]){sep, 0}), "first_group", nb, strcspn(nb, (char[2]){sep, 0}));
+			if (a[la] == b[lb]) {
+				g->differs = -1;
+				return;
+			}
+			g->differs = 1;
+			g->index = i + 1;
+			g->here = pt_xstrndup(na, strcspn(na, sp));
+			g->first_group = pt_xstrndup(nb, strcspn(nb, sp));
+			return;
 		}
 		a += la + 1;
 		b += lb + 1;
@@ -120,46 +122,38 @@ static json_t *first_difference(const char *a, const char *b, char sep)
 	}
 }
 
-/*
- * Group the members by their value (NULL: the member has none and is left
- * out), items separated by sep. Returns {"diverge", "members_with_data",
- * "groups": [{"sequence", "ranks", "items", "differs_at": {index, here,
- * first_group} (from the second group on)}]}.
- */
-static json_t *group(const struct xr *x, char **val, char sep)
+/* Group the members by their value (NULL: the member has none and is left out), items separated by sep. */
+static void group(const struct xr *x, char **val, char sep, struct tt_ranks_grouping *out)
 {
-	json_t *o = json_object(), *groups = json_array();
-	size_t *idx = pt_xcalloc(x->n + 1, sizeof(*idx)), with = 0;
+	size_t with = 0, alloc = 0;
 	char *done = pt_xcalloc(x->n + 1, 1);
 
+	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < x->n; i++) {
-		size_t k = 0;
+		struct tt_ranks_group *g;
 
 		if (!val[i] || done[i])
 			continue;
 		with++;
+		PT_GROW(out->groups, out->ngroups, alloc);
+		g = &out->groups[out->ngroups];
+		memset(g, 0, sizeof(*g));
+		g->members = pt_xcalloc(x->n + 1, sizeof(*g->members));
 		for (size_t j = i; j < x->n; j++)
 			if (val[j] && !done[j] && !strcmp(val[i], val[j])) {
 				done[j] = 1;
-				idx[k++] = j;
+				g->members[g->nmembers++] = j;
 				with += j != i;
 			}
-		{
-			json_t *g = json_pack("{s:s, s:o, s:I}", "sequence", val[i], "ranks", labels(x, idx, k),
-					      "items", (json_int_t)items(val[i], sep));
-
-			if (json_array_size(groups))
-				json_object_set_new(g, "differs_at", first_difference(val[i],
-					json_string_value(json_object_get(json_array_get(groups, 0), "sequence")), sep));
-			json_array_append_new(groups, g);
-		}
+		g->sequence = pt_xstrdup(val[i]);
+		g->items = items(val[i], sep);
+		if (out->ngroups)
+			first_difference(g, val[i], out->groups[0].sequence, sep);
+		out->ngroups++;
 	}
-	json_object_set_new(o, "diverge", json_boolean(json_array_size(groups) > 1));
-	json_object_set_new(o, "members_with_data", json_integer((json_int_t)with));
-	json_object_set_new(o, "groups", groups);
-	free(idx);
+	out->diverge = out->ngroups > 1;
+	out->members_with_data = (long)with;
 	free(done);
-	return o;
 }
 
 static void free_vals(char **v, size_t n)
@@ -169,57 +163,61 @@ static void free_vals(char **v, size_t n)
 	free(v);
 }
 
-static int load_members(struct xr *x, int64_t run_id, json_t *members)
+static int load_members(struct xr *x, int64_t run_id)
 {
 	struct db_stmt *s = NULL;
-	size_t alloc = 0;
+	size_t alloc = 0, member_alloc = 0;
 	int rc;
 
 	if (tt_prep(x->ix, &s, SQL_MEMBERS) < 0 || db_bind(s, "i", run_id) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1) {
+		struct tt_ranks_member *o;
 		struct member *m;
-		json_t *o;
+		const char *path = db_col_text(s, 1), *conf = db_col_text(s, 6);
 
-		PT_GROW(x->m, x->n, alloc);
+		PT_GROW(x->r->members, x->r->nmembers, alloc);
+		PT_GROW(x->m, x->n, member_alloc);
+		o = &x->r->members[x->r->nmembers++];
 		m = &x->m[x->n++];
+		memset(o, 0, sizeof(*o));
 		memset(m, 0, sizeof(*m));
 		m->first = db_col_int(s, 0);
 		m->last = db_col_int(s, 8);
-		m->rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
-		m->process = db_col_int(s, 3);
-		if (m->rank >= 0 && db_col_int(s, 7) == 1)
-			pt_fmt_trunc(m->label, sizeof(m->label), "rank %lld", (long long)m->rank);
+		o->rank = db_col_is_null(s, 2) ? -1 : db_col_int(s, 2);
+		o->process = db_col_int(s, 3);
+		if (o->rank >= 0 && db_col_int(s, 7) == 1)
+			pt_fmt_trunc(o->label, sizeof(o->label), "rank %lld", (long long)o->rank);
 		else
-			pt_fmt_trunc(m->label, sizeof(m->label), "p%lld", (long long)m->process);
-		o = json_object();
-		json_object_set_new(o, "label", json_string(m->label));
-		json_object_set_new(o, "rank", m->rank >= 0 ? json_integer(m->rank) : json_null());
-		json_object_set_new(o, "process", json_integer(m->process));
-		json_object_set_new(o, "path", json_string(db_col_text(s, 1)));
-		json_object_set_new(o, "pid", db_col_is_null(s, 4) ? json_null() : json_integer(db_col_int(s, 4)));
-		json_object_set_new(o, "records", json_integer(db_col_int(s, 5)));
-		json_object_set_new(o, "rank_conflict", db_col_text(s, 6) ? json_string(db_col_text(s, 6)) : json_null());
-		json_array_append_new(members, o);
+			pt_fmt_trunc(o->label, sizeof(o->label), "p%lld", (long long)o->process);
+		o->path = path ? pt_xstrdup(path) : NULL;
+		o->pid = db_col_is_null(s, 4) ? -1 : db_col_int(s, 4);
+		o->records = db_col_int(s, 5);
+		o->rank_conflict = conf ? pt_xstrdup(conf) : NULL;
 	}
 	return rc < 0 ? -1 : 0;
 }
 
+static void add_detail(struct tt_ranks_result *r, size_t *alloc, char *line)
+{
+	PT_GROW(r->compile_ids.details, r->compile_ids.ndetails, *alloc);
+	r->compile_ids.details[r->compile_ids.ndetails++] = line;
+}
+
 /* Compile ids, graphs and failures of each member; then the compile-id check. */
-static int check_compiles(struct xr *x, json_t *members, json_t *checks)
+static int check_compiles(struct xr *x)
 {
 	struct db_stmt *s = NULL;
-	json_t *details = json_array();
+	size_t dalloc = 0;
 
 	for (size_t i = 0; i < x->n; i++) {
 		struct member *m = &x->m[i];
+		struct tt_ranks_member *o = &x->r->members[i];
 		size_t alloc = 0;
 		int rc;
 
-		if (tt_prep(x->ix, &s, SQL_CIDS) < 0 || db_bind(s, "ii", m->first, m->last) < 0) {
-			json_decref(details);
+		if (tt_prep(x->ix, &s, SQL_CIDS) < 0 || db_bind(s, "ii", m->first, m->last) < 0)
 			return -1;
-		}
 		while ((rc = db_step(s)) == 1) {
 			struct compileid id;
 			char k[COMPILEID_MAX + 8];
@@ -228,27 +226,25 @@ static int check_compiles(struct xr *x, json_t *members, json_t *checks)
 			key_of(&id, k, sizeof(k));
 			PT_GROW(m->ids, m->nids, alloc);
 			m->ids[m->nids++] = pt_xstrdup(k);
-			m->graphs += (long)db_col_int(s, 5);
-			m->failed += (long)db_col_int(s, 6);
+			o->graphs += (long)db_col_int(s, 5);
+			o->failed += (long)db_col_int(s, 6);
 		}
-		if (rc < 0) {
-			json_decref(details);
+		if (rc < 0)
 			return -1;
-		}
-		json_object_set_new(json_array_get(members, i), "compiles", json_integer((json_int_t)m->nids));
-		json_object_set_new(json_array_get(members, i), "graphs", json_integer(m->graphs));
-		json_object_set_new(json_array_get(members, i), "failed", json_integer(m->failed));
+		o->compiles = (long)m->nids;
 	}
 	/* Against the first member: graph counts, ids only one side has, order. */
 	for (size_t i = 1; i < x->n; i++) {
 		struct member *a = &x->m[0], *b = &x->m[i];
+		const struct tt_ranks_member *ao = &x->r->members[0], *bo = &x->r->members[i];
 		int same_set = a->nids == b->nids;
 
-		if (b->graphs != a->graphs)
-			json_array_append_new(details, json_sprintf("%s compiled %ld graphs, %s %ld", b->label,
-								    b->graphs, a->label, a->graphs));
+		if (bo->graphs != ao->graphs)
+			add_detail(x->r, &dalloc, pt_xasprintf("%s compiled %ld graphs, %s %ld", bo->label,
+							       bo->graphs, ao->label, ao->graphs));
 		for (int side = 0; side < 2; side++) {
 			struct member *p = side ? a : b, *q = side ? b : a;
+			const char *pl = side ? ao->label : bo->label, *ql = side ? bo->label : ao->label;
 
 			for (size_t k = 0; k < p->nids; k++) {
 				int found = 0;
@@ -257,22 +253,21 @@ static int check_compiles(struct xr *x, json_t *members, json_t *checks)
 					found = !strcmp(p->ids[k], q->ids[j]);
 				if (!found) {
 					same_set = 0;
-					json_array_append_new(details, json_sprintf("%s compiled %s, %s did not",
-										    p->label, p->ids[k], q->label));
+					add_detail(x->r, &dalloc, pt_xasprintf("%s compiled %s, %s did not", pl,
+									       p->ids[k], ql));
 				}
 			}
 		}
 		if (same_set) {
 			for (size_t k = 0; k < a->nids; k++)
 				if (strcmp(a->ids[k], b->ids[k])) {
-					json_array_append_new(details, json_sprintf("%s compiled in another order than %s",
-										    b->label, a->label));
+					add_detail(x->r, &dalloc, pt_xasprintf("%s compiled in another order than %s",
+									       bo->label, ao->label));
 					break;
 				}
 		}
 	}
-	json_object_set_new(checks, "compile_ids", json_pack("{s:b, s:o}", "diverge", json_array_size(details) > 0,
-							     "details", details));
+	x->r->compile_ids.diverge = x->r->compile_ids.ndetails > 0;
 	return 0;
 }
 
@@ -288,7 +283,7 @@ static const char *cache_status(const char *name, int *prio)
 	return *prio = 0, NULL;
 }
 
-static int check_cache(struct xr *x, json_t *checks)
+static int check_cache(struct xr *x)
 {
 	struct db_stmt *s = NULL;
 	char **val = pt_xcalloc(x->n + 1, sizeof(*val));
@@ -308,7 +303,7 @@ static int check_cache(struct xr *x, json_t *checks)
 		val[i] = pt_strbuf_detach(&sb);
 	}
 	if (rc == 0)
-		json_object_set_new(checks, "cache", group(x, val, ' '));
+		group(x, val, ' ', &x->r->cache);
 	free_vals(val, x->n);
 	return rc;
 }
@@ -365,34 +360,33 @@ static void free_arts(struct art *a, size_t n)
 	free(a);
 }
 
-/* The ops of a schedule payload joined by ",", or NULL when it is no list of strings or empty. */
-static char *schedule_ops(const char *data, size_t len)
+/* The ops of a schedule payload, or -1 when it is no list of strings or empty. */
+static int schedule_ops(const char *data, size_t len, char ***ops, size_t *n)
 {
 	json_t *a = json_loadb(data, len, 0, NULL), *v;
-	struct pt_strbuf sb;
 	size_t i;
 	int ok = json_is_array(a) && json_array_size(a);
 
-	pt_strbuf_init(&sb, 1 << 24);
-	json_array_foreach(a, i, v) {
+	*ops = NULL;
+	*n = 0;
+	json_array_foreach(a, i, v)
 		ok &= json_is_string(v);
-		if (ok)
-			pt_strbuf_addf_trunc(&sb, "%s%s", i ? "," : "", json_string_value(v));
+	if (ok) {
+		*ops = pt_xcalloc(json_array_size(a) + 1, sizeof(**ops));
+		json_array_foreach(a, i, v)
+			(*ops)[(*n)++] = pt_xstrdup(json_string_value(v));
 	}
 	json_decref(a);
-	if (!ok) {
-		pt_strbuf_release(&sb);
-		return NULL;
-	}
-	return pt_strbuf_detach(&sb);
+	return ok ? 0 : -1;
 }
 
 /* Collective schedules: per member the ops of every graph's schedule, in graph order. */
-static int check_schedules(struct xr *x, json_t *checks, json_t **by_graph)
+static int check_schedules(struct xr *x, json_t **by_graph)
 {
 	char **val = pt_xcalloc(x->n + 1, sizeof(*val));
 	int any = 0;
-	json_t *list = json_array();	/* tlparse's collective_schedules.json: {rank, graph, ops} */
+	size_t alloc = 0;
+	struct tt_ranks_schedules *cs = &x->r->collective_schedule;
 
 	*by_graph = json_object();	/* "label\t[0/1]" -> ops, for the execution order check */
 	for (size_t i = 0; i < x->n; i++) {
@@ -402,25 +396,34 @@ static int check_schedules(struct xr *x, json_t *checks, json_t **by_graph)
 
 		if (load_arts(x, &x->m[i], "artifact", "inductor_collective_schedule", &a, &n) < 0) {
 			free_vals(val, x->n);
-			json_decref(list);
 			return -1;
 		}
 		pt_strbuf_init(&sb, 1 << 24);
 		for (size_t k = 0; k < n; k++) {
-			char *ops = schedule_ops(a[k].data, a[k].len);
+			struct tt_ranks_schedule *sc;
+			struct pt_strbuf ops;
+			char **list;
+			size_t nops;
 
-			if (!ops)
+			if (schedule_ops(a[k].data, a[k].len, &list, &nops) < 0)
 				continue;
 			any = 1;
-			pt_strbuf_addf_trunc(&sb, "%s%s", sb.len ? "," : "", ops);
-			char key[sizeof(x->m[i].label) + sizeof(a[k].key) + 2];
+			pt_strbuf_init(&ops, 1 << 24);
+			for (size_t o = 0; o < nops; o++)
+				pt_strbuf_addf_trunc(&ops, "%s%s", o ? "," : "", list[o]);
+			pt_strbuf_addf_trunc(&sb, "%s%s", sb.len ? "," : "", pt_strbuf_str(&ops));
+			char key[sizeof(LABEL(x, i)) + sizeof(a[k].key) + 2];
 
-			pt_fmt_trunc(key, sizeof(key), "%s\t%s", x->m[i].label, a[k].key);
-			json_object_set_new(*by_graph, key, json_string(ops));
-			json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:o}", "rank", x->m[i].label, "graph",
-							      a[k].dir, "compile_id", a[k].key, "ops",
-							      json_loadb(a[k].data, a[k].len, 0, NULL)));
-			free(ops);
+			pt_fmt_trunc(key, sizeof(key), "%s\t%s", LABEL(x, i), a[k].key);
+			json_object_set_new(*by_graph, key, json_string(pt_strbuf_str(&ops)));
+			pt_strbuf_release(&ops);
+			PT_GROW(cs->schedules, cs->nschedules, alloc);
+			sc = &cs->schedules[cs->nschedules++];
+			sc->member = i;
+			sc->graph = pt_xstrdup(a[k].dir);
+			sc->compile_id = pt_xstrdup(a[k].key);
+			sc->ops = list;
+			sc->nops = nops;
 		}
 		val[i] = pt_strbuf_detach(&sb);
 		free_arts(a, n);
@@ -432,24 +435,20 @@ static int check_schedules(struct xr *x, json_t *checks, json_t **by_graph)
 			val[i] = NULL;
 		}
 	}
-	{
-		json_t *g = group(x, val, ',');
-
-		json_object_set_new(g, "schedules", list);
-		json_object_set_new(checks, "collective_schedule", g);
-	}
+	group(x, val, ',', &cs->g);
 	free_vals(val, x->n);
 	return 0;
 }
 
 /* Tensor meta and runtime estimates: inductor_runtime_and_tensor_meta per graph. */
-static int check_runtime(struct xr *x, json_t *checks)
+static int check_runtime(struct xr *x)
 {
 	char **val = pt_xcalloc(x->n + 1, sizeof(*val));
 	double **rt = pt_xcalloc(x->n + 1, sizeof(*rt));
 	char ***gname = pt_xcalloc(x->n + 1, sizeof(*gname));
 	size_t *ng = pt_xcalloc(x->n + 1, sizeof(*ng)), with = 0, minn = (size_t)-1, maxn = 0;
-	json_t *rto = json_object(), *graphs = json_array();
+	struct tt_ranks_runtime *ro = &x->r->runtime;
+	int rc = 0;
 
 	for (size_t i = 0; i < x->n; i++) {
 		struct art *a;
@@ -457,8 +456,10 @@ static int check_runtime(struct xr *x, json_t *checks)
 		struct pt_strbuf sb;
 		int have = 0;
 
-		if (load_arts(x, &x->m[i], "artifact", "inductor_runtime_and_tensor_meta", &a, &n) < 0)
-			return -1;
+		if (load_arts(x, &x->m[i], "artifact", "inductor_runtime_and_tensor_meta", &a, &n) < 0) {
+			rc = -1;
+			goto out;
+		}
 		if (n)
 			qsort(a, n, sizeof(*a), cmp_art);	/* tlparse sorts by graph directory */
 		pt_strbuf_init(&sb, 1 << 26);
@@ -493,12 +494,14 @@ static int check_runtime(struct xr *x, json_t *checks)
 		}
 		free_arts(a, n);
 	}
-	json_object_set_new(checks, "tensor_meta", group(x, val, '\n'));
-	json_object_set_new(rto, "members_with_data", json_integer((json_int_t)with));
-	json_object_set_new(rto, "mismatched_graph_counts", json_boolean(with > 1 && minn != maxn));
+	group(x, val, '\n', &x->r->tensor_meta);
+	ro->members_with_data = (long)with;
+	ro->mismatched_graph_counts = with > 1 && minn != maxn;
 	if (with > 1 && minn == maxn) {
 		/* Per graph index: the fastest and slowest member and the difference (tlparse rounds to µs). */
+		ro->graphs = pt_xcalloc(maxn + 1, sizeof(*ro->graphs));
 		for (size_t g = 0; g < maxn; g++) {
+			struct tt_ranks_runtime_graph *rg = &ro->graphs[ro->ngraphs++];
 			double lo = 1e300, hi = -1e300;
 			size_t fast = 0, slow = 0, first = (size_t)-1;
 
@@ -512,16 +515,17 @@ static int check_runtime(struct xr *x, json_t *checks)
 				if (rt[i][g] >= hi)
 					hi = rt[i][g], slow = i;
 			}
-			json_array_append_new(graphs, json_pack("{s:s, s:f, s:{s:s, s:f}, s:{s:s, s:f}}",
-				"graph", gname[first][g], "delta_ms", (double)(long long)((hi - lo) / 1e3 + 0.5) / 1e3,
-				"fastest", "rank", x->m[fast].label, "runtime_ms", (double)(long long)(lo / 1e3 + 0.5) / 1e3,
-				"slowest", "rank", x->m[slow].label, "runtime_ms", (double)(long long)(hi / 1e3 + 0.5) / 1e3));
+			rg->graph = pt_xstrdup(gname[first][g]);
+			rg->delta_ms = (double)(long long)((hi - lo) / 1e3 + 0.5) / 1e3;
+			rg->fastest = fast;
+			rg->fastest_ms = (double)(long long)(lo / 1e3 + 0.5) / 1e3;
+			rg->slowest = slow;
+			rg->slowest_ms = (double)(long long)(hi / 1e3 + 0.5) / 1e3;
 		}
 	}
-	json_object_set_new(rto, "graphs", graphs);
 	/* Different numbers of graphs are a divergence; deltas are information. */
-	json_object_set_new(rto, "diverge", json_boolean(with > 1 && minn != maxn));
-	json_object_set_new(checks, "runtime", rto);
+	ro->diverge = ro->mismatched_graph_counts;
+out:
 	for (size_t i = 0; i < x->n; i++) {
 		for (size_t k = 0; k < ng[i]; k++)
 			free(gname[i][k]);
@@ -532,17 +536,28 @@ static int check_runtime(struct xr *x, json_t *checks)
 	free(rt);
 	free(ng);
 	free_vals(val, x->n);
-	return 0;
+	return rc;
+}
+
+/* Add member m to list (n of them) unless it is there. */
+static void add_member(size_t **list, size_t *n, size_t *alloc, size_t m)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*list)[i] == m)
+			return;
+	PT_GROW(*list, *n, *alloc);
+	(*list)[(*n)++] = m;
 }
 
 /* The execution order each member logged (graph_execution), and where it and the graphs differ. */
-static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
+static int check_exec_order(struct xr *x, json_t *sched)
 {
 	struct db_stmt *s = NULL;
-	json_t **order = pt_xcalloc(x->n + 1, sizeof(*order));
-	json_t *o = json_object(), *rows = json_array(), *cache = json_object();
-	json_t *sm = json_array(), *cm = json_array();
-	size_t with = 0, maxlen = 0;
+	char ***order = pt_xcalloc(x->n + 1, sizeof(*order));	/* "[0/1]" per member, NULL: none logged */
+	size_t *norder = pt_xcalloc(x->n + 1, sizeof(*norder));
+	json_t *cache = json_object();	/* "label\t[0/1]" -> "cache_miss" */
+	struct tt_ranks_exec_order *eo = &x->r->execution_order;
+	size_t with = 0, maxlen = 0, sched_alloc = 0, cache_alloc = 0, ralloc = 0;
 	int differs = 0, rc = 0;
 
 	for (size_t i = 0; i < x->n && rc == 0; i++) {
@@ -565,16 +580,16 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 		db_reset(s);
 		arr = json_object_get(j, "graph_execution_order");
 		if (json_is_array(arr)) {
-			order[i] = json_array();
+			order[i] = pt_xcalloc(json_array_size(arr) + 1, sizeof(**order));
 			json_array_foreach(arr, k, v) {
 				const char *c = json_is_string(v) ? json_string_value(v)
 								  : json_string_value(json_object_get(v, "compile_id"));
 
 				if (c)
-					json_array_append_new(order[i], json_sprintf("[%s]", c));
+					order[i][norder[i]++] = pt_xasprintf("[%s]", c);
 			}
 			with++;
-			maxlen = json_array_size(order[i]) > maxlen ? json_array_size(order[i]) : maxlen;
+			maxlen = norder[i] > maxlen ? norder[i] : maxlen;
 		}
 		json_decref(j);
 	}
@@ -595,7 +610,7 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 
 			cid_at(s, 1, &id);
 			key_of(&id, k, sizeof(k));
-			key = json_sprintf("%s\t%s", x->m[i].label, k);
+			key = json_sprintf("%s\t%s", LABEL(x, i), k);
 			cur = json_object_get(cache, json_string_value(key));
 			cache_status(cur ? json_string_value(cur) : "", &have_prio);
 			if (!cur || prio > have_prio)
@@ -606,25 +621,31 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 			rc = -1;
 	}
 	for (size_t idx = 0; rc == 0 && with > 1 && idx < maxlen; idx++) {
-		json_t *by = json_object(), *issues = json_array();
+		struct tt_ranks_exec_row *row;
 		const char *first_cid = NULL, *first_s = NULL, *first_c = NULL;
 		int sdiff = 0, cdiff = 0;
 
+		PT_GROW(eo->rows, eo->nrows, ralloc);
+		row = &eo->rows[eo->nrows++];
+		memset(row, 0, sizeof(*row));
+		row->index = (long)idx;
+		row->cells = pt_xcalloc(x->n + 1, sizeof(*row->cells));
 		for (size_t i = 0; i < x->n; i++) {
-			const char *cid = json_string_value(json_array_get(order[i], idx));
-			json_t *key;
+			const char *cid = idx < norder[i] ? order[i][idx] : NULL;
+			char *key;
 			const char *sv, *cv;
 
 			if (!cid)
 				continue;
-			json_object_set_new(by, x->m[i].label, json_string(cid));
+			row->cells[row->ncells].member = i;
+			row->cells[row->ncells++].compile_id = pt_xstrdup(cid);
 			if (first_cid && strcmp(first_cid, cid))
 				differs = 1;
 			first_cid = first_cid ? first_cid : cid;
-			key = json_sprintf("%s\t%s", x->m[i].label, cid);
-			sv = json_string_value(json_object_get(sched, json_string_value(key)));
-			cv = json_string_value(json_object_get(cache, json_string_value(key)));
-			json_decref(key);
+			key = pt_xasprintf("%s\t%s", LABEL(x, i), cid);
+			sv = json_string_value(json_object_get(sched, key));
+			cv = json_string_value(json_object_get(cache, key));
+			free(key);
 			if (sv) {
 				sdiff |= first_s && strcmp(first_s, sv);
 				first_s = first_s ? first_s : sv;
@@ -634,41 +655,23 @@ static int check_exec_order(struct xr *x, json_t *checks, json_t *sched)
 				first_c = first_c ? first_c : cv;
 			}
 		}
-		if (sdiff)
-			json_array_append_new(issues, json_string("schedule"));
-		if (cdiff)
-			json_array_append_new(issues, json_string("cache"));
-		for (int kind = 0; kind < 2; kind++) {
-			const char *lab;
-			json_t *v, *list = kind ? cm : sm;
-
-			if (!(kind ? cdiff : sdiff))
-				continue;
-			json_object_foreach(by, lab, v) {
-				int seen = 0;
-				size_t q;
-				json_t *w;
-
-				json_array_foreach(list, q, w)
-					seen |= !strcmp(json_string_value(w), lab);
-				if (!seen)
-					json_array_append_new(list, json_string(lab));
-			}
+		row->schedule = sdiff;
+		row->cache = cdiff;
+		for (size_t c = 0; c < row->ncells; c++) {
+			if (sdiff)
+				add_member(&eo->schedule_mismatch, &eo->nschedule_mismatch, &sched_alloc, row->cells[c].member);
+			if (cdiff)
+				add_member(&eo->cache_mismatch, &eo->ncache_mismatch, &cache_alloc, row->cells[c].member);
 		}
-		json_array_append_new(rows, json_pack("{s:I, s:o, s:o}", "index", (json_int_t)idx, "by_rank", by,
-						      "issues", issues));
 	}
-	json_object_set_new(o, "members_with_data", json_integer((json_int_t)with));
-	json_object_set_new(o, "order_differs", json_boolean(differs));
-	json_object_set_new(o, "schedule_mismatch", sm);
-	json_object_set_new(o, "cache_mismatch", cm);
-	json_object_set_new(o, "diverge", json_boolean(differs || json_array_size(sm) || json_array_size(cm)));
-	json_object_set_new(o, "rows", rows);
-	json_object_set_new(checks, "execution_order", o);
+	eo->members_with_data = (long)with;
+	eo->order_differs = differs;
+	eo->diverge = differs || eo->nschedule_mismatch || eo->ncache_mismatch;
 	json_decref(cache);
 	for (size_t i = 0; i < x->n; i++)
-		json_decref(order[i]);
+		free_vals(order[i], norder[i]);
 	free(order);
+	free(norder);
 	return rc;
 }
 
@@ -753,10 +756,10 @@ void tt_collectives_parity(const char *schedule, size_t slen, const char *code, 
 	*missing_waits = total > waits ? total - waits : 0;
 }
 
-static int check_parity(struct xr *x, json_t *checks)
+static int check_parity(struct xr *x)
 {
-	json_t *graphs = json_array();
-	size_t with = 0;
+	struct tt_ranks_parity *cp = &x->r->collectives_parity;
+	size_t with = 0, alloc = 0;
 
 	for (size_t i = 0; i < x->n; i++) {
 		struct art *sch, *code;
@@ -777,92 +780,150 @@ static int check_parity(struct xr *x, json_t *checks)
 					continue;
 				with++;
 				tt_collectives_parity(sch[k].data, sch[k].len, code[c].data, code[c].len, &off, &miss);
-				if (off || miss)
-					json_array_append_new(graphs, json_pack("{s:s, s:s, s:s, s:I, s:I}", "rank",
-						x->m[i].label, "graph", sch[k].dir, "compile_id", sch[k].key,
-						"offset", (json_int_t)off, "missing_waits", (json_int_t)miss));
+				if (off || miss) {
+					struct tt_ranks_parity_graph *g;
+
+					PT_GROW(cp->graphs, cp->ngraphs, alloc);
+					g = &cp->graphs[cp->ngraphs++];
+					g->member = i;
+					g->graph = pt_xstrdup(sch[k].dir);
+					g->compile_id = pt_xstrdup(sch[k].key);
+					g->offset = off;
+					g->missing_waits = miss;
+				}
 				break;
 			}
 		free_arts(sch, ns);
 		free_arts(code, nc);
 	}
-	json_object_set_new(checks, "collectives_parity", json_pack("{s:b, s:I, s:o}", "diverge",
-		json_array_size(graphs) > 0, "graphs_checked", (json_int_t)with, "graphs", graphs));
+	cp->graphs_checked = (long)with;
+	cp->diverge = cp->ngraphs > 0;
 	return 0;
 }
 
-/* One line per divergence: the compile-id details, then one per other check that diverges. */
-static json_t *summary(json_t *checks)
+static void add_line(struct tt_ranks_result *r, size_t *alloc, char *line)
 {
-	static const char *const names[][2] = {
-		{"cache", "cache hit/miss patterns"}, {"collective_schedule", "collective schedules"},
-		{"tensor_meta", "tensor meta"},
-	};
-	json_t *d = json_deep_copy(json_object_get(json_object_get(checks, "compile_ids"), "details")), *c;
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
-		c = json_object_get(checks, names[i][0]);
-		if (json_is_true(json_object_get(c, "diverge")))
-			json_array_append_new(d, json_sprintf("%s: %zu groups of ranks", names[i][1],
-							      json_array_size(json_object_get(c, "groups"))));
-	}
-	if (json_is_true(json_object_get(json_object_get(checks, "runtime"), "mismatched_graph_counts")))
-		json_array_append_new(d, json_string("runtime estimates: ranks estimated different numbers of graphs"));
-	c = json_object_get(checks, "execution_order");
-	if (json_is_true(json_object_get(c, "order_differs")))
-		json_array_append_new(d, json_string("graph execution order differs"));
-	if (json_array_size(json_object_get(c, "schedule_mismatch")))
-		json_array_append_new(d, json_string("graph execution order: collective schedules differ at the same position"));
-	if (json_array_size(json_object_get(c, "cache_mismatch")))
-		json_array_append_new(d, json_string("graph execution order: cache hit/miss differs at the same position"));
-	c = json_object_get(checks, "collectives_parity");
-	if (json_array_size(json_object_get(c, "graphs")))
-		json_array_append_new(d, json_sprintf("collectives parity: %zu graphs whose code and schedule differ",
-						      json_array_size(json_object_get(c, "graphs"))));
-	return d;
+	PT_GROW(r->divergences, r->ndivergences, *alloc);
+	r->divergences[r->ndivergences++] = line;
 }
 
-int tt_ranks_json(struct db *ix, int64_t run_id, json_t **out, struct pt_diag *diag)
+/* One line per divergence: the compile-id details, then one per other check that diverges. */
+static void summary(struct tt_ranks_result *r)
 {
-	struct xr x = {ix, NULL, 0};
-	json_t *o = json_object(), *members = json_array(), *checks = json_object(), *empty, *sched = NULL;
-	const char *k;
-	json_t *c;
-	int diverge = 0, rc = -1;
+	const struct {
+		const struct tt_ranks_grouping *g;
+		const char *name;
+	} grouped[] = {
+		{&r->cache, "cache hit/miss patterns"}, {&r->collective_schedule.g, "collective schedules"},
+		{&r->tensor_meta, "tensor meta"},
+	};
+	size_t alloc = 0;
 
-	(void)diag;
-	*out = NULL;
-	if (load_members(&x, run_id, members) < 0 || check_compiles(&x, members, checks) < 0 ||
-	    check_cache(&x, checks) < 0 || check_schedules(&x, checks, &sched) < 0 ||
-	    check_runtime(&x, checks) < 0 || check_exec_order(&x, checks, sched) < 0 ||
-	    check_parity(&x, checks) < 0)
+	for (size_t i = 0; i < r->compile_ids.ndetails; i++)
+		add_line(r, &alloc, pt_xstrdup(r->compile_ids.details[i]));
+	for (size_t i = 0; i < sizeof(grouped) / sizeof(*grouped); i++)
+		if (grouped[i].g->diverge)
+			add_line(r, &alloc, pt_xasprintf("%s: %zu groups of ranks", grouped[i].name, grouped[i].g->ngroups));
+	if (r->runtime.mismatched_graph_counts)
+		add_line(r, &alloc, pt_xstrdup("runtime estimates: ranks estimated different numbers of graphs"));
+	if (r->execution_order.order_differs)
+		add_line(r, &alloc, pt_xstrdup("graph execution order differs"));
+	if (r->execution_order.nschedule_mismatch)
+		add_line(r, &alloc, pt_xstrdup("graph execution order: collective schedules differ at the same position"));
+	if (r->execution_order.ncache_mismatch)
+		add_line(r, &alloc, pt_xstrdup("graph execution order: cache hit/miss differs at the same position"));
+	if (r->collectives_parity.ngraphs)
+		add_line(r, &alloc, pt_xasprintf("collectives parity: %zu graphs whose code and schedule differ",
+						 r->collectives_parity.ngraphs));
+}
+
+static int load_empty(struct db *ix, int64_t run_id, struct tt_ranks_result *r)
+{
+	struct db_stmt *s = NULL;
+	size_t alloc = 0;
+	int rc;
+
+	if (tt_prep(ix, &s, SQL_EMPTY) < 0 || db_bind(s, "i", run_id) < 0)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		PT_GROW(r->empty_files, r->nempty, alloc);
+		r->empty_files[r->nempty++] = pt_xstrndup(db_col_text(s, 0) ? db_col_text(s, 0) : "",
+							  db_col_bytes(s, 0));
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+int tt_ranks_load(struct db *ix, int64_t run_id, struct tt_ranks_result *out)
+{
+	struct xr x = {ix, out, NULL, 0};
+	json_t *sched = NULL;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (load_members(&x, run_id) < 0 || check_compiles(&x) < 0 || check_cache(&x) < 0 ||
+	    check_schedules(&x, &sched) < 0 || check_runtime(&x) < 0 || check_exec_order(&x, sched) < 0 ||
+	    check_parity(&x) < 0 || load_empty(ix, run_id, out) < 0)
 		goto out;
-	empty = db_json(ix, SQL_EMPTY, "i", run_id);
-	if (!empty)
-		goto out;
-	json_object_foreach(checks, k, c)
-		diverge |= json_is_true(json_object_get(c, "diverge"));
-	json_object_set_new(o, "divergences", summary(checks));
-	/* "ranks": the members under the name the first version of `ranks --json` used. */
-	json_object_set_new(o, "ranks", json_incref(members));
-	json_object_set_new(o, "members", members);
-	json_object_set_new(o, "empty_files", empty);
-	json_object_set_new(o, "reference", x.n ? json_string(x.m[0].label) : json_null());
-	json_object_set_new(o, "checks", checks);
-	json_object_set_new(o, "diverge", json_boolean(diverge));
-	*out = o;
-	o = members = checks = NULL;
+	out->diverge = out->compile_ids.diverge || out->cache.diverge || out->collective_schedule.g.diverge ||
+		       out->tensor_meta.diverge || out->runtime.diverge || out->execution_order.diverge ||
+		       out->collectives_parity.diverge;
+	summary(out);
 	rc = 0;
 out:
 	json_decref(sched);
-	json_decref(o);
-	json_decref(members);
-	json_decref(checks);
-	for (size_t i = 0; i < x.n; i++) {
-		for (size_t j = 0; j < x.m[i].nids; j++)
-			free(x.m[i].ids[j]);
-		free(x.m[i].ids);
-	}
+	for (size_t i = 0; i < x.n; i++)
+		free_vals(x.m[i].ids, x.m[i].nids);
 	free(x.m);
+	if (rc < 0)
+		tt_ranks_result_release(out);
 	return rc;
+}
+
+static void release_grouping(struct tt_ranks_grouping *g)
+{
+	for (size_t i = 0; i < g->ngroups; i++) {
+		free(g->groups[i].sequence);
+		free(g->groups[i].members);
+		free(g->groups[i].here);
+		free(g->groups[i].first_group);
+	}
+	free(g->groups);
+}
+
+void tt_ranks_result_release(struct tt_ranks_result *r)
+{
+	for (size_t i = 0; i < r->nmembers; i++) {
+		free(r->members[i].path);
+		free(r->members[i].rank_conflict);
+	}
+	free(r->members);
+	free_vals(r->empty_files, r->nempty);
+	free_vals(r->divergences, r->ndivergences);
+	free_vals(r->compile_ids.details, r->compile_ids.ndetails);
+	release_grouping(&r->cache);
+	release_grouping(&r->collective_schedule.g);
+	for (size_t i = 0; i < r->collective_schedule.nschedules; i++) {
+		free(r->collective_schedule.schedules[i].graph);
+		free(r->collective_schedule.schedules[i].compile_id);
+		free_vals(r->collective_schedule.schedules[i].ops, r->collective_schedule.schedules[i].nops);
+	}
+	free(r->collective_schedule.schedules);
+	release_grouping(&r->tensor_meta);
+	for (size_t i = 0; i < r->runtime.ngraphs; i++)
+		free(r->runtime.graphs[i].graph);
+	free(r->runtime.graphs);
+	free(r->execution_order.schedule_mismatch);
+	free(r->execution_order.cache_mismatch);
+	for (size_t i = 0; i < r->execution_order.nrows; i++) {
+		for (size_t c = 0; c < r->execution_order.rows[i].ncells; c++)
+			free(r->execution_order.rows[i].cells[c].compile_id);
+		free(r->execution_order.rows[i].cells);
+	}
+	free(r->execution_order.rows);
+	for (size_t i = 0; i < r->collectives_parity.ngraphs; i++) {
+		free(r->collectives_parity.graphs[i].graph);
+		free(r->collectives_parity.graphs[i].compile_id);
+	}
+	free(r->collectives_parity.graphs);
+	memset(r, 0, sizeof(*r));
 }

@@ -33,7 +33,7 @@
  * pages above are JSON instead of HTML, names are sanitised ('/' becomes '_')
  * so that no record can write outside DIR, and index.html,
  * failures_and_restarts.html, raw.log and raw.jsonl are not written, nor the
- * multi-rank landing page's JSON files (tt_ranks_json has their data).
+ * multi-rank landing page's JSON files (tt_ranks_load has their data).
  */
 #ifndef PT_TT_TLPARSE_H
 #define PT_TT_TLPARSE_H

@@ -70,4 +70,14 @@ check_contains "compiles text names the process" "p2 [0/0] failed" "$("$P" compi
 "$P" import --name sch "$F/inputs/multi_rank_schedule" >/dev/null 2>&1
 "$P" ranks sch >"$T/sch.txt"
 check_eq "one conflict line per conflicting file" 2 "$(grep -c 'conflict: the file name says rank' "$T/sch.txt")"
+
+# Whole outputs, text and --json, of the runs above: the renderers of tt_ranks_load's struct.
+E=$PT_SRC/tests/integration/tracers/expected
+for r in sched rt03 geo par; do
+	check_case "ranks_$r" 1 "$P" ranks "$r"
+	check_case "ranks_${r}_json" 1 "$P" --json ranks "$r"
+done
+check_case ranks_rt 1 "$P" ranks rt
+check_case ranks_messy 0 "$P" ranks messy
+check_case ranks_messy_json 0 "$P" --json ranks messy
 finish
