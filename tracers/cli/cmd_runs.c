@@ -107,7 +107,7 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 	struct db *ix = NULL;
 	struct run_show run;
 	struct tt_show tt;
-	json_t *logs = NULL;
+	struct logs_show logs;
 	int64_t id;
 	static const struct option longopts[] = {
 		{ "short", no_argument, NULL, 's' },
@@ -136,13 +136,17 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	if (runs_show_load(ix, id, &run) < 0)
 		goto out;
-	logs = json_object();
-	if (logs_show_json(ix, id, logs) < 0 || tt_show_load(ix, id, &tt, db_diag(ix)) < 0) {
+	if (logs_show_load(ix, id, &logs) < 0) {
 		runs_show_release(&run);
 		goto out;
 	}
+	if (tt_show_load(ix, id, &tt, db_diag(ix)) < 0) {
+		runs_show_release(&run);
+		logs_show_release(&logs);
+		goto out;
+	}
 	{
-		struct run_show_view v = { &run, logs, &tt };
+		struct run_show_view v = { &run, &logs, &tt };
 
 		if (ctx->json) {
 			json_t *j = render_run_show_json(&v);
@@ -155,10 +159,10 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 		}
 	}
 	runs_show_release(&run);
+	logs_show_release(&logs);
 	tt_show_release(&tt);
 	rc = EXIT_FINE;
 out:
-	json_decref(logs);
 	pt_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);

@@ -117,10 +117,16 @@ json_t *render_runs_json(const struct run_list *l)
 	return rows;
 }
 
-/* The logs part's array key (empty when missing). */
-static json_t *logs_get(const struct run_show_view *v, const char *key)
+/* The records of show's list k (graph_breaks, recompiles, errors): how many, and one's text and kind. */
+static size_t list_n(const struct logs_show *l, size_t k)
 {
-	return json_object_get(v->logs, key);
+	return k == 0 ? l->n_breaks : k == 1 ? l->n_recompiles : l->n_errors;
+}
+
+static const char *list_text(const struct logs_show *l, size_t k, size_t i, const char **kind)
+{
+	*kind = k == 2 ? l->errors[i].kind : NULL;
+	return k == 0 ? l->breaks[i].text.s : k == 1 ? l->recompiles[i].text.s : l->errors[i].text.s;
 }
 
 /*
@@ -128,10 +134,8 @@ static json_t *logs_get(const struct run_show_view *v, const char *key)
  * the first; whole, or (--short) cut at 100 columns with "..." after them.
  */
 #define SHOW_SHORT_COLUMNS 100
-static void print_first_line(FILE *out, const char *indent, json_t *rec, int cut)
+static void print_first_line(FILE *out, const char *indent, const char *t, const char *kind, int cut)
 {
-	const char *t = json_string_value(json_object_get(rec, "text"));
-	const char *kind = json_string_value(json_object_get(rec, "kind"));
 	size_t n;
 
 	if (t && kind && !strcmp(kind, "traceback")) {
@@ -164,9 +168,9 @@ static void print_first_line(FILE *out, const char *indent, json_t *rec, int cut
 static void show_crash(FILE *out, const struct run_show_view *v)
 {
 	const struct run_crash_row *c = v->run->crash;
-	json_t *rec = json_array_get(logs_get(v, "crashes"), 0);
-	const char *t = json_string_value(json_object_get(rec, "text"));
-	const char *f = json_string_value(json_object_get(rec, "src_file"));
+	const struct logs_show_crash *rec = v->logs->n_crashes ? &v->logs->crashes[0] : NULL;
+	const char *t = rec ? rec->text.s : NULL;
+	const char *f = rec ? rec->src_file : NULL;
 	int sig = (int)(c ? c->signal : or0(v->run->run.signal));
 
 	if (!c && !rec)
@@ -178,7 +182,7 @@ static void show_crash(FILE *out, const struct run_show_view *v)
 	else
 		fprintf(out, "the process printed a fatal error");
 	if (f)
-		fprintf(out, " at %s:%lld", f, (long long)json_integer_value(json_object_get(rec, "src_line")));
+		fprintf(out, " at %s:%lld", f, rec->src_line == LOGS_NULL ? 0 : (long long)rec->src_line);
 	if (t) {
 		char *what = logs_crash_summary(t, strlen(t));
 
@@ -206,7 +210,7 @@ struct show_count {
 };
 static struct show_count show_count(const struct run_show_view *v, size_t k)
 {
-	int64_t l = (int64_t)json_array_size(logs_get(v, count_keys[k]));
+	int64_t l = (int64_t)list_n(v->logs, k);
 	int64_t t = k == 0 ? v->tt->graph_breaks : k == 1 ? v->tt->recompiles : v->tt->failed_compiles;
 
 	return (struct show_count){ k == 2 ? l + t : l > t ? l : t, l, t };
@@ -218,7 +222,6 @@ void render_run_show_text(FILE *out, const struct run_show_view *v,
 	const struct run_row *r = &v->run->run;
 	const struct tt_show *tt = v->tt;
 	char stat[64], when[32];
-	json_t *e, *arr;
 	size_t i;
 
 	(void)st;
@@ -258,12 +261,11 @@ void render_run_show_text(FILE *out, const struct run_show_view *v,
 		(long long)r->bytes_stderr);
 	for (i = 0; i < v->run->n_warnings; i++)
 		fprintf(out, "  warning:  %s\n", v->run->warnings[i].message ? v->run->warnings[i].message : "(null)");
-	arr = logs_get(v, "lines_by_kind");
-	if (json_array_size(arr)) {
+	if (v->logs->n_kinds) {
 		fprintf(out, "  lines:   ");
-		json_array_foreach(arr, i, e)
-			fprintf(out, " %s %lld", json_string_value(json_object_get(e, "kind")),
-				(long long)json_integer_value(json_object_get(e, "lines")));
+		for (i = 0; i < v->logs->n_kinds; i++)
+			fprintf(out, " %s %lld", v->logs->kinds[i].kind,
+				v->logs->kinds[i].lines == LOGS_NULL ? 0 : (long long)v->logs->kinds[i].lines);
 		fputc('\n', out);
 	}
 	/* TORCH_TRACE */
@@ -279,19 +281,22 @@ void render_run_show_text(FILE *out, const struct run_show_view *v,
 	for (size_t k = 0; k < 3; k++) {
 		struct show_count cnt = show_count(v, k);
 
-		arr = logs_get(v, count_keys[k]);
+		size_t n = list_n(v->logs, k);
+
 		/* The count from everything indexed; the lines below are TORCH_LOGS'. */
 		fprintf(out, "  %s: %lld", count_keys[k], (long long)cnt.total);
 		if (cnt.torch_trace)
 			fprintf(out, " (TORCH_TRACE %lld%s, TORCH_LOGS %zu)", (long long)cnt.torch_trace,
-				k == 2 ? " failed compiles" : "", json_array_size(arr));
+				k == 2 ? " failed compiles" : "", n);
 		fputc('\n', out);
-		json_array_foreach(arr, i, e) {
+		for (i = 0; i < n; i++) {
+			const char *kind, *t = list_text(v->logs, k, i, &kind);
+
 			if (i == 10) {
-				fprintf(out, "    ... %zu more\n", json_array_size(arr) - 10);
+				fprintf(out, "    ... %zu more\n", n - 10);
 				break;
 			}
-			print_first_line(out, "    ", e, o && o->cut);
+			print_first_line(out, "    ", t, kind, o && o->cut);
 		}
 	}
 }
@@ -300,6 +305,61 @@ void render_run_show_text(FILE *out, const struct run_show_view *v,
 static json_t *jtt(int64_t v)
 {
 	return v == TT_SHOW_NULL ? json_null() : json_integer((json_int_t)v);
+}
+
+/* A record's text as db_json gives it (NULs kept, not UTF-8 made so). */
+static json_t *jtext(const struct logs_show_text *t)
+{
+	return pt_json_strn_lossy(t->s, t->len);
+}
+
+static json_t *jlogs(int64_t v)
+{
+	return v == LOGS_NULL ? json_null() : json_integer((json_int_t)v);
+}
+
+static json_t *events_json(const struct logs_show_event *e, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "seq", jlogs(e[i].seq),
+						   "rank", jlogs(e[i].rank), "frame_id", jlogs(e[i].frame_id),
+						   "frame_compile_id", jlogs(e[i].frame_compile_id), "attempt",
+						   jlogs(e[i].attempt), "text", jtext(&e[i].text)));
+	return a;
+}
+
+/* The TORCH_LOGS part: lines_by_kind, graph_breaks, recompiles, errors, crashes. */
+static void logs_json(json_t *o, const struct logs_show *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < l->n_kinds; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "kind", jstr(l->kinds[i].kind), "lines",
+						   jlogs(l->kinds[i].lines), "records", jlogs(l->kinds[i].records)));
+	json_object_set_new(o, "lines_by_kind", a);
+	json_object_set_new(o, "graph_breaks", events_json(l->breaks, l->n_breaks));
+	json_object_set_new(o, "recompiles", events_json(l->recompiles, l->n_recompiles));
+	a = json_array();
+	for (i = 0; i < l->n_errors; i++) {
+		const struct logs_show_error *e = &l->errors[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o, s:o}", "seq", jlogs(e->seq), "kind",
+						   jstr(e->kind), "level", jlogs(e->level), "rank", jlogs(e->rank),
+						   "text", jtext(&e->text)));
+	}
+	json_object_set_new(o, "errors", a);
+	a = json_array();
+	for (i = 0; i < l->n_crashes; i++) {
+		const struct logs_show_crash *c = &l->crashes[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o, s:o}", "seq", jlogs(c->seq), "stream",
+						   jlogs(c->stream), "src_file", jstr(c->src_file), "src_line",
+						   jlogs(c->src_line), "text", jtext(&c->text)));
+	}
+	json_object_set_new(o, "crashes", a);
 }
 
 /*
@@ -312,8 +372,6 @@ json_t *render_run_show_json(const struct run_show_view *v)
 	const struct run_show *sh = v->run;
 	const struct run_row *r = &sh->run;
 	const struct tt_show *tt = v->tt;
-	static const char *const logs_keys[] = { "lines_by_kind", "graph_breaks", "recompiles", "errors",
-						 "crashes" };
 	json_t *o = json_object(), *a, *x;
 	size_t i;
 
@@ -373,9 +431,7 @@ json_t *render_run_show_json(const struct run_show_view *v)
 		x = json_null();
 	}
 	json_object_set_new(o, "crash", x);
-	/* The logs part as logs_show_json gave it. */
-	for (i = 0; i < sizeof(logs_keys) / sizeof(logs_keys[0]); i++)
-		json_object_set_new(o, logs_keys[i], json_deep_copy(logs_get(v, logs_keys[i])));
+	logs_json(o, v->logs);
 	a = json_array();
 	for (i = 0; i < sh->n_indexed; i++)
 		json_array_append_new(a, json_pack("{s:o, s:I, s:o}", "part", jstr(sh->indexed[i].part),

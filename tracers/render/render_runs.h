@@ -1,7 +1,7 @@
 /*
  * `pttrace ls` and `pttrace show RUN`: the text and --json renderings of
- * the runs (runs.h's struct run_list) and of one run (struct run_show, the
- * logs part logs_show_json fills, TORCH_TRACE's struct tt_show).
+ * the runs (runs.h's struct run_list) and of one run (struct run_show,
+ * logs_query.h's struct logs_show, tt_query.h's struct tt_show).
  */
 #ifndef PT_RENDER_RUNS_H
 #define PT_RENDER_RUNS_H
@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "logs_query.h"
 #include "runs.h"
 #include "term.h"
 #include "tt_query.h"
@@ -20,12 +21,7 @@ json_t *render_runs_json(const struct run_list *l);
 /* What show renders: the run, its TORCH_LOGS part, its TORCH_TRACE part. */
 struct run_show_view {
 	const struct run_show *run;
-	/*
-	 * logs_show_json's object: lines_by_kind, graph_breaks, recompiles,
-	 * errors, crashes (arrays of records rows), read here by key until
-	 * logs_query.c returns a struct.
-	 */
-	const json_t *logs;
+	const struct logs_show *logs;
 	const struct tt_show *tt;
 };
 
