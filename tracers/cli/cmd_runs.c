@@ -14,11 +14,9 @@
 #include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
-#include "db_json.h"
 #include "logs_query.h"
 #include "render_runs.h"
 #include "runs.h"
-#include "strbuf.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
 
