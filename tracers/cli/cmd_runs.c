@@ -129,38 +129,30 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 		fputs(show_usage, stderr);
 		return EXIT_USAGE;
 	}
+	memset(&run, 0, sizeof(run));
+	memset(&logs, 0, sizeof(logs));
+	memset(&tt, 0, sizeof(tt));
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, argv[optind], &ix, &id, &diag) < 0)
 		return EXIT_USAGE;
-	if (runs_show_load(ix, id, &run) < 0)
+	/* The run, its TORCH_LOGS part, its TORCH_TRACE part; each loader leaves its struct empty on failure. */
+	if (runs_show_load(ix, id, &run) < 0 || logs_show_load(ix, id, &logs) < 0 ||
+	    tt_show_load(ix, id, &tt, db_diag(ix)) < 0)
 		goto out;
-	if (logs_show_load(ix, id, &logs) < 0) {
-		runs_show_release(&run);
-		goto out;
-	}
-	if (tt_show_load(ix, id, &tt, db_diag(ix)) < 0) {
-		runs_show_release(&run);
-		logs_show_release(&logs);
-		goto out;
-	}
-	{
-		struct run_show_view v = { &run, &logs, &tt };
+	if (ctx->json) {
+		json_t *j = render_run_show_json(&(struct run_show_view){ &run, &logs, &tt });
 
-		if (ctx->json) {
-			json_t *j = render_run_show_json(&v);
-
-			pt_json_print(stdout, j);
-			json_decref(j);
-		} else {
-			render_run_show_text(stdout, &v, &(struct render_run_show_opts){ .cut = cut },
-					     PT_CLI_STYLE(ctx));
-		}
+		pt_json_print(stdout, j);
+		json_decref(j);
+	} else {
+		render_run_show_text(stdout, &(struct run_show_view){ &run, &logs, &tt },
+				     &(struct render_run_show_opts){ .cut = cut }, PT_CLI_STYLE(ctx));
 	}
+	rc = EXIT_FINE;
+out:
 	runs_show_release(&run);
 	logs_show_release(&logs);
 	tt_show_release(&tt);
-	rc = EXIT_FINE;
-out:
 	pt_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
