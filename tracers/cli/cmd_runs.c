@@ -1,70 +1,24 @@
 /*
  * Run bookkeeping front ends: `pttrace ls`, `pttrace show RUN`,
- * `pttrace rm RUN...`, `pttrace reindex [RUN...]`. The data comes from
- * runs_query.c, logs_query.c, tt_query.h and schema_stale_runs; this file
- * renders it (text from the same JSON the --json output prints).
+ * `pttrace rm RUN...`, `pttrace reindex [RUN...]`: options, the loaders
+ * (runs_query.c, logs_query.c, tt_show.c, schema_stale_runs), the renderer
+ * (render_runs.h for ls and show) and the exit code.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "schema.h"
 #include "logs_ingest.h"
 #include "jsonout.h"
 #include "pttrace.h"
-#include "db_json.h"
 #include "logs_query.h"
+#include "render_runs.h"
 #include "runs.h"
-#include "strbuf.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
-
-/* "2026-11-22 02:47:18" in local time. */
-static void fmt_time(char *out, size_t n, int64_t us)
-{
-	time_t t = (time_t)(us / 1000000);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(out, n, "%Y-%m-%d %H:%M:%S", &tm);
-}
-
-/* "exit 0", "signal 9 (Killed)", "running", ... from a run's JSON object. */
-static void fmt_status(char *out, size_t n, json_t *r)
-{
-	const char *st = json_string_value(json_object_get(r, "status"));
-
-	if (st && !strcmp(st, "exited"))
-		pt_fmt_trunc(out, n, "exit %lld", (long long)json_integer_value(json_object_get(r, "exit_code")));
-	else if (st && !strcmp(st, "signaled")) {
-		int sig = (int)json_integer_value(json_object_get(r, "signal"));
-
-		pt_fmt_trunc(out, n, "signal %d (%s)", sig, strsignal(sig));
-	} else if (st && !strcmp(st, "lost")) {
-		/* Stored by a writing command, or seen now: the recording pttrace is gone. */
-		pt_fmt_trunc(out, n, "interrupted");
-	} else
-		pt_fmt_trunc(out, n, "%s", st ? st : "?");
-}
-
-/* The argv JSON array as one shell-like line. */
-static void print_argv(FILE *f, const char *argv_json)
-{
-	json_t *a = json_loads(argv_json ? argv_json : "[]", 0, NULL);
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(a, i, v) {
-		const char *s = json_string_value(v);
-
-		fprintf(f, "%s%s", i ? " " : "", s ? s : "?");
-	}
-	json_decref(a);
-}
 
 static const char ls_usage[] =
 	"usage: pttrace ls [--json]\n"
@@ -78,7 +32,7 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
-	json_t *rows;
+	struct run_list rows;
 	int rc = pt_cli_parse_common(ctx, argc, argv, "h", ls_usage);
 
 	if (rc >= 0)
@@ -114,38 +68,18 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 	}
 	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
-	rows = runs_list_json(ix);
-	if (!rows)
+	if (runs_list(ix, &rows) < 0)
 		goto out;
 	if (ctx->json) {
-		pt_json_print(stdout, rows);
+		json_t *j = render_runs_json(&rows);
+
+		pt_json_print(stdout, j);
+		json_decref(j);
 	} else {
-		size_t i;
-		json_t *r;
-
-		if (json_array_size(rows))
-			printf("%-5s %-12s %-20s %-19s %9s  %s\n", "ID", "NAME", "STATUS", "STARTED",
-			       "SECONDS", "COMMAND");
-		json_array_foreach(rows, i, r) {
-			char st[64], when[32], dur[32] = "";
-			const char *name = json_string_value(json_object_get(r, "name"));
-			json_t *end = json_object_get(r, "ended_us");
-			int64_t start = json_integer_value(json_object_get(r, "started_us"));
-
-			fmt_status(st, sizeof(st), r);
-			fmt_time(when, sizeof(when), start);
-			if (json_is_integer(end))
-				pt_fmt_trunc(dur, sizeof(dur), "%.1f",
-					 (double)(json_integer_value(end) - start) / 1e6);
-			printf("%-5lld %-12s %-20s %-19s %9s  ",
-			       (long long)json_integer_value(json_object_get(r, "id")),
-			       name ? name : "-", st, when, dur);
-			print_argv(stdout, json_string_value(json_object_get(r, "argv")));
-			putchar('\n');
-		}
+		render_runs_text(stdout, &rows, PT_CLI_STYLE(ctx));
 	}
 	rc = EXIT_FINE;
-	json_decref(rows);
+	runs_list_release(&rows);
 out:
 	pt_print_diag(ctx, &diag);
 	db_close(ix);
@@ -165,221 +99,13 @@ static const char show_usage[] =
 	"\n"
 	"Exit status: 0 shown, 2 usage error or no such run.\n";
 
-/* What show prints, as one JSON object. NULL on error (diag). */
-static json_t *show_json(struct db *ix, int64_t id)
-{
-	json_t *run = runs_show_json(ix, id), *indexed;
-	int rc;
-
-	if (!run)
-		return NULL;
-	/* The logs part: lines_by_kind, graph_breaks, recompiles, errors (before "indexed"). */
-	indexed = json_incref(json_object_get(run, "indexed"));
-	json_object_del(run, "indexed");
-	rc = logs_show_json(ix, id, run);
-	json_object_set_new(run, "indexed", indexed);
-	if (rc < 0)
-		goto fail;
-	/* TORCH_TRACE: records_by_kind, payload_md5_mismatches, ranks, torch_trace. */
-	if (tt_show_json(ix, id, run, db_diag(ix)) < 0)
-		goto fail;
-	/*
-	 * counts: from all indexed data. A break or recompile is seen by both
-	 * TORCH_LOGS and TORCH_TRACE when both are on: the larger count, not the
-	 * sum. Errors are TORCH_LOGS' error lines and tracebacks plus the
-	 * compiles TORCH_TRACE says failed.
-	 */
-	{
-		json_t *tr = json_object_get(run, "torch_trace"), *counts = json_object();
-		static const char *const keys[][2] = {
-			{ "graph_breaks", "graph_breaks" }, { "recompiles", "recompiles" }, { "errors", "failed_compiles" },
-		};
-
-		for (size_t k = 0; k < 3; k++) {
-			json_int_t l = (json_int_t)json_array_size(json_object_get(run, keys[k][0]));
-			json_int_t t = json_integer_value(json_object_get(tr, keys[k][1]));
-
-			json_object_set_new(counts, keys[k][0],
-					    json_pack("{s:I, s:I, s:I}", "total", k == 2 ? l + t : l > t ? l : t,
-						      "torch_logs", l, "torch_trace", t));
-		}
-		json_object_set_new(run, "counts", counts);
-	}
-	return run;
-fail:
-	json_decref(run);
-	return NULL;
-}
-
-/*
- * The line that says what a record is: a traceback's exception line, else
- * the first; whole, or (--short) cut at 100 columns with "..." after them.
- */
-#define SHOW_SHORT_COLUMNS 100
-static void print_first_line(const char *indent, json_t *rec, int cut)
-{
-	const char *t = json_string_value(json_object_get(rec, "text"));
-	const char *kind = json_string_value(json_object_get(rec, "kind"));
-	size_t n;
-
-	if (t && kind && !strcmp(kind, "traceback")) {
-		const char *last = strrchr(t, '\n');
-
-		while (last && !last[1] && last > t) {
-			/* A trailing newline: look before it. */
-			const char *p = last - 1;
-
-			while (p > t && *p != '\n')
-				p--;
-			last = *p == '\n' ? p : NULL;
-		}
-		if (last)
-			t = last + 1;
-	}
-	n = t ? strcspn(t, "\n") : 0;
-
-	if (cut && n > SHOW_SHORT_COLUMNS)
-		printf("%s%.*s...\n", indent, SHOW_SHORT_COLUMNS, t);
-	else
-		printf("%s%.*s\n", indent, (int)n, t ? t : "");
-}
-
-/*
- * A crash first, before everything else: the signal, where in Python
- * (faulthandler's innermost frame of the crashed thread), what, then where
- * the core went and the gdb line (pttrace run's run_crash row).
- */
-static void show_crash(json_t *run)
-{
-	json_t *c = json_object_get(run, "crash"), *rec = json_array_get(json_object_get(run, "crashes"), 0);
-	const char *t = json_string_value(json_object_get(rec, "text"));
-	const char *f = json_string_value(json_object_get(rec, "src_file"));
-	const char *s;
-	int sig = (int)json_integer_value(json_object_get(c ? c : run, "signal"));
-
-	if (!json_is_object(c) && !rec)
-		return;
-	printf("  crash:    ");
-	if (sig > 0)
-		printf("signal %d%s%s%s", sig, sigabbrev_np(sig) ? " (SIG" : "",
-		       sigabbrev_np(sig) ? sigabbrev_np(sig) : "", sigabbrev_np(sig) ? ")" : "");
-	else
-		printf("the process printed a fatal error");
-	if (f)
-		printf(" at %s:%lld", f, (long long)json_integer_value(json_object_get(rec, "src_line")));
-	if (t) {
-		char *what = logs_crash_summary(t, strlen(t));
-
-		printf(": %s", what);
-		free(what);
-	}
-	putchar('\n');
-	if (json_is_object(c)) {
-		if ((s = json_string_value(json_object_get(c, "core_note"))))
-			printf("            %s\n", s);
-		if ((s = json_string_value(json_object_get(c, "gdb"))))
-			printf("            %s\n", s);
-	}
-}
-
-static void show_text(json_t *run, int cut)
-{
-	char st[64], when[32];
-	json_t *v, *arr;
-	size_t i;
-	const char *s;
-
-	fmt_status(st, sizeof(st), run);
-	fmt_time(when, sizeof(when), json_integer_value(json_object_get(run, "started_us")));
-	printf("run %lld", (long long)json_integer_value(json_object_get(run, "id")));
-	if ((s = json_string_value(json_object_get(run, "name"))))
-		printf(" (%s)", s);
-	putchar('\n');
-	show_crash(run);
-	printf("  command:  ");
-	json_array_foreach(json_object_get(run, "argv"), i, v)
-		printf("%s%s", i ? " " : "", json_string_value(v));
-	putchar('\n');
-	if ((s = json_string_value(json_object_get(run, "cwd"))))
-		printf("  cwd:      %s\n", s);
-	printf("  status:   %s", st);
-	s = json_string_value(json_object_get(run, "source"));
-	if (!strcmp(st, "interrupted") && s && !strcmp(s, "import"))
-		printf(" (the pttrace import died before it ended; 'pttrace import --into %lld PATH...'"
-		       " of the same files completes it)",
-		       (long long)json_integer_value(json_object_get(run, "id")));
-	else if (!strcmp(st, "interrupted"))
-		printf(" (the recording pttrace died before the run ended; 'pttrace reindex %lld'"
-		       " indexes the output it kept)",
-		       (long long)json_integer_value(json_object_get(run, "id")));
-	putchar('\n');
-	printf("  started:  %s", when);
-	if (json_is_real(json_object_get(run, "duration_s")))
-		printf(", %.2f s", json_real_value(json_object_get(run, "duration_s")));
-	putchar('\n');
-	if ((s = json_string_value(json_object_get(run, "torch_version"))))
-		printf("  torch:    %s, %s build\n", s,
-		       json_string_value(json_object_get(run, "torch_build_type")) ?: "unknown");
-	else if ((s = json_string_value(
-			  json_object_get(json_object_get(run, "torch_trace"), "torch_version"))))
-		printf("  torch:    %s (the trace's torch_version artifact)\n", s);
-	if ((s = json_string_value(json_object_get(run, "logs_spec"))))
-		printf("  TORCH_LOGS=%s\n", s);
-	printf("  output:   %lld bytes stdout, %lld bytes stderr\n",
-	       (long long)json_integer_value(json_object_get(run, "bytes_stdout")),
-	       (long long)json_integer_value(json_object_get(run, "bytes_stderr")));
-	arr = json_object_get(run, "warnings");
-	json_array_foreach(arr, i, v)
-		printf("  warning:  %s\n", json_string_value(json_object_get(v, "message")));
-	arr = json_object_get(run, "lines_by_kind");
-	if (json_array_size(arr)) {
-		printf("  lines:   ");
-		json_array_foreach(arr, i, v)
-			printf(" %s %lld", json_string_value(json_object_get(v, "kind")),
-			       (long long)json_integer_value(json_object_get(v, "lines")));
-		putchar('\n');
-	}
-	/* TORCH_TRACE */
-	v = json_object_get(run, "torch_trace");
-	if (json_integer_value(json_object_get(v, "files"))) {
-		long long nf = json_integer_value(json_object_get(v, "files"));
-		long long nr = json_integer_value(json_object_get(v, "records"));
-		long long nm = json_integer_value(json_object_get(run, "payload_md5_mismatches"));
-		long long nd = json_integer_value(json_object_get(v, "damaged_lines"));
-
-		printf("  torch_trace: %lld file%s, %lld record%s, %lld payload md5 mismatch%s, %lld damaged line%s, ranks:",
-		       nf, PT_PLURAL(nf), nr, PT_PLURAL(nr), nm, nm == 1 ? "" : "es", nd, PT_PLURAL(nd));
-		json_array_foreach(json_object_get(run, "ranks"), i, arr)
-			printf(" %lld", (long long)json_integer_value(arr));
-		printf(json_array_size(json_object_get(run, "ranks")) ? "\n" : " none\n");
-	}
-	static const char *const lists[] = { "graph_breaks", "recompiles", "errors" };
-	for (size_t k = 0; k < 3; k++) {
-		json_t *cnt = json_object_get(json_object_get(run, "counts"), lists[k]);
-
-		arr = json_object_get(run, lists[k]);
-		/* The count from everything indexed; the lines below are TORCH_LOGS'. */
-		printf("  %s: %lld", lists[k], (long long)json_integer_value(json_object_get(cnt, "total")));
-		if (json_integer_value(json_object_get(cnt, "torch_trace")))
-			printf(" (TORCH_TRACE %lld%s, TORCH_LOGS %zu)",
-			       (long long)json_integer_value(json_object_get(cnt, "torch_trace")),
-			       k == 2 ? " failed compiles" : "", json_array_size(arr));
-		putchar('\n');
-		json_array_foreach(arr, i, v) {
-			if (i == 10) {
-				printf("    ... %zu more\n", json_array_size(arr) - 10);
-				break;
-			}
-			print_first_line("    ", v, cut);
-		}
-	}
-}
-
 int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 {
 	struct pt_diag diag;
 	struct db *ix = NULL;
-	json_t *run = NULL;
+	struct run_show run;
+	struct tt_show tt;
+	struct logs_show logs;
 	int64_t id;
 	static const struct option longopts[] = {
 		{ "short", no_argument, NULL, 's' },
@@ -403,18 +129,30 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 		fputs(show_usage, stderr);
 		return EXIT_USAGE;
 	}
+	memset(&run, 0, sizeof(run));
+	memset(&logs, 0, sizeof(logs));
+	memset(&tt, 0, sizeof(tt));
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, argv[optind], &ix, &id, &diag) < 0)
 		return EXIT_USAGE;
-	if (!(run = show_json(ix, id)))
+	/* The run, its TORCH_LOGS part, its TORCH_TRACE part; each loader leaves its struct empty on failure. */
+	if (runs_show_load(ix, id, &run) < 0 || logs_show_load(ix, id, &logs) < 0 ||
+	    tt_show_load(ix, id, &tt, db_diag(ix)) < 0)
 		goto out;
-	if (ctx->json)
-		pt_json_print(stdout, run);
-	else
-		show_text(run, cut);
+	if (ctx->json) {
+		json_t *j = render_run_show_json(&(struct run_show_view){ &run, &logs, &tt });
+
+		pt_json_print(stdout, j);
+		json_decref(j);
+	} else {
+		render_run_show_text(stdout, &(struct run_show_view){ &run, &logs, &tt },
+				     &(struct render_run_show_opts){ .cut = cut }, PT_CLI_STYLE(ctx));
+	}
 	rc = EXIT_FINE;
 out:
-	json_decref(run);
+	runs_show_release(&run);
+	logs_show_release(&logs);
+	tt_show_release(&tt);
 	pt_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
@@ -486,22 +224,20 @@ static void find_running(struct pt_cli *ctx, char **runs, int n, json_t *refused
 	if (pttrace_db_open(&ro, path, DB_READONLY | DB_NO_CREATE, &d) == 0) {
 		for (int i = 0; i < n; i++) {
 			int64_t id;
-			json_t *run;
-			const char *st;
+			struct run_show run;
+			const struct run_row *r = &run.run;
 
-			if (runs_resolve(ro, runs[i], &id) < 0 || !(run = runs_show_json(ro, id)))
+			/* runs_show_load: a "running" run whose recorder is gone is "lost" there. */
+			if (runs_resolve(ro, runs[i], &id) < 0 || runs_show_load(ro, id, &run) < 0)
 				continue;	/* the writable connection says why */
-			st = json_string_value(json_object_get(run, "status"));
-			if (st && !strcmp(st, "running")) {
-				refuse(diag, id, json_string_value(json_object_get(run, "source")),
-				       json_string_value(json_object_get(run, "host")),
-				       json_integer_value(json_object_get(run, "pid")),
-				       json_integer_value(json_object_get(run, "pttrace_pid")));
+			if (r->status && !strcmp(r->status, "running")) {
+				refuse(diag, id, r->source, r->host, r->pid == -1 ? 0 : r->pid,
+				       r->pttrace_pid == -1 ? 0 : r->pttrace_pid);
 				json_array_append_new(refused, json_integer(id));
 			} else if (importing_into(ro, id, diag)) {
 				json_array_append_new(refused, json_integer(id));
 			}
-			json_decref(run);
+			runs_show_release(&run);
 		}
 	}
 	db_close(ro);

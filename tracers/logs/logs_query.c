@@ -1,6 +1,7 @@
 /* The read side of the logs part; see logs_query.h. */
 #include "logs_query.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -84,31 +85,117 @@ struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id)
 	return s && db_bind(s, "i", run_id) == 0 ? s : NULL;
 }
 
-int logs_show_json(struct db *ix, int64_t id, json_t *obj)
+static char *dup_text(struct db_stmt *s, int col)
 {
-	static const char *const parts[][2] = {
-		{ "lines_by_kind", "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records"
-				   " FROM records WHERE" LOGS_RUN_RANGE("id", "1") "GROUP BY kind ORDER BY kind" },
-		{ "graph_breaks", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-				  " FROM records WHERE" LOGS_RUN_RANGE("id", "1")
-				  "AND artifact = 'graph_breaks' ORDER BY id" },
-		{ "recompiles", "SELECT seq, rank, frame_id, frame_compile_id, attempt, text"
-				" FROM records WHERE" LOGS_RUN_RANGE("id", "1")
-				"AND artifact = 'recompiles' ORDER BY id" },
-		{ "errors", "SELECT seq, kind, level, rank, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
-			    "AND (level >= 40 OR kind IN ('traceback', 'crash')) ORDER BY id" },
-		{ "crashes", "SELECT seq, stream, src_file, src_line, text FROM records WHERE"
-			     LOGS_RUN_RANGE("id", "1") "AND kind = 'crash' ORDER BY id" },
-	};
+	const char *t = db_col_text(s, col);
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		json_t *o = db_json(ix, parts[i][1], "i", id);
+	return t ? pt_xstrdup(t) : NULL;
+}
 
-		if (!o)
-			return -1;
-		json_object_set_new(obj, parts[i][0], o);
-	}
+static int64_t int_col(struct db_stmt *s, int col)
+{
+	return db_col_is_null(s, col) ? LOGS_NULL : db_col_int(s, col);
+}
+
+/* A text column with its bytes (db_col_text is NUL-terminated; the text may hold NULs). */
+static struct logs_show_text text_col(struct db_stmt *s, int col)
+{
+	const char *t = db_col_text(s, col);
+	size_t n = t ? (size_t)db_col_bytes(s, col) : 0;
+	struct logs_show_text x = { pt_xmalloc(n + 1), n };
+
+	if (n)
+		memcpy(x.s, t, n);
+	x.s[n] = 0;
+	return x;
+}
+
+#define SHOW_EVENTS(artifact)                                                              \
+	"SELECT seq, rank, frame_id, frame_compile_id, attempt, text FROM records WHERE"    \
+	LOGS_RUN_RANGE("id", "1") "AND artifact = '" artifact "' ORDER BY id"
+
+/* The rows of sql (bound to id) into v[*n] by fill; 0 or -1. */
+#define SHOW_ROWS(sql, v, n, fill)                                  \
+	do {                                                        \
+		struct db_stmt *s = db_prepare(ix, sql);            \
+		size_t cap = 0;                                     \
+		int rc;                                             \
+                                                                    \
+		if (!s || db_bind(s, "i", id) < 0)                  \
+			goto fail;                                  \
+		while ((rc = db_step(s)) == 1) {                    \
+			PT_GROW(v, n, cap);                         \
+			fill;                                       \
+			n++;                                        \
+		}                                                   \
+		if (rc < 0)                                         \
+			goto fail;                                  \
+	} while (0)
+
+static void event_fill(struct db_stmt *s, struct logs_show_event *e)
+{
+	e->seq = int_col(s, 0);
+	e->rank = int_col(s, 1);
+	e->frame_id = int_col(s, 2);
+	e->frame_compile_id = int_col(s, 3);
+	e->attempt = int_col(s, 4);
+	e->text = text_col(s, 5);
+}
+
+int logs_show_load(struct db *ix, int64_t id, struct logs_show *out)
+{
+	memset(out, 0, sizeof(*out));
+	SHOW_ROWS("SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records FROM records WHERE"
+		  LOGS_RUN_RANGE("id", "1") "GROUP BY kind ORDER BY kind", out->kinds, out->n_kinds,
+		  (out->kinds[out->n_kinds].kind = dup_text(s, 0),
+		   out->kinds[out->n_kinds].lines = int_col(s, 1),
+		   out->kinds[out->n_kinds].records = int_col(s, 2)));
+	SHOW_ROWS(SHOW_EVENTS("graph_breaks"), out->breaks, out->n_breaks,
+		  event_fill(s, &out->breaks[out->n_breaks]));
+	SHOW_ROWS(SHOW_EVENTS("recompiles"), out->recompiles, out->n_recompiles,
+		  event_fill(s, &out->recompiles[out->n_recompiles]));
+	SHOW_ROWS("SELECT seq, kind, level, rank, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+		  "AND (level >= 40 OR kind IN ('traceback', 'crash')) ORDER BY id",
+		  out->errors, out->n_errors,
+		  (out->errors[out->n_errors].seq = int_col(s, 0),
+		   out->errors[out->n_errors].kind = dup_text(s, 1),
+		   out->errors[out->n_errors].level = int_col(s, 2),
+		   out->errors[out->n_errors].rank = int_col(s, 3),
+		   out->errors[out->n_errors].text = text_col(s, 4)));
+	SHOW_ROWS("SELECT seq, stream, src_file, src_line, text FROM records WHERE"
+		  LOGS_RUN_RANGE("id", "1") "AND kind = 'crash' ORDER BY id",
+		  out->crashes, out->n_crashes,
+		  (out->crashes[out->n_crashes].seq = int_col(s, 0),
+		   out->crashes[out->n_crashes].stream = int_col(s, 1),
+		   out->crashes[out->n_crashes].src_file = dup_text(s, 2),
+		   out->crashes[out->n_crashes].src_line = int_col(s, 3),
+		   out->crashes[out->n_crashes].text = text_col(s, 4)));
 	return 0;
+fail:
+	logs_show_release(out);
+	return -1;
+}
+#undef SHOW_ROWS
+#undef SHOW_EVENTS
+
+void logs_show_release(struct logs_show *l)
+{
+	for (size_t i = 0; i < l->n_kinds; i++)
+		free(l->kinds[i].kind);
+	free(l->kinds);
+	for (size_t i = 0; i < l->n_breaks; i++)
+		free(l->breaks[i].text.s);
+	free(l->breaks);
+	for (size_t i = 0; i < l->n_recompiles; i++)
+		free(l->recompiles[i].text.s);
+	free(l->recompiles);
+	for (size_t i = 0; i < l->n_errors; i++)
+		free(l->errors[i].kind), free(l->errors[i].text.s);
+	free(l->errors);
+	for (size_t i = 0; i < l->n_crashes; i++)
+		free(l->crashes[i].src_file), free(l->crashes[i].text.s);
+	free(l->crashes);
+	memset(l, 0, sizeof(*l));
 }
 
 /* The line at p (up to a newline or end) and the next one's start. */

@@ -65,12 +65,48 @@ json_t *logs_query_ops(struct db *ix, int64_t run_id);
 struct db_stmt *logs_query_calls(struct db *ix, int64_t run_id);
 
 /*
- * The `pttrace show` additions of the logs part: lines_by_kind, graph_breaks,
- * recompiles, errors (crash records, tracebacks and lines of level ERROR and
- * up) and crashes (the crash records with their Python place: src_file,
- * src_line). 0 or -1.
+ * The `pttrace show` additions of the logs part, each in record order:
+ * lines by kind, graph_breaks and recompiles (the records of those TORCH_LOGS
+ * artifacts), errors (crash records, tracebacks and lines of level ERROR and
+ * up) and crashes (the crash records with their Python place). Owned by the
+ * struct (logs_show_release).
  */
-int logs_show_json(struct db *ix, int64_t id, json_t *obj);
+#define LOGS_NULL INT64_MIN	/* an integer column that is NULL */
+struct logs_show_kind {
+	char *kind;
+	int64_t lines, records;
+};
+struct logs_show_text {	/* a record's text: NUL-terminated, len bytes (NULs kept) */
+	char *s;
+	size_t len;
+};
+struct logs_show_event {	/* graph_breaks, recompiles */
+	int64_t seq, rank, frame_id, frame_compile_id, attempt;	/* or LOGS_NULL */
+	struct logs_show_text text;
+};
+struct logs_show_error {
+	int64_t seq, level, rank;	/* or LOGS_NULL */
+	char *kind;
+	struct logs_show_text text;
+};
+struct logs_show_crash {
+	int64_t seq, stream, src_line;	/* or LOGS_NULL */
+	char *src_file;		/* NULL when unknown */
+	struct logs_show_text text;
+};
+struct logs_show {
+	struct logs_show_kind *kinds;
+	size_t n_kinds;
+	struct logs_show_event *breaks, *recompiles;
+	size_t n_breaks, n_recompiles;
+	struct logs_show_error *errors;
+	size_t n_errors;
+	struct logs_show_crash *crashes;
+	size_t n_crashes;
+};
+/* 0, or -1 (the connection's diag). */
+int logs_show_load(struct db *ix, int64_t id, struct logs_show *out);
+void logs_show_release(struct logs_show *l);
 
 /*
  * A crash record's text (bytes and a length) in one line: faulthandler's

@@ -8,7 +8,6 @@
 #ifndef PT_RUNS_H
 #define PT_RUNS_H
 
-#include <jansson.h>
 #include <stdint.h>
 
 #include "db.h"
@@ -120,7 +119,7 @@ struct run_row {
 	int64_t torch_debug;	/* -1 unknown */
 	int dispatch, trace;
 	int64_t started_us, ended_us;	/* ended_us -1 while running */
-	int64_t tz_offset_s, pid;	/* pid -1 unknown */
+	int64_t tz_offset_s, pid, pttrace_pid;	/* pids -1 unknown */
 	int64_t exit_code, signal;	/* -1 when not applicable */
 	int64_t bytes_stdout, bytes_stderr;
 };
@@ -130,18 +129,65 @@ int runs_load(struct db *ix, int64_t run_id, struct run_row *r);
 void runs_row_release(struct run_row *r);
 
 /*
- * `pttrace ls` rows: id, name, tag, source, status, exit_code, signal,
- * started_us, ended_us, argv, cwd, torch_version. Here and in
- * runs_show_json a "running" run whose recorder is gone
+ * `pttrace ls`: every run, oldest (lowest id) first. Here and in
+ * runs_show_load a "running" run whose recorder is gone
  * (runs_recorder_gone) has status "lost", as a writing command stores it.
  */
-json_t *runs_list_json(struct db *ix);
+struct run_list {
+	struct run_row *v;
+	size_t n;
+};
+/* 0, or -1 (the index's diag). */
+int runs_list(struct db *ix, struct run_list *out);
+void runs_list_release(struct run_list *l);
+
+/* The rows `pttrace show` adds to the runs row, each in its table's order. */
+struct run_env_var {
+	char *name, *value;
+};
+struct run_warning {
+	char *code, *message;
+};
+struct run_file_row {
+	char *path, *role;
+	int64_t bytes;	/* -1 unknown */
+};
+struct run_part_row {
+	char *part, *state;
+	int64_t version;
+};
+/* The run_crash row as read back (struct run_crash is the one written). */
+struct run_crash_row {
+	int64_t signal, core_dumped, core_limit;	/* core_limit -1 unlimited */
+	int core_limit_null;	/* core_limit is NULL */
+	char *core_pattern, *core_path, *core_note, *gdb;	/* NULL when NULL */
+};
 
 /*
- * One run as `pttrace show` starts it: the runs row (argv as an array,
- * duration_s), env, warnings, files and indexed (run_parts). NULL on error.
+ * One run as `pttrace show` starts it: the runs row, its duration, env (by
+ * name), warnings (in order), files (by path), indexed (run_parts, by part)
+ * and the crash row. Strings and arrays are owned (runs_show_release).
  */
-json_t *runs_show_json(struct db *ix, int64_t id);	/* "crash": the run_crash row or null */
+struct run_show {
+	struct run_row run;
+	char **argv;		/* run.argv_json's strings (a non-string element: NULL) */
+	size_t argc;
+	int has_duration;	/* ended_us known */
+	double duration_s;
+	struct run_env_var *env;
+	size_t n_env;
+	struct run_warning *warnings;
+	size_t n_warnings;
+	struct run_file_row *files;
+	size_t n_files;
+	struct run_part_row *indexed;
+	size_t n_indexed;
+	struct run_crash_row *crash;	/* NULL: no run_crash row */
+};
+
+/* 0, or -1 (the index's diag; "no run N" when there is none). */
+int runs_show_load(struct db *ix, int64_t id, struct run_show *out);
+void runs_show_release(struct run_show *s);
 
 /* After deletions: VACUUM when free pages are more than a quarter of the file. 0 or -1. */
 int runs_compact(struct db *ix);

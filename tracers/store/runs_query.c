@@ -1,91 +1,255 @@
-/* The read side of the core part (runs, run_env, run_warnings, run_files); see runs.h. */
+/*
+ * The read side of the core part (runs, run_env, run_warnings, run_files,
+ * run_parts, run_crash) as structs; see runs.h.
+ */
 #include "runs.h"
 
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "db_json.h"
+#include "xalloc.h"
+
+static char *dup_col(struct db_stmt *s, int col)
+{
+	const char *t = db_col_text(s, col);
+
+	return t ? pt_xstrdup(t) : NULL;
+}
+
+static int64_t int_col(struct db_stmt *s, int col)
+{
+	return db_col_is_null(s, col) ? -1 : db_col_int(s, col);
+}
+
+#define ROW_COLUMNS                                                                               \
+	"id, name, tag, source, argv, cwd, host, python, torch_version, torch_build_type, logs_spec," \
+	" status, pttrace_version, torch_debug, dispatch, trace, started_us, ended_us, tz_offset_s,"  \
+	" pid, exit_code, signal, bytes_stdout, bytes_stderr, pttrace_pid"
+
+/* The current row of a SELECT ROW_COLUMNS. */
+static void row_read(struct db_stmt *s, struct run_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = db_col_int(s, 0);
+	r->name = dup_col(s, 1);
+	r->tag = dup_col(s, 2);
+	r->source = dup_col(s, 3);
+	r->argv_json = dup_col(s, 4);
+	r->cwd = dup_col(s, 5);
+	r->host = dup_col(s, 6);
+	r->python = dup_col(s, 7);
+	r->torch_version = dup_col(s, 8);
+	r->torch_build_type = dup_col(s, 9);
+	r->logs_spec = dup_col(s, 10);
+	r->status = dup_col(s, 11);
+	r->pttrace_version = dup_col(s, 12);
+	r->torch_debug = int_col(s, 13);
+	r->dispatch = (int)db_col_int(s, 14);
+	r->trace = (int)db_col_int(s, 15);
+	r->started_us = db_col_int(s, 16);
+	r->ended_us = int_col(s, 17);
+	r->tz_offset_s = db_col_int(s, 18);
+	r->pid = int_col(s, 19);
+	r->exit_code = int_col(s, 20);
+	r->signal = int_col(s, 21);
+	r->bytes_stdout = db_col_int(s, 22);
+	r->bytes_stderr = db_col_int(s, 23);
+	r->pttrace_pid = int_col(s, 24);
+}
 
 /* A "running" run whose recorder is gone: "lost", as runs_mark_lost would store it. */
-static int fix_status(struct db *ix, json_t *run)
+static void fix_status(struct run_row *r)
 {
-	const char *st = json_string_value(json_object_get(run, "status"));
-	struct db_stmt *s;
-	int gone;
+	if (!r->status || strcmp(r->status, "running"))
+		return;
+	if (runs_recorder_gone(r->pttrace_pid, r->host, r->started_us)) {
+		free(r->status);
+		r->status = pt_xstrdup("lost");
+	}
+}
 
-	if (!st || strcmp(st, "running"))
-		return 0;
-	s = db_prepare(ix, "SELECT pttrace_pid, host, started_us FROM runs WHERE id = ?1");
-	if (!s || db_bind(s, "i", (int64_t)json_integer_value(json_object_get(run, "id"))) < 0)
+int runs_load(struct db *ix, int64_t run_id, struct run_row *r)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT " ROW_COLUMNS " FROM runs WHERE id = ?1");
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
-	if (db_step(s) != 1)
+	rc = db_step(s);
+	if (rc != 1) {
+		if (rc == 0)
+			pt_diag_add(db_diag(ix), PT_SEV_ERROR, NULL, NULL, "no run %lld",
+				    (long long)run_id);
 		return -1;
-	gone = runs_recorder_gone(db_col_int(s, 0), db_col_text(s, 1), db_col_int(s, 2));
+	}
+	row_read(s, r);
 	db_reset(s);
-	if (gone)
-		json_object_set_new(run, "status", json_string("lost"));
 	return 0;
 }
 
-json_t *runs_list_json(struct db *ix)
+void runs_row_release(struct run_row *r)
 {
-	json_t *rows = db_json(ix, "SELECT id, name, tag, source, status, exit_code, signal, started_us,"
-				   " ended_us, argv, cwd, torch_version FROM runs ORDER BY id", "");
+	free(r->name);
+	free(r->tag);
+	free(r->source);
+	free(r->argv_json);
+	free(r->cwd);
+	free(r->host);
+	free(r->python);
+	free(r->torch_version);
+	free(r->torch_build_type);
+	free(r->logs_spec);
+	free(r->status);
+	free(r->pttrace_version);
+	memset(r, 0, sizeof(*r));
+}
+
+int runs_list(struct db *ix, struct run_list *out)
+{
+	struct db_stmt *s = db_prepare(ix, "SELECT " ROW_COLUMNS " FROM runs ORDER BY id");
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -1;
+	while ((rc = db_step(s)) == 1) {
+		PT_GROW(out->v, out->n, cap);
+		row_read(s, &out->v[out->n]);
+		fix_status(&out->v[out->n]);
+		out->n++;
+	}
+	if (rc < 0) {
+		runs_list_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+void runs_list_release(struct run_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		runs_row_release(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The argv column (JSON text) as strings; not JSON: none. */
+static void argv_parse(struct run_show *sh)
+{
+	json_t *a = json_loads(sh->run.argv_json ? sh->run.argv_json : "", 0, NULL);
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(rows, i, v) {
-		if (fix_status(ix, v) < 0) {
-			json_decref(rows);
-			return NULL;
-		}
+	if (!json_is_array(a)) {
+		json_decref(a);
+		return;
 	}
-	return rows;
+	sh->argc = json_array_size(a);
+	sh->argv = pt_xcalloc(sh->argc ? sh->argc : 1, sizeof(*sh->argv));
+	json_array_foreach(a, i, v)
+		sh->argv[i] = json_is_string(v) ? pt_xstrdup(json_string_value(v)) : NULL;
+	json_decref(a);
 }
 
-json_t *runs_show_json(struct db *ix, int64_t id)
+int runs_show_load(struct db *ix, int64_t id, struct run_show *out)
 {
-	json_t *runs, *run, *o;
+	struct db_stmt *s;
+	size_t cap;
+	int rc;
 
-	runs = db_json(ix, "SELECT * FROM runs WHERE id = ?1", "i", id);
-	if (!runs || json_array_size(runs) != 1) {
-		json_decref(runs);
-		return NULL;
+	memset(out, 0, sizeof(*out));
+	if (runs_load(ix, id, &out->run) < 0)
+		return -1;
+	fix_status(&out->run);
+	argv_parse(out);
+	if (out->run.ended_us != -1) {
+		out->has_duration = 1;
+		out->duration_s = (double)(out->run.ended_us - out->run.started_us) / 1e6;
 	}
-	run = json_incref(json_array_get(runs, 0));
-	json_decref(runs);
-	if (fix_status(ix, run) < 0)
-		goto fail;
-	/* argv is stored as JSON text: give it back as an array. */
-	{
-		json_t *a = json_loads(json_string_value(json_object_get(run, "argv")), 0, NULL);
-
-		json_object_set_new(run, "argv", a ? a : json_array());
-	}
-	if (json_is_integer(json_object_get(run, "ended_us")))
-		json_object_set_new(run, "duration_s",
-				    json_real((double)(json_integer_value(json_object_get(run, "ended_us")) -
-						       json_integer_value(json_object_get(run, "started_us"))) / 1e6));
-	else
-		json_object_set_new(run, "duration_s", json_null());
-#define ADD(key, sql)                                              \
+#define ROWS(sql, arr, n, fill)                                    \
 	do {                                                       \
-		o = db_json(ix, sql, "i", id);                     \
-		if (!o)                                            \
+		s = db_prepare(ix, sql);                           \
+		if (!s || db_bind(s, "i", id) < 0)                 \
 			goto fail;                                 \
-		json_object_set_new(run, key, o);                  \
+		cap = 0;                                           \
+		while ((rc = db_step(s)) == 1) {                   \
+			PT_GROW(arr, n, cap);                      \
+			fill;                                      \
+			n++;                                       \
+		}                                                  \
+		if (rc < 0)                                        \
+			goto fail;                                 \
 	} while (0)
-	ADD("env", "SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name");
-	ADD("warnings", "SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq");
-	ADD("files", "SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path");
-	ADD("indexed", "SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part");
-	ADD("crash", "SELECT signal, core_dumped, core_limit, core_pattern, core_path, core_note, gdb"
-		     " FROM run_crash WHERE run_id = ?1");
-#undef ADD
-	/* At most one row: the object, or null. */
-	o = json_object_get(run, "crash");
-	json_object_set(run, "crash", json_array_size(o) ? json_array_get(o, 0) : json_null());
-	return run;
+	ROWS("SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name", out->env, out->n_env,
+	     (out->env[out->n_env].name = dup_col(s, 0), out->env[out->n_env].value = dup_col(s, 1)));
+	ROWS("SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq", out->warnings,
+	     out->n_warnings,
+	     (out->warnings[out->n_warnings].code = dup_col(s, 0),
+	      out->warnings[out->n_warnings].message = dup_col(s, 1)));
+	ROWS("SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path", out->files,
+	     out->n_files,
+	     (out->files[out->n_files].path = dup_col(s, 0), out->files[out->n_files].role = dup_col(s, 1),
+	      out->files[out->n_files].bytes = int_col(s, 2)));
+	ROWS("SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part", out->indexed,
+	     out->n_indexed,
+	     (out->indexed[out->n_indexed].part = dup_col(s, 0),
+	      out->indexed[out->n_indexed].version = db_col_int(s, 1),
+	      out->indexed[out->n_indexed].state = dup_col(s, 2)));
+#undef ROWS
+	s = db_prepare(ix, "SELECT signal, core_dumped, core_limit, core_pattern, core_path, core_note, gdb"
+			   " FROM run_crash WHERE run_id = ?1");
+	if (!s || db_bind(s, "i", id) < 0)
+		goto fail;
+	rc = db_step(s);
+	if (rc < 0)
+		goto fail;
+	if (rc == 1) {
+		struct run_crash_row *c = pt_xcalloc(1, sizeof(*c));
+
+		c->signal = db_col_int(s, 0);
+		c->core_dumped = db_col_int(s, 1);
+		c->core_limit_null = db_col_is_null(s, 2);
+		c->core_limit = db_col_int(s, 2);
+		c->core_pattern = dup_col(s, 3);
+		c->core_path = dup_col(s, 4);
+		c->core_note = dup_col(s, 5);
+		c->gdb = dup_col(s, 6);
+		out->crash = c;
+		db_reset(s);
+	}
+	return 0;
 fail:
-	json_decref(run);
-	return NULL;
+	runs_show_release(out);
+	return -1;
+}
+
+void runs_show_release(struct run_show *s)
+{
+	runs_row_release(&s->run);
+	for (size_t i = 0; i < s->argc; i++)
+		free(s->argv[i]);
+	free(s->argv);
+	for (size_t i = 0; i < s->n_env; i++)
+		free(s->env[i].name), free(s->env[i].value);
+	free(s->env);
+	for (size_t i = 0; i < s->n_warnings; i++)
+		free(s->warnings[i].code), free(s->warnings[i].message);
+	free(s->warnings);
+	for (size_t i = 0; i < s->n_files; i++)
+		free(s->files[i].path), free(s->files[i].role);
+	free(s->files);
+	for (size_t i = 0; i < s->n_indexed; i++)
+		free(s->indexed[i].part), free(s->indexed[i].state);
+	free(s->indexed);
+	if (s->crash) {
+		free(s->crash->core_pattern);
+		free(s->crash->core_path);
+		free(s->crash->core_note);
+		free(s->crash->gdb);
+		free(s->crash);
+	}
+	memset(s, 0, sizeof(*s));
 }

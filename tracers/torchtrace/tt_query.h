@@ -297,10 +297,35 @@ void tt_ranks_result_release(struct tt_ranks_result *r);
 void tt_collectives_parity(const char *schedule, size_t slen, const char *code, size_t clen,
 			      long *offset, long *missing_waits);
 
-/* The `show --json` additions (tt_show.c): records_by_kind, payload_md5_mismatches, ranks,
- * torch_trace (files, records, torch_version, compiles, graph breaks, recompiles) and
- * processes. */
-int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *diag);
+/*
+ * What `pttrace show` adds from TORCH_TRACE (tt_show.c): records by kind, the
+ * files' totals, the ranks, torch's version from the trace, the counts of the
+ * compile-level commands and one row per file (process). Owned by the struct
+ * (tt_show_release).
+ */
+#define TT_SHOW_NULL INT64_MIN	/* an integer column that is NULL */
+struct tt_show_kind {
+	char *kind;
+	int64_t records;
+};
+struct tt_show_process {
+	int64_t process, pid, rank, name_rank, json_rank, other_rank, records;	/* or TT_SHOW_NULL */
+	char *path, *rank_source, *rank_conflict;	/* NULL when NULL */
+};
+struct tt_show {
+	struct tt_show_kind *by_kind;	/* by kind */
+	size_t n_kinds;
+	int64_t md5_mismatches, damaged_lines, files, records, bytes;
+	int64_t *ranks;		/* distinct, ascending */
+	size_t n_ranks;
+	char *torch_version;	/* the trace's torch_version artifact, NULL if none */
+	int64_t compiles, autograd_captures, failed_compiles, graph_breaks, recompiles;
+	struct tt_show_process *processes;	/* by process */
+	size_t n_processes;
+};
+/* 0, or -1 (diag). */
+int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out, struct pt_diag *diag);
+void tt_show_release(struct tt_show *t);
 
 /*
  * Every chromium_event of every rank as one Chrome trace ({"traceEvents": [...]})

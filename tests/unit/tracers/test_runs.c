@@ -1,7 +1,7 @@
 /*
  * tracers/store/runs.c: RUN resolves by id, name and "last"; the argv survives quotes
  * and SQL as data; finish records the status; rm removes rows (cascading) and the run
- * directory.
+ * directory; ls and show read them back as structs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -122,11 +123,113 @@ static void finish_and_rm(void **state)
 	free(dir);
 }
 
+/* A pid that no process has: a child's, reaped. */
+static int64_t dead_pid(void)
+{
+	pid_t p = fork();
+
+	assert_true(p >= 0);
+	if (p == 0)
+		_exit(0);
+	assert_int_equal(waitpid(p, NULL, 0), p);
+	return p;
+}
+
+/*
+ * ls and show's structs: every run in id order; one run with its argv,
+ * duration, env by name, warnings in order, files by path (NULL bytes: -1),
+ * the crash row (NULL core_limit kept apart from -1); a "running" run whose
+ * recorder is gone reads "lost" there, as runs_mark_lost would store it.
+ */
+static void list_and_show(void **state)
+{
+	struct ptest_db *f = *state;
+	struct run_crash c = { .signal = 11, .core_dumped = 0, .core_limit = -1,
+			       .core_pattern = "core", .core_note = "no core file" };
+	struct run_list l;
+	struct run_show sh;
+	struct run_row r;
+	char here[256] = "";
+	int64_t a, b;
+	char *sql;
+
+	ptest_db_open_ok(f, 0);
+	a = ptest_db_new_run(f->ix, "one");
+	b = ptest_db_new_run(f->ix, NULL);
+	assert_int_equal(runs_add_env(f->ix, a, "TORCH_TRACE", "/t"), 0);
+	assert_int_equal(runs_add_env(f->ix, a, "CUDA_HOME", "/c"), 0);
+	assert_int_equal(runs_add_warning(f->ix, a, "w2", "second"), 0);
+	assert_int_equal(runs_add_warning(f->ix, a, "w1", "first"), 0);
+	assert_int_equal(runs_add_file(f->ix, a, "stdout.log", "stdout", 5), 0);
+	assert_int_equal(runs_add_file(f->ix, a, "order.bin", "order", -1), 0);
+	assert_int_equal(runs_set_crash(f->ix, a, &c), 0);
+	assert_int_equal(runs_finish(f->ix, a, RUN_SIGNALED, 11, 1795315639500000, 5, 7), 0);
+	gethostname(here, sizeof(here) - 1);
+	sql = pt_xasprintf("UPDATE runs SET host = '%s', pttrace_pid = %lld WHERE id = %lld", here,
+			   (long long)dead_pid(), (long long)b);
+	assert_int_equal(db_exec(f->ix, sql), 0);
+	free(sql);
+
+	assert_int_equal(runs_list(f->ix, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.v[0].id, a);
+	assert_string_equal(l.v[0].name, "one");
+	assert_string_equal(l.v[0].status, "signaled");
+	assert_int_equal(l.v[0].signal, 11);
+	assert_int_equal(l.v[0].ended_us, 1795315639500000);
+	assert_int_equal(l.v[1].id, b);
+	assert_null(l.v[1].name);
+	assert_string_equal(l.v[1].status, "lost");
+	assert_int_equal(l.v[1].ended_us, -1);
+	runs_list_release(&l);
+	/* runs_load gives the row as stored. */
+	assert_int_equal(runs_load(f->ix, b, &r), 0);
+	assert_string_equal(r.status, "running");
+	runs_row_release(&r);
+
+	assert_int_equal(runs_show_load(f->ix, a, &sh), 0);
+	assert_int_equal(sh.argc, 2);
+	assert_string_equal(sh.argv[0], "python3");
+	assert_string_equal(sh.argv[1], "it's \"quoted\"; DROP TABLE runs; --");
+	assert_true(sh.has_duration);
+	assert_true(sh.duration_s > 1.49 && sh.duration_s < 1.51);
+	assert_int_equal(sh.run.bytes_stderr, 7);
+	assert_int_equal(sh.n_env, 2);
+	assert_string_equal(sh.env[0].name, "CUDA_HOME");
+	assert_string_equal(sh.env[1].value, "/t");
+	assert_int_equal(sh.n_warnings, 2);
+	assert_string_equal(sh.warnings[0].code, "w2");
+	assert_string_equal(sh.warnings[1].message, "first");
+	assert_int_equal(sh.n_files, 2);
+	assert_string_equal(sh.files[0].path, "order.bin");
+	assert_int_equal(sh.files[0].bytes, -1);
+	assert_int_equal(sh.files[1].bytes, 5);
+	assert_non_null(sh.crash);
+	assert_int_equal(sh.crash->signal, 11);
+	assert_int_equal(sh.crash->core_limit, -1);
+	assert_false(sh.crash->core_limit_null);
+	assert_string_equal(sh.crash->core_note, "no core file");
+	assert_null(sh.crash->core_path);
+	runs_show_release(&sh);
+
+	assert_int_equal(runs_show_load(f->ix, b, &sh), 0);
+	assert_string_equal(sh.run.status, "lost");
+	assert_false(sh.has_duration);
+	assert_int_equal(sh.n_env + sh.n_warnings + sh.n_files, 0);
+	assert_null(sh.crash);
+	runs_show_release(&sh);
+
+	assert_int_equal(runs_show_load(f->ix, 999, &sh), -1);
+	assert_int_equal(pt_diag_count(&f->diag, PT_SEV_ERROR), 1);
+	assert_non_null(strstr(f->diag.v[0].what, "no run 999"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(run_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(finish_and_rm, setup, teardown),
+		cmocka_unit_test_setup_teardown(list_and_show, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,7 +50,6 @@ static void ranks_name_then_json(void **state)
 {
 	struct ptest_db *f = *state;
 	int64_t run = ptest_tt_new_run(f, "ranks");
-	json_t *o = json_object();
 	char *g = ptest_tt_payload_line("dynamo_output_graph", CID(0, 0, 0) ", \"rank\": 1", "graph");
 	struct db_stmt *s;
 
@@ -76,15 +75,28 @@ static void ranks_name_then_json(void **state)
 	/* The report's writer key (trace_files.who): the rank where one file has it. */
 	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND path = 'trace/zz_unranked.log'", run), 1);
 	assert_int_equal(ptest_tt_int(f, "SELECT who FROM trace_files WHERE run_id = ? AND name_rank = 7", run), 7);
-	assert_int_equal(tt_show_json(f->ix, run, o, &f->diag), 0);
 	{
-		char *r = json_dumps(json_object_get(o, "ranks"), JSON_COMPACT);
+		/* show's TORCH_TRACE part: the distinct ranks, one process per file by path. */
+		struct tt_show ts;
 
-		assert_string_equal(r, "[1,2,7]");
-		free(r);
-		assert_int_equal(json_array_size(json_object_get(o, "processes")), 4);
+		assert_int_equal(tt_show_load(f->ix, run, &ts, &f->diag), 0);
+		assert_int_equal(ts.n_ranks, 3);
+		assert_int_equal(ts.ranks[0], 1);
+		assert_int_equal(ts.ranks[1], 2);
+		assert_int_equal(ts.ranks[2], 7);
+		assert_int_equal(ts.files, 4);
+		assert_int_equal(ts.n_processes, 4);
+		assert_int_equal(ts.processes[0].process, 1);
+		assert_string_equal(ts.processes[0].path, "trace/dedicated_log_torch_trace_rank_2_x_y.log");
+		assert_int_equal(ts.processes[0].rank, 2);
+		assert_int_equal(ts.processes[0].json_rank, TT_SHOW_NULL);
+		assert_int_equal(ts.processes[1].name_rank, 7);
+		assert_non_null(ts.processes[1].rank_conflict);
+		assert_int_equal(ts.processes[3].records, 1);
+		assert_string_equal(ts.processes[3].path, "trace/zz_unranked.log");
+		assert_int_equal(ts.processes[2].records, 0);
+		tt_show_release(&ts);
 	}
-	json_decref(o);
 	/* --rank-from=record for the rank_7 file: its records' rank 1. */
 	s = db_prepare(f->ix, "INSERT INTO trace_sources(run_id, path, source, imported_us, rank_from)"
 				 " VALUES(?, 'trace/dedicated_log_torch_trace_rank_7_abc.log', 'x', 0, 'record')");
