@@ -47,7 +47,7 @@ ALLOW = {
     "tracers": {"common", "tracers/parse", "tracers/capture", "tracers/store", "tracers/logs",
                 "tracers/torchtrace"},
     "tracers/report": {"common", "tracers/parse", "tracers/store", "tracers/torchtrace",
-                       "tracers/logs", "tracers"},
+                       "tracers/logs", "tracers", "tracers/render"},
     "tracers/render": {"common", "tracers/parse", "tracers/store", "tracers/torchtrace",
                        "tracers/logs", "tracers"},
     "tracers/cli": {"common", "tracers/parse", "tracers/capture", "tracers/store", "tracers/logs",
