@@ -54,10 +54,80 @@ static char *record_key(const char *kind, const char *artifact, const char *text
 	return key;
 }
 
-/* {key: count} of the records a query returns. */
-static json_t *keyed_counts(json_t *rows)
+void keyed_counts_init(struct keyed_counts *c)
 {
-	json_t *m = json_object(), *v;
+	memset(c, 0, sizeof(*c));
+	c->index = json_object();
+}
+
+void keyed_counts_add(struct keyed_counts *c, const char *key, int64_t n, int replace)
+{
+	json_t *at = json_object_get(c->index, key);
+
+	if (at) {
+		struct keyed_count *k = &c->v[json_integer_value(at)];
+
+		k->n = replace ? n : k->n + n;
+		return;
+	}
+	PT_GROW(c->v, c->n, c->alloc);
+	c->v[c->n].key = pt_xstrdup(key);
+	c->v[c->n].n = n;
+	/* No UTF-8 check: a key is counted whatever its bytes. */
+	json_object_set_new_nocheck(c->index, key, json_integer((json_int_t)c->n));
+	c->n++;
+}
+
+void keyed_counts_release(struct keyed_counts *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].key);
+	free(c->v);
+	json_decref(c->index);
+	memset(c, 0, sizeof(*c));
+}
+
+static void add_diff(struct keyed_diffs *d, size_t *alloc, const char *key, int64_t a, int64_t b)
+{
+	PT_GROW(d->v, d->n, *alloc);
+	d->v[d->n].key = pt_xstrdup(key);
+	d->v[d->n].a = a;
+	d->v[d->n].b = b;
+	d->n++;
+}
+
+void keyed_diffs_compare(const struct keyed_counts *a, const struct keyed_counts *b, struct keyed_diffs *out)
+{
+	size_t alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < a->n; i++) {
+		json_t *at = json_object_get(b->index, a->v[i].key);
+		int64_t y = at ? b->v[json_integer_value(at)].n : 0;
+
+		out->a += a->v[i].n;
+		if (a->v[i].n != y)
+			add_diff(out, &alloc, a->v[i].key, a->v[i].n, y);
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		out->b += b->v[i].n;
+		if (!json_object_get(a->index, b->v[i].key))
+			add_diff(out, &alloc, b->v[i].key, 0, b->v[i].n);
+	}
+}
+
+void keyed_diffs_release(struct keyed_diffs *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].key);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The records a query returns, counted by key. */
+static void record_counts(json_t *rows, struct keyed_counts *m)
+{
+	json_t *v;
 	size_t i;
 
 	json_array_foreach(rows, i, v) {
@@ -66,37 +136,13 @@ static json_t *keyed_counts(json_t *rows)
 				     json_string_value(json_object_get(v, "text")),
 				     json_string_value(json_object_get(v, "src_file")),
 				     json_integer_value(json_object_get(v, "src_line")));
-		json_t *c = json_object_get(m, k);
 
-		json_object_set_new(m, k, json_integer(c ? json_integer_value(c) + 1 : 1));
+		keyed_counts_add(m, k, 1, 0);
 		free(k);
 	}
-	return m;
 }
 
-/* [{key, a, b}] for keys whose counts differ; *ta and *tb get the totals. */
-static json_t *compare(json_t *a, json_t *b, json_int_t *ta, json_int_t *tb)
-{
-	json_t *out = json_array(), *v;
-	const char *k;
-
-	*ta = *tb = 0;
-	json_object_foreach(a, k, v) {
-		json_int_t x = json_integer_value(v), y = json_integer_value(json_object_get(b, k));
-
-		*ta += x;
-		if (x != y)
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", x, "b", y));
-	}
-	json_object_foreach(b, k, v) {
-		*tb += json_integer_value(v);
-		if (!json_object_get(a, k))
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", (json_int_t)0,
-							     "b", json_integer_value(v)));
-	}
-	return out;
-}
-
+/* The record sections' queries (logs_diff_names[1...]). */
 static const char *const sections[][2] = {
 	{ "graph_breaks", "SELECT kind, artifact, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
 			  "AND artifact = 'graph_breaks' ORDER BY id" },
@@ -109,15 +155,18 @@ static const char *const sections[][2] = {
 };
 #define NSECTIONS (int)(sizeof(sections) / sizeof(*sections))
 
-/* ops as {"aten::add.Tensor [AutogradCPU]": calls}. */
-static json_t *ops_counts(struct db *ix, int64_t run)
+const char *const logs_diff_names[LOGS_DIFF_NSECTIONS] = {
+	"ops", "graph_breaks", "recompiles", "warnings", "errors",
+};
+
+/* ops as "aten::add.Tensor [AutogradCPU]": calls. 0 or -1 (diag). */
+static int ops_counts(struct db *ix, int64_t run, struct keyed_counts *m)
 {
-	json_t *rows = logs_query_ops(ix, run), *m, *v;
+	json_t *rows = logs_query_ops(ix, run), *v;
 	size_t i;
 
 	if (!rows)
-		return NULL;
-	m = json_object();
+		return -1;
 	json_array_foreach(rows, i, v) {
 		const char *ovl = json_string_value(json_object_get(v, "overload"));
 		const char *key = json_string_value(json_object_get(v, "dispatch_key"));
@@ -126,43 +175,54 @@ static json_t *ops_counts(struct db *ix, int64_t run)
 		char *k = pt_xasprintf("%s%s%s%s%s%s", op ? op : "?", ovl && *ovl ? "." : "", ovl ? ovl : "",
 				       key ? " [" : "", key ? key : "", key ? "]" : "");
 
-		json_object_set_new(m, k, json_incref(json_object_get(v, "calls")));
+		keyed_counts_add(m, k, json_integer_value(json_object_get(v, "calls")), 1);
 		free(k);
 	}
 	json_decref(rows);
-	return m;
+	return 0;
 }
 
-int logs_diff_json(struct db *ix, int64_t a, int64_t b, json_t *doc, int *differ)
+/* One run's counts of section s. 0 or -1 (diag). */
+static int section_counts(struct db *ix, int s, int64_t run, struct keyed_counts *m)
 {
-	for (int s = -1; s < NSECTIONS; s++) {
-		json_t *ma, *mb, *d;
-		json_int_t ta, tb;
-		const char *name = s < 0 ? "ops" : sections[s][0];
+	json_t *rows;
 
-		if (s < 0) {
-			ma = ops_counts(ix, a);
-			mb = ops_counts(ix, b);
-		} else {
-			json_t *ra = db_json(ix, sections[s][1], "i", a);
-			json_t *rb = db_json(ix, sections[s][1], "i", b);
+	if (s == LOGS_DIFF_OPS)
+		return ops_counts(ix, run, m);
+	rows = db_json(ix, sections[s - 1][1], "i", run);
+	if (!rows)
+		return -1;
+	record_counts(rows, m);
+	json_decref(rows);
+	return 0;
+}
 
-			ma = ra ? keyed_counts(ra) : NULL;
-			mb = rb ? keyed_counts(rb) : NULL;
-			json_decref(ra);
-			json_decref(rb);
-		}
-		if (!ma || !mb) {
-			json_decref(ma);
-			json_decref(mb);
+int logs_diff_load(struct db *ix, int64_t a, int64_t b, struct logs_diff *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int s = 0; s < LOGS_DIFF_NSECTIONS; s++) {
+		struct keyed_counts ma, mb;
+		int rc;
+
+		keyed_counts_init(&ma);
+		keyed_counts_init(&mb);
+		rc = section_counts(ix, s, a, &ma) < 0 || section_counts(ix, s, b, &mb) < 0 ? -1 : 0;
+		if (rc == 0)
+			keyed_diffs_compare(&ma, &mb, &out->s[s]);
+		keyed_counts_release(&ma);
+		keyed_counts_release(&mb);
+		if (rc < 0) {
+			logs_diff_release(out);
 			return -1;
 		}
-		d = compare(ma, mb, &ta, &tb);
-		*differ |= json_array_size(d) != 0;
-		json_object_set_new(doc, name, json_pack("{s:I,s:I,s:o}", "a", ta, "b", tb,
-							 "differences", d));
-		json_decref(ma);
-		json_decref(mb);
+		out->differ |= out->s[s].n != 0;
 	}
 	return 0;
+}
+
+void logs_diff_release(struct logs_diff *d)
+{
+	for (int s = 0; s < LOGS_DIFF_NSECTIONS; s++)
+		keyed_diffs_release(&d->s[s]);
+	d->differ = 0;
 }

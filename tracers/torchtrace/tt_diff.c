@@ -7,10 +7,10 @@
  */
 #include "tt_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonout.h"
 #include "runnorm.h"
 #include "xalloc.h"
 
@@ -116,19 +116,20 @@ static void pair_compiles(struct located *a, struct located *b)
 		}
 }
 
-static json_t *cid_json(const struct tt_compile *c, const char *loc)
+static void diff_id(struct tt_diff_id *o, const struct tt_compile *c, const char *loc)
 {
-	char id[COMPILEID_MAX];
-	json_t *o = json_object();
+	compileid_format(&c->cid, o->compile_id, sizeof(o->compile_id));
+	o->rank = c->rank < 0 ? -1 : c->rank;
+	o->occurrence = c->occurrence;
+	snprintf(o->who, sizeof(o->who), "%s", c->label);
+	o->name = c->co_name ? pt_xstrdup(c->co_name) : NULL;
+	o->location = loc ? pt_xstrdup(loc) : NULL;
+}
 
-	compileid_format(&c->cid, id, sizeof(id));
-	json_object_set_new(o, "rank", int_or_null(c->rank));
-	json_object_set_new(o, "compile_id", json_string(id));
-	json_object_set_new(o, "occurrence", json_integer(c->occurrence));
-	json_object_set_new(o, "who", c->label[0] ? json_string(c->label) : json_null());
-	json_object_set_new(o, "name", pt_json_str(c->co_name));
-	json_object_set_new(o, "location", pt_json_str(loc));
-	return o;
+static void diff_id_release(struct tt_diff_id *o)
+{
+	free(o->name);
+	free(o->location);
 }
 
 /* 1 when a and b differ (NULL differs from any string). */
@@ -137,155 +138,133 @@ static int str_differ(const char *a, const char *b)
 	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
 }
 
-int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
-		    struct pt_diag *diag)
+/* The pair x (first run) and y, its location loc. */
+static void diff_match(struct tt_diff_match *m, const struct tt_compile *x, const struct tt_compile *y,
+		       const char *loc)
 {
-	struct tt_compiles a, b;
-	json_t *o, *added, *removed, *changed, *recompiles;
-	struct tt_events ra, rb;
-	struct located la, lb;
+	const struct tt_compile *c[2] = { x, y };
 
-	*out = NULL;
-	if (tt_compiles_load(ix, run_a, -1, &a, diag) < 0)
+	memset(m, 0, sizeof(*m));
+	diff_id(&m->id, x, loc);
+	/* Paired by location: the other run may have given it another id. */
+	compileid_format(&y->cid, m->compile_id_b, sizeof(m->compile_id_b));
+	m->occurrence_b = y->occurrence;
+	m->graph_changed = str_differ(x->graph_md5, y->graph_md5);
+	for (int r = 0; r < 2; r++) {
+		m->status[r] = c[r]->status;
+		m->graphs[r] = c[r]->graphs;
+		m->ops[r] = c[r]->op_count < 0 ? -1 : c[r]->op_count;
+		m->guards[r] = c[r]->guard_count < 0 ? -1 : c[r]->guard_count;
+		m->restart_reasons[r] = c[r]->restart_reasons ? json_incref(c[r]->restart_reasons) : NULL;
+		m->t_entire[r] = c[r]->t_entire < 0 ? -1 : c[r]->t_entire;
+	}
+	if (strcmp(x->status, y->status))
+		m->changed |= 1u << TT_DIFF_STATUS;
+	if (x->graphs != y->graphs)
+		m->changed |= 1u << TT_DIFF_GRAPHS;
+	if (x->op_count != y->op_count)
+		m->changed |= 1u << TT_DIFF_OPS;
+	if (x->guard_count != y->guard_count)
+		m->changed |= 1u << TT_DIFF_GUARDS;
+	if ((x->restart_reasons == NULL) != (y->restart_reasons == NULL) ||
+	    (x->restart_reasons && !json_equal(x->restart_reasons, y->restart_reasons)))
+		m->changed |= 1u << TT_DIFF_RESTART_REASONS;
+}
+
+/* "[0/1] guard text" per recompile of the run. 0 or -1 (diag). */
+static int reasons(struct db *ix, int64_t run, char ***out, size_t *n)
+{
+	struct tt_events ev;
+	char id[COMPILEID_MAX];
+
+	if (tt_recompiles(ix, run, &ev, db_diag(ix)) < 0)
 		return -1;
-	if (tt_compiles_load(ix, run_b, -1, &b, diag) < 0) {
-		tt_compiles_release(&a);
-		return -1;
+	*out = pt_xcalloc(ev.n ? ev.n : 1, sizeof(**out));
+	*n = ev.n;
+	for (size_t i = 0; i < ev.n; i++) {
+		compileid_format(&ev.v[i].cid, id, sizeof(id));
+		(*out)[i] = pt_xasprintf("[%s] %s", id, ev.v[i].what ? ev.v[i].what : "");
 	}
-	o = json_object();
-	added = json_array();
-	removed = json_array();
-	changed = json_array();
-	locate(&la, &a);
-	locate(&lb, &b);
-	pair_compiles(&la, &lb);
-	for (size_t i = 0; i < b.n; i++)
-		if (lb.pair[i] < 0)
-			json_array_append_new(added, cid_json(&b.v[i], lb.where[i]));
-	for (size_t i = 0; i < a.n; i++) {
-		const struct tt_compile *x = &a.v[i], *y = la.pair[i] < 0 ? NULL : &b.v[la.pair[i]];
-		json_t *ch;
-		size_t base;
-
-		if (!y) {
-			json_array_append_new(removed, cid_json(x, la.where[i]));
-			continue;
-		}
-		ch = cid_json(x, la.where[i] ? la.where[i] : lb.where[la.pair[i]]);
-		{
-			/* Paired by location: the other run may have given it another id. */
-			char id[COMPILEID_MAX];
-
-			compileid_format(&y->cid, id, sizeof(id));
-			json_object_set_new(ch, "compile_id_b", json_string(id));
-			json_object_set_new(ch, "occurrence_b", json_integer(y->occurrence));
-		}
-		base = json_object_size(ch);
-		if (str_differ(x->graph_md5, y->graph_md5))
-			json_object_set_new(ch, "graph_changed", json_true());
-		if (strcmp(x->status, y->status))
-			json_object_set_new(ch, "status", json_pack("[ss]", x->status, y->status));
-		if (x->graphs != y->graphs)
-			json_object_set_new(ch, "graphs", json_pack("[II]", (json_int_t)x->graphs, (json_int_t)y->graphs));
-		if (x->op_count != y->op_count)
-			json_object_set_new(ch, "ops", json_pack("[oo]", int_or_null(x->op_count), int_or_null(y->op_count)));
-		if (x->guard_count != y->guard_count)
-			json_object_set_new(ch, "guards", json_pack("[oo]", int_or_null(x->guard_count), int_or_null(y->guard_count)));
-		if ((x->restart_reasons == NULL) != (y->restart_reasons == NULL) ||
-		    (x->restart_reasons && !json_equal(x->restart_reasons, y->restart_reasons)))
-			json_object_set_new(ch, "restart_reasons",
-					    json_pack("[OO]", x->restart_reasons ? x->restart_reasons : json_null(),
-						      y->restart_reasons ? y->restart_reasons : json_null()));
-		/* Time always reported for matched compiles: it is what users compare. */
-		json_object_set_new(ch, "changed", json_boolean(json_object_size(ch) > base));
-		json_object_set_new(ch, "entire_frame_compile_time_s", json_pack("[oo]", num_or_null(x->t_entire), num_or_null(y->t_entire)));
-		json_array_append_new(changed, ch);
-	}
-	recompiles = json_object();
-	if (tt_recompiles(ix, run_a, &ra, diag) == 0 && tt_recompiles(ix, run_b, &rb, diag) == 0) {
-		json_t *ja = json_array(), *jb = json_array();
-		char id[COMPILEID_MAX];
-
-		for (size_t i = 0; i < ra.n; i++) {
-			compileid_format(&ra.v[i].cid, id, sizeof(id));
-			json_array_append_new(ja, json_sprintf("[%s] %s", id, ra.v[i].what ? ra.v[i].what : ""));
-		}
-		for (size_t i = 0; i < rb.n; i++) {
-			compileid_format(&rb.v[i].cid, id, sizeof(id));
-			json_array_append_new(jb, json_sprintf("[%s] %s", id, rb.v[i].what ? rb.v[i].what : ""));
-		}
-		json_object_set_new(recompiles, "a", ja);
-		json_object_set_new(recompiles, "b", jb);
-		tt_events_release(&ra);
-		tt_events_release(&rb);
-	}
-	{
-		/* Differences that matter: ids, graphs/status/counts/reasons, recompile reasons. Not times. */
-		int differ = json_array_size(added) || json_array_size(removed) ||
-			     !json_equal(json_object_get(recompiles, "a"), json_object_get(recompiles, "b"));
-		size_t i;
-		json_t *m;
-
-		json_array_foreach(changed, i, m)
-			differ |= json_is_true(json_object_get(m, "changed"));
-		json_object_set_new(o, "differ", json_boolean(differ));
-	}
-	located_release(&la);
-	located_release(&lb);
-	json_object_set_new(o, "compiles_a", json_integer((json_int_t)a.n));
-	json_object_set_new(o, "compiles_b", json_integer((json_int_t)b.n));
-	json_object_set_new(o, "added", added);
-	json_object_set_new(o, "removed", removed);
-	json_object_set_new(o, "matched", changed);
-	json_object_set_new(o, "recompile_reasons", recompiles);
-	tt_compiles_release(&a);
-	tt_compiles_release(&b);
-	*out = o;
+	tt_events_release(&ev);
 	return 0;
 }
 
-int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
-			struct pt_diag *diag)
+static void strv_free(char **v, size_t n)
 {
-	json_t *m[2], *out = json_array(), *v;
-	json_int_t total[2] = {0, 0};
-	const char *k;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
 
-	for (int r = 0; r < 2; r++) {
-		struct tt_events ev;
+int tt_diff_load(struct db *ix, int64_t run_a, int64_t run_b, struct tt_diff *out)
+{
+	struct tt_compiles a, b;
+	struct located la, lb;
 
-		if (tt_graph_breaks(ix, r ? run_b : run_a, &ev, diag) < 0) {
-			if (r)
-				json_decref(m[0]);
-			json_decref(out);
-			return -1;
-		}
-		m[r] = json_object();
-		for (size_t i = 0; i < ev.n; i++) {
-			/* Reason and place, as torch wrote them. */
-			char *key = pt_xasprintf("%s%s%s%s", ev.v[i].what ? ev.v[i].what : "?",
-						 ev.v[i].where ? "  (" : "", ev.v[i].where ? ev.v[i].where : "",
-						 ev.v[i].where ? ")" : "");
-			json_t *c = json_object_get(m[r], key);
-
-			json_object_set_new(m[r], key, json_integer(c ? json_integer_value(c) + 1 : 1));
-			free(key);
-		}
-		total[r] = (json_int_t)ev.n;
-		tt_events_release(&ev);
+	memset(out, 0, sizeof(*out));
+	if (tt_compiles_load(ix, run_a, -1, &a, db_diag(ix)) < 0)
+		return -1;
+	if (tt_compiles_load(ix, run_b, -1, &b, db_diag(ix)) < 0) {
+		tt_compiles_release(&a);
+		return -1;
 	}
-	json_object_foreach(m[0], k, v)
-		if (json_integer_value(v) != json_integer_value(json_object_get(m[1], k)))
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", json_integer_value(v),
-							     "b", json_integer_value(json_object_get(m[1], k))));
-	json_object_foreach(m[1], k, v)
-		if (!json_object_get(m[0], k))
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I}", "key", k, "a", (json_int_t)0,
-							     "b", json_integer_value(v)));
-	*differ |= json_array_size(out) != 0;
-	json_object_set_new(doc, "trace_graph_breaks", json_pack("{s:I,s:I,s:o}", "a", total[0], "b", total[1],
-								 "differences", out));
-	json_decref(m[0]);
-	json_decref(m[1]);
+	locate(&la, &a);
+	locate(&lb, &b);
+	pair_compiles(&la, &lb);
+	out->added = pt_xcalloc(b.n ? b.n : 1, sizeof(*out->added));
+	out->removed = pt_xcalloc(a.n ? a.n : 1, sizeof(*out->removed));
+	out->matched = pt_xcalloc(a.n ? a.n : 1, sizeof(*out->matched));
+	for (size_t i = 0; i < b.n; i++)
+		if (lb.pair[i] < 0)
+			diff_id(&out->added[out->nadded++], &b.v[i], lb.where[i]);
+	for (size_t i = 0; i < a.n; i++) {
+		if (la.pair[i] < 0) {
+			diff_id(&out->removed[out->nremoved++], &a.v[i], la.where[i]);
+			continue;
+		}
+		diff_match(&out->matched[out->nmatched++], &a.v[i], &b.v[la.pair[i]],
+			   la.where[i] ? la.where[i] : lb.where[la.pair[i]]);
+	}
+	if (reasons(ix, run_a, &out->reasons_a, &out->nreasons_a) == 0) {
+		if (reasons(ix, run_b, &out->reasons_b, &out->nreasons_b) == 0) {
+			out->have_reasons = 1;
+		} else {
+			strv_free(out->reasons_a, out->nreasons_a);
+			out->reasons_a = NULL;
+			out->nreasons_a = 0;
+		}
+	}
+	/* Differences that matter: ids, graphs/status/counts/reasons, recompile reasons. Not times.
+	 * Reasons that could not be read count as different. */
+	out->differ = out->nadded || out->nremoved || !out->have_reasons || out->nreasons_a != out->nreasons_b;
+	for (size_t i = 0; !out->differ && i < out->nreasons_a; i++)
+		out->differ = strcmp(out->reasons_a[i], out->reasons_b[i]) != 0;
+	for (size_t i = 0; i < out->nmatched; i++)
+		out->differ |= out->matched[i].graph_changed || out->matched[i].changed;
+	located_release(&la);
+	located_release(&lb);
+	out->compiles_a = a.n;
+	out->compiles_b = b.n;
+	tt_compiles_release(&a);
+	tt_compiles_release(&b);
 	return 0;
+}
+
+void tt_diff_release(struct tt_diff *d)
+{
+	for (size_t i = 0; i < d->nadded; i++)
+		diff_id_release(&d->added[i]);
+	for (size_t i = 0; i < d->nremoved; i++)
+		diff_id_release(&d->removed[i]);
+	for (size_t i = 0; i < d->nmatched; i++) {
+		diff_id_release(&d->matched[i].id);
+		json_decref(d->matched[i].restart_reasons[0]);
+		json_decref(d->matched[i].restart_reasons[1]);
+	}
+	free(d->added);
+	free(d->removed);
+	free(d->matched);
+	strv_free(d->reasons_a, d->nreasons_a);
+	strv_free(d->reasons_b, d->nreasons_b);
+	memset(d, 0, sizeof(*d));
 }

@@ -341,16 +341,55 @@ int tt_chromium_pid_span(const char *text, size_t len, size_t *key, size_t *vend
 int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
 			 uint64_t *skipped, struct pt_diag *diag);
 
-/* Compile-level differences between two runs as a JSON object (see docs/pttrace-trace.1). */
-int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
-		    struct pt_diag *diag);
-
 /*
- * TORCH_TRACE graph breaks of two runs compared by reason and place: adds
- * doc["trace_graph_breaks"] = {"a", "b", "differences": [{key, a, b}]};
- * *differ |= 1 when they differ. 0 or -1 (diag).
+ * Compile-level differences between two runs (`pttrace diff`, tt_diff.c):
+ * compiles paired by where their code is (writer, file, first line,
+ * function, the how-manieth there), by compile id where the trace names no
+ * location.
  */
-int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
-			struct pt_diag *diag);
+struct tt_diff_id {
+	int64_t rank;			/* -1 unranked */
+	char compile_id[COMPILEID_MAX];
+	int occurrence;			/* the how-manieth compile of that id in its process */
+	char who[32];			/* tt_compile's label, "" none */
+	char *name;			/* co_name, NULL unknown */
+	char *location;			/* "file:line" (temporary directory masked), NULL unknown */
+};
+
+/* What may change in a matched compile, in the order the renderers show it. */
+enum tt_diff_field {
+	TT_DIFF_STATUS, TT_DIFF_GRAPHS, TT_DIFF_OPS, TT_DIFF_GUARDS, TT_DIFF_RESTART_REASONS,
+	TT_DIFF_NFIELDS
+};
+
+/* A compile both runs have: [0] the first run's values, [1] the second's. */
+struct tt_diff_match {
+	struct tt_diff_id id;		/* the first run's (location: either's) */
+	char compile_id_b[COMPILEID_MAX];
+	int occurrence_b;
+	int graph_changed;		/* the graphs' md5s differ */
+	unsigned changed;		/* bit 1 << tt_diff_field per field that differs */
+	const char *status[2];		/* tt_compile's */
+	long graphs[2];
+	int64_t ops[2], guards[2];	/* -1 unknown */
+	json_t *restart_reasons[2];	/* references of their own, NULL none */
+	double t_entire[2];		/* entire frame compile time, s, -1 unknown */
+};
+
+struct tt_diff {
+	size_t compiles_a, compiles_b;
+	struct tt_diff_id *added, *removed;	/* only in the second run / only in the first */
+	size_t nadded, nremoved;
+	struct tt_diff_match *matched;		/* the first run's order */
+	size_t nmatched;
+	int have_reasons;	/* 0 when the recompile reasons could not be read (diag) */
+	char **reasons_a, **reasons_b;	/* "[0/1] guard text" per recompile */
+	size_t nreasons_a, nreasons_b;
+	int differ;	/* added, removed, a field or graph changed, other reasons; not times */
+};
+
+/* 0 and *out (the caller's, then tt_diff_release), or -1 (the connection's diag). */
+int tt_diff_load(struct db *ix, int64_t run_a, int64_t run_b, struct tt_diff *out);
+void tt_diff_release(struct tt_diff *d);
 
 #endif
