@@ -1,11 +1,12 @@
 // Opens a pttrace report in Debian's chromium (headless, file://) and checks what a
 // reader relies on: every page loads without console errors or page errors, no request
 // leaves file://, every local link resolves (and #L anchors exist), the stack trie folds,
-// a table sorts, untrusted text never runs. Screenshots go to SHOTS.
+// a table sorts, a payload page's raw download is its payload, untrusted text never runs. Screenshots go to SHOTS.
 //
 //   node check_report.mjs REPORT_DIR SHOTS_DIR [--xss NEEDLE]
 // Prints "N passed, M failed" and exits 1 on any failure.
 import { chromium } from 'playwright-core';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ const errors = [], outside = [], dialogs = [];
 page.on('console', m => { if (m.type() === 'error') errors.push(page.url() + ': ' + m.text()); });
 page.on('pageerror', e => errors.push(page.url() + ': ' + e.message));
 page.on('dialog', d => { dialogs.push(d.message()); d.dismiss(); });
-page.on('request', r => { if (!r.url().startsWith('file://') && !r.url().startsWith('data:')) outside.push(r.url()); });
+page.on('request', r => { if (!/^(file:|data:|blob:)/.test(r.url())) outside.push(r.url()); });
 
 // Visit every page reachable from index.html.
 const seen = new Set(), queue = [path.join(root, 'index.html')];
@@ -84,6 +85,23 @@ if (rows > 1) {
   ok(shown === 0, 'the filter hides rows that do not match');
 }
 await page.screenshot({ path: path.join(shots, 'compiles.png') });
+
+// A payload page that holds its payload as it is makes the "raw bytes" download itself
+// (report.js): the bytes downloaded are the md5 the page is named after.
+{
+  const pages = fs.readdirSync(path.join(root, 'p')).filter(f => f.endsWith('.html')).sort().slice(0, 25);
+  let tried = 0;
+  for (const p of pages) {
+    await page.goto(pathToFileURL(path.join(root, 'p', p)).href);
+    if (!(await page.$('a.raw'))) continue;
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('a.raw')]);
+    const md5 = crypto.createHash('md5').update(fs.readFileSync(await dl.path())).digest('hex');
+    ok(md5 === p.slice(0, -5), `raw bytes downloaded from ${p}: md5 ${md5}`);
+    ok(dl.suggestedFilename() === p.slice(0, -5) + '.txt', `the download is named ${p.slice(0, -5)}.txt`);
+    tried++;
+  }
+  if (pages.length) ok(tried > 0, 'some payload page makes its raw download');
+}
 
 if (flag === '--xss') {
   // The hostile payload page must show the needle as text and run nothing.

@@ -94,6 +94,20 @@ void html_textn(struct html *h, const char *s, size_t n)
 	put(h, (const char *)p + n - run, run);
 }
 
+bool html_text_exact(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_len(p + i, n - i);
+
+		if (!len || (len == 1 && ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n') || p[i] == 0x7f)))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
 void html_text(struct html *h, const char *s)
 {
 	if (s)

@@ -8,6 +8,7 @@
 #ifndef PT_HTML_H
 #define PT_HTML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +33,13 @@ void html_rawf(struct html *h, const char *fmt, ...) __attribute__((format(print
 /* Text content, escaped: & < > " ' and control characters (shown as U+FFFD
  * except TAB, LF, CR); invalid UTF-8 bytes also become U+FFFD. */
 void html_textn(struct html *h, const char *s, size_t n);
+/*
+ * Whether html_textn's output gives back exactly these bytes once a browser
+ * has parsed it (textContent): valid UTF-8 with no control character but
+ * tab and newline (a CR is folded into LF by the HTML parser, the others are
+ * written as U+FFFD).
+ */
+bool html_text_exact(const char *s, size_t n);
 void html_text(struct html *h, const char *s);	/* NULL writes nothing */
 /* An attribute value (inside double quotes): the same escaping. */
 void html_attr(struct html *h, const char *s);

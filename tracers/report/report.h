@@ -14,7 +14,8 @@
  *   c/<key>.html      one page per compile id and rank (metrics, guards, artifacts)
  *   p/<md5>.html      one page per distinct payload (highlighted, line anchors),
  *                     for the first 50,000 by first use (report_pages.h PAYLOAD_PAGES_MAX)
- *   p/<md5>.txt       the payload's raw bytes (md5 as indexed)
+ *   p/<md5>.txt       the payload's raw bytes (md5 as indexed), only where the page
+ *                     shows it otherwise (pretty-printed JSON, bytes HTML cannot carry)
  *   export.html       export records (only when there are some)
  *   chromium_events.json  every chromium_event (Perfetto / chrome://tracing)
  *   report.css, report.js, highlight.min.js (when Debian's libjs-highlight.js is installed)

@@ -45,4 +45,10 @@ const char report_js[] =
 	"if(!hljs.getLanguage(lang))return;let state;pre.querySelectorAll('span.l').forEach(l=>{"
 	"const t=l.querySelector('span.t')||l;"
 	"try{const r=hljs.highlight(lang,t.textContent,true,state);state=r.top;t.innerHTML=r.value;}catch(e){}});});}\n"
+	" // A payload page's raw bytes are its lines (no second copy on disk): a download made here.\n"
+	" document.querySelectorAll('a.raw').forEach(a=>a.addEventListener('click',()=>{"
+	"const pre=document.querySelector('pre.code');"
+	"const t=Array.from(pre.querySelectorAll('span.l'),l=>l.textContent).join('\\n')+(pre.dataset.nl?'\\n':'');"
+	"if(a.href.startsWith('blob:'))URL.revokeObjectURL(a.href);"
+	"a.href=URL.createObjectURL(new Blob([t],{type:'text/plain;charset=utf-8'}));}));\n"
 	"});\n";

@@ -3,7 +3,7 @@
  * the context one report is written with, the page kit (report_kit.c) and the
  * entry of each page and of each section of the landing page. report.c loads
  * the context and writes the pages in order; each page is a file of its own:
- *   report_payload.c  p/<md5>.html and p/<md5>.txt (first: the others link only to those)
+ *   report_payload.c  p/<md5>.html (and p/<md5>.txt where the page cannot hold the raw bytes; first: the others link only to those)
  *   report_lists.c    compiles.html, frames.html, breaks.html, records.html
  *   report_index.c    index.html: data health, record kinds, totals, the pages
  *   report_run.c        its crash and run sections (output, errors, call tree)

@@ -1,8 +1,11 @@
 /*
- * The payload pages of pttrace report (report_pages.h): p/<md5>.txt (the raw
- * bytes) and p/<md5>.html (highlighted, line anchors) for the first
- * PAYLOAD_PAGES_MAX distinct payloads by first use.
+ * The payload pages of pttrace report (report_pages.h): p/<md5>.html
+ * (highlighted, line anchors) for the first PAYLOAD_PAGES_MAX distinct
+ * payloads by first use, and p/<md5>.txt (the raw bytes) only where the page
+ * does not hold them as they are (pretty-printed JSON, bytes HTML cannot
+ * carry); elsewhere report.js makes the raw download from the page.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +54,7 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 	size_t len = 0;
 	const char *lang;
 	char rel[96], title[160];
+	bool exact;
 	struct html h;
 
 	if (strlen(md5) > 64 || strspn(md5, "0123456789abcdef") != strlen(md5))
@@ -65,11 +69,6 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 		pp->rc = -1;
 		return 0;
 	}
-	pt_fmt_trunc(rel, sizeof(rel), "p/%s.txt", md5);
-	if (write_file(c, rel, data, len) < 0) {
-		free(data);
-		return -1;
-	}
 	lang = payload_lang(kind, name, envelope, data, len);
 	if (lang && !strcmp(lang, "json") && len < (64u << 20)) {
 		json_t *j = json_loadb(data, len, JSON_DECODE_ANY, NULL);
@@ -78,6 +77,20 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 			pretty = json_dumps(j, JSON_INDENT(2) | JSON_ENCODE_ANY);
 		json_decref(j);
 	}
+	/*
+	 * One copy of each payload: the page's text is the payload, and its "raw
+	 * bytes" link is made from it (report.js). Only a payload the page shows
+	 * otherwise (pretty-printed, or bytes HTML cannot carry) keeps a
+	 * p/<md5>.txt beside it.
+	 */
+	exact = !pretty && html_text_exact(data, len);
+	if (!exact) {
+		pt_fmt_trunc(rel, sizeof(rel), "p/%s.txt", md5);
+		if (write_file(c, rel, data, len) < 0) {
+			free(data);
+			return -1;
+		}
+	}
 	pt_fmt_trunc(rel, sizeof(rel), "p/%s.html", md5);
 	pt_fmt_trunc(title, sizeof(title), "%s%s%s", kind, name ? ": " : "", name ? name : "");
 	if (page_open(c, &h, rel, title, "../") < 0) {
@@ -85,12 +98,18 @@ static int on_payload(void *ctx, const char *md5, const char *kind, const char *
 		free(pretty);
 		return -1;
 	}
-	html_rawf(&h, "<p>md5 <code>%s</code>, %zu bytes, used by %lld record%s. "
-		  "<a href=\"%s.txt\" download>raw bytes</a>%s</p>\n", md5, len, (long long)uses,
-		  uses == 1 ? "" : "s", md5, pretty ? " (shown pretty-printed)" : "");
+	html_rawf(&h, "<p>md5 <code>%s</code>, %zu bytes, used by %lld record%s. ", md5, len,
+		  (long long)uses, uses == 1 ? "" : "s");
+	if (exact)
+		html_rawf(&h, "<a class=\"raw\" href=\"#\" download=\"%s.txt\">raw bytes</a></p>\n", md5);
+	else
+		html_rawf(&h, "<a href=\"%s.txt\" download>raw bytes</a>%s</p>\n", md5,
+			  pretty ? " (shown pretty-printed)" : "");
 	html_raw(&h, "<pre class=\"code\"");
 	if (lang)
 		html_rawf(&h, " data-lang=\"%s\"", lang);
+	if (exact && len && data[len - 1] == '\n')
+		html_raw(&h, " data-nl=\"1\"");
 	html_raw(&h, ">");
 	{
 		const char *s = pretty ? pretty : data;
