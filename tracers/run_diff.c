@@ -76,7 +76,7 @@ int run_diff_json(struct db *ix, int64_t a, int64_t b, json_t **out, struct pt_d
 		json_decref(doc);
 		return -1;
 	}
-	if (tt_breaks_diff_json(ix, a, b, doc, &differ, diag) < 0 || tt_diff_json(ix, a, b, &tc, diag) < 0) {
+	if (tt_breaks_diff_json(ix, a, b, doc, &differ) < 0 || tt_diff_json(ix, a, b, &tc) < 0) {
 		json_decref(doc);
 		return -1;
 	}

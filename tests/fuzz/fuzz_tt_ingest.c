@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		struct tt_compiles c;
 
-		if (tt_compiles_load(ix, run, -1, &c, d) < 0)
+		if (tt_compiles_load(ix, run, -1, &c) < 0)
 			__builtin_trap();
 		for (size_t i = 0; i < c.n; i++)
 			json_decref(tt_compile_json(&c.v[i]));

@@ -137,8 +137,7 @@ static int str_differ(const char *a, const char *b)
 	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
 }
 
-int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
-		    struct pt_diag *diag)
+int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out)
 {
 	struct tt_compiles a, b;
 	json_t *o, *added, *removed, *changed, *recompiles;
@@ -146,9 +145,9 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	struct located la, lb;
 
 	*out = NULL;
-	if (tt_compiles_load(ix, run_a, -1, &a, diag) < 0)
+	if (tt_compiles_load(ix, run_a, -1, &a) < 0)
 		return -1;
-	if (tt_compiles_load(ix, run_b, -1, &b, diag) < 0) {
+	if (tt_compiles_load(ix, run_b, -1, &b) < 0) {
 		tt_compiles_release(&a);
 		return -1;
 	}
@@ -202,7 +201,7 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 		json_array_append_new(changed, ch);
 	}
 	recompiles = json_object();
-	if (tt_recompiles(ix, run_a, &ra, diag) == 0 && tt_recompiles(ix, run_b, &rb, diag) == 0) {
+	if (tt_recompiles(ix, run_a, &ra) == 0 && tt_recompiles(ix, run_b, &rb) == 0) {
 		json_t *ja = json_array(), *jb = json_array();
 		char id[COMPILEID_MAX];
 
@@ -244,8 +243,7 @@ int tt_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t **out,
 	return 0;
 }
 
-int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ,
-			struct pt_diag *diag)
+int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc, int *differ)
 {
 	json_t *m[2], *out = json_array(), *v;
 	json_int_t total[2] = {0, 0};
@@ -254,7 +252,7 @@ int tt_breaks_diff_json(struct db *ix, int64_t run_a, int64_t run_b, json_t *doc
 	for (int r = 0; r < 2; r++) {
 		struct tt_events ev;
 
-		if (tt_graph_breaks(ix, r ? run_b : run_a, &ev, diag) < 0) {
+		if (tt_graph_breaks(ix, r ? run_b : run_a, &ev) < 0) {
 			if (r)
 				json_decref(m[0]);
 			json_decref(out);

@@ -55,7 +55,7 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 	json_object_set_new(obj, "ranks", ranks);
 	{
 		/* torch 2.14 says its version in the trace itself: an import knows it from there. */
-		char *tv = tt_torch_version(ix, run_id, NULL, diag);
+		char *tv = tt_torch_version(ix, run_id, NULL);
 
 		if (tv)
 			json_object_set_new(tr, "torch_version", json_string(tv));
@@ -68,7 +68,7 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 		struct tt_events ev;
 		long failed = 0, captures = 0;
 
-		if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
+		if (tt_compiles_load(ix, run_id, -1, &cs) < 0)
 			return -1;
 		for (size_t i = 0; i < cs.n; i++)
 			failed += !strcmp(cs.v[i].status, "failed"), captures += !strcmp(cs.v[i].status, "autograd");
@@ -77,11 +77,11 @@ int tt_show_json(struct db *ix, int64_t run_id, json_t *obj, struct pt_diag *dia
 		json_object_set_new(tr, "autograd_captures", json_integer((json_int_t)captures));
 		json_object_set_new(tr, "failed_compiles", json_integer(failed));
 		tt_compiles_release(&cs);
-		if (tt_graph_breaks(ix, run_id, &ev, diag) < 0)
+		if (tt_graph_breaks(ix, run_id, &ev) < 0)
 			return -1;
 		json_object_set_new(tr, "graph_breaks", json_integer((json_int_t)ev.n));
 		tt_events_release(&ev);
-		if (tt_recompiles(ix, run_id, &ev, diag) < 0)
+		if (tt_recompiles(ix, run_id, &ev) < 0)
 			return -1;
 		json_object_set_new(tr, "recompiles", json_integer((json_int_t)ev.n));
 		tt_events_release(&ev);
