@@ -23,6 +23,7 @@
 #include "parts.h"
 #include "runenv.h"
 #include "runs.h"
+#include "rundir.h"
 #include "spool.h"
 #include "term.h"
 #include "tt_ingest.h"
@@ -219,7 +220,7 @@ static void checkpointer_stop(struct checkpointer *c, struct pt_diag *diag)
 /* Register the files in runs/<id>/trace (what TORCH_TRACE wrote) as the run's files. */
 static void register_trace_files(struct db *ix, int64_t run_id)
 {
-	char *dir = db_run_dir(ix, run_id), *tdir = pt_xasprintf("%s/trace", dir);
+	char *dir = rundir_path(ix, run_id), *tdir = pt_xasprintf("%s/trace", dir);
 	DIR *d = opendir(tdir);
 	struct dirent *e;
 
@@ -400,7 +401,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	ri.tz_offset_s = tm.tm_gmtoff;
 	if (runs_create(ix, &ri, &r->run_id) < 0)
 		goto out;
-	dir = db_run_dir(ix, r->run_id);
+	dir = rundir_path(ix, r->run_id);
 	trace_dir = pt_xasprintf("%s/trace", dir);
 	env = runenv_build(&(struct runenv_opts){ .logs = o->logs, .dispatch = o->dispatch,
 						  .trace_dir = o->trace ? trace_dir : NULL },

@@ -64,7 +64,7 @@ static int break_counts(struct db *ix, int64_t run, struct keyed_counts *m)
 {
 	struct tt_events ev;
 
-	if (tt_graph_breaks(ix, run, &ev, db_diag(ix)) < 0)
+	if (tt_graph_breaks(ix, run, &ev) < 0)
 		return -1;
 	for (size_t i = 0; i < ev.n; i++) {
 		char *key = pt_xasprintf("%s%s%s%s", ev.v[i].what ? ev.v[i].what : "?",

@@ -18,6 +18,7 @@
 #include "db.h"
 #include "parts.h"
 #include "runs.h"
+#include "rundir.h"
 
 static char fuzz_db_dir[256];
 
@@ -57,7 +58,7 @@ static struct db *fuzz_db(int64_t *run, struct pt_diag **diag)
 		pt_diag_init(&d);
 		setenv("PT_JOBS", "1", 1);	/* no worker threads: one input, one thread */
 		if (pttrace_db_open(&ix, path, 0, &d) < 0 || runs_create(ix, &ri, &id) < 0 ||
-		    db_make_run_dir(ix, id) < 0) {
+		    rundir_make(ix, id) < 0) {
 			pt_diag_print(&d, stderr, "fuzz", 0);
 			abort();
 		}

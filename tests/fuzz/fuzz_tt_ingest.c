@@ -17,6 +17,7 @@
 #include "fuzz_db.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
+#include "rundir.h"
 #include "xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pt_diag *d;
 	int64_t run;
 	struct db *ix = fuzz_db(&run, &d);
-	char *dir = db_run_dir(ix, run), *tdir = pt_xasprintf("%s/trace", dir);
+	char *dir = rundir_path(ix, run), *tdir = pt_xasprintf("%s/trace", dir);
 	char *path = pt_xasprintf("%s/dedicated_log_torch_trace_rank_0_fuzz.log", tdir);
 	struct tt_ingest_totals tot = { 0 };
 	FILE *f;
@@ -41,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		struct tt_compiles c;
 
-		if (tt_compiles_load(ix, run, -1, &c, d) < 0)
+		if (tt_compiles_load(ix, run, -1, &c) < 0)
 			__builtin_trap();
 		for (size_t i = 0; i < c.n; i++)
 			json_decref(tt_compile_json(&c.v[i]));

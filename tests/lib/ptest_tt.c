@@ -12,6 +12,7 @@
 #include "db.h"
 #include "ptest_tt.h"
 #include "runs.h"
+#include "rundir.h"
 #include "strbuf.h"
 #include "torchtrace.h"
 #include "tt_ingest.h"
@@ -28,7 +29,7 @@ int64_t ptest_tt_new_run(struct ptest_db *f, const char *name)
 
 void ptest_tt_put(struct ptest_db *f, int64_t run, const char *name, const char *text)
 {
-	char *dir = db_run_dir(f->ix, run);
+	char *dir = rundir_path(f->ix, run);
 	char *t = pt_xasprintf("%s/trace", dir), *p = pt_xasprintf("%s/%s", t, name);
 	FILE *fp;
 

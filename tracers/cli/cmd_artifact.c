@@ -56,7 +56,7 @@ static int on_rec(void *vctx, const struct tt_rec_row *row)
 						      (long long)row->lineno));
 	if (a->nth && a->n != a->nth)
 		return 0;
-	if (tt_payload_get(a->ix, row->md5, &data, &len, a->diag) != 0) {
+	if (tt_payload_get(a->ix, row->md5, &data, &len) != 0) {
 		a->failed = 1;
 		return -1;
 	}
@@ -173,7 +173,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 		a.diag = &diag;
 		a.nth = nth;
 		a.where = json_array();
-		if (tt_records_for(ix, run, &cid, rank, pos[2], on_rec, &a, &diag) == 0 && !a.failed) {
+		if (tt_records_for(ix, run, &cid, rank, pos[2], on_rec, &a) == 0 && !a.failed) {
 			rc = a.n && (!nth || nth <= a.n) ? EXIT_FINE : EXIT_PROBLEMS;
 			if (a.need_nl && (isatty(1) || (a.n > 1 && !nth)))
 				putchar('\n');

@@ -171,7 +171,7 @@ int cmd_compiles(int argc, char **argv, struct pt_cli *ctx)
 	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	rc = EXIT_USAGE;
-	if (tt_compiles_load(ix, run, rank, &cs, &diag) == 0) {
+	if (tt_compiles_load(ix, run, rank, &cs) == 0) {
 		json_t *arr = json_array();
 
 		for (size_t i = 0; i < cs.n; i++) {
@@ -288,7 +288,7 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, int recompiles)
 	pt_diag_init(&diag);
 	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
-	r = recompiles ? tt_recompiles(ix, run, &ev, &diag) : tt_graph_breaks(ix, run, &ev, &diag);
+	r = recompiles ? tt_recompiles(ix, run, &ev) : tt_graph_breaks(ix, run, &ev);
 	rc = EXIT_USAGE;
 	if (r == 0 && unique && !recompiles) {
 		json_t *u = unique_breaks(&ev);

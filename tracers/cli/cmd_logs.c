@@ -15,6 +15,7 @@
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
+#include "rundir.h"
 #include "spool.h"
 #include "xalloc.h"
 
@@ -150,7 +151,7 @@ static int64_t print_rows(struct db *ix, int64_t run_id, struct db_stmt *s, int 
 	if (json) {
 		pt_json_stream_begin(&js, stdout);
 	} else {
-		dir = db_run_dir(ix, run_id);
+		dir = rundir_path(ix, run_id);
 		have_files = spool_reader_open(&r, dir, NULL, diag) == 0;
 		if (!have_files) {
 			pt_diag_release(diag);

@@ -137,7 +137,7 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	/* The run, its TORCH_LOGS part, its TORCH_TRACE part; each loader leaves its struct empty on failure. */
 	if (runs_show_load(ix, id, &run) < 0 || logs_show_load(ix, id, &logs) < 0 ||
-	    tt_show_load(ix, id, &tt, db_diag(ix)) < 0)
+	    tt_show_load(ix, id, &tt) < 0)
 		goto out;
 	if (ctx->json) {
 		json_t *j = render_run_show_json(&(struct run_show_view){ &run, &logs, &tt });

@@ -52,7 +52,7 @@ int cmd_timeline(int argc, char **argv, struct pt_cli *ctx)
 	if (!f) {
 		pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "cannot create: %s", strerror(errno));
 	} else {
-		int r = tt_timeline_write(ix, run, f, &n, &skipped, &diag);
+		int r = tt_timeline_write(ix, run, f, &n, &skipped);
 
 		if ((f != stdout && fclose(f) != 0) || (f == stdout && fflush(f) != 0))
 			pt_diag_add(&diag, PT_SEV_ERROR, out, NULL, "write failed");

@@ -11,11 +11,13 @@
 
 #include "clock.h"
 
+#include "db_feed.h"
 #include "dispatch.h"
 #include "schema.h"
 #include "lines.h"
 #include "logs_query.h"
 #include "numparse.h"
+#include "rundir.h"
 #include "spool.h"
 #include "diag.h"
 #include "strbuf.h"
@@ -1129,7 +1131,7 @@ int logs_ingest_run_dir(struct db *ix, int64_t run_id, int64_t ref_us, long tz_o
 {
 	struct spool_reader r;
 	struct logs_ingest *ig;
-	char *dir = db_run_dir(ix, run_id);
+	char *dir = rundir_path(ix, run_id);
 	const uint8_t *data;
 	size_t len;
 	int stream, rc;

@@ -119,7 +119,7 @@ static int write_timeline(struct rctx *c)
 		free(path);
 		return rc;
 	}
-	rc = tt_timeline_write(c->ix, c->o->run_id, f, &n, &skipped, c->diag);
+	rc = tt_timeline_write(c->ix, c->o->run_id, f, &n, &skipped);
 	if (rc == 0 && ftell(f) > 0)
 		c->st->bytes += (uint64_t)ftell(f);
 	if (fclose(f) && rc == 0)
@@ -181,10 +181,10 @@ int report_write(struct db *ix, const struct report_opts *o, struct report_stats
 	}
 	static const char *const dump_kinds[] = {"dump_file", NULL};
 
-	if (rp_records_of_kinds(ix, o->run_id, dump_kinds, on_dump, &c, diag) < 0 ||
-	    rp_occs_load(ix, o->run_id, &c.occs, diag) < 0 ||
-	    tt_graph_breaks(ix, o->run_id, &c.breaks, diag) < 0 ||
-	    tt_recompiles(ix, o->run_id, &c.recompiles, diag) < 0) {
+	if (rp_records_of_kinds(ix, o->run_id, dump_kinds, on_dump, &c) < 0 ||
+	    rp_occs_load(ix, o->run_id, &c.occs) < 0 ||
+	    tt_graph_breaks(ix, o->run_id, &c.breaks) < 0 ||
+	    tt_recompiles(ix, o->run_id, &c.recompiles) < 0) {
 		rc = -1;
 		goto out;
 	}

@@ -308,13 +308,13 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 		html_raw(&h, "\n");
 	}
 	html_raw(&h, "<h2>Metrics and shape guards</h2>\n");
-	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p, c->diag) < 0)
+	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_compile_rec, &p) < 0)
 		rc = -1;
 	if (!p.shown)
 		html_raw(&h, "<p>No compilation_metrics, symbolic_shape_specialization or "
 			     "guard_added_fast record has this compile id.</p>\n");
 	html_raw(&h, "<h2>Artifacts, in record order</h2>\n<ol>\n");
-	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_art, &a, c->diag) < 0)
+	if (rp_compile_records(c->ix, &c->occs, c->o->run_id, o->file_id, &o->cid, on_art, &a) < 0)
 		rc = -1;
 	if (a.more)
 		html_rawf(&h, "<li>&hellip; and %zu more, not listed (a compile's page lists %d; "
@@ -343,8 +343,7 @@ static int write_compile_page(struct rctx *c, const struct rp_occ *o, const stru
 	if (prev && p.guards.n) {
 		size_t i = 0, j = 0, changes = 0;
 
-		if (rp_compile_records(c->ix, &c->occs, c->o->run_id, prev->file_id, &prev->cid, prev_guards, &pp,
-				       c->diag) < 0)
+		if (rp_compile_records(c->ix, &c->occs, c->o->run_id, prev->file_id, &prev->cid, prev_guards, &pp) < 0)
 			rc = -1;
 		if (p.guards.n > 1)
 			qsort(p.guards.v, p.guards.n, sizeof(char *), pt_cmp_strp);

@@ -347,7 +347,7 @@ static int occ_cmp(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag)
+int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out)
 {
 	struct db_stmt *s, *c;
 	struct cgroup *g;
@@ -355,7 +355,6 @@ int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_d
 	size_t alloc = 0;
 	int rc, err;
 
-	(void)diag;	/* errors reach the index's diag */
 	memset(out, 0, sizeof(*out));
 	if (!(s = db_prepare(ix, SQL_METRICS)) || db_bind(s, "i", run_id) < 0)
 		return -1;
@@ -568,13 +567,11 @@ char *rp_frame_text(struct db *ix, int64_t file_id, json_t *fr)
 	return out;
 }
 
-int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
-	      struct pt_diag *diag)
+int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, unknown ? SQL_UNKNOWN_STACKS : SQL_STACKS);
 	int rc;
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1) {
@@ -617,12 +614,11 @@ static const char SQL_COMPILE_RECS[] =
 	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
 
 int rp_compile_records(struct db *ix, struct rp_occs *occs, int64_t run_id, int64_t file_id,
-		       const struct compileid *cid, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+		       const struct compileid *cid, rp_rec_cb cb, void *ctx)
 {
 	int err;
 	struct cgroup *g = compile_group(ix, occs, run_id, file_id, cid, &err);
 
-	(void)diag;
 	if (!g)
 		return err;
 	for (size_t i = 0; i < g->n; i++) {
@@ -641,9 +637,8 @@ static const char SQL_KIND_RECS[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.kind = ? ORDER BY r.id";
 
 int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
-			rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+			rp_rec_cb cb, void *ctx)
 {
-	(void)diag;
 	for (; *kinds; kinds++) {
 		struct db_stmt *s = db_prepare(ix, SQL_KIND_RECS);
 
@@ -658,11 +653,10 @@ static const char SQL_PAYLOAD_RECS[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.payload_md5 IS NOT NULL"
 	" AND r.kind <> 'chromium_event' AND r.kind <> 'str' ORDER BY r.id";
 
-int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_PAYLOAD_RECS);
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return rec_loop(s, cb, ctx);
@@ -672,11 +666,10 @@ static const char SQL_MISMATCHES[] =
 	"SELECT " REC_COLS REC_FROM " WHERE r.run_id = ? AND r.md5_declared IS NOT NULL"
 	" ORDER BY r.id LIMIT 1000";
 
-int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag)
+int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_MISMATCHES);
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return rec_loop(s, cb, ctx);
@@ -687,12 +680,11 @@ static const char SQL_PAYLOADS[] =
 	" WHERE run_id = ? AND payload_md5 IS NOT NULL AND kind <> 'chromium_event'"
 	" GROUP BY payload_md5 ORDER BY min(id)";
 
-int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag)
+int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_PAYLOADS);
 	int rc;
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1)
@@ -719,11 +711,10 @@ static int count_loop(struct db_stmt *s, rp_count_cb cb, void *ctx)
 static const char SQL_KINDS[] =
 	"SELECT kind, count(*) FROM trace_records WHERE run_id = ? GROUP BY kind ORDER BY kind";
 
-int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
+int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_KINDS);
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return count_loop(s, cb, ctx);
@@ -733,12 +724,11 @@ static const char SQL_FILES[] =
 	"SELECT path, size, rank, name_rank, json_rank, lines, records, payloads, damaged,"
 	" md5_mismatches, rank_conflict FROM trace_files WHERE run_id = ? ORDER BY path";
 
-int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag)
+int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_FILES);
 	int rc;
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1) {
@@ -768,11 +758,10 @@ static const char SQL_RUN_COUNTS[] =
 	" UNION ALL SELECT * FROM (SELECT 'op:' || op, count(*) FROM dispatch_calls"
 	" WHERE" LOGS_RUN_RANGE("id", "1") "GROUP BY op ORDER BY count(*) DESC LIMIT 50)";
 
-int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag)
+int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_RUN_COUNTS);
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return -1;
 	return count_loop(s, cb, ctx);
@@ -797,12 +786,11 @@ static const char SQL_RUN_ROW[] =
 	" 'ended_us', ended_us, 'torch_version', torch_version, 'host', host, 'cwd', cwd)"
 	" FROM runs WHERE id = ?";
 
-json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag)
+json_t *rp_run_row(struct db *ix, int64_t run_id)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_RUN_ROW);
 	json_t *j = NULL;
 
-	(void)diag;
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return NULL;
 	if (db_step(s) == 1) {
@@ -822,12 +810,11 @@ static const char SQL_CRASH[] =
 	" AND kind = 'crash' ORDER BY id LIMIT 1) r"
 	" WHERE c.run_id IS NOT NULL OR r.text IS NOT NULL";
 
-json_t *rp_run_crash(struct db *ix, int64_t run_id, struct pt_diag *diag)
+json_t *rp_run_crash(struct db *ix, int64_t run_id)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_CRASH);
 	json_t *j = NULL;
 
-	(void)diag;	/* errors reach the index's diag */
 	if (!s || db_bind(s, "i", run_id) < 0)
 		return NULL;
 	if (db_step(s) == 1) {
@@ -841,13 +828,11 @@ static const char SQL_ERRORS[] =
 	"SELECT kind, coalesce(level, 0), text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
 	"AND (level >= 40 OR kind IN ('traceback', 'crash')) ORDER BY id LIMIT ?2";
 
-int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
-		  struct pt_diag *diag)
+int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_ERRORS);
 	int rc;
 
-	(void)diag;
 	if (!s || db_bind(s, "ii", run_id, (int64_t)limit) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1)
@@ -865,14 +850,12 @@ static const char SQL_CALLS[] =
 	"SELECT id, parent_id, op, overload, dispatch_key FROM dispatch_calls"
 	" WHERE" LOGS_RUN_RANGE("id", "1") "ORDER BY id LIMIT ?2";
 
-int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
-		 struct pt_diag *diag)
+int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx)
 {
 	struct db_stmt *s = db_prepare(ix, SQL_CALLS);
 	int64_t stack[64];
 	int depth = 0, rc;
 
-	(void)diag;
 	if (!s || db_bind(s, "ii", run_id, (int64_t)limit) < 0)
 		return -1;
 	while ((rc = db_step(s)) == 1) {

@@ -1,7 +1,7 @@
 /*
  * The report's reads from the index (report_data.c holds its SQL): compile
  * occurrences, stacks, payload lists. Plain structs out; nothing prints.
- * Every function returns 0 or -1 (diag).
+ * Every function returns 0 or -1; errors go to the connection's diag (db_diag).
  */
 #ifndef PT_REPORT_DATA_H
 #define PT_REPORT_DATA_H
@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "compileid.h"
-#include "diag.h"
 #include "db.h"
 
 /* One compilation_metrics record (or a compile id that has none: "missing"). */
@@ -41,7 +40,7 @@ struct rp_occs {
 	struct rp_cindex *ci;	/* the index rp_compile_records reads through */
 };
 
-int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out, struct pt_diag *diag);
+int rp_occs_load(struct db *ix, int64_t run_id, struct rp_occs *out);
 
 void rp_occs_release(struct rp_occs *o);
 
@@ -59,8 +58,7 @@ char *rp_frame_text(struct db *ix, int64_t file_id, json_t *frame);
  * compile id) as frames rp_frame_text makes, outermost first. */
 typedef int (*rp_stack_cb)(void *ctx, int64_t rank, const struct compileid *cid,
 			   char **frames, size_t nframes, const char *kind);
-int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx,
-	      struct pt_diag *diag);
+int rp_stacks(struct db *ix, int64_t run_id, int unknown, rp_stack_cb cb, void *ctx);
 
 /* One record of the run, as the pages need it (rank: who, as in struct rp_occ). */
 struct rp_rec {
@@ -79,25 +77,25 @@ typedef int (*rp_rec_cb)(void *ctx, const struct rp_rec *r);
  * compiles the file has (N4). occs: as rp_occs_load filled it.
  */
 int rp_compile_records(struct db *ix, struct rp_occs *occs, int64_t run_id, int64_t file_id,
-		       const struct compileid *cid, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+		       const struct compileid *cid, rp_rec_cb cb, void *ctx);
 /* Rows the compile record reads have stepped through since rp_occs_load (tests, --json). */
 uint64_t rp_compile_rows_read(const struct rp_occs *occs);
 /* Every record of the kinds in kinds[] (NULL-terminated), in file order. */
 int rp_records_of_kinds(struct db *ix, int64_t run_id, const char *const *kinds,
-			rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+			rp_rec_cb cb, void *ctx);
 /* Every record with a payload but chromium events, in file order. */
-int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+int rp_payload_records(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx);
 /* Records whose md5 did not match, and with declared md5s (file:line). */
-int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx, struct pt_diag *diag);
+int rp_md5_mismatches(struct db *ix, int64_t run_id, rp_rec_cb cb, void *ctx);
 
 /* Distinct payloads but chromium events': md5, first kind/name, uses; cb per payload. */
 typedef int (*rp_payload_cb)(void *ctx, const char *md5, const char *kind, const char *name,
 			     const char *envelope, int64_t uses);
-int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx, struct pt_diag *diag);
+int rp_payloads(struct db *ix, int64_t run_id, rp_payload_cb cb, void *ctx);
 
 /* Count of records per kind: cb(kind, n) in kind order. */
 typedef int (*rp_count_cb)(void *ctx, const char *key, int64_t n);
-int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
+int rp_kind_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx);
 
 /* The run's trace files. */
 struct rp_file {
@@ -106,38 +104,36 @@ struct rp_file {
 	const char *rank_conflict;
 };
 typedef int (*rp_file_cb)(void *ctx, const struct rp_file *f);
-int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx, struct pt_diag *diag);
+int rp_files(struct db *ix, int64_t run_id, rp_file_cb cb, void *ctx);
 
 /* A `pttrace run` run's records by kind and level, TORCH_LOGS artifact and
  * dispatcher ops: cb(key, n) with keys "level:WARNING", "artifact:graph_breaks",
  * "op:aten::add". */
-int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx, struct pt_diag *diag);
+int rp_run_counts(struct db *ix, int64_t run_id, rp_count_cb cb, void *ctx);
 
 /*
  * The run's crash, or NULL: {signal, core_note, gdb (run_crash, pttrace
  * run), text, src_file, src_line (its first crash record)}, missing parts
  * null. (torch's version from the trace: tt_torch_version, tt_query.h.)
  */
-json_t *rp_run_crash(struct db *ix, int64_t run_id, struct pt_diag *diag);
+json_t *rp_run_crash(struct db *ix, int64_t run_id);
 
 /* A `pttrace run` run's error records (level >= ERROR, tracebacks, C++ errors), in
  * arrival order, at most limit: cb(kind, level, text). */
 typedef int (*rp_err_cb)(void *ctx, const char *kind, int64_t level, const char *text);
-int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx,
-		  struct pt_diag *diag);
+int rp_run_errors(struct db *ix, int64_t run_id, size_t limit, rp_err_cb cb, void *ctx);
 
 /* The dispatcher call tree of a run, depth first: cb(depth, op, overload, key, id) for
  * at most limit calls (roots in call order, each followed by its callees). */
 typedef int (*rp_call_cb)(void *ctx, int depth, const char *op, const char *overload,
 			  const char *key);
-int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx,
-		 struct pt_diag *diag);
+int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, void *ctx);
 
 /* 1 when the run is in the index, 0 when not, -1 on error (diag). */
 int rp_run_exists(struct db *ix, int64_t run_id);
 
 /* The run's row as a JSON object (id, name, source, argv, status, exit_code, signal,
  * started_us, ended_us, torch_version), or NULL when there is no such run. */
-json_t *rp_run_row(struct db *ix, int64_t run_id, struct pt_diag *diag);
+json_t *rp_run_row(struct db *ix, int64_t run_id);
 
 #endif

@@ -146,9 +146,9 @@ int write_export(struct rctx *c)
 		     "<code>create_unbacked_symbol</code>).</p>\n<table><thead><tr><th>"
 		     "kind</th><th>what</th></tr></thead><tbody>\n");
 	x.exprs = json_object();
-	rc = rp_records_of_kinds(c->ix, c->o->run_id, expr_kinds, on_expr, &x, c->diag);
+	rc = rp_records_of_kinds(c->ix, c->o->run_id, expr_kinds, on_expr, &x);
 	if (rc == 0)
-		rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export, &x, c->diag);
+		rc = rp_records_of_kinds(c->ix, c->o->run_id, export_kinds, on_export, &x);
 	json_decref(x.exprs);
 	html_raw(&h, "</tbody></table>\n");
 	return page_close(c, &h) < 0 ? -1 : rc;

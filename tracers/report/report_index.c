@@ -173,7 +173,7 @@ int write_index(struct rctx *c)
 	struct html h;
 	struct health hc = {&h, 0, 0, 0, 0, 0, 0};
 	struct kinds_ctx kc = {c, json_object()};
-	json_t *run = rp_run_row(c->ix, c->o->run_id, c->diag);
+	json_t *run = rp_run_row(c->ix, c->o->run_id);
 	int64_t ntrace = 0;
 	char title[64];
 	const char *k;
@@ -187,7 +187,7 @@ int write_index(struct rctx *c)
 		return -1;
 	}
 	write_crash(c, &h);
-	if (run && rp_files(c->ix, c->o->run_id, count_file, &ntrace, c->diag) == 0 && ntrace == 0) {
+	if (run && rp_files(c->ix, c->o->run_id, count_file, &ntrace) == 0 && ntrace == 0) {
 		/*
 		 * No TORCH_TRACE file (torch 1.13, TORCH_TRACE off, a crash before the first
 		 * compile): the run's output and errors are the report, not an empty data
@@ -212,7 +212,7 @@ int write_index(struct rctx *c)
 	html_raw(&h, "<h2 id=\"health\">Data health</h2>\n<table><thead><tr><th>file</th><th>rank</th>"
 		     "<th>bytes</th><th>records</th><th>payloads</th><th>damaged lines</th>"
 		     "<th>md5 mismatches</th><th>rank conflict</th></tr></thead><tbody>\n");
-	if (rp_files(c->ix, c->o->run_id, health_file, &hc, c->diag) < 0)
+	if (rp_files(c->ix, c->o->run_id, health_file, &hc) < 0)
 		rc = -1;
 	html_raw(&h, "</tbody></table>\n");
 	html_rawf(&h, "<p>%lld files, %lld records, <span class=\"%s\">%lld damaged lines</span>, "
@@ -223,11 +223,11 @@ int write_index(struct rctx *c)
 	if (hc.mismatches) {
 		html_raw(&h, "<details><summary>Payloads whose md5 differs from the declared one"
 			     "</summary><ul>\n");
-		if (rp_md5_mismatches(c->ix, c->o->run_id, health_mismatch, &h, c->diag) < 0)
+		if (rp_md5_mismatches(c->ix, c->o->run_id, health_mismatch, &h) < 0)
 			rc = -1;
 		html_raw(&h, "</ul></details>\n");
 	}
-	if (rp_kind_counts(c->ix, c->o->run_id, on_kind, &kc, c->diag) < 0)
+	if (rp_kind_counts(c->ix, c->o->run_id, on_kind, &kc) < 0)
 		rc = -1;
 	if (json_object_size(kc.unk)) {
 		html_raw(&h, "<p>Record kinds this pttrace does not know (kept in the index):</p><ul>\n");

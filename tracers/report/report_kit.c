@@ -77,7 +77,7 @@ int write_file(struct rctx *c, const char *rel, const void *data, size_t n)
 
 int load_payload(struct rctx *c, const char *md5, char **data, size_t *len)
 {
-	return tt_payload_get(c->ix, md5, data, len, c->diag);
+	return tt_payload_get(c->ix, md5, data, len);
 }
 
 /* The md5 of the dump_file payload named file (length n), or NULL. */

@@ -266,7 +266,7 @@ static int on_loose(void *ctx, const struct rp_rec *r)
 int64_t write_loose(struct rctx *c)
 {
 	struct loose l = {.c = c};
-	int rc = rp_payload_records(c->ix, c->o->run_id, on_loose, &l, c->diag);
+	int rc = rp_payload_records(c->ix, c->o->run_id, on_loose, &l);
 
 	if (!l.open)
 		return rc < 0 ? -1 : 0;

@@ -141,7 +141,7 @@ int write_payloads(struct rctx *c)
 {
 	struct ppage pp = {c, 0};
 
-	if (rp_payloads(c->ix, c->o->run_id, on_payload, &pp, c->diag) < 0 || pp.rc < 0)
+	if (rp_payloads(c->ix, c->o->run_id, on_payload, &pp) < 0 || pp.rc < 0)
 		return -1;
 	if (c->npaged > 1)
 		qsort(c->paged, c->npaged, sizeof(*c->paged), pt_cmp_strp);

@@ -107,7 +107,7 @@ int write_run_section(struct rctx *c, struct html *h, json_t *run)
 		html_text(h, json_string_value(json_object_get(run, "torch_version")));
 	} else {
 		/* An imported trace: torch 2.14 says its version in a torch_version artifact. */
-		char *md5 = NULL, *tv = tt_torch_version(c->ix, c->o->run_id, &md5, c->diag);
+		char *md5 = NULL, *tv = tt_torch_version(c->ix, c->o->run_id, &md5);
 
 		if (tv) {
 			html_text(h, tv);
@@ -132,13 +132,13 @@ int write_run_section(struct rctx *c, struct html *h, json_t *run)
 		    "<p>By kind and level, by TORCH_LOGS artifact, and the 50 most called "
 		    "operators (<code>op:</code>).</p>\n<table class=\"sortable\"><thead><tr><th>what"
 		    "</th><th>records</th></tr></thead><tbody>\n");
-	rc = rp_run_counts(c->ix, c->o->run_id, on_run_count, h, c->diag);
+	rc = rp_run_counts(c->ix, c->o->run_id, on_run_count, h);
 	html_raw(h, "</tbody></table>\n");
 	html_rawf(h, "<h3 id=\"errors\">Errors and tracebacks</h3>\n<p>The first %d records at level "
 		  "ERROR or above and every traceback, as the run printed them "
 		  "(<code>pttrace logs RUN --level ERROR</code> has them all).</p>\n<ul>\n",
 		  RUN_ERRORS_MAX);
-	if (rp_run_errors(c->ix, c->o->run_id, RUN_ERRORS_MAX, on_run_error, h, c->diag) < 0)
+	if (rp_run_errors(c->ix, c->o->run_id, RUN_ERRORS_MAX, on_run_error, h) < 0)
 		rc = -1;
 	html_raw(h, "</ul>\n");
 	{
@@ -147,7 +147,7 @@ int write_run_section(struct rctx *c, struct html *h, json_t *run)
 		html_rawf(h, "<h3 id=\"calls\">Dispatcher call tree</h3>\n<details><summary>The first "
 			  "%d calls, callees under their callers (<code>pttrace ops RUN --tree</code> "
 			  "has them all)</summary>\n", CALL_TREE_MAX);
-		if (rp_call_tree(c->ix, c->o->run_id, CALL_TREE_MAX, on_call, &t, c->diag) < 0)
+		if (rp_call_tree(c->ix, c->o->run_id, CALL_TREE_MAX, on_call, &t) < 0)
 			rc = -1;
 		tree_close(&t);
 		if (!t.n)
@@ -161,7 +161,7 @@ int write_run_section(struct rctx *c, struct html *h, json_t *run)
 /* A crash comes first: the signal, the Python frame, what was printed, the core and gdb. */
 void write_crash(struct rctx *c, struct html *h)
 {
-	json_t *cr = rp_run_crash(c->ix, c->o->run_id, c->diag);
+	json_t *cr = rp_run_crash(c->ix, c->o->run_id);
 	const char *text, *s;
 	int sig;
 

@@ -122,7 +122,7 @@ static void trie_write(struct rctx *c, struct html *h, const struct tnode *n, in
 int write_trie(struct rctx *c, struct html *h, int unknown)
 {
 	struct tnode root = {0};
-	int rc = rp_stacks(c->ix, c->o->run_id, unknown, trie_add, &root, c->diag);
+	int rc = rp_stacks(c->ix, c->o->run_id, unknown, trie_add, &root);
 
 	if (rc == 0 && root.nkids) {
 		html_raw(h, unknown ? "<h2 id=\"unknown-stacks\">Unknown stacks</h2>\n"

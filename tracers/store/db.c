@@ -1,13 +1,16 @@
 /*
- * SQLite connection and statement wrapper (fossil's struct Stmt): prepare
- * once, bind every value, check every return code and report it with the
- * SQL. Schema creation is schema.c's job.
+ * db.c: the SQLite connection and statement wrapper (fossil's struct Stmt):
+ * open and harden the connection, prepare once, bind every value, check every
+ * return code and report it with the SQL; column reads, REGEXP, transactions
+ * and bounded batches. The row feeds (db_feed.c) and the JSON scanners
+ * (db_jscan.c) reach the connection through db_internal.h; where runs keep
+ * their files is rundir.c's, the schema schema.c's.
  */
 #include "db.h"
+#include "db_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <regex.h>
 #include <sqlite3.h>
@@ -25,17 +28,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* A row feed (db_feed_declare): the vtab below reads it. */
-struct db_feed {
-	char *name;
-	char *decl;		/* "CREATE TABLE x(<columns>)" for sqlite3_declare_vtab */
-	db_feed_col_fn col;
-	const void *rows;	/* db_feed_run's, while it steps; NULL otherwise */
-	size_t n;
-	struct db_feed *next;
-};
-
-/* The connection and a statement: opaque outside this file (db.h). */
+/* The connection and a statement: opaque outside this file (db.h, db_internal.h). */
 struct db {
 	struct sqlite3 *db;
 	char *path;		/* the database file */
@@ -51,7 +44,7 @@ struct db {
 	uint64_t batch_txn;	/* transactions the batch opened: changes at every commit */
 	size_t batch_rows, batch_max;
 	uint64_t batch_start_ns, batch_max_ns;
-	struct db_feed *feeds;	/* db_feed_declare's, freed after the connection */
+	struct db_feed *feeds;	/* db_feed_declare's (db_feed.c; SQLite frees them at close) */
 };
 
 struct db_stmt {
@@ -86,7 +79,7 @@ size_t db_batch_rows(const struct db *ix)
 	return ix->batch_rows;
 }
 
-static void sql_error(struct db *ix, const char *call, const char *sql)
+void db_sql_error(struct db *ix, const char *call, const char *sql)
 {
 	pt_diag_add(ix->diag, PT_SEV_ERROR, ix->path, sql, "%s: %s", call,
 		    ix->db ? sqlite3_errmsg(ix->db) : "no connection");
@@ -193,7 +186,7 @@ static int readonly_fallback(struct db *ix)
 	uri = pt_strbuf_detach(&b);
 	if (sqlite3_open_v2(uri, &ix->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
-		sql_error(ix, "sqlite3_open_v2 (immutable)", NULL);
+		db_sql_error(ix, "sqlite3_open_v2 (immutable)", NULL);
 	else
 		rc = 0;
 	free(uri);
@@ -201,7 +194,7 @@ static int readonly_fallback(struct db *ix)
 }
 
 /*
- * The authorizer of every connection (harden). fts3_tokenizer() with one
+ * The authorizer of every connection (db_harden). fts3_tokenizer() with one
  * argument returns a tokenizer's address (an ASLR leak); with two it
  * registers any bytes as one, which the next FTS3 use calls. With
  * SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER off the first returns NULL and the
@@ -227,7 +220,7 @@ static int authorize(void *ctx, int action, const char *a, const char *fn, const
  * tables and sqlite_dbpage, journal_mode=OFF). Both options since SQLite
  * 3.26; Debian 12 has 3.40. SQLITE_OK, or the authorizer's error.
  */
-static int harden(sqlite3 *db)
+int db_harden(sqlite3 *db)
 {
 #ifdef SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL);
@@ -300,13 +293,13 @@ int db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *d
 	oflags = ix->readonly ? SQLITE_OPEN_READONLY
 			      : SQLITE_OPEN_READWRITE | (flags & DB_NO_CREATE ? 0 : SQLITE_OPEN_CREATE);
 	if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		sql_error(ix, "sqlite3_open_v2", NULL);
+		db_sql_error(ix, "sqlite3_open_v2", NULL);
 		goto fail;
 	}
 	if (ix->readonly && readonly_fallback(ix) < 0)
 		goto fail;
-	if (harden(ix->db) != SQLITE_OK) {
-		sql_error(ix, "sqlite3_set_authorizer", NULL);
+	if (db_harden(ix->db) != SQLITE_OK) {
+		db_sql_error(ix, "sqlite3_set_authorizer", NULL);
 		goto fail;
 	}
 	sqlite3_extended_result_codes(ix->db, 1);
@@ -338,6 +331,21 @@ fail:
 const char *db_path(const struct db *ix)
 {
 	return ix->path;
+}
+
+const char *db_dir(const struct db *ix)
+{
+	return ix->dir;
+}
+
+struct sqlite3 *db_handle(struct db *ix)
+{
+	return ix->db;
+}
+
+struct db_feed **db_feeds(struct db *ix)
+{
+	return &ix->feeds;
 }
 
 void db_set_parts(struct db *ix, const struct schema_part *const *parts, size_t n)
@@ -378,14 +386,6 @@ void db_close(struct db *ix)
 
 		PT_BUG("unfinalized statement: %s", left ? sqlite3_sql(left) : "(none: a backup?)");
 	}
-	while (ix->feeds) {
-		struct db_feed *f = ix->feeds;
-
-		ix->feeds = f->next;
-		free(f->name);
-		free(f->decl);
-		free(f);
-	}
 	free(ix->path);
 	free(ix->dir);
 	free(ix);
@@ -418,7 +418,7 @@ struct db_stmt *db_prepare(struct db *ix, const char *sql)
 	s = pt_xcalloc(1, sizeof(*s));
 	if (sqlite3_prepare_v3(ix->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->st, NULL) !=
 	    SQLITE_OK) {
-		sql_error(ix, "sqlite3_prepare_v3", sql);
+		db_sql_error(ix, "sqlite3_prepare_v3", sql);
 		sqlite3_finalize(s->st);
 		free(s);
 		return NULL;
@@ -503,7 +503,7 @@ static int vbind(struct db_stmt *s, int first, const char *fmt, va_list ap, void
 		}
 	}
 	if (rc != SQLITE_OK) {
-		sql_error(s->ix, "sqlite3_bind", s->sql);
+		db_sql_error(s->ix, "sqlite3_bind", s->sql);
 		return -1;
 	}
 	return 0;
@@ -563,7 +563,7 @@ int db_step(struct db_stmt *s)
 		sqlite3_reset(s->st);
 		return 0;
 	}
-	sql_error(s->ix, "sqlite3_step", s->sql);
+	db_sql_error(s->ix, "sqlite3_step", s->sql);
 	sqlite3_reset(s->st);
 	return -1;
 }
@@ -591,315 +591,6 @@ int db_run(struct db_stmt *s, const char *fmt, ...)
 	return rc;
 }
 
-/*
- * Row feeds: one eponymous-only virtual table per feed (no xCreate, so it
- * exists under its module's name in this connection and nowhere in the
- * schema). A scan shows the rows db_feed_run passed, in order; the caller's
- * col function gives each value, text as SQLITE_STATIC (it outlives the step).
- */
-struct feed_vtab {
-	sqlite3_vtab base;
-	struct db_feed *f;
-};
-
-struct feed_cursor {
-	sqlite3_vtab_cursor base;
-	size_t row;
-};
-
-static int feed_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-			sqlite3_vtab **out, char **err)
-{
-	struct db_feed *f = aux;
-	struct feed_vtab *t;
-	int rc;
-
-	(void)argc;
-	(void)argv;
-	(void)err;
-	if ((rc = sqlite3_declare_vtab(db, f->decl)) != SQLITE_OK)
-		return rc;
-	if (!(t = sqlite3_malloc(sizeof(*t))))
-		return SQLITE_NOMEM;
-	memset(t, 0, sizeof(*t));
-	t->f = f;
-	*out = &t->base;
-	return SQLITE_OK;
-}
-
-static int feed_best_index(sqlite3_vtab *t, sqlite3_index_info *info)
-{
-	(void)t;
-	info->estimatedCost = 1e6;	/* a full scan is all it does */
-	return SQLITE_OK;
-}
-
-static int feed_disconnect(sqlite3_vtab *t)
-{
-	sqlite3_free(t);
-	return SQLITE_OK;
-}
-
-static int feed_open(sqlite3_vtab *t, sqlite3_vtab_cursor **out)
-{
-	struct feed_cursor *c;
-
-	(void)t;
-	if (!(c = sqlite3_malloc(sizeof(*c))))
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof(*c));
-	*out = &c->base;
-	return SQLITE_OK;
-}
-
-static int feed_close(sqlite3_vtab_cursor *c)
-{
-	sqlite3_free(c);
-	return SQLITE_OK;
-}
-
-static int feed_filter(sqlite3_vtab_cursor *c, int idx, const char *idxstr, int argc,
-		       sqlite3_value **argv)
-{
-	(void)idx;
-	(void)idxstr;
-	(void)argc;
-	(void)argv;
-	((struct feed_cursor *)c)->row = 0;
-	return SQLITE_OK;
-}
-
-static int feed_next(sqlite3_vtab_cursor *c)
-{
-	((struct feed_cursor *)c)->row++;
-	return SQLITE_OK;
-}
-
-static int feed_eof(sqlite3_vtab_cursor *c)
-{
-	const struct db_feed *f = ((struct feed_vtab *)c->pVtab)->f;
-
-	return ((struct feed_cursor *)c)->row >= f->n;
-}
-
-static int feed_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col)
-{
-	const struct db_feed *f = ((struct feed_vtab *)c->pVtab)->f;
-	struct db_val v = { DB_VAL_NULL, 0, NULL, 0 };
-
-	f->col(f->rows, ((struct feed_cursor *)c)->row, col, &v);
-	if (v.type == DB_VAL_INT)
-		sqlite3_result_int64(ctx, v.i);
-	else if (v.type == DB_VAL_TEXT)
-		sqlite3_result_text64(ctx, v.s ? v.s : "", v.n, SQLITE_STATIC, SQLITE_UTF8);
-	return SQLITE_OK;	/* nothing set: NULL */
-}
-
-static int feed_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid)
-{
-	*rowid = (sqlite3_int64)((struct feed_cursor *)c)->row;
-	return SQLITE_OK;
-}
-
-static const sqlite3_module feed_module = {
-	.iVersion = 1,
-	.xCreate = NULL,	/* eponymous-only */
-	.xConnect = feed_connect,
-	.xBestIndex = feed_best_index,
-	.xDisconnect = feed_disconnect,
-	.xDestroy = feed_disconnect,
-	.xOpen = feed_open,
-	.xClose = feed_close,
-	.xFilter = feed_filter,
-	.xNext = feed_next,
-	.xEof = feed_eof,
-	.xColumn = feed_column,
-	.xRowid = feed_rowid,
-};
-
-struct db_feed *db_feed_declare(struct db *ix, const char *name, const char *columns,
-				db_feed_col_fn col)
-{
-	struct db_feed *f;
-
-	for (f = ix->feeds; f; f = f->next) {
-		if (!strcmp(f->name, name)) {
-			f->col = col;
-			return f;
-		}
-	}
-	f = pt_xcalloc(1, sizeof(*f));
-	f->name = pt_xstrdup(name);
-	f->decl = pt_xasprintf("CREATE TABLE x(%s)", columns);
-	f->col = col;
-	if (sqlite3_create_module_v2(ix->db, name, &feed_module, f, NULL) != SQLITE_OK) {
-		sql_error(ix, "sqlite3_create_module_v2", f->decl);
-		free(f->name);
-		free(f->decl);
-		free(f);
-		return NULL;
-	}
-	f->next = ix->feeds;
-	ix->feeds = f;
-	return f;
-}
-
-int db_feed_run(struct db_feed *f, struct db_stmt *ins, const void *rows, size_t n)
-{
-	int rc;
-
-	if (!n)
-		return 0;
-	f->rows = rows;
-	f->n = n;
-	while ((rc = db_step(ins)) == 1)
-		;
-	f->rows = NULL;
-	f->n = 0;
-	return rc;
-}
-
-struct db_jscan {
-	sqlite3 *db;
-	sqlite3_stmt *each;	/* SELECT key, type, atom, fullkey FROM json_each(?1, ?2) */
-	sqlite3_stmt *named;	/* the same, WHERE key IN (?3, ?4) */
-	sqlite3_stmt *strict;	/* SELECT json_valid(?1); NULL before SQLite 3.42 */
-};
-
-struct db_jscan *db_jscan_new(struct pt_diag *diag)
-{
-	struct db_jscan *j = pt_xcalloc(1, sizeof(*j));
-	static const char sql[] = "SELECT key, type, atom, fullkey FROM json_each(?1, ?2)";
-	/* The filter before the other columns: a member not asked for costs its key alone. */
-	static const char named[] = "SELECT key, type, atom, fullkey FROM json_each(?1, ?2)"
-				    " WHERE key IN (?3, ?4)";
-	/*
-	 * From 3.42 on, json_each also reads JSON5 (unquoted and single-quoted
-	 * keys, trailing commas, comments, hex, +1, .5, Infinity), which json_valid
-	 * with one argument still refuses; before 3.42 json_each itself refuses it.
-	 */
-	static const char strict[] = "SELECT json_valid(?1)";
-	const char *at = sql;
-
-	if (sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK ||
-	    harden(j->db) != SQLITE_OK ||
-	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &j->each, NULL) != SQLITE_OK ||
-	    (at = named, sqlite3_prepare_v3(j->db, named, -1, SQLITE_PREPARE_PERSISTENT, &j->named,
-					    NULL)) != SQLITE_OK ||
-	    (sqlite3_libversion_number() >= 3042000 &&
-	     (at = strict, sqlite3_prepare_v3(j->db, strict, -1, SQLITE_PREPARE_PERSISTENT, &j->strict,
-					      NULL)) != SQLITE_OK)) {
-		pt_diag_add(diag, PT_SEV_ERROR, NULL, at, "sqlite3_prepare_v3 (in-memory): %s",
-			    j->db ? sqlite3_errmsg(j->db) : "out of memory");
-		db_jscan_free(j);
-		return NULL;
-	}
-	return j;
-}
-
-void db_jscan_free(struct db_jscan *j)
-{
-	if (!j)
-		return;
-	sqlite3_finalize(j->each);
-	sqlite3_finalize(j->named);
-	sqlite3_finalize(j->strict);
-	sqlite3_close_v2(j->db);
-	free(j);
-}
-
-/* json_each's type names, told apart by their first two letters. */
-static enum db_json_type json_type_of(const unsigned char *t)
-{
-	switch (t ? t[0] : 0) {
-	case 'n': return DB_JSON_NULL;
-	case 'f': return DB_JSON_FALSE;
-	case 'i': return DB_JSON_INTEGER;
-	case 'r': return DB_JSON_REAL;
-	case 'a': return DB_JSON_ARRAY;
-	case 'o': return DB_JSON_OBJECT;
-	case 't': return t[1] == 'r' ? DB_JSON_TRUE : DB_JSON_TEXT;
-	default: PT_BUG("json_each: type '%s'", t ? (const char *)t : "(null)");
-	}
-}
-
-/* The rows of st (text, path and any filter bound) to fn; see db_json_members. */
-static int json_walk(sqlite3_stmt *st, db_json_member_fn fn, void *ctx)
-{
-	int rc, out = 0;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_json_member m = { 0 };
-
-		if (sqlite3_column_type(st, 0) == SQLITE_TEXT) {
-			m.key = (const char *)sqlite3_column_text(st, 0);
-			m.key_len = (size_t)sqlite3_column_bytes(st, 0);
-		} else {
-			m.index = sqlite3_column_int64(st, 0);
-		}
-		m.type = json_type_of(sqlite3_column_text(st, 1));
-		m.path = (const char *)sqlite3_column_text(st, 3);
-		if (m.type == DB_JSON_INTEGER) {
-			m.i = sqlite3_column_int64(st, 2);
-		} else if (m.type == DB_JSON_TEXT) {
-			m.s = (const char *)sqlite3_column_text(st, 2);
-			m.n = (size_t)sqlite3_column_bytes(st, 2);
-		}
-		if (fn(ctx, &m))
-			break;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		out = 1;	/* malformed JSON, a bad path, or worse: the caller's other way decides */
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return out;
-}
-
-/* text and path bound to st's ?1 and ?2: 0, or 1 (reset) when binding failed. */
-static int json_bind(sqlite3_stmt *st, const char *text, size_t len, const char *path)
-{
-	if (sqlite3_bind_text64(st, 1, text, len, SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
-	    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC) != SQLITE_OK) {
-		sqlite3_reset(st);
-		return 1;
-	}
-	return 0;
-}
-
-int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
-		    db_json_member_fn fn, void *ctx)
-{
-	return json_bind(j->each, text, len, path) || json_walk(j->each, fn, ctx);
-}
-
-int db_json_strict(struct db_jscan *j, const char *text, size_t len)
-{
-	int ok;
-
-	if (!j->strict)
-		return 1;
-	if (sqlite3_bind_text64(j->strict, 1, text, len, SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
-		sqlite3_reset(j->strict);
-		return 0;
-	}
-	ok = sqlite3_step(j->strict) == SQLITE_ROW && sqlite3_column_int(j->strict, 0) == 1;
-	sqlite3_reset(j->strict);
-	sqlite3_clear_bindings(j->strict);
-	return ok;
-}
-
-int db_json_named(struct db_jscan *j, const char *text, size_t len, const char *path,
-		  const char *key1, const char *key2, db_json_member_fn fn, void *ctx)
-{
-	if (json_bind(j->named, text, len, path) ||
-	    sqlite3_bind_text(j->named, 3, key1, -1, SQLITE_STATIC) != SQLITE_OK ||
-	    sqlite3_bind_text(j->named, 4, key2, -1, SQLITE_STATIC) != SQLITE_OK) {
-		sqlite3_reset(j->named);
-		return 1;
-	}
-	return json_walk(j->named, fn, ctx);
-}
 
 int64_t db_col_int(struct db_stmt *s, int col)
 {
@@ -985,7 +676,7 @@ int db_add_regexp(struct db *ix)
 {
 	if (sqlite3_create_function_v2(ix->db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				       NULL, regexp_fn, NULL, NULL, NULL) != SQLITE_OK) {
-		sql_error(ix, "sqlite3_create_function_v2", "regexp");
+		db_sql_error(ix, "sqlite3_create_function_v2", "regexp");
 		return -1;
 	}
 	return 0;
@@ -1102,7 +793,7 @@ int db_checkpoint(struct db *ix)
 	/* BUSY: another checkpoint runs; the next one takes over. */
 	if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
 		return 0;
-	sql_error(ix, "sqlite3_wal_checkpoint_v2", NULL);
+	db_sql_error(ix, "sqlite3_wal_checkpoint_v2", NULL);
 	return -1;
 }
 
@@ -1121,46 +812,4 @@ int db_batch_end(struct db *ix)
 		return 0;
 	}
 	return db_commit(ix);
-}
-
-char *db_runs_dir(const struct db *ix)
-{
-	return pt_xasprintf("%s/runs", ix->dir);
-}
-
-char *db_run_dir(const struct db *ix, int64_t run_id)
-{
-	return pt_xasprintf("%s/runs/%lld", ix->dir, (long long)run_id);
-}
-
-int db_make_run_dir(struct db *ix, int64_t run_id)
-{
-	char *d = db_run_dir(ix, run_id);
-	int rc = pt_mkdirs(d, 0700);
-
-	if (rc < 0)
-		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot create directory: %s",
-			    strerror(errno));
-	free(d);
-	return rc;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-int db_remove_run_dir(struct db *ix, int64_t run_id)
-{
-	char *d = db_run_dir(ix, run_id);
-	int rc = 0;
-
-	if (access(d, F_OK) == 0 && nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS) != 0) {
-		pt_diag_add(ix->diag, PT_SEV_ERROR, d, NULL, "cannot remove: %s", strerror(errno));
-		rc = -1;
-	}
-	free(d);
-	return rc;
 }

@@ -1,17 +1,10 @@
 /*
- * The SQLite index: one connection, the statement wrapper every query and
- * insert goes through (values are always bound, or read from a row feed,
- * never printed into SQL),
- * transactions in bounded batches, and where runs keep their files.
- * db.c is the only file that includes sqlite3.h; it knows nothing of the
- * schema (schema.h creates it, tracers/parts.c lists its parts).
- *
- * Layout on disk (the database's directory is the "data dir"):
- *   <dir>/pttrace.db            the database (WAL mode: also -wal and -shm)
- *   <dir>/runs/<id>/            one directory per run (id = runs.id):
- *       stdout.log, stderr.log  the child's raw output, byte for byte
- *       order.bin               arrival order of the chunks of both (see spool.h)
- *       trace/                  TORCH_TRACE files (the child writes them)
+ * db.h: the SQLite index. One connection, the statement wrapper every query
+ * and insert goes through (values are always bound, or read from a row feed,
+ * db_feed.h, never printed into SQL), and transactions in bounded batches.
+ * Only db.c, db_feed.c and db_jscan.c include sqlite3.h; none knows the
+ * schema (schema.h creates it, tracers/parts.c lists its parts). Where runs
+ * keep their files beside the database: rundir.h.
  * Errors go to the struct pt_diag given to db_open, as
  * "sqlite3_prepare_v3: <sqlite message>" with the SQL as the place.
  */
@@ -24,9 +17,7 @@
 
 #include "diag.h"
 
-struct sqlite3;
 struct schema_part;
-struct sqlite3_stmt;
 
 enum db_open_flags {
 	DB_READONLY = 1 << 0,	/* SQLITE_OPEN_READONLY; schema is checked, not created */
@@ -45,6 +36,8 @@ struct db_stmt;
 struct pt_diag *db_diag(const struct db *ix);
 /* The database file. */
 const char *db_path(const struct db *ix);
+/* Its directory, the path's symbolic links resolved: runs/ lives here (rundir.h). */
+const char *db_dir(const struct db *ix);
 /* Opened with DB_READONLY. */
 int db_readonly(const struct db *ix);
 /* 1 inside db_batch_begin .. db_batch_end (db_rollback ends a batch too). */
@@ -122,93 +115,6 @@ void db_reset(struct db_stmt *s);
 /* db_bind + db_step until done: for INSERT/UPDATE/DELETE. 0 or -1. */
 int db_run(struct db_stmt *s, const char *fmt, ...);
 
-/*
- * A row feed: the caller's rows shown to SQLite as a table of this
- * connection only (an eponymous virtual table, nothing written to the
- * schema), so that one "INSERT INTO t(cols) SELECT * FROM name" takes a
- * whole batch. SQLite then reads each value as it reads a table's column,
- * with no binding and no VALUES rows to run: about 1.4x less CPU per row
- * than a multi-row INSERT ... VALUES with every value bound (bench/README.md,
- * issue 20). col gives row `row`, column `col` (from 0, in the order of
- * `columns`) of the rows passed to db_feed_run; text is not copied and must
- * stay as it is until db_feed_run returns.
- */
-enum db_val_type { DB_VAL_NULL, DB_VAL_INT, DB_VAL_TEXT };
-struct db_val {
-	enum db_val_type type;
-	int64_t i;		/* DB_VAL_INT */
-	const char *s;		/* DB_VAL_TEXT: s[0..n), any bytes */
-	size_t n;
-};
-typedef void (*db_feed_col_fn)(const void *rows, size_t row, int col, struct db_val *out);
-struct db_feed;
-
-/*
- * Declare the feed `name` (an SQL identifier) with these columns ("a, b,
- * c") on ix; declaring a name again gives the feed already declared. NULL on
- * error (diag). db_close frees it.
- */
-struct db_feed *db_feed_declare(struct db *ix, const char *name, const char *columns,
-				db_feed_col_fn col);
-
-/*
- * Step ins, a statement of ix that reads the feed (prepared after
- * db_feed_declare), to its end with n rows of `rows` showing; the feed shows
- * none again afterwards. 0 or -1 (diag).
- */
-int db_feed_run(struct db_feed *f, struct db_stmt *ins, const void *rows, size_t n);
-
-/*
- * JSON read by SQLite's own parser (json_each), for a hot path that wants a
- * few members of many small documents without building them: jansson
- * builds every value, one character at a time (bench/README.md, issue 20:
- * TORCH_TRACE envelopes, 0.43 s against 0.17-0.23 s for two json_each
- * passes). A scanner is an in-memory connection of its own, for one thread.
- */
-enum db_json_type { DB_JSON_NULL, DB_JSON_TRUE, DB_JSON_FALSE, DB_JSON_INTEGER, DB_JSON_REAL,
-		    DB_JSON_TEXT, DB_JSON_ARRAY, DB_JSON_OBJECT };
-struct db_json_member {
-	const char *key;	/* an object's member: its key (as SQLite gives it); NULL for an element */
-	size_t key_len;
-	int64_t index;		/* an array's element: its index */
-	const char *path;	/* its path, as db_json_members takes one (json_each's fullkey) */
-	enum db_json_type type;
-	int64_t i;		/* DB_JSON_INTEGER */
-	const char *s;		/* DB_JSON_TEXT: the string's value */
-	size_t n;
-};
-/* Called per member, in the document's order; nonzero stops the walk. */
-typedef int (*db_json_member_fn)(void *ctx, const struct db_json_member *m);
-struct db_jscan;
-
-/* A scanner, or NULL (diag). */
-struct db_jscan *db_jscan_new(struct pt_diag *diag);
-void db_jscan_free(struct db_jscan *j);
-
-/*
- * The members of the object or array at path ("$": the document itself) of
- * text[0..len), in order, to fn; the pointers in a member last until fn
- * returns. 0 done (nothing at path: no call), 1 text is not JSON that SQLite
- * reads (or anything failed: the caller parses it another way).
- */
-int db_json_members(struct db_jscan *j, const char *text, size_t len, const char *path,
-		    db_json_member_fn fn, void *ctx);
-/*
- * 1 when text[0..len) is JSON as RFC 8259 has it, 0 when json_each would read
- * it only as JSON5 (SQLite 3.42 and later read that too; json_valid with one
- * argument does not) or it is no JSON at all. Before 3.42, json_each reads
- * nothing else and this is 1 unchecked: db_json_members says the rest.
- */
-int db_json_strict(struct db_jscan *j, const char *text, size_t len);
-
-/*
- * The same for the members of the object at path whose key is key1 or key2
- * (the key as json_each gives it, escapes decoded), in order: the others
- * cost SQLite their key alone, no value and no path (issue 20).
- */
-int db_json_named(struct db_jscan *j, const char *text, size_t len, const char *path,
-		  const char *key1, const char *key2, db_json_member_fn fn, void *ctx);
-
 /* Column values of the current row (index from 0). Text may be NULL. */
 int64_t db_col_int(struct db_stmt *s, int col);
 double db_col_double(struct db_stmt *s, int col);
@@ -278,15 +184,5 @@ uint64_t db_batch_age_ms(const struct db *ix);
  * does the copying and its fsyncs. 0, or -1 (diag).
  */
 int db_checkpoint(struct db *ix);
-
-/* "<dir>/runs" and "<dir>/runs/<id>"; caller frees. */
-char *db_runs_dir(const struct db *ix);
-char *db_run_dir(const struct db *ix, int64_t run_id);
-
-/* mkdir -p of the run's directory (mode 0700). Returns 0 or -1 (diag). */
-int db_make_run_dir(struct db *ix, int64_t run_id);
-
-/* Remove a run's directory and everything in it. Returns 0 or -1 (diag). */
-int db_remove_run_dir(struct db *ix, int64_t run_id);
 
 #endif

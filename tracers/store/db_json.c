@@ -1,4 +1,4 @@
-/* Query results as JSON rows; see db_json.h. */
+/* db_json.c: query results as JSON rows (db_json.h), built with jansson. */
 #include "db_json.h"
 
 #include <stdarg.h>

@@ -1,7 +1,8 @@
 /*
- * Query results as JSON: every row an object (column name -> integer, real,
- * string or null), for --json output and `pttrace sql`. Internal data should
- * use structs (runs.h's struct run_row), not these.
+ * db_json.h: query results as JSON documents. Every row an object (column
+ * name -> integer, real, string or null), for --json output and `pttrace
+ * sql`. Internal data should use structs (runs.h's struct run_row), not
+ * these. (Reading JSON with SQLite's parser is db_jscan.h's.)
  */
 #ifndef PT_DB_JSON_H
 #define PT_DB_JSON_H

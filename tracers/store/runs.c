@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "jsonout.h"
+#include "rundir.h"
 #include "strbuf.h"
 #include "version.h"
 #include "db_json.h"
@@ -70,7 +71,7 @@ int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)
 	/* Ids are never given twice: a deleted run's id stays taken. */
 	if (db_exec(ix, seq_sql) < 0)
 		goto out;
-	if (db_make_run_dir(ix, *run_id) < 0)
+	if (rundir_make(ix, *run_id) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -176,7 +177,7 @@ int runs_delete(struct db *ix, int64_t run_id)
 
 	if (!s || db_run(s, "i", run_id) < 0)
 		return -1;
-	return db_remove_run_dir(ix, run_id);
+	return rundir_remove(ix, run_id);
 }
 
 /* When the process pid started, in UTC seconds (/proc), or -1 when unknown. */

@@ -227,7 +227,7 @@ static int same_key(const struct tt_compile *c, int64_t file_id, const struct co
  * however many compiles a file has or names a compile has (N4, N15).
  */
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
-			struct tt_compiles *out, struct pt_diag *diag)
+			struct tt_compiles *out)
 {
 	struct db_stmt *s = NULL;
 	struct tt_run_file *files = NULL;
@@ -235,7 +235,6 @@ int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 	size_t alloc = 0, last = 0, nfiles = 0;
 	int rc;
 
-	(void)diag;
 	memset(out, 0, sizeof(*out));
 	if (tt_run_files_load(ix, run_id, &files, &nfiles) < 0)
 		return -1;

@@ -177,7 +177,7 @@ static int reasons(struct db *ix, int64_t run, char ***out, size_t *n)
 	struct tt_events ev;
 	char id[COMPILEID_MAX];
 
-	if (tt_recompiles(ix, run, &ev, db_diag(ix)) < 0)
+	if (tt_recompiles(ix, run, &ev) < 0)
 		return -1;
 	*out = pt_xcalloc(ev.n ? ev.n : 1, sizeof(**out));
 	*n = ev.n;
@@ -202,9 +202,9 @@ int tt_diff_load(struct db *ix, int64_t run_a, int64_t run_b, struct tt_diff *ou
 	struct located la, lb;
 
 	memset(out, 0, sizeof(*out));
-	if (tt_compiles_load(ix, run_a, -1, &a, db_diag(ix)) < 0)
+	if (tt_compiles_load(ix, run_a, -1, &a) < 0)
 		return -1;
-	if (tt_compiles_load(ix, run_b, -1, &b, db_diag(ix)) < 0) {
+	if (tt_compiles_load(ix, run_b, -1, &b) < 0) {
 		tt_compiles_release(&a);
 		return -1;
 	}

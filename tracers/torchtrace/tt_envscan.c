@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "db.h"
+#include "db_jscan.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -21,7 +21,7 @@ struct walk {
 	struct tt_env_fields *f;
 	size_t keys[TT_ENVSCAN_KEYS], nkeys;	/* offsets in keep of the top-level keys */
 	size_t kind, kind_path, md5, name, filename, str;	/* offsets in keep; (size_t)-1 none */
-	enum db_json_type kind_type, name_type, filename_type;
+	enum db_jscan_type kind_type, name_type, filename_type;
 	int bad;		/* leave the envelope to jansson */
 };
 
@@ -142,13 +142,13 @@ static size_t keep(struct walk *w, const char *s, size_t n)
 	return at;
 }
 
-static long long int_or_none(const struct db_json_member *m)
+static long long int_or_none(const struct db_jscan_member *m)
 {
-	return m->type == DB_JSON_INTEGER ? (long long)m->i : -1;
+	return m->type == DB_JSCAN_INTEGER ? (long long)m->i : -1;
 }
 
 /* A top-level member of the envelope. */
-static int top_member(void *ctx, const struct db_json_member *m)
+static int top_member(void *ctx, const struct db_jscan_member *m)
 {
 	struct walk *w = ctx;
 	struct tt_env_fields *f = w->f;
@@ -190,9 +190,9 @@ static int top_member(void *ctx, const struct db_json_member *m)
 		f->cid.compile = int_or_none(m);
 	} else if (!strcmp(key, "attempt")) {
 		f->cid.attempt = int_or_none(m);
-	} else if (!strcmp(key, "has_payload") && m->type != DB_JSON_NULL) {
+	} else if (!strcmp(key, "has_payload") && m->type != DB_JSCAN_NULL) {
 		f->has_payload = 1;
-		if (m->type == DB_JSON_TEXT && (w->md5 = keep(w, m->s, m->n)) == NONE)
+		if (m->type == DB_JSCAN_TEXT && (w->md5 = keep(w, m->s, m->n)) == NONE)
 			return 1;
 	}
 	return 0;
@@ -211,11 +211,11 @@ static int may_name(const char *json, size_t len)
 }
 
 /* A member of the kind's object: the last "name" and "filename" (jansson's last value wins). */
-static int meta_member(void *ctx, const struct db_json_member *m)
+static int meta_member(void *ctx, const struct db_jscan_member *m)
 {
 	struct walk *w = ctx;
 	size_t *at;
-	enum db_json_type *type;
+	enum db_jscan_type *type;
 
 	if (!m->key)
 		return 0;
@@ -229,21 +229,21 @@ static int meta_member(void *ctx, const struct db_json_member *m)
 		return 0;
 	}
 	*type = m->type;
-	*at = m->type == DB_JSON_TEXT ? keep(w, m->s, m->n) : NONE;
+	*at = m->type == DB_JSCAN_TEXT ? keep(w, m->s, m->n) : NONE;
 	return w->bad;
 }
 
 /* An element of the `str` record's array: [string, integer, ...]. */
-static int str_element(void *ctx, const struct db_json_member *m)
+static int str_element(void *ctx, const struct db_jscan_member *m)
 {
 	struct walk *w = ctx;
 
 	if (m->key)
 		return 1;
-	if (m->index == 0 && m->type == DB_JSON_TEXT) {
+	if (m->index == 0 && m->type == DB_JSCAN_TEXT) {
 		w->str = keep(w, m->s, m->n);
 	} else if (m->index == 1) {
-		w->f->str_ok = m->type == DB_JSON_INTEGER;
+		w->f->str_ok = m->type == DB_JSCAN_INTEGER;
 		w->f->str_n = m->i;
 		return 1;
 	}
@@ -259,10 +259,10 @@ int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *ou
 	memset(out, 0, sizeof(*out));
 	out->rank = out->cid.ca = out->cid.frame = out->cid.compile = out->cid.attempt = -1;
 	pt_strbuf_reset(&s->keep);
-	if (!len || json[0] != '{' || !plain(json, len) || !db_json_strict(s->js, json, len) ||
-	    db_json_members(s->js, json, len, "$", top_member, &w) != 0 || w.bad)
+	if (!len || json[0] != '{' || !plain(json, len) || !db_jscan_strict(s->js, json, len) ||
+	    db_jscan_members(s->js, json, len, "$", top_member, &w) != 0 || w.bad)
 		return 0;
-	if (w.kind != NONE && (w.kind_type == DB_JSON_OBJECT || w.kind_type == DB_JSON_ARRAY)) {
+	if (w.kind != NONE && (w.kind_type == DB_JSCAN_OBJECT || w.kind_type == DB_JSCAN_ARRAY)) {
 		const char *kind = s->keep.buf + w.kind;
 		int is_str = !strcmp(kind, "str");
 		size_t plen = strlen(s->keep.buf + w.kind_path);
@@ -271,13 +271,13 @@ int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *ou
 		if (strpbrk(kind, "\"\\") || plen >= sizeof(path))
 			return 0;	/* a quote inside a quoted path, or a long one: left to jansson */
 		memcpy(path, s->keep.buf + w.kind_path, plen + 1);	/* keep grows below */
-		if (w.kind_type == DB_JSON_OBJECT && may_name(json, len) &&
-		    (db_json_named(s->js, json, len, path, "name", "filename", meta_member, &w) != 0 ||
+		if (w.kind_type == DB_JSCAN_OBJECT && may_name(json, len) &&
+		    (db_jscan_named(s->js, json, len, path, "name", "filename", meta_member, &w) != 0 ||
 		     w.bad))
 			return 0;
-		if (is_str && w.kind_type == DB_JSON_ARRAY) {
+		if (is_str && w.kind_type == DB_JSCAN_ARRAY) {
 			out->str_ok = 0;
-			if (db_json_members(s->js, json, len, path, str_element, &w) != 0 || w.bad)
+			if (db_jscan_members(s->js, json, len, path, str_element, &w) != 0 || w.bad)
 				return 0;
 			out->str_ok = out->str_ok && w.str != NONE;
 		}
@@ -291,9 +291,9 @@ int tt_envscan(void *ctx, const char *json, size_t len, struct tt_env_fields *ou
 		out->md5 = s->keep.buf + w.md5;
 		out->md5_len = strlen(out->md5);
 	}
-	if (w.name_type == DB_JSON_TEXT && w.name != NONE) {
+	if (w.name_type == DB_JSCAN_TEXT && w.name != NONE) {
 		out->name = s->keep.buf + w.name;
-	} else if (w.filename_type == DB_JSON_TEXT && w.filename != NONE) {
+	} else if (w.filename_type == DB_JSCAN_TEXT && w.filename != NONE) {
 		out->name = s->keep.buf + w.filename;
 	}
 	if (out->name)

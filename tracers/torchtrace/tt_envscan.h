@@ -1,6 +1,6 @@
 /*
  * TORCH_TRACE envelopes read with SQLite's JSON parser (store/db.h's
- * db_json_members) for the reader's scan hook (parse/torchtrace.h
+ * db_jscan_members) for the reader's scan hook (parse/torchtrace.h
  * tt_env_scan_fn): the fields an import keeps, with no JSON objects built.
  * jansson, the reader's own parse, builds every value one character at a
  * time and was a third of an import's CPU (bench/README.md, issue 20).
@@ -15,7 +15,7 @@
  * in the first one's place), a kind key with a quote or backslash, more than
  * TT_ENVSCAN_KEYS top-level keys, whatever SQLite does not read as JSON, and
  * JSON5, which SQLite reads from 3.42 on (Debian 13's 3.46) and jansson
- * refuses (db_json_strict: json_valid, only on such a SQLite).
+ * refuses (db_jscan_strict: json_valid, only on such a SQLite).
  * Inside the kind's object the last "name" and "filename" win, as in jansson.
  */
 #ifndef PT_TT_ENVSCAN_H

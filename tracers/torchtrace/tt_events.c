@@ -118,7 +118,6 @@ struct breaks_ctx {
 	struct db *ix;
 	struct tt_events *out;
 	size_t alloc;
-	struct pt_diag *diag;
 	int recompiles;
 };
 
@@ -192,7 +191,7 @@ static int on_break(void *ctx, const struct tt_rec_row *row)
 	char *data = NULL;
 	size_t len;
 
-	if (!row->md5 || tt_payload_get(b->ix, row->md5, &data, &len, b->diag) != 0)
+	if (!row->md5 || tt_payload_get(b->ix, row->md5, &data, &len) != 0)
 		return 0;
 	if (!b->recompiles) {
 		/*
@@ -244,19 +243,19 @@ static char *short_or_copy(const char *r)
 	return s ? s : pt_xstrdup(r);
 }
 
-int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag)
+int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out)
 {
-	struct breaks_ctx b = {ix, out, 0, diag, 0};
+	struct breaks_ctx b = {ix, out, 0, 0};
 	struct tt_compiles cs;
 
 	memset(out, 0, sizeof(*out));
-	if (tt_records_for(ix, run_id, NULL, -1, "dynamo_graph_break_reason", on_break, &b, diag) < 0)
+	if (tt_records_for(ix, run_id, NULL, -1, "dynamo_graph_break_reason", on_break, &b) < 0)
 		return -1;
 	if (out->n)
 		return 0;
 	/* BACKCOMPAT: early-2024 traces have no dynamo_graph_break_reason; the
 	 * breaks are the restart reasons in compilation_metrics. */
-	if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
+	if (tt_compiles_load(ix, run_id, -1, &cs) < 0)
 		return -1;
 	for (size_t i = 0; i < cs.n; i++) {
 		size_t k;
@@ -273,10 +272,10 @@ int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct
 	return 0;
 }
 
-int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag)
+int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out)
 {
-	struct breaks_ctx b = {ix, out, 0, diag, 1};
+	struct breaks_ctx b = {ix, out, 0, 1};
 
 	memset(out, 0, sizeof(*out));
-	return tt_records_for(ix, run_id, NULL, -1, "recompile_reasons", on_break, &b, diag);
+	return tt_records_for(ix, run_id, NULL, -1, "recompile_reasons", on_break, &b);
 }

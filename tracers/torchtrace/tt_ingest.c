@@ -25,6 +25,7 @@
 #include "glog.h"
 #include "numparse.h"
 #include "runs.h"
+#include "rundir.h"
 #include "schema.h"
 #include "term.h"
 #include "torchtrace.h"
@@ -430,7 +431,7 @@ static int ingest_many(struct ingest_many *m, size_t n)
 int tt_ingest_file(struct db *ix, int64_t run_id, const char *relpath, int progress,
 		      struct pt_diag *diag, struct tt_ingest_totals *tot)
 {
-	char *dir = db_run_dir(ix, run_id);
+	char *dir = rundir_path(ix, run_id);
 	char *path = pt_xasprintf("%s/%s", dir, relpath);
 	struct tt_par_file f = {.path = path, .name = relpath};
 	const char *sp = path;
@@ -701,7 +702,7 @@ out:
 int tt_index_run(struct db *ix, int64_t run_id, int progress, struct pt_diag *diag,
 		 struct tt_ingest_totals *tot)
 {
-	char *dir = db_run_dir(ix, run_id);
+	char *dir = rundir_path(ix, run_id);
 	char **v = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -921,7 +922,7 @@ int tt_import_files(struct db *ix, int64_t run_id, const char *const *srcs, size
 		    const char *rank_from, int progress, struct pt_diag *diag,
 		    struct tt_ingest_totals *tot)
 {
-	char *rundir = db_run_dir(ix, run_id);
+	char *rundir = rundir_path(ix, run_id);
 	char *tdir = pt_xasprintf("%s/trace", rundir);
 	struct tt_par_file *f = pt_xcalloc(n + 1, sizeof(*f));
 	const char **sp = pt_xcalloc(n + 1, sizeof(*sp));

@@ -61,7 +61,7 @@ struct tt_compiles {
 
 /* Compile occurrences of a run in first-seen order, all ranks or only rank (>= 0). */
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
-			struct tt_compiles *out, struct pt_diag *diag);
+			struct tt_compiles *out);
 void tt_compiles_release(struct tt_compiles *c);
 json_t *tt_compile_json(const struct tt_compile *c);
 
@@ -95,11 +95,10 @@ int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
  * pytorch_version, torch 2.14 on), malloc'd, or NULL when it has none; md5
  * (may be NULL) gets that artifact's payload md5, malloc'd.
  */
-char *tt_torch_version(struct db *ix, int64_t run_id, char **md5, struct pt_diag *diag);
+char *tt_torch_version(struct db *ix, int64_t run_id, char **md5);
 
 /* A payload's bytes by md5 (malloc'd, caller frees). 0 found, 1 none, -1 error. */
-int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
-		      struct pt_diag *diag);
+int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len);
 
 /*
  * Call cb for every record of compile cid (any rank when rank < 0) whose
@@ -114,7 +113,7 @@ struct tt_rec_row {
 };
 typedef int (*tt_rec_cb)(void *ctx, const struct tt_rec_row *row);
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
-		      const char *what, tt_rec_cb cb, void *ctx, struct pt_diag *diag);
+		      const char *what, tt_rec_cb cb, void *ctx);
 
 /* Graph breaks and recompiles: one row each. */
 struct tt_event {
@@ -129,8 +128,8 @@ struct tt_events {
 	struct tt_event *v;
 	size_t n;
 };
-int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag);
-int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out, struct pt_diag *diag);
+int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out);
+int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out);
 void tt_events_release(struct tt_events *e);
 /* A graph break reason of torch 2.7+'s many-line shape (the text after "Graph Break
  * Reason: ", or such a restart reason) as "<type>: <explanation>"; NULL for other text. */
@@ -323,8 +322,8 @@ struct tt_show {
 	struct tt_show_process *processes;	/* by process */
 	size_t n_processes;
 };
-/* 0, or -1 (diag). */
-int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out, struct pt_diag *diag);
+/* 0, or -1 (the connection's diag). */
+int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out);
 void tt_show_release(struct tt_show *t);
 
 /*
@@ -339,7 +338,7 @@ void tt_show_release(struct tt_show *t);
  * (tt_timeline.c explains). */
 int tt_chromium_pid_span(const char *text, size_t len, size_t *key, size_t *vend);
 int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
-			 uint64_t *skipped, struct pt_diag *diag);
+			 uint64_t *skipped);
 
 /*
  * Compile-level differences between two runs (`pttrace diff`, tt_diff.c):

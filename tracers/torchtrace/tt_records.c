@@ -72,13 +72,11 @@ int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
 	return 0;
 }
 
-int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len,
-		      struct pt_diag *diag)
+int tt_payload_get(struct db *ix, const char *md5, char **data, size_t *len)
 {
 	struct db_stmt *s = NULL;
 	int rc;
 
-	(void)diag;
 	*data = NULL;
 	*len = 0;
 	if (tt_prep(ix, &s, SQL_PAYLOAD) < 0 || db_bind(s, "t", md5) < 0)
@@ -170,14 +168,13 @@ static const char SQL_RECS_FOR[] =
 	" ORDER BY id";
 
 int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, int64_t rank,
-		      const char *what, tt_rec_cb cb, void *ctx, struct pt_diag *diag)
+		      const char *what, tt_rec_cb cb, void *ctx)
 {
 	struct db_stmt *s = NULL;
 	struct tt_run_file *files;
 	size_t nfiles;
 	int rc;
 
-	(void)diag;
 	if (tt_run_files_load(ix, run_id, &files, &nfiles) < 0)
 		return -1;
 	if (tt_prep(ix, &s, SQL_RECS_FOR) < 0 || db_bind(s, "iit", run_id, rank, what) < 0) {
@@ -219,7 +216,7 @@ int tt_records_for(struct db *ix, int64_t run_id, const struct compileid *cid, i
 	return rc < 0 ? -1 : 0;
 }
 
-char *tt_torch_version(struct db *ix, int64_t run_id, char **md5_out, struct pt_diag *diag)
+char *tt_torch_version(struct db *ix, int64_t run_id, char **md5_out)
 {
 	struct db_stmt *s = db_prepare(ix, "SELECT payload_md5 FROM trace_records WHERE run_id = ?1"
 					   " AND kind = 'artifact' AND name = 'torch_version'"
@@ -233,7 +230,7 @@ char *tt_torch_version(struct db *ix, int64_t run_id, char **md5_out, struct pt_
 	if (db_step(s) == 1)
 		md5 = pt_xstrdup(db_col_text(s, 0));
 	db_reset(s);
-	if (!md5 || tt_payload_get(ix, md5, &data, &len, diag) != 0) {
+	if (!md5 || tt_payload_get(ix, md5, &data, &len) != 0) {
 		free(md5);
 		return NULL;
 	}

@@ -36,7 +36,7 @@ static int64_t int_col(struct db_stmt *s, int col)
 	return db_col_is_null(s, col) ? TT_SHOW_NULL : db_col_int(s, col);
 }
 
-int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out, struct pt_diag *diag)
+int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out)
 {
 	struct db_stmt *s = NULL;
 	size_t cap = 0;
@@ -70,14 +70,14 @@ int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out, struct pt_d
 	if (rc < 0)
 		goto fail;
 	/* torch 2.14 says its version in the trace itself: an import knows it from there. */
-	out->torch_version = tt_torch_version(ix, run_id, NULL, diag);
+	out->torch_version = tt_torch_version(ix, run_id, NULL);
 	{
 		/* What the compile-level commands count, so that show agrees with them. */
 		struct tt_compiles cs;
 		struct tt_events ev;
 		int64_t captures = 0;
 
-		if (tt_compiles_load(ix, run_id, -1, &cs, diag) < 0)
+		if (tt_compiles_load(ix, run_id, -1, &cs) < 0)
 			goto fail;
 		for (size_t i = 0; i < cs.n; i++)
 			out->failed_compiles += !strcmp(cs.v[i].status, "failed"),
@@ -86,11 +86,11 @@ int tt_show_load(struct db *ix, int64_t run_id, struct tt_show *out, struct pt_d
 		out->compiles = (int64_t)cs.n - captures;
 		out->autograd_captures = captures;
 		tt_compiles_release(&cs);
-		if (tt_graph_breaks(ix, run_id, &ev, diag) < 0)
+		if (tt_graph_breaks(ix, run_id, &ev) < 0)
 			goto fail;
 		out->graph_breaks = (int64_t)ev.n;
 		tt_events_release(&ev);
-		if (tt_recompiles(ix, run_id, &ev, diag) < 0)
+		if (tt_recompiles(ix, run_id, &ev) < 0)
 			goto fail;
 		out->recompiles = (int64_t)ev.n;
 		tt_events_release(&ev);

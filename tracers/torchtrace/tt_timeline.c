@@ -96,14 +96,13 @@ int tt_chromium_pid_span(const char *t, size_t n, size_t *key, size_t *vend)
 }
 
 int tt_timeline_write(struct db *ix, int64_t run_id, FILE *f, uint64_t *nevents,
-			 uint64_t *skipped, struct pt_diag *diag)
+			 uint64_t *skipped)
 {
 	struct db_stmt *s = NULL;
 	int64_t *ranks = NULL;	/* seen so far: one metadata event each */
 	size_t nranks = 0, aranks = 0;
 	int rc;
 
-	(void)diag;
 	*nevents = *skipped = 0;
 	if (tt_prep(ix, &s, SQL_CHROMIUM) < 0 || db_bind(s, "i", run_id) < 0)
 		return -1;

@@ -3,7 +3,8 @@
 # modules (a module is x.c with its x.h), nor has their call graph (a module
 # naming a function another defines), and no layer reaches up: common/
 # includes nothing of the tools, a tool's library nothing of its cli/ folder,
-# and one tool nothing of the other; struct db is defined in tracers/store/db.c only.
+# and one tool nothing of the other; struct db is defined in tracers/store/db.c only,
+# and only tracers/store/db.c, db_feed.c and db_jscan.c include sqlite3.h.
 # docs/internals/architecture.md is the plan: each folder includes only the
 # folders its "May include" line names (ALLOW below, the same lists), so a new
 # edge between folders, and with it the next circle, fails here until the plan
@@ -60,7 +61,8 @@ ONLY = {("tracers/report", "tracers/logs"): {"logs_query.h"},
         ("tracers/logs", "tracers/capture"): {"spool.h"},
         ("tracers/report", "tracers"): {"run_diff.h"}}
 # A folder's own headers: included from that folder only.
-PRIVATE = {"tt_internal.h": "tracers/torchtrace", "report_pages.h": "tracers/report"}
+PRIVATE = {"tt_internal.h": "tracers/torchtrace", "report_pages.h": "tracers/report",
+           "db_internal.h": "tracers/store"}
 for d in sorted({os.path.dirname(f) for f in files}):
     if d not in ALLOW:
         print("FAIL: folder %s has no include rule (add its \"May include\" to architecture.md and ALLOW)" % d)
@@ -146,6 +148,12 @@ for f in files:
 for f in files:
     if f != "tracers/store/db.c" and re.search(r'^struct db(_stmt)? \{', open(f, errors="replace").read(), re.M):
         print("FAIL: %s defines struct db or db_stmt (opaque outside tracers/store/db.c)" % f)
+# SQLite's API is the store's: the connection (db.c), the row feeds' virtual table
+# (db_feed.c) and the JSON scanners (db_jscan.c). Everything else goes through them.
+SQLITE_FILES = {"tracers/store/db.c", "tracers/store/db_feed.c", "tracers/store/db_jscan.c"}
+for f in files:
+    if f not in SQLITE_FILES and re.search(r'^\s*#\s*include\s*[<"]sqlite3\.h[>"]', open(f, errors="replace").read(), re.M):
+        print("FAIL: %s includes sqlite3.h (only %s may)" % (f, ", ".join(sorted(SQLITE_FILES))))
 print("modules: %d, edges: %d, functions: %d, call edges: %d" % (len(set(map(mod, files))),
       sum(map(len, edges.values())), len(defs), sum(map(len, calls.values()))))
 PY

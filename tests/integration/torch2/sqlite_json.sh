@@ -5,9 +5,9 @@
 # Debian 12's 3.40. From 3.42 on SQLite's
 # json_each also reads JSON5 (unquoted keys, single quotes, trailing commas,
 # comments, hex), which jansson refuses: the scan must leave such an
-# envelope to jansson there too (db_json_strict), or a damaged line would be
+# envelope to jansson there too (db_jscan_strict), or a damaged line would be
 # indexed as a record. The unit tests of the scan (test_tt_envscan: every
-# corner, and the reader over them with and without the scan) and of db.c's
+# corner, and the reader over them with and without the scan) and of db_jscan.c's
 # JSON scanner (test_db) are built and run inside, against that SQLite.
 [ "${PT_SANITIZE:-OFF}" = ON ] && not_applicable "the torch2 tier runs from the normal tree only (PT_SANITIZE=ON here)"
 . "$PT_TESTLIB/testbed.sh"

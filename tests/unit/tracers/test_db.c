@@ -1,8 +1,9 @@
 /*
- * tracers/store/db.c: values are bound, not printed; row feeds show a batch to
- * INSERT ... SELECT; batches commit on their own
+ * tracers/store/db.c, db_feed.c, db_jscan.c: values are bound, not printed;
+ * row feeds show a batch to INSERT ... SELECT; batches commit on their own
  * and pause; read-only connections cannot write; another application's SQLite
- * file is not touched; the default path. Runs: test_runs.c; parts: test_schema.c.
+ * file is not touched; the default path; the JSON scanners. Runs (and their
+ * directories, rundir.c): test_runs.c; parts: test_schema.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,8 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "db_feed.h"
+#include "db_jscan.h"
 #include "parts.h"
 #include "ptest.h"
 #include "ptest_db.h"
@@ -276,19 +279,19 @@ static void foreign_database(void **state)
 }
 
 /* Collects "key=value" (text or integer) per member, ';'-separated. */
-static int collect_member(void *ctx, const struct db_json_member *m)
+static int collect_member(void *ctx, const struct db_jscan_member *m)
 {
 	char *out = ctx;
 	size_t n = strlen(out);
 
-	if (m->type == DB_JSON_TEXT)
+	if (m->type == DB_JSCAN_TEXT)
 		snprintf(out + n, 256 - n, "%.*s=%.*s;", (int)m->key_len, m->key, (int)m->n, m->s);
 	else
 		snprintf(out + n, 256 - n, "%.*s=%lld;", (int)m->key_len, m->key, (long long)m->i);
 	return 0;
 }
 
-/* db_json_named: the members with either key, in order, escapes decoded; nested ones not. */
+/* db_jscan_named: the members with either key, in order, escapes decoded; nested ones not. */
 static void json_named(void **state)
 {
 	struct db_jscan *j = db_jscan_new(NULL);
@@ -299,26 +302,26 @@ static void json_named(void **state)
 
 	(void)state;
 	assert_non_null(j);
-	assert_int_equal(db_json_named(j, doc, strlen(doc), "$", "name", "filename", collect_member, got), 0);
+	assert_int_equal(db_jscan_named(j, doc, strlen(doc), "$", "name", "filename", collect_member, got), 0);
 	assert_string_equal(got, "name=x;filename=f;name=3;");
 	got[0] = 0;
-	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.b", "name", "filename", collect_member, got), 0);
+	assert_int_equal(db_jscan_named(j, doc, strlen(doc), "$.b", "name", "filename", collect_member, got), 0);
 	assert_string_equal(got, "name=2;");
 	got[0] = 0;
-	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.a", "name", "filename", collect_member, got), 0);
+	assert_int_equal(db_jscan_named(j, doc, strlen(doc), "$.a", "name", "filename", collect_member, got), 0);
 	assert_string_equal(got, "");
 	/* Malformed: 1, and both statements are usable again. */
-	assert_int_equal(db_json_named(j, bad, strlen(bad), "$", "name", "filename", collect_member, got), 1);
-	assert_int_equal(db_json_named(j, doc, strlen(doc), "$.b", "name", "filename", collect_member, got), 0);
+	assert_int_equal(db_jscan_named(j, bad, strlen(bad), "$", "name", "filename", collect_member, got), 1);
+	assert_int_equal(db_jscan_named(j, doc, strlen(doc), "$.b", "name", "filename", collect_member, got), 0);
 	assert_string_equal(got, "name=2;");
 	got[0] = 0;
-	assert_int_equal(db_json_members(j, bad, strlen(bad), "$", collect_member, got), 1);
-	assert_int_equal(db_json_members(j, doc, strlen(doc), "$.b", collect_member, got), 0);
+	assert_int_equal(db_jscan_members(j, bad, strlen(bad), "$", collect_member, got), 1);
+	assert_int_equal(db_jscan_members(j, doc, strlen(doc), "$.b", collect_member, got), 0);
 	assert_string_equal(got, "name=2;");
 	/* JSON as RFC 8259 has it is strict on any SQLite; JSON5 is not where SQLite reads it. */
-	assert_int_equal(db_json_strict(j, doc, strlen(doc)), 1);
-	assert_int_equal(db_json_members(j, "{a: 1}", 6, "$", collect_member, got) == 0,
-			 !db_json_strict(j, "{a: 1}", 6));
+	assert_int_equal(db_jscan_strict(j, doc, strlen(doc)), 1);
+	assert_int_equal(db_jscan_members(j, "{a: 1}", 6, "$", collect_member, got) == 0,
+			 !db_jscan_strict(j, "{a: 1}", 6));
 	db_jscan_free(j);
 }
 

@@ -22,6 +22,7 @@
 #include "db_json.h"
 #include "logs_query.h"
 #include "runs.h"
+#include "rundir.h"
 #include "spool.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -194,7 +195,7 @@ static void spool_dir_indexed(void **state)
 	struct ptest_db *f = *state;
 	struct spool_writer w;
 	struct logs_ingest_stats st;
-	char *dir = db_run_dir(f->ix, f->run);
+	char *dir = rundir_path(f->ix, f->run);
 
 	assert_int_equal(spool_writer_open(&w, dir, NULL, &f->diag), 0);
 	assert_int_equal(spool_write(&w, 1, "a1", 2), 0);

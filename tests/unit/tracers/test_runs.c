@@ -18,6 +18,7 @@
 #include "db.h"
 #include "ptest_db.h"
 #include "runs.h"
+#include "rundir.h"
 #include "xalloc.h"
 
 static int setup(void **state)
@@ -80,7 +81,7 @@ static void run_resolution(void **state)
 	assert_int_equal(r.exit_code, -1);
 	runs_row_release(&r);
 	/* The run directory exists beside the database. */
-	dir = db_run_dir(f->ix, a);
+	dir = rundir_path(f->ix, a);
 	assert_int_equal(stat(dir, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	free(dir);
@@ -108,7 +109,7 @@ static void finish_and_rm(void **state)
 	assert_int_equal(r.exit_code, -1);
 	runs_row_release(&r);
 	assert_int_equal(ptest_db_int(f->ix, "SELECT MAX(seq) FROM run_warnings"), 1);
-	dir = db_run_dir(f->ix, a);
+	dir = rundir_path(f->ix, a);
 	file = pt_xasprintf("%s/stdout.log", dir);
 	fp = fopen(file, "w");
 	assert_non_null(fp);

@@ -16,6 +16,7 @@
 #include "db.h"
 #include "ptest_db.h"
 #include "runs.h"
+#include "rundir.h"
 #include "spool.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -55,7 +56,7 @@ static void spool_roundtrip(void **state)
 {
 	struct ptest_db *f = *state;
 	struct spool_writer w;
-	char *dir = db_run_dir(f->ix, f->run);
+	char *dir = rundir_path(f->ix, f->run);
 	struct pt_strbuf got;
 
 	assert_int_equal(spool_writer_open(&w, dir, NULL, &f->diag), 0);

@@ -55,7 +55,7 @@ static void compile_status_rules(void **state)
 	ptest_tt_put(f, run, "t.log", text);
 	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
 	assert_int_equal(f->diag.n, 0);
-	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
+	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs), 0);
 	assert_int_equal(cs.n, 4);	/* [0/0] [0/0_1] [1/0] (+runtime) [2/0] */
 	assert_string_equal(cs.v[0].status, "restarted");
 	assert_string_equal(cs.v[1].status, "ok");
@@ -107,7 +107,7 @@ static void compile_occurrences(void **state)
 
 	ptest_tt_put(f, run, "occ.log", text);
 	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
-	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
+	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs), 0);
 	assert_int_equal(cs.n, 4);
 	assert_int_equal(cs.v[0].occurrence, 1);
 	assert_string_equal(cs.v[0].cache, "fx miss");

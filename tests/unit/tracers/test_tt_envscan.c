@@ -169,7 +169,7 @@ static void left_to_jansson(void **state)
 		"{\"k\": {}",
 		"{\"k\": {\"name\": \"open}}",
 		"[{\"k\": {}}]",				/* not an object */
-		/* JSON5: SQLite >= 3.42 reads it (db_json_strict), jansson does not */
+		/* JSON5: SQLite >= 3.42 reads it (db_jscan_strict), jansson does not */
 		"{\"k\": {name: \"x\"}}",			/* an unquoted key */
 		"{\"k\": {'name': \"x\"}, \"rank\": 1}",	/* single quotes */
 		"{\"k\": {\"name\": 'x'}}",

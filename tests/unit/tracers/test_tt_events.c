@@ -104,7 +104,7 @@ static void recompiles_214(void **state)
 	int64_t run = fixture_run(f, "breaks_recompile.log");
 	struct tt_events ev;
 
-	assert_int_equal(tt_recompiles(f->ix, run, &ev, &f->diag), 0);
+	assert_int_equal(tt_recompiles(f->ix, run, &ev), 0);
 	assert_int_equal(ev.n, 6);	/* 1 + 1 + 2 + 2 failed guards in 4 records */
 	expect_event(&ev.v[0], "0/1", "0/0", "n == 1", SCEN ":8 in g");
 	expect_event(&ev.v[1], "1/1", "1/0", "n == 1", SCEN ":10 in torch_dynamo_resume_in_g_at_9");
@@ -122,7 +122,7 @@ static void graph_breaks_214(void **state)
 	int64_t run = fixture_run(f, "breaks_recompile.log");
 	struct tt_events ev;
 
-	assert_int_equal(tt_graph_breaks(f->ix, run, &ev, &f->diag), 0);
+	assert_int_equal(tt_graph_breaks(f->ix, run, &ev), 0);
 	assert_int_equal(ev.n, 3);
 	expect_event(&ev.v[0], "0/0", NULL, PRINT_BREAK, SCEN ":9");
 	expect_event(&ev.v[1], "0/1", NULL, PRINT_BREAK, SCEN ":9");
@@ -145,11 +145,11 @@ static void shapes_26(void **state)
 
 	ptest_tt_put(f, run, "t.log", text);
 	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
-	assert_int_equal(tt_graph_breaks(f->ix, run, &ev, &f->diag), 0);
+	assert_int_equal(tt_graph_breaks(f->ix, run, &ev), 0);
 	assert_int_equal(ev.n, 1);
 	expect_event(&ev.v[0], "0/0", NULL, "Unsupported: builtin: print [] False", "/g/b.py:4");
 	tt_events_release(&ev);
-	assert_int_equal(tt_recompiles(f->ix, run, &ev, &f->diag), 0);
+	assert_int_equal(tt_recompiles(f->ix, run, &ev), 0);
 	assert_int_equal(ev.n, 1);
 	expect_event(&ev.v[0], "0/1", "0/0", "L['n'] == 1", "b.py:3 in g");
 	tt_events_release(&ev);
@@ -188,7 +188,7 @@ static void autograd_captures(void **state)
 		{"!0", "autograd"}, {"!0/1/0", "missing"}, {"!1", "autograd"}, {"!1/2/0", "missing"},
 	};
 
-	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs, &f->diag), 0);
+	assert_int_equal(tt_compiles_load(f->ix, run, -1, &cs), 0);
 	assert_int_equal(cs.n, 4);	/* the excerpt keeps dynamo_start, not the metrics */
 	for (size_t i = 0; i < cs.n; i++) {
 		compileid_format(&cs.v[i].cid, id, sizeof(id));

@@ -79,7 +79,7 @@ static void ranks_name_then_json(void **state)
 		/* show's TORCH_TRACE part: the distinct ranks, one process per file by path. */
 		struct tt_show ts;
 
-		assert_int_equal(tt_show_load(f->ix, run, &ts, &f->diag), 0);
+		assert_int_equal(tt_show_load(f->ix, run, &ts), 0);
 		assert_int_equal(ts.n_ranks, 3);
 		assert_int_equal(ts.ranks[0], 1);
 		assert_int_equal(ts.ranks[1], 2);

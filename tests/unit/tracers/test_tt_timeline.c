@@ -84,7 +84,7 @@ static void pid_is_rank(void **state)
 
 	ptest_tt_two_runs(f, &a, &b);
 	mf = open_memstream(&out, &len);
-	assert_int_equal(tt_timeline_write(f->ix, a, mf, &n, &skipped, &f->diag), 0);
+	assert_int_equal(tt_timeline_write(f->ix, a, mf, &n, &skipped), 0);
 	fclose(mf);
 	assert_int_equal(n, 2);
 	/* After rank 3's metadata event: an event whose md5 is not the declared one, parsed and
