@@ -13,6 +13,7 @@
 
 #include "ptest_db.h"
 #include "ptest_tt.h"
+#include "tt_ingest.h"
 #include "tt_query.h"
 #include "xalloc.h"
 
@@ -97,11 +98,41 @@ static void pid_is_rank(void **state)
 	free(out);
 }
 
+/* Torch's own shape, one member a line: written without the whitespace between tokens,
+ * strings (spaces, escaped quotes and backslashes, a newline escape) as they were. */
+static void compact_copy(void **state)
+{
+	struct ptest_db *f = *state;
+	char *ev = ptest_tt_payload_line("chromium_event", "\"rank\": 2",
+					 "{\n\"name\": \"a b \\\" c\\\\\",\n\"ts\": 1.5,\n\"args\": {\n  \"s\": \"x\\n y\",\n"
+					 "  \"v\": [ 1, 2 ]\n},\n\"ph\": \"B\",\n\"tid\": 0,\n\"pid\": 0\n}");
+	int64_t run = ptest_tt_new_run(f, "c");
+	char *out = NULL;
+	size_t len;
+	uint64_t n, skipped;
+	FILE *mf;
+
+	ptest_tt_put(f, run, "dedicated_log_torch_trace_rank_2_c.log", ev);
+	assert_int_equal(tt_index_run(f->ix, run, 0, &f->diag, NULL), 0);
+	mf = open_memstream(&out, &len);
+	assert_int_equal(tt_timeline_write(f->ix, run, mf, &n, &skipped), 0);
+	fclose(mf);
+	assert_int_equal(n, 1);
+	assert_string_equal(out, "{\"traceEvents\": [\n"
+				 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"tid\":0,"
+				 "\"args\":{\"name\":\"rank 2\"}},\n"
+				 "{\"name\":\"a b \\\" c\\\\\",\"ts\":1.5,\"args\":{\"s\":\"x\\n y\",\"v\":[1,2]},"
+				 "\"ph\":\"B\",\"tid\":0,\"pid\":2}\n]}\n");
+	free(out);
+	free(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chromium_pid_shapes),
 		cmocka_unit_test_setup_teardown(pid_is_rank, setup, teardown),
+		cmocka_unit_test_setup_teardown(compact_copy, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
