@@ -7,9 +7,13 @@
 # The input is 56 concatenated copies of tlparse's largest test log (rank 1 of
 # multi_rank_logs): payloads repeat, so a report with one page per distinct payload
 # is much smaller than tlparse's one file per record. Said in the output.
-# usage: bench/pttrace_report.sh [BUILD_DIR] [COPIES]    (default build, 56)
+# With --distinct MB the input is gen_trace.py's instead: MB of the same records, each copy
+# with its own payloads and md5s (a long job, where every graph and kernel differs).
+# usage: bench/pttrace_report.sh [--distinct MB] [BUILD_DIR] [COPIES]    (default build, 56)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
+distinct=
+if [ "${1:-}" = --distinct ]; then distinct=$2; shift 2; fi
 build=${1:-$src/build}
 copies=${2:-56}
 P=$build/tracers/pttrace
@@ -20,10 +24,18 @@ in=$src/tests/fixtures/traces/tlparse-tests/inputs/multi_rank_logs/dedicated_log
 work=$(mktemp -d "${TMPDIR:-/tmp}/ptbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 big=$work/dedicated_log_torch_trace_rank_1_bench.log
-for _ in $(seq "$copies"); do cat "$in"; done >"$big"
+if [ -n "$distinct" ]; then
+	(cd "$src" && /usr/bin/python3 bench/gen_trace.py "$distinct" "$big")
+else
+	for _ in $(seq "$copies"); do cat "$in"; done >"$big"
+fi
 bytes=$(stat -c %s "$big")
 "$P" --db "$work/db/pttrace.db" import "$big" >/dev/null 2>&1 || [ $? = 1 ]
-echo "input: $copies x $(basename "$in") = $bytes bytes, imported as run 1"
+if [ -n "$distinct" ]; then
+	echo "input: gen_trace.py $distinct MB (distinct payloads) = $bytes bytes, imported as run 1"
+else
+	echo "input: $copies x $(basename "$in") = $bytes bytes, imported as run 1"
+fi
 for i in 1 2 3; do
 	rm -rf "$work/out"
 	/usr/bin/time -v "$P" --db "$work/db/pttrace.db" report 1 --out "$work/out" >/dev/null 2>"$work/time"
