@@ -152,3 +152,13 @@ json_t *pt_json_strv(char *const *v, size_t n)
 		json_array_append_new(a, pt_json_str(v[i]));
 	return a;
 }
+
+json_t *pt_json_int_known(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
+json_t *pt_json_num_known(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}

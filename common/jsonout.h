@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdint.h>
 
 /* Write j followed by a newline; returns 0 or -1 on a write error. */
 int pt_json_print(FILE *f, const json_t *j);
@@ -42,5 +43,9 @@ int pt_json_set_lossy(json_t *o, const char *key, json_t *v);
 
 /* An array of strings from v[0..n). */
 json_t *pt_json_strv(char *const *v, size_t n);
+
+/* A count or a time where a negative value means unknown: the number, or null. */
+json_t *pt_json_int_known(int64_t v);
+json_t *pt_json_num_known(double v);
 
 #endif

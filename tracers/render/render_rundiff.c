@@ -124,16 +124,6 @@ void render_rundiff_text(FILE *f, const struct run_diff *d, const struct pt_styl
 	print_compiles(f, d);
 }
 
-static json_t *int_or_null(int64_t v)
-{
-	return v < 0 ? json_null() : json_integer((json_int_t)v);
-}
-
-static json_t *num_or_null(double v)
-{
-	return v < 0 ? json_null() : json_real(v);
-}
-
 static json_t *strv_json(char *const *v, size_t n)
 {
 	json_t *a = json_array();
@@ -147,7 +137,7 @@ static json_t *id_json(const struct tt_diff_id *v)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "rank", int_or_null(v->rank));
+	json_object_set_new(o, "rank", pt_json_int_known(v->rank));
 	json_object_set_new(o, "compile_id", json_string(v->compile_id));
 	json_object_set_new(o, "occurrence", json_integer(v->occurrence));
 	json_object_set_new(o, "who", v->who[0] ? pt_json_str(v->who) : json_null());
@@ -183,16 +173,16 @@ static json_t *match_json(const struct tt_diff_match *m)
 	if (m->changed & (1u << TT_DIFF_GRAPHS))
 		json_object_set_new(o, "graphs", pair(json_integer(m->graphs[0]), json_integer(m->graphs[1])));
 	if (m->changed & (1u << TT_DIFF_OPS))
-		json_object_set_new(o, "ops", pair(int_or_null(m->ops[0]), int_or_null(m->ops[1])));
+		json_object_set_new(o, "ops", pair(pt_json_int_known(m->ops[0]), pt_json_int_known(m->ops[1])));
 	if (m->changed & (1u << TT_DIFF_GUARDS))
-		json_object_set_new(o, "guards", pair(int_or_null(m->guards[0]), int_or_null(m->guards[1])));
+		json_object_set_new(o, "guards", pair(pt_json_int_known(m->guards[0]), pt_json_int_known(m->guards[1])));
 	if (m->changed & (1u << TT_DIFF_RESTART_REASONS))
 		json_object_set_new(o, "restart_reasons",
 				    pair(reasons_json(m->restart_reasons[0]), reasons_json(m->restart_reasons[1])));
 	/* Time always reported for matched compiles: it is what users compare. */
 	json_object_set_new(o, "changed", json_boolean(run_diff_changed(m)));
 	json_object_set_new(o, "entire_frame_compile_time_s",
-			    pair(num_or_null(m->t_entire[0]), num_or_null(m->t_entire[1])));
+			    pair(pt_json_num_known(m->t_entire[0]), pt_json_num_known(m->t_entire[1])));
 	return o;
 }
 

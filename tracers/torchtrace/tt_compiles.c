@@ -384,36 +384,3 @@ void tt_compiles_release(struct tt_compiles *c)
 	c->v = NULL;
 	c->n = 0;
 }
-json_t *tt_compile_json(const struct tt_compile *c)
-{
-	char id[COMPILEID_MAX], dir[COMPILEID_MAX];
-	json_t *o = json_object(), *arts = json_object();
-
-	compileid_format(&c->cid, id, sizeof(id));
-	compileid_format_dir(&c->cid, dir, sizeof(dir));
-	json_object_set_new(o, "rank", int_or_null(c->rank));
-	json_object_set_new(o, "process", json_integer(c->process));
-	json_object_set_new(o, "who", c->label[0] ? json_string(c->label) : json_null());
-	json_object_set_new(o, "compile_id", json_string(id));
-	json_object_set_new(o, "occurrence", json_integer(c->occurrence));
-	json_object_set_new(o, "tlparse_dir", json_string(dir));
-	json_object_set_new(o, "name", pt_json_str(c->co_name));
-	json_object_set_new(o, "file", pt_json_str(c->co_filename));
-	json_object_set_new(o, "line", int_or_null(c->co_firstlineno));
-	json_object_set_new(o, "status", json_string(c->status));
-	json_object_set_new(o, "cache", pt_json_str(c->cache));
-	json_object_set_new(o, "graphs", json_integer(c->graphs));
-	json_object_set_new(o, "ops", int_or_null(c->op_count));
-	json_object_set_new(o, "guards", int_or_null(c->guard_count));
-	json_object_set_new(o, "entire_frame_compile_time_s", num_or_null(c->t_entire));
-	json_object_set_new(o, "backend_compile_time_s", num_or_null(c->t_backend));
-	json_object_set_new(o, "inductor_compile_time_s", num_or_null(c->t_inductor));
-	json_object_set_new(o, "fail_type", pt_json_str(c->fail_type));
-	json_object_set_new(o, "fail_reason", pt_json_str(c->fail_reason));
-	json_object_set_new(o, "restart_reasons", c->restart_reasons ? json_incref(c->restart_reasons) : json_array());
-	for (size_t i = 0; i < c->narts; i++)
-		json_object_set_new(arts, c->arts[i].kind, json_integer(c->arts[i].n));
-	json_object_set_new(o, "artifacts", arts);
-	json_object_set_new(o, "stack", c->stack ? json_incref(c->stack) : json_array());
-	return o;
-}

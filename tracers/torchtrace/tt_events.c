@@ -1,6 +1,7 @@
 /* Graph breaks and recompiles, from their records' payloads. See tt_query.h. */
 #include "tt_internal.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,57 @@ void tt_events_release(struct tt_events *e)
 	free(e->v);
 	e->v = NULL;
 	e->n = 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+void tt_event_groups_of(const struct tt_events *ev, struct tt_event_groups *out)
+{
+	char *done = pt_xcalloc(ev->n + 1, 1);
+
+	out->v = pt_xcalloc(ev->n ? ev->n : 1, sizeof(*out->v));
+	out->n = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		struct tt_event_group *g;
+
+		if (done[i])
+			continue;
+		g = &out->v[out->n++];
+		g->what = ev->v[i].what;
+		g->where = ev->v[i].where;
+		g->ids = pt_xcalloc(ev->n - i, sizeof(*g->ids));
+		g->ranks = pt_xcalloc(ev->n - i, sizeof(*g->ranks));
+		for (size_t j = i; j < ev->n; j++) {
+			bool seen = false;
+
+			if (done[j] || !same_str(ev->v[i].what, ev->v[j].what) ||
+			    !same_str(ev->v[i].where, ev->v[j].where))
+				continue;
+			done[j] = 1;
+			compileid_format(&ev->v[j].cid, g->ids[g->count++], COMPILEID_MAX);
+			if (ev->v[j].rank < 0)
+				continue;
+			for (size_t k = 0; k < g->n_ranks; k++)
+				seen |= g->ranks[k] == ev->v[j].rank;
+			if (!seen)
+				g->ranks[g->n_ranks++] = ev->v[j].rank;
+		}
+	}
+	free(done);
+}
+
+void tt_event_groups_release(struct tt_event_groups *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->v[i].ids);
+		free(g->v[i].ranks);
+	}
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
 }
 
 /* The text after prefix on the first line that starts with it (trimmed), or NULL. */

@@ -31,17 +31,6 @@ static inline char *dup_or_null(const char *s)
 	return s ? pt_xstrdup(s) : NULL;
 }
 
-/* JSON null for "unknown" (negative) values. */
-static inline json_t *num_or_null(double v)
-{
-	return v < 0 ? json_null() : json_real(v);
-}
-
-static inline json_t *int_or_null(int64_t v)
-{
-	return v < 0 ? json_null() : json_integer(v);
-}
-
 /*
  * A run's files, read once for the queries that name each record's file
  * (asked per record, as correlated subqueries, they cost a search of

@@ -63,7 +63,6 @@ struct tt_compiles {
 int tt_compiles_load(struct db *ix, int64_t run_id, int64_t rank,
 			struct tt_compiles *out);
 void tt_compiles_release(struct tt_compiles *c);
-json_t *tt_compile_json(const struct tt_compile *c);
 
 /*
  * SQL for a file's writer as the report keys it, f being a trace_files row:
@@ -131,6 +130,25 @@ struct tt_events {
 int tt_graph_breaks(struct db *ix, int64_t run_id, struct tt_events *out);
 int tt_recompiles(struct db *ix, int64_t run_id, struct tt_events *out);
 void tt_events_release(struct tt_events *e);
+/*
+ * graph-breaks --unique: the events grouped by reason and place, in order of
+ * first appearance, each with how many, its compile ids in order and its
+ * ranks in order of first appearance. Strings point into the events, which
+ * must outlive the groups.
+ */
+struct tt_event_group {
+	const char *what, *where;	/* NULL unknown */
+	long count;
+	char (*ids)[COMPILEID_MAX];	/* count of them, formatted */
+	int64_t *ranks;
+	size_t n_ranks;
+};
+struct tt_event_groups {
+	struct tt_event_group *v;
+	size_t n;
+};
+void tt_event_groups_of(const struct tt_events *ev, struct tt_event_groups *out);
+void tt_event_groups_release(struct tt_event_groups *g);
 /* A graph break reason of torch 2.7+'s many-line shape (the text after "Graph Break
  * Reason: ", or such a restart reason) as "<type>: <explanation>"; NULL for other text. */
 char *tt_short_break_reason(const char *text);

@@ -198,6 +198,46 @@ static void autograd_captures(void **state)
 	tt_compiles_release(&cs);
 }
 
+/* graph-breaks --unique: by reason and place in first-seen order, ids in order, ranks once each. */
+static void event_groups(void **state)
+{
+	struct tt_event v[] = {
+		{ .rank = 1, .cid = { -1, 0, 0, -1 }, .what = "a", .where = "f.py:1" },
+		{ .rank = 0, .cid = { -1, 1, 0, -1 }, .what = "b", .where = NULL },
+		{ .rank = 0, .cid = { -1, 2, 0, -1 }, .what = "a", .where = "f.py:1" },
+		{ .rank = 1, .cid = { -1, 3, 0, 1 }, .what = "a", .where = "f.py:1" },
+		{ .rank = -1, .cid = { -1, 4, 0, -1 }, .what = "a", .where = "g.py:2" },
+		{ .rank = -1, .cid = { -1, 5, 0, -1 }, .what = NULL, .where = NULL },
+	};
+	struct tt_events ev = { v, sizeof(v) / sizeof(v[0]) };
+	struct tt_event_groups g;
+	(void)state;
+
+	tt_event_groups_of(&ev, &g);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.v[0].what, "a");
+	assert_string_equal(g.v[0].where, "f.py:1");
+	assert_int_equal(g.v[0].count, 3);
+	assert_string_equal(g.v[0].ids[0], "0/0");
+	assert_string_equal(g.v[0].ids[1], "2/0");
+	assert_string_equal(g.v[0].ids[2], "3/0_1");
+	assert_int_equal(g.v[0].n_ranks, 2);
+	assert_int_equal(g.v[0].ranks[0], 1);
+	assert_int_equal(g.v[0].ranks[1], 0);
+	assert_string_equal(g.v[1].what, "b");
+	assert_null(g.v[1].where);
+	assert_int_equal(g.v[1].count, 1);
+	assert_string_equal(g.v[2].where, "g.py:2");	/* same reason, another place */
+	assert_int_equal(g.v[2].n_ranks, 0);
+	assert_null(g.v[3].what);
+	assert_int_equal(g.v[3].count, 1);
+	tt_event_groups_release(&g);
+	ev.n = 0;
+	tt_event_groups_of(&ev, &g);
+	assert_int_equal(g.n, 0);
+	tt_event_groups_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +245,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(graph_breaks_214, setup, teardown),
 		cmocka_unit_test_setup_teardown(shapes_26, setup, teardown),
 		cmocka_unit_test(short_reason),
+		cmocka_unit_test(event_groups),
 		cmocka_unit_test_setup_teardown(autograd_captures, setup, teardown),
 	};
 
