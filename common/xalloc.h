@@ -43,4 +43,7 @@ char *pt_xvasprintf(const char *fmt, va_list ap);
 		}                                                              \
 	} while (0)
 
+/* The number of elements of an array (not a pointer: a pointer's size gives nonsense). */
+#define PT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #endif

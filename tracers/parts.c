@@ -4,6 +4,7 @@
 #include "logs_ingest.h"
 #include "runs.h"
 #include "tt_ingest.h"
+#include "xalloc.h"
 
 const struct schema_part *const pttrace_parts[] = {
 	&core_part,		/* store/core_schema.c */
@@ -11,7 +12,7 @@ const struct schema_part *const pttrace_parts[] = {
 	&tt_sources_part,	/* torchtrace/tt_schema.c */
 	&tt_records_part,
 };
-const size_t pttrace_nparts = sizeof(pttrace_parts) / sizeof(pttrace_parts[0]);
+const size_t pttrace_nparts = PT_ARRAY_SIZE(pttrace_parts);
 
 int pttrace_db_open(struct db **out, const char *path, unsigned flags, struct pt_diag *diag)
 {

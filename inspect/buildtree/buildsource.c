@@ -442,14 +442,14 @@ static void scan_generated(struct gen_file *g, const char *buf, size_t len)
 					}
 					stmt_len = 0;
 				}
-				if (depth < sizeof(stack) / sizeof(stack[0])) {
+				if (depth < PT_ARRAY_SIZE(stack)) {
 					stack[depth].kind = kind;
 					stack[depth].fn = fi;
 				}
 				depth++;
 			} else if (clean[i] == '}' && depth) {
 				depth--;
-				if (depth < sizeof(stack) / sizeof(stack[0]) && stack[depth].fn != (size_t)-1) {
+				if (depth < PT_ARRAY_SIZE(stack) && stack[depth].fn != (size_t)-1) {
 					g->fn[stack[depth].fn].last = ln;
 					if (stack[depth].fn == st_i)
 						st_i = (size_t)-1;

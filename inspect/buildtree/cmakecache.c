@@ -214,7 +214,7 @@ int cmake_is_true(const char *v)
 	size_t n = strlen(v);
 	char *end;
 
-	for (size_t i = 0; i < sizeof(falsy) / sizeof(falsy[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(falsy); i++)
 		if (!strcasecmp(v, falsy[i]))
 			return 0;
 	if (n >= 9 && !strcmp(v + n - 9, "-NOTFOUND"))

@@ -690,7 +690,7 @@ int cmd_files(int argc, char **argv, struct pt_cli *ctx)
 	const char *name = ctx->cmd ? ctx->cmd->name : NULL;
 	struct files_opts fo = { 0 };
 
-	for (size_t i = 0; i < sizeof(files_cmds) / sizeof(files_cmds[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(files_cmds); i++) {
 		const struct files_cmd *fc = &files_cmds[i];
 
 		if (name ? fc->name && !strcmp(fc->name, name) : !fc->name) {

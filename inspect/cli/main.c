@@ -11,6 +11,7 @@
 
 #include "ptinspect.h"
 #include "ttysafe.h"
+#include "xalloc.h"
 
 /* Sorted by name; matched whole. None needs set-up from the table (flags 0). */
 static const struct pt_cmd subcommands[] = {
@@ -26,7 +27,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "preflight", cmd_preflight, "before a build: will this machine build the torch asked for?", 0 },
 	{ "undefined", cmd_undefined, "symbols no loaded object defines, like ldd -r, per object", 0 },
 };
-#define NCMDS (sizeof(subcommands) / sizeof(subcommands[0]))
+#define NCMDS (PT_ARRAY_SIZE(subcommands))
 
 static void usage(FILE *f)
 {

@@ -86,7 +86,7 @@ int cudaarch_model_cc(const char *model, struct cuda_cc *cc)
 	if (!squash(model, key, sizeof(key)))
 		return -1;
 	p = strip_vendor(key);
-	for (size_t i = 0; i < sizeof(gpu_names) / sizeof(gpu_names[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(gpu_names); i++) {
 		size_t l = strlen(gpu_names[i].key);
 
 		if (l > best && !strncmp(p, gpu_names[i].key, l)) {
@@ -143,12 +143,12 @@ static const struct cuda_cc_info known_ccs[] = {
 size_t cudaarch_known_ccs(const struct cuda_cc_info **v)
 {
 	*v = known_ccs;
-	return sizeof(known_ccs) / sizeof(known_ccs[0]);
+	return PT_ARRAY_SIZE(known_ccs);
 }
 
 const struct cuda_cc_info *cudaarch_cc_info(struct cuda_cc cc)
 {
-	for (size_t i = 0; i < sizeof(known_ccs) / sizeof(known_ccs[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(known_ccs); i++)
 		if (known_ccs[i].major == cc.major && known_ccs[i].minor == cc.minor)
 			return &known_ccs[i];
 	return NULL;
@@ -157,7 +157,7 @@ const struct cuda_cc_info *cudaarch_cc_info(struct cuda_cc cc)
 void cudaarch_cc_neighbours(struct cuda_cc cc, const struct cuda_cc_info **below,
 			    const struct cuda_cc_info **above)
 {
-	size_t n = sizeof(known_ccs) / sizeof(known_ccs[0]);
+	size_t n = PT_ARRAY_SIZE(known_ccs);
 	int want = cc.major * 10 + cc.minor;
 
 	*below = *above = NULL;
@@ -235,7 +235,7 @@ static int parse_gpu(const char *s, struct cuda_cc *cc)
 	if (isdigit((unsigned char)*p))
 		return parse_number(p, cc);
 	p = (char *)strip_vendor(p);
-	for (size_t i = 0; i < sizeof(gpu_names) / sizeof(gpu_names[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(gpu_names); i++) {
 		if (!strcmp(p, gpu_names[i].key)) {
 			cc->major = gpu_names[i].major;
 			cc->minor = gpu_names[i].minor;
@@ -314,7 +314,7 @@ const char *cudaarch_ptx_min_driver(unsigned major, unsigned minor, char *buf, s
 		pt_fmt_trunc(buf, n, "12.%u", minor);
 		return buf;
 	}
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(t); i++) {
 		if (t[i].maj == major && t[i].min == minor) {
 			pt_fmt_trunc(buf, n, "%u.%u", t[i].cmaj, t[i].cmin);
 			return buf;

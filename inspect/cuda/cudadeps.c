@@ -71,7 +71,7 @@ static void add_edges(struct cudadeps *cd, struct resolve_result *r, const struc
 {
 	/* Objects added by an edge are visited too (cudart found through a dlopen'ed library). */
 	for (size_t i = 0; i < r->n_objs; i++) {
-		for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++) {
+		for (size_t k = 0; k < PT_ARRAY_SIZE(rules); k++) {
 			struct cudadeps_edge *e;
 			struct pt_diag scratch;
 			char *owned = NULL;

@@ -7,6 +7,7 @@
 
 #include "numparse.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* NVIDIA's table: the first Linux driver of each CUDA toolkit release. */
 static const struct {
@@ -22,7 +23,7 @@ static const struct {
 	{ 12, 6, "560.28.03" },	 { 12, 8, "570.26" },	  { 12, 9, "575.51.03" },
 	{ 13, 0, "580.65.06" },
 };
-#define N_TABLE (sizeof(table) / sizeof(table[0]))
+#define N_TABLE (PT_ARRAY_SIZE(table))
 /* Minor version compatibility: the minimum for every release of a major. */
 static const struct {
 	int maj;
@@ -140,7 +141,7 @@ int cudadriver_cuda_for_driver(const char *driver, int *minor_out)
 const char *cudadriver_min_driver(int maj, int min, int use_compat)
 {
 	if (use_compat) {
-		for (size_t i = 0; i < sizeof(compat) / sizeof(compat[0]); i++)
+		for (size_t i = 0; i < PT_ARRAY_SIZE(compat); i++)
 			if (compat[i].maj == maj)
 				return compat[i].driver;
 	}

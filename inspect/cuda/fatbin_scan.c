@@ -315,7 +315,7 @@ static bool scannable(const struct elf_section *es)
 	if (!strncmp(es->name, ".debug", 6) || !strncmp(es->name, ".zdebug", 7) ||
 	    !strncmp(es->name, ".nvHR", 5) || !strncmp(es->name, ".note", 5))
 		return false;
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(skip); i++)
 		if (!strcmp(es->name, skip[i]))
 			return false;
 	return true;

@@ -88,10 +88,10 @@ bool abiname_torch_ns(const char *d)
 					   "VTT for ", "guard variable for ", "non-virtual thunk to " };
 	static const char *const ns[] = { "c10::", "at::", "torch::", "caffe2::" };
 
-	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(pre); i++)
 		if (!strncmp(d, pre[i], strlen(pre[i])))
 			d += strlen(pre[i]);
-	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(ns); i++)
 		if (!strncmp(d, ns[i], strlen(ns[i])))
 			return true;
 	return false;

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "xalloc.h"
+
 /* An entry point: its name and the pointer dlsym fills. */
 struct pt_lazysym {
 	const char *name;
@@ -37,7 +39,7 @@ struct pt_lazylib {
 	char buf[256];
 };
 
-#define PT_LAZYLIB(soname, syms) { (soname), (syms), sizeof(syms) / sizeof((syms)[0]), false, NULL, { 0 } }
+#define PT_LAZYLIB(soname, syms) { (soname), (syms), PT_ARRAY_SIZE(syms), false, NULL, { 0 } }
 
 /*
  * Open the library and fill every slot, once (thread-safe). NULL when they

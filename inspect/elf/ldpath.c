@@ -168,7 +168,7 @@ int ldpath_env_init(struct ldpath_env *env, const char *root, struct pt_diag *di
 	env->cwd = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
 	env->lib = "lib/x86_64-linux-gnu";
 	env->platform = x86_platform(&cpu, &avx512_1);
-	env->n_system_dirs = sizeof(debian_system_dirs) / sizeof(debian_system_dirs[0]);
+	env->n_system_dirs = PT_ARRAY_SIZE(debian_system_dirs);
 	env->system_dirs = pt_xcalloc(env->n_system_dirs, sizeof(char *));
 	for (size_t i = 0; i < env->n_system_dirs; i++)
 		env->system_dirs[i] = pt_xstrdup(debian_system_dirs[i]);

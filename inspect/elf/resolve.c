@@ -34,7 +34,7 @@ const char *resolve_found_by_name(enum found_by f)
 		[FOUND_ALREADY_LOADED] = "already_loaded",
 		[FOUND_NOT_FOUND] = "not_found",
 	};
-	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
+	return (unsigned)f < PT_ARRAY_SIZE(names) ? names[f] : "?";
 }
 
 struct search {

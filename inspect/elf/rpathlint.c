@@ -106,7 +106,7 @@ bool rpathlint_is_build_dir(const char *dir)
 					     "/workspace/", "/__w/", "/github/", "/builds/" };
 	const char *p = dir;
 
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(roots); i++) {
 		size_t l = strlen(roots[i]);
 
 		if (!strncmp(dir, roots[i], l) || (!strncmp(dir, roots[i], l - 1) && !dir[l - 1]))
@@ -233,7 +233,7 @@ static bool is_system(const struct ldpath_env *env, const char *dir)
 	for (size_t i = 0; i < env->n_system_dirs; i++)
 		if (!strcmp(env->system_dirs[i], dir))
 			return true;
-	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(std); i++)
 		if (!strcmp(std[i], dir))
 			return true;
 	return false;

@@ -85,7 +85,7 @@ static const struct provider {
 
 static const struct provider *provider_of(const char *soname)
 {
-	for (size_t i = 0; i < sizeof(providers) / sizeof(providers[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(providers); i++)
 		if (!strncmp(soname, providers[i].prefix, strlen(providers[i].prefix)))
 			return &providers[i];
 	return NULL;
@@ -263,7 +263,7 @@ struct capture {
 
 static void want(struct capture *c, uint64_t off, uint64_t len)
 {
-	if (off >= c->size || c->n_want == sizeof(c->want) / sizeof(c->want[0]))
+	if (off >= c->size || c->n_want == PT_ARRAY_SIZE(c->want))
 		return;
 	if (len > c->size - off)
 		len = c->size - off;
@@ -487,7 +487,7 @@ static bool text_name(const char *name)
 	static const char *const suf[] = { ".py", ".pyi", ".pyc", ".h", ".hpp", ".cuh", ".txt", ".json",
 					   ".cmake", ".md", ".yaml", ".typed", ".html", ".js", ".css" };
 
-	for (size_t i = 0; i < sizeof(suf) / sizeof(suf[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(suf); i++)
 		if (ends_with(name, suf[i]))
 			return true;
 	return false;

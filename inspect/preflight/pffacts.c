@@ -29,6 +29,7 @@
 
 #include "pffacts.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 #define C PF_CUDA
 
@@ -61,12 +62,12 @@ static const struct pf_sm pf_sms[] = {
 size_t pf_sm_table(const struct pf_sm **v)
 {
 	*v = pf_sms;
-	return sizeof(pf_sms) / sizeof(pf_sms[0]);
+	return PT_ARRAY_SIZE(pf_sms);
 }
 
 int pf_nvcc_accepts(int cuda, unsigned arch, char variant)
 {
-	for (size_t i = 0; i < sizeof(pf_sms) / sizeof(pf_sms[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(pf_sms); i++) {
 		const struct pf_sm *s = &pf_sms[i];
 		int since = variant == 'a' ? s->since_a : variant == 'f' ? s->since_f : s->since;
 
@@ -82,7 +83,7 @@ int pf_nvcc_accepts(int cuda, unsigned arch, char variant)
 void pf_nvcc_range(int cuda, unsigned *lo, unsigned *hi)
 {
 	*lo = *hi = 0;
-	for (size_t i = 0; i < sizeof(pf_sms) / sizeof(pf_sms[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(pf_sms); i++)
 		if (pf_nvcc_accepts(cuda, pf_sms[i].arch, 0) == 1) {
 			if (!*lo)
 				*lo = pf_sms[i].arch;
@@ -108,7 +109,7 @@ const struct pf_host_max *pf_host_max_for(int cuda)
 {
 	const struct pf_host_max *r = NULL;
 
-	for (size_t i = 0; i < sizeof(pf_host_maxes) / sizeof(pf_host_maxes[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(pf_host_maxes); i++)
 		if (cuda >= pf_host_maxes[i].cuda)
 			r = &pf_host_maxes[i];
 	return r;
@@ -250,7 +251,7 @@ static const struct {
 
 size_t pf_arch_name(const char *name, size_t n, unsigned *out, size_t max)
 {
-	for (size_t i = 0; i < sizeof(pf_arch_names) / sizeof(pf_arch_names[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(pf_arch_names); i++) {
 		size_t k = 0;
 
 		if (strlen(pf_arch_names[i].name) != n || memcmp(pf_arch_names[i].name, name, n))

@@ -6,6 +6,7 @@
 #include "jsonout.h"
 #include "strbuf.h"
 #include "term.h"
+#include "xalloc.h"
 
 const char *report_cxx_name(const char *v)
 {
@@ -15,7 +16,7 @@ const char *report_cxx_name(const char *v)
 		{ "202002", "C++20" }, { "202302", "C++23" },
 	};
 
-	for (size_t i = 0; v && i < sizeof(t) / sizeof(t[0]); i++)
+	for (size_t i = 0; v && i < PT_ARRAY_SIZE(t); i++)
 		if (!strcmp(v, t[i].num))
 			return t[i].name;
 	return NULL;

@@ -267,7 +267,7 @@ void report_bugreport_text(FILE *f, const struct bugreport *b)
 
 	for (size_t i = 0; i < BR_N_FIELDS; i++) {
 		fprintf(f, "%s: %s\n", bugreport_label(i), b->v[i]);
-		for (size_t k = 0; k < sizeof(blank_after) / sizeof(blank_after[0]); k++)
+		for (size_t k = 0; k < PT_ARRAY_SIZE(blank_after); k++)
 			if (blank_after[k] == i)
 				fputc('\n', f);
 	}

@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "jsonout.h"
-#include "term.h"
-#include "report_elf.h"
 #include "report_config.h"
+#include "report_elf.h"
+#include "term.h"
+#include "xalloc.h"
 
 /* Lines of the Python stacks of a killed import in the text report. */
 #define REPORT_ENV_STACK_LINES 40
@@ -42,7 +43,7 @@ static bool key_library(const char *p)
 	b = b ? b + 1 : p;
 	if (!strncmp(b, "libcurl", 7))
 		return false;
-	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(pre); i++)
 		if (!strncmp(b, pre[i], strlen(pre[i])))
 			return true;
 	return false;

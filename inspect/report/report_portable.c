@@ -7,6 +7,7 @@
 #include "jsonout.h"
 #include "strbuf.h"
 #include "term.h"
+#include "xalloc.h"
 
 static const char *list_name(const struct rpathlint_finding *f)
 {
@@ -51,7 +52,7 @@ void report_rpathlint_summary(FILE *f, const struct rpathlint_result *r, int ind
 	fprintf(f, "%*s%-9s %zu problem%s: ", indent, "", "rpath", r->n_problems,
 		r->n_problems == 1 ? "" : "s");
 	/* The ones that break a load first. */
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && shown <= 3; k++)
+	for (size_t k = 0; k < PT_ARRAY_SIZE(order) && shown <= 3; k++)
 		for (size_t i = 0; i < r->n; i++) {
 			char b[512];
 

@@ -280,7 +280,7 @@ static const char *const relevant[] = { "torch", "numpy", "mypy", "flake8", "tri
 
 static bool is_relevant(const char *name)
 {
-	for (size_t i = 0; i < sizeof(relevant) / sizeof(relevant[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(relevant); i++) {
 		size_t n = strlen(relevant[i]);
 
 		for (const char *p = name; *p; p++)

@@ -14,12 +14,13 @@
 
 #include "clock.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 void childwait_in_child(void)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(fatal); i++)
 		signal(fatal[i], SIG_DFL);
 	/* Its own process group: the parent kills it and whatever it forks, together. */
 	setpgid(0, 0);

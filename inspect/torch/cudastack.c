@@ -21,7 +21,7 @@ static const struct {
 	{ "libcudnn", "cuDNN", "nvidia_cudnn" },
 	{ "libnccl", "NCCL", "nvidia_nccl" },
 };
-#define N_STACK (sizeof(stack) / sizeof(stack[0]))
+#define N_STACK (PT_ARRAY_SIZE(stack))
 
 static int stack_index(const char *stem)
 {

@@ -33,7 +33,7 @@ const char *importdiag_cause_key(enum importdiag_cause c)
 		[IMPORTDIAG_PYTHON] = "python-error",
 		[IMPORTDIAG_TIMEOUT] = "timeout",
 	};
-	return (unsigned)c < sizeof(k) / sizeof(k[0]) ? k[c] : "?";
+	return (unsigned)c < PT_ARRAY_SIZE(k) ? k[c] : "?";
 }
 
 /* Append s (owned) to o->f, counted by o->n_f, capacity o->a_f. */
@@ -83,7 +83,7 @@ static const char *nvidia_wheel(const char *name)
 		{ "libcupti", "nvidia-cuda-cupti" },  { "libnvToolsExt", "nvidia-nvtx" },
 		{ "libcufile", "nvidia-cufile" },     { "libnvshmem", "nvidia-nvshmem" },
 	};
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(m); i++)
 		if (!strncmp(name, m[i].prefix, strlen(m[i].prefix)) &&
 		    name[strlen(m[i].prefix)] == '.')
 			return m[i].wheel;

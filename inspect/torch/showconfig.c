@@ -382,7 +382,7 @@ static bool is_compiler(const char *s)
 	static const char *const names[] = { "GCC ", "clang ", "Clang ", "Apple clang ", "MSVC ",
 					     "ICC ", "ICX ", "Intel C++ ", "NVHPC " };
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(names); i++)
 		if (starts(s, names[i]))
 			return true;
 	return false;
@@ -472,7 +472,7 @@ static bool entry_start(const char *s)
 
 	if (is_compiler(s) || starts_ci(s, "CuDNN ") || starts_ci(s, "Built with CuDNN "))
 		return true;
-	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(heads); i++)
 		if (starts(s, heads[i]))
 			return true;
 	return false;

@@ -16,6 +16,7 @@
 
 #include "tt_query.h"
 #include "tt_tlparse.h"
+#include "xalloc.h"
 
 static const char *const kinds[] = {
 	"dynamo_output_graph", "inductor_output_code", "artifact", "graph_dump",
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	kind = kinds[data[0] % (sizeof(kinds) / sizeof(kinds[0]))];
+	kind = kinds[data[0] % (PT_ARRAY_SIZE(kinds))];
 	p++;
 	size--;
 	nl = memchr(p, '\n', size);

@@ -20,7 +20,7 @@
 #define CAPTURE_PIPE_SIZE (1 << 20)
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-#define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+#define NFORWARDED (PT_ARRAY_SIZE(forwarded))
 static volatile sig_atomic_t child_pgid;
 static struct sigaction old_actions[NFORWARDED], old_pipe;
 static int took_terminal;

@@ -85,10 +85,10 @@ int runenv_is_recorded(const char *entry, size_t *name_len)
 		return 0;
 	n = (size_t)(eq - entry);
 	*name_len = n;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(entry, prefixes[i], strlen(prefixes[i])))
 			return 1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(names); i++)
 		if (strlen(names[i]) == n && !strncmp(entry, names[i], n))
 			return 1;
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "pttrace.h"
 #include "ttysafe.h"
+#include "xalloc.h"
 
 #define RO PT_NEEDS_DB_RO
 #define RW PT_NEEDS_DB_RW
@@ -36,7 +37,7 @@ static const struct pt_cmd subcommands[] = {
 	{ "sql", cmd_sql, "run a read-only SQL query (the run's id is bound as :run)", RO | RUN },
 	{ "timeline", cmd_timeline, "all ranks' chromium events as one Chrome trace", RO | RUN | BYTES },
 };
-#define NCMDS (sizeof(subcommands) / sizeof(subcommands[0]))
+#define NCMDS (PT_ARRAY_SIZE(subcommands))
 
 static void usage(FILE *f)
 {

@@ -153,7 +153,7 @@ static const char *const sections[][2] = {
 	{ "errors", "SELECT kind, artifact, text, src_file, src_line FROM records"
 		    " WHERE" LOGS_RUN_RANGE("id", "1") "AND (level >= 40 OR kind = 'traceback') ORDER BY id" },
 };
-#define NSECTIONS (int)(sizeof(sections) / sizeof(*sections))
+#define NSECTIONS (int)(PT_ARRAY_SIZE(sections))
 
 const char *const logs_diff_names[LOGS_DIFF_NSECTIONS] = {
 	"ops", "graph_breaks", "recompiles", "warnings", "errors",

@@ -16,7 +16,7 @@ int logs_parse_level(const char *s)
 		{ "C", 50 }, { "CRITICAL", 50 }, { "F", 50 }, { "FATAL", 50 },
 	};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(names); i++)
 		if (!strcasecmp(s, names[i].name))
 			return names[i].no;
 	return -1;

@@ -35,7 +35,7 @@ char *runnorm_text(const char *in)
 {
 	char *s = pt_xstrdup(in ? in : "");
 
-	for (size_t k = 0; k < sizeof(pat) / sizeof(*pat); k++) {
+	for (size_t k = 0; k < PT_ARRAY_SIZE(pat); k++) {
 		regex_t re;
 		regmatch_t m;
 		char *out, *p;

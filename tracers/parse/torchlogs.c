@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "xalloc.h"
 
 /* n digits the caller has checked are digits. */
 static int fixed_num(const uint8_t *p, size_t n)
@@ -118,7 +119,7 @@ static int parse_old(const uint8_t *buf, size_t len, struct torchlogs_line *t)
 		return -1;
 	colon = i;
 	i += 2;
-	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++) {
+	for (size_t k = 0; k < PT_ARRAY_SIZE(levels); k++) {
 		size_t n = strlen(levels[k].name);
 
 		if (len - i >= n && !memcmp(buf + i, levels[k].name, n)) {

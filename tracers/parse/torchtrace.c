@@ -20,7 +20,7 @@ static const char *const context_keys[] = {
 
 int tt_is_context_key(const char *key)
 {
-	for (size_t i = 0; i < sizeof(context_keys) / sizeof(*context_keys); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(context_keys); i++)
 		if (!strcmp(key, context_keys[i]))
 			return 1;
 	return 0;

@@ -868,7 +868,7 @@ int rp_call_tree(struct db *ix, int64_t run_id, size_t limit, rp_call_cb cb, voi
 			db_reset(s);
 			return -1;
 		}
-		if (depth < (int)(sizeof(stack) / sizeof(*stack)))
+		if (depth < (int)(PT_ARRAY_SIZE(stack)))
 			stack[depth++] = id;
 	}
 	return rc;

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "report_pages.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 struct health {
 	struct html *h;
@@ -81,7 +82,7 @@ static const char *const known_kinds[] = {
 
 static int is_known_kind(const char *k)
 {
-	for (size_t i = 0; i < sizeof(known_kinds) / sizeof(*known_kinds); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(known_kinds); i++)
 		if (!strcmp(known_kinds[i], k))
 			return 1;
 	return 0;

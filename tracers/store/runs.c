@@ -22,7 +22,7 @@ const char *run_status_name(enum run_status st)
 {
 	static const char *const names[] = { "running", "exited", "signaled", "failed", "lost" };
 
-	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
+	return (unsigned)st < PT_ARRAY_SIZE(names) ? names[st] : "unknown";
 }
 
 int runs_create(struct db *ix, const struct run_info *ri, int64_t *run_id)

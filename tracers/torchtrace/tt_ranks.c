@@ -821,7 +821,7 @@ static void summary(struct tt_ranks_result *r)
 
 	for (size_t i = 0; i < r->compile_ids.ndetails; i++)
 		add_line(r, &alloc, pt_xstrdup(r->compile_ids.details[i]));
-	for (size_t i = 0; i < sizeof(grouped) / sizeof(*grouped); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(grouped); i++)
 		if (grouped[i].g->diverge)
 			add_line(r, &alloc, pt_xasprintf("%s: %zu groups of ranks", grouped[i].name, grouped[i].g->ngroups));
 	if (r->runtime.mismatched_graph_counts)

@@ -29,7 +29,7 @@ int tt_tlparse_name(const char *kind, const char *name, const char *envelope,
 		"bwd_compilation_metrics", "aot_autograd_backward_compilation_metrics",
 	};
 
-	for (size_t i = 0; i < sizeof(none) / sizeof(*none); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(none); i++)
 		if (!strcmp(kind, none[i]))
 			return -1;
 	*ext = "txt";

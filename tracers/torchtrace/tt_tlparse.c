@@ -69,7 +69,7 @@ int tt_tlparse_output(const char *kind, json_t *meta, const char *payload, size_
 	const char *s;
 
 	name[0] = '\0';
-	for (size_t i = 0; i < sizeof(sentinel_kinds) / sizeof(*sentinel_kinds); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(sentinel_kinds); i++)
 		if (!strcmp(kind, sentinel_kinds[i])) {
 			put_name(name, n, kind, NULL, "txt");
 			return 'p';

@@ -140,6 +140,11 @@ for c in cycles(calls):
         for y in c:
             if y in calls.get(x, {}):
                 print("  %s -> %s: %s" % (x, y, ", ".join(sorted(calls[x][y]))))
+# An array's length is PT_ARRAY_SIZE (common/xalloc.h), not a division spelled out.
+for f in files:
+    if f != "common/xalloc.h":
+        for m in re.finditer(r'sizeof\s*\(?\s*(\w+)\s*\)?\s*/\s*sizeof\s*\(*\s*(?:\*\s*\1|\1\s*\)?\s*\[\s*0\s*\])', open(f, errors="replace").read()):
+            print("FAIL: %s: %s (use PT_ARRAY_SIZE)" % (f, m.group(0)))
 # Integers from bytes are read through common/bytes.h only (architecture.md, Conventions).
 for f in files:
     for m in re.finditer(r'^static (?:inline )?u?int(?:16|32|64)_t (le|be|rd)(16|32|64)\(', open(f, errors="replace").read(), re.M):

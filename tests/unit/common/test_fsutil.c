@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "xalloc.h"
 
 static char dir[64];
 
@@ -87,7 +88,7 @@ static void not_regular(void **state)
 
 	assert_int_equal(mkfifo(at("fifo"), 0600), 0);
 	assert_int_equal(mkdir(at("sub"), 0700), 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(cases); i++) {
 		const char *p = cases[i].name ? at(cases[i].name) : "/dev/null";
 		struct pt_diag d;
 		char want[64];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blclass.h"
+#include "xalloc.h"
 
 static const struct bl_rule *cl(const char *s)
 {
@@ -57,7 +58,7 @@ static void causes(void **state)
 	};
 	(void)state;
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(v); i++) {
 		const struct bl_rule *r = cl(v[i].line);
 
 		assert_non_null(r);

@@ -24,6 +24,7 @@
 #include "buildsource.h"
 #include "nativefuncs.h"
 #include "ptest.h"
+#include "xalloc.h"
 
 static struct nativefuncs nf;
 
@@ -118,7 +119,6 @@ static void check_file(const char *file, const struct want *w, size_t n)
 	free(buf);
 }
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void names(void **state)
 {
@@ -169,7 +169,7 @@ static void register_cpu(void **state)
 		{ "at::Tensor add(const at::Tensor & self", 1, "add", "add.Tensor", "CPU", NULL },
 	};
 	(void)state;
-	check_file("RegisterCPU.cpp", w, N(w));
+	check_file("RegisterCPU.cpp", w, PT_ARRAY_SIZE(w));
 }
 
 static void other_files(void **state)
@@ -195,11 +195,11 @@ static void other_files(void **state)
 		{ "at::Tensor add_Tensor::redispatch(", 2, "add_Tensor::redispatch", "add.Tensor", NULL, NULL },
 	};
 	(void)state;
-	check_file("RegisterBackendSelect.cpp", bs, N(bs));
-	check_file("RegisterCompositeImplicitAutograd.cpp", ci, N(ci));
-	check_file("RegisterCompositeExplicitAutograd.cpp", ce, N(ce));
-	check_file("RegisterFunctionalization_0.cpp", fz, N(fz));
-	check_file("Operators_2.cpp", ops, N(ops));
+	check_file("RegisterBackendSelect.cpp", bs, PT_ARRAY_SIZE(bs));
+	check_file("RegisterCompositeImplicitAutograd.cpp", ci, PT_ARRAY_SIZE(ci));
+	check_file("RegisterCompositeExplicitAutograd.cpp", ce, PT_ARRAY_SIZE(ce));
+	check_file("RegisterFunctionalization_0.cpp", fz, PT_ARRAY_SIZE(fz));
+	check_file("Operators_2.cpp", ops, PT_ARRAY_SIZE(ops));
 }
 
 /* Functions.cpp alone names the node (its operator needs VariableType: the torch2 test). */
@@ -229,7 +229,7 @@ static void variable_type_node(void **state)
 	static const char *const files[] = { "VariableType_0.cpp", "VariableType_0-2.14.cpp" };
 	(void)state;
 
-	for (size_t i = 0; i < N(files); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(files); i++) {
 		size_t len;
 		char *buf = fixture(files[i], &len);
 		struct build_source s;
@@ -276,7 +276,7 @@ static void derivative_entries(void **state)
 	assert_int_equal(nativefuncs_parse_derivatives((const uint8_t *)y, len, &deriv, "derivatives.yaml", &d), 0);
 	assert_int_equal(d.n, 0);
 	assert_int_equal(deriv.n, 6);
-	for (size_t i = 0; i < N(c); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(c); i++) {
 		bool fe = true;
 		const struct nf_entry *e = buildsource_derivative(&deriv, c[i].op, &fe);
 
@@ -311,7 +311,7 @@ static void symbols(void **state)
 		{ "_make_dep_token", "_make_dep_token", NULL, NULL },
 	};
 	(void)state;
-	for (size_t i = 0; i < N(c); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(c); i++) {
 		struct build_source s;
 
 		memset(&s, 0, sizeof(s));

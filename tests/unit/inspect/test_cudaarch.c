@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cudaarch.h"
+#include "xalloc.h"
 
 static struct cuda_cc cc(const char *s)
 {
@@ -42,7 +43,7 @@ static void parse_gpu_spellings(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct cuda_cc c;
 		int r = cudaarch_parse_gpu(rows[i].in, &c);
 
@@ -69,7 +70,7 @@ static void parse_gpu_nonexistent(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct cuda_cc c = { -1, -1 };
 
 		assert_int_equal(cudaarch_parse_gpu(rows[i].in, &c), -2);
@@ -115,7 +116,7 @@ static void neighbours(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		const struct cuda_cc_info *lo, *hi;
 		struct cuda_cc c = { rows[i].major, rows[i].minor };
 		char b[16];
@@ -158,7 +159,7 @@ static void model_names(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct cuda_cc c = { 0, 0 };
 		int r = cudaarch_model_cc(rows[i].model, &c);
 
@@ -233,7 +234,7 @@ static void sass_rules(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct cuda_target t = { FATBIN_KIND_ELF, rows[i].arch, rows[i].variant };
 
 		assert_int_equal(cudaarch_how(&t, cc(rows[i].gpu)), rows[i].how);
@@ -256,7 +257,7 @@ static void ptx_matrix(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct cuda_target t = { FATBIN_KIND_PTX, rows[i].arch, rows[i].variant };
 
 		for (size_t c = 0; c < 6; c++) {

@@ -12,6 +12,7 @@
 
 #include "dispatchtrace.h"
 #include "showconfig.h"
+#include "xalloc.h"
 
 /* The dispatch-trace rules of torch-trace-formats.md §8, one row each. */
 static void dispatch_trace_rules(void **state)
@@ -33,7 +34,7 @@ static void dispatch_trace_rules(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(t); i++) {
 		struct showconfig c;
 		struct dispatchtrace dt;
 		struct pt_diag d;

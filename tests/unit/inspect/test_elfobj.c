@@ -19,6 +19,7 @@
 
 #include "elfobj.h"
 #include "ptest.h"
+#include "xalloc.h"
 
 /*
  * Debian 12's libz.so.1, the copy kept in the repository (tests/fuzz/corpus/
@@ -236,7 +237,7 @@ static void dynamic_read_real_libraries(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
+	for (size_t i = 0; i < PT_ARRAY_SIZE(libs); i++)
 		if (access(libs[i], R_OK) == 0)
 			assert_int_equal(dynamic_matches_libelf(libs[i]), 0);
 }
@@ -402,7 +403,7 @@ static void read_ahead_is_only_a_hint(void **state)
 		assert_int_equal(elfobj_open(&o, path, &d), 0);
 		free(path);
 	}
-	elfobj_read_ahead(&o, r, sizeof(r) / sizeof(r[0]), 1u << 20);
+	elfobj_read_ahead(&o, r, PT_ARRAY_SIZE(r), 1u << 20);
 	elfobj_read_ahead(&o, r, 1, 1);	/* one per object: ignored */
 	elfobj_release(&o);	/* waits for the thread */
 	assert_int_equal(elfobj_open_mem(&o, "mem", b, len, &d), 0);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fatbin.h"
+#include "xalloc.h"
 
 /* A little-endian byte builder. */
 struct bb {
@@ -232,7 +233,7 @@ static void bad_entry_header_sizes(void **state)
 	static const uint32_t bad[] = { 0, 8, 56, 65, 68 };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(bad); i++) {
 		struct bb b = { .n = 0 };
 		struct fatbin_entries l;
 		struct pt_diag d;
@@ -301,7 +302,7 @@ static void compression_flag_corners(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct bb b = { .n = 0 };
 		struct fatbin_entries l;
 		struct pt_diag d;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fatbin_scan.h"
+#include "xalloc.h"
 
 #define FATBIN_OFF 0x3a0	/* .nv_fatbin's offset in that object (readelf -S) */
 #define WRAPPER_OFF 0x1460	/* .nvFatBinSegment */
@@ -69,7 +70,7 @@ static void damaged_copies(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		struct run r;
 
 		scan(&r, rows[i].patch, 0);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nativefuncs.h"
+#include "xalloc.h"
 
 #define P(s) (const uint8_t *)(s), strlen(s)
 
@@ -130,7 +131,7 @@ static void aliases_refused(void **state)
 	};
 	(void)state;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(cases); i++) {
 		struct nativefuncs nf;
 		struct pt_diag d;
 

@@ -18,6 +18,7 @@
 #include "ptest.h"
 #include "report_config.h"
 #include "showconfig.h"
+#include "xalloc.h"
 
 static const char *fixture_dir(void)
 {
@@ -110,7 +111,7 @@ static void pasted_forms_read_as_the_original(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(cases); i++) {
 		struct pt_diag dp, do_;
 		json_t *a, *b;
 

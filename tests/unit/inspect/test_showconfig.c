@@ -15,6 +15,7 @@
 
 #include "ptest.h"
 #include "showconfig.h"
+#include "xalloc.h"
 
 static const char *fixture_dir(void)
 {
@@ -337,7 +338,7 @@ static void cudnn_decode(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(t); i++) {
 		char *s = showconfig_decode_cudnn(t[i].in);
 
 		if (t[i].out)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compileid.h"
+#include "xalloc.h"
 
 #define N COMPILEID_NONE
 
@@ -46,7 +47,7 @@ static const struct row rows[] = {
 static void parse_and_format(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		const struct row *r = &rows[i];
 		struct compileid id;
 		char buf[COMPILEID_MAX];

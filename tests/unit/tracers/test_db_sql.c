@@ -17,6 +17,7 @@
 #include "parts.h"
 #include "ptest.h"
 #include "ptest_db.h"
+#include "xalloc.h"
 
 static int setup(void **state)
 {
@@ -62,7 +63,7 @@ static void virtual_tables_close(void **state)
 	assert_int_equal(ptest_db_int(f->ix, queries[0]), 1);
 	db_close(f->ix);
 	f->ix = NULL;
-	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(queries); i++) {
 		struct db *ro;
 		struct db_stmt *s;
 
@@ -100,7 +101,7 @@ static void fts3_tokenizer_refused(void **state)
 
 	ptest_db_open_ok(f, 0);
 	assert_int_equal(pttrace_db_open(&ro, f->db, DB_READONLY, &f->diag), 0);
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(calls); i++) {
 		assert_null(db_prepare(f->ix, calls[i]));
 		assert_diag(&f->diag, "not authorized to use function: ");
 		assert_null(db_prepare(ro, calls[i]));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "glog.h"
+#include "xalloc.h"
 
 struct row {
 	const char *line;
@@ -68,7 +69,7 @@ static const struct row rows[] = {
 static void prefixes(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		const struct row *r = &rows[i];
 		struct glog_prefix p;
 		size_t len = strlen(r->line);

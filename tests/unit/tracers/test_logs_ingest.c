@@ -403,7 +403,7 @@ static void crash_record(void **state)
 	/* Cut in terminate's message, in the dump before the crashed thread, and in its frames. */
 	static const size_t cuts[] = { 0, 100, 320, 420 };
 
-	for (size_t k = 0; k < sizeof(cuts) / sizeof(cuts[0]); k++) {
+	for (size_t k = 0; k < PT_ARRAY_SIZE(cuts); k++) {
 		struct logs_ingest *ig = logs_ingest_new(f->ix, f->run, 1795315638000000, 0);
 		size_t cut = cuts[k] ? cuts[k] : sizeof(crash_text) - 1;
 

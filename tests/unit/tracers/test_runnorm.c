@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runnorm.h"
+#include "xalloc.h"
 
 static const char *const rows[][3] = {
 	{ "/tmp/tmp.Ab3dE9/sub/x.py:8: UserWarning", "/tmp/?/sub/x.py:8: UserWarning", "mktemp -d directory" },
@@ -25,7 +26,7 @@ static const char *const rows[][3] = {
 static void table(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		char *s = runnorm_text(rows[i][0]);
 
 		if (strcmp(s, rows[i][1]))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "torchlogs.h"
+#include "xalloc.h"
 
 #define N COMPILEID_NONE
 
@@ -68,7 +69,7 @@ static const struct row rows[] = {
 static void lines(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(rows); i++) {
 		const struct row *r = &rows[i];
 		struct torchlogs_line t;
 		size_t len = strlen(r->line);

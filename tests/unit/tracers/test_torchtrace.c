@@ -212,7 +212,7 @@ static void md5_memo_changes_nothing(void **state)
 	pt_diag_init(&d0);
 	run(text, 0, &d0, &s0);
 	assert_non_null(strstr(s0.log, "md5bad plain [a\nB]"));
-	for (size_t c = 0; c < sizeof(caps) / sizeof(*caps); c++) {
+	for (size_t c = 0; c < PT_ARRAY_SIZE(caps); c++) {
 		run_memo = tt_md5_memo_new(caps[c]);
 		for (size_t chunk = 0; chunk < 40; chunk += 13) {
 			pt_diag_init(&d1);

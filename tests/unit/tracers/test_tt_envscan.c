@@ -16,6 +16,7 @@
 #include "strbuf.h"
 #include "torchtrace.h"
 #include "tt_envscan.h"
+#include "xalloc.h"
 
 static struct tt_envscan *scan;
 
@@ -187,7 +188,7 @@ static void left_to_jansson(void **state)
 	size_t n = 0;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(corners) / sizeof(corners[0]); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(corners); i++) {
 		if (run(corners[i], &f) != 0)
 			fail_msg("scanned: %s", corners[i]);
 	}

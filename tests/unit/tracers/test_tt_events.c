@@ -209,7 +209,7 @@ static void event_groups(void **state)
 		{ .rank = -1, .cid = { -1, 4, 0, -1 }, .what = "a", .where = "g.py:2" },
 		{ .rank = -1, .cid = { -1, 5, 0, -1 }, .what = NULL, .where = NULL },
 	};
-	struct tt_events ev = { v, sizeof(v) / sizeof(v[0]) };
+	struct tt_events ev = { v, PT_ARRAY_SIZE(v) };
 	struct tt_event_groups g;
 	(void)state;
 

@@ -192,7 +192,7 @@ static void same_both_ways(const char *const *paths, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (stat(paths[i], &st) == 0)
 			total += st.st_size;
-	for (size_t c = 0; c < sizeof(chunks) / sizeof(*chunks); c++) {
+	for (size_t c = 0; c < PT_ARRAY_SIZE(chunks); c++) {
 		for (unsigned t = 1; t <= 4; t++) {
 			char *got;
 

@@ -46,7 +46,7 @@ static void chromium_pid_shapes(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+	for (size_t i = 0; i < PT_ARRAY_SIZE(cases); i++) {
 		const char *t = cases[i].text;
 		size_t key = 0, vend = 0;
 		int ok = tt_chromium_pid_span(t, strlen(t), &key, &vend);
