@@ -21,7 +21,7 @@ enum pt_exit {
 
 /*
  * What a subcommand needs before it can work; the tool's set-up (pttrace's
- * pt_cmd_open) reads them from the table, so that no subcommand chooses
+ * pttrace_cmd_open) reads them from the table, so that no subcommand chooses
  * its own way of opening the database or resolving RUN.
  */
 enum pt_cmd_flags {

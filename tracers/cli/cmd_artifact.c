@@ -156,7 +156,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, pos[0], &ix, &run, &diag) < 0)
+	if (pttrace_cmd_open(ctx, pos[0], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (out) {
 		struct tt_tlparse_opts o = {pos[1] ? &cid : NULL, pos[2], rank, export_mode};
@@ -194,7 +194,7 @@ int cmd_artifact(int argc, char **argv, struct pt_cli *ctx)
 		json_decref(a.where);
 	}
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -105,7 +105,7 @@ int cmd_compiles(int argc, char **argv, struct pt_cli *ctx)
 	if (!spec)
 		return rc;
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
+	if (pttrace_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	rc = EXIT_USAGE;
 	if (tt_compiles_load(ix, run, rank, &cs) == 0) {
@@ -123,7 +123,7 @@ int cmd_compiles(int argc, char **argv, struct pt_cli *ctx)
 		rc = failed ? EXIT_PROBLEMS : EXIT_FINE;
 	}
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;
 }
@@ -142,7 +142,7 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, int recompiles)
 	if (!spec)
 		return rc;
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
+	if (pttrace_cmd_open(ctx, spec, &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	r = recompiles ? tt_recompiles(ix, run, &ev) : tt_graph_breaks(ix, run, &ev);
 	rc = EXIT_USAGE;
@@ -172,7 +172,7 @@ static int events_cmd(int argc, char **argv, struct pt_cli *ctx, int recompiles)
 		rc = EXIT_FINE;
 	}
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -44,7 +44,7 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
+	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
 	if (runs_resolve(ix, argv[optind], &a) < 0 || runs_resolve(ix, argv[optind + 1], &b) < 0 ||
 	    run_diff_load(ix, a, b, &d) < 0)
@@ -60,7 +60,7 @@ int cmd_diff(int argc, char **argv, struct pt_cli *ctx)
 	rc = d.differ ? EXIT_PROBLEMS : EXIT_FINE;
 	run_diff_release(&d);
 out:
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;

@@ -245,7 +245,7 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 	nfiles = w.n;
 	if (pt_diag_count(&diag, PT_SEV_ERROR))
 		goto out;
-	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
+	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		goto out_nodiag;
 	if (into) {
 		if (runs_resolve(ix, into, &run_id) < 0)
@@ -319,7 +319,7 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 	rc = pt_diag_count(&diag, PT_SEV_WARNING) ? EXIT_PROBLEMS : EXIT_FINE;
 out:
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 out_nodiag:
 	for (size_t k = 0; k < nfiles; k++) {

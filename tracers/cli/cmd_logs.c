@@ -209,16 +209,16 @@ int cmd_logs(int argc, char **argv, struct pt_cli *ctx)
 	if (first < 0)
 		return first == -1 ? EXIT_FINE : EXIT_USAGE;
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, argv[first], &ix, &run_id, &diag) < 0)
+	if (pttrace_cmd_open(ctx, argv[first], &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
 	if (!(s = logs_query_records(ix, run_id, &f)))
 		goto out;
 	n = print_rows(ix, run_id, s, ctx->json, &diag);
-	if (n < 0 || pt_stdout_done(&diag) < 0)
+	if (n < 0 || pttrace_stdout_done(&diag) < 0)
 		goto out;
 	rc = n ? EXIT_FINE : EXIT_PROBLEMS;
 out:
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;

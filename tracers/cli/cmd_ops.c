@@ -154,13 +154,13 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, argv[optind], &ix, &run_id, &diag) < 0)
+	if (pttrace_cmd_open(ctx, argv[optind], &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
 	if (tree) {
 		struct db_stmt *st = logs_query_calls(ix, run_id);
 		int64_t n = st ? print_tree(st, ctx->json) : -1;
 
-		if (n < 0 || pt_stdout_done(&diag) < 0)
+		if (n < 0 || pttrace_stdout_done(&diag) < 0)
 			goto out;
 		if (!n && !ctx->json)
 			say_none(ix, run_id);
@@ -179,7 +179,7 @@ int cmd_ops(int argc, char **argv, struct pt_cli *ctx)
 	rc = json_array_size(rows) ? EXIT_FINE : EXIT_PROBLEMS;
 out:
 	json_decref(rows);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;

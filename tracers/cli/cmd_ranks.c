@@ -40,7 +40,7 @@ int cmd_ranks(int argc, char **argv, struct pt_cli *ctx)
 	}
 	rc = EXIT_USAGE;
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, argv[optind], &ix, &run, &diag) < 0)
+	if (pttrace_cmd_open(ctx, argv[optind], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	if (tt_ranks_load(ix, run, &r) == 0) {
 		int conflict = 0;
@@ -59,7 +59,7 @@ int cmd_ranks(int argc, char **argv, struct pt_cli *ctx)
 		tt_ranks_result_release(&r);
 	}
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -83,7 +83,7 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 	}
 	spec = argv[optind];
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, spec, &ix, &o.run_id, &diag) < 0)
+	if (pttrace_cmd_open(ctx, spec, &ix, &o.run_id, &diag) < 0)
 		return EXIT_USAGE;
 	if (diff && runs_resolve(ix, diff, &o.diff_run) < 0)
 		goto done;
@@ -117,7 +117,7 @@ int cmd_report(int argc, char **argv, struct pt_cli *ctx)
 		open_browser(index);
 done:
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	free(outdir);
 	free(index);

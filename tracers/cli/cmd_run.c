@@ -119,7 +119,7 @@ static void show_warning(void *arg, const char *code, const char *msg)
 
 static void show_diag(void *arg, struct pt_diag *d)
 {
-	pt_print_diag(arg, d);
+	pttrace_print_diag(arg, d);
 }
 
 static const char *base_name(const char *p)
@@ -261,7 +261,7 @@ static void write_report(struct pt_cli *ctx, struct db *ix, int64_t run_id, cons
 							 .hljs = getenv("PTTRACE_HLJS") },
 			      &st, &d) == 0)
 		fprintf(stderr, "%s: report: %s/index.html (%zu pages)\n", ctx->prog, out, st.pages);
-	pt_print_diag(ctx, &d);
+	pttrace_print_diag(ctx, &d);
 	pt_diag_release(&d);
 	free(out);
 }
@@ -312,7 +312,7 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 		memcpy(child_argv + 1, argv + first, (size_t)nargs * sizeof(char *));
 		nargs++;
 	}
-	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
+	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		goto out;
 	if (record_run(ix, &(struct record_opts){ .argv = child_argv, .argc = nargs, .python = python,
 						  .probe = pick.probe.ran ? &pick.probe : NULL,
@@ -325,10 +325,10 @@ int cmd_run(int argc, char **argv, struct pt_cli *ctx)
 		if (r.run_id >= 0 && !r.started)
 			rc = r.exec_errno == ENOENT ? EXIT_RUN_NOTFOUND
 			     : r.exec_errno ? EXIT_RUN_NOEXEC : EXIT_RUN_INTERNAL;
-		pt_print_diag(ctx, &diag);
+		pttrace_print_diag(ctx, &diag);
 		goto out;
 	}
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	summary(ctx, &r);
 	rc = capture_exit_code(&r.res);
 	/* The child succeeded but its output was not all kept: the run failed as a record. */

@@ -66,7 +66,7 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 		}
 		free(path);
 	}
-	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
+	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
 		return EXIT_USAGE;
 	if (runs_list(ix, &rows) < 0)
 		goto out;
@@ -81,7 +81,7 @@ int cmd_ls(int argc, char **argv, struct pt_cli *ctx)
 	rc = EXIT_FINE;
 	runs_list_release(&rows);
 out:
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
@@ -133,7 +133,7 @@ int cmd_show(int argc, char **argv, struct pt_cli *ctx)
 	memset(&logs, 0, sizeof(logs));
 	memset(&tt, 0, sizeof(tt));
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, argv[optind], &ix, &id, &diag) < 0)
+	if (pttrace_cmd_open(ctx, argv[optind], &ix, &id, &diag) < 0)
 		return EXIT_USAGE;
 	/* The run, its TORCH_LOGS part, its TORCH_TRACE part; each loader leaves its struct empty on failure. */
 	if (runs_show_load(ix, id, &run) < 0 || logs_show_load(ix, id, &logs) < 0 ||
@@ -153,7 +153,7 @@ out:
 	runs_show_release(&run);
 	logs_show_release(&logs);
 	tt_show_release(&tt);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
@@ -280,7 +280,7 @@ int cmd_rm(int argc, char **argv, struct pt_cli *ctx)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
+	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
 		json_decref(refused);
 		return EXIT_USAGE;
@@ -324,7 +324,7 @@ out:
 	}
 	json_decref(done);
 	json_decref(refused);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;
@@ -366,7 +366,7 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 		}
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
+	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0) {
 		json_decref(done);
 		return EXIT_USAGE;
 	}
@@ -433,7 +433,7 @@ int cmd_reindex(int argc, char **argv, struct pt_cli *ctx)
 	}
 	json_decref(runs);
 	json_decref(done);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;

@@ -109,7 +109,7 @@ int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, run, &ix, &run_id, &diag) < 0)
+	if (pttrace_cmd_open(ctx, run, &ix, &run_id, &diag) < 0)
 		return EXIT_USAGE;
 	s = db_prepare(ix, sql);
 	if (!s)
@@ -132,11 +132,11 @@ int cmd_sql(int argc, char **argv, struct pt_cli *ctx)
 		if (k && db_bind_at(s, k, "i", run_id) < 0)
 			goto out;
 	}
-	if (print_rows(s, ctx->json) < 0 || pt_stdout_done(&diag) < 0)
+	if (print_rows(s, ctx->json) < 0 || pttrace_stdout_done(&diag) < 0)
 		goto out;
 	rc = EXIT_FINE;
 out:
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	db_close(ix);
 	pt_diag_release(&diag);
 	return rc;

@@ -46,7 +46,7 @@ int cmd_timeline(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	if (pt_cmd_open(ctx, argv[optind], &ix, &run, &diag) < 0)
+	if (pttrace_cmd_open(ctx, argv[optind], &ix, &run, &diag) < 0)
 		return EXIT_USAGE;
 	f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!f) {
@@ -68,7 +68,7 @@ int cmd_timeline(int argc, char **argv, struct pt_cli *ctx)
 		}
 	}
 	db_close(ix);
-	pt_print_diag(ctx, &diag);
+	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 	return rc;
 }

@@ -29,11 +29,11 @@ enum pttrace_run_exit {
  * resolve RUN into *run_id. On failure the diagnostics are printed and
  * released, and -1 returned (the caller exits EXIT_USAGE).
  */
-int pt_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_t *run_id,
-		struct pt_diag *diag);
+int pttrace_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_t *run_id,
+		     struct pt_diag *diag);
 
 /* Print diag's messages on stderr with the program's name and colour policy. */
-void pt_print_diag(struct pt_cli *cli, struct pt_diag *diag);
+void pttrace_print_diag(struct pt_cli *cli, struct pt_diag *diag);
 
 /*
  * After writing a result to stdout (flushes it): 0 when all of it went out,
@@ -41,7 +41,7 @@ void pt_print_diag(struct pt_cli *cli, struct pt_diag *diag);
  * simply ends, nothing is said), -1 on another write error ("stdout:
  * write: ..." added to diag; the caller exits EXIT_USAGE).
  */
-int pt_stdout_done(struct pt_diag *diag);
+int pttrace_stdout_done(struct pt_diag *diag);
 
 /*
  * Each returns the process exit code; argv[0] is the subcommand's full name

@@ -10,8 +10,8 @@
 
 #include "pttrace.h"
 
-int pt_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_t *run_id,
-		struct pt_diag *diag)
+int pttrace_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_t *run_id,
+		     struct pt_diag *diag)
 {
 	unsigned f = cli->cmd ? cli->cmd->flags : 0, mode;
 	char *path;
@@ -38,18 +38,18 @@ int pt_cmd_open(struct pt_cli *cli, const char *run_spec, struct db **ix, int64_
 		rc = -1;
 	}
 	if (rc < 0) {
-		pt_print_diag(cli, diag);
+		pttrace_print_diag(cli, diag);
 		pt_diag_release(diag);
 	}
 	return rc;
 }
 
-void pt_print_diag(struct pt_cli *cli, struct pt_diag *diag)
+void pttrace_print_diag(struct pt_cli *cli, struct pt_diag *diag)
 {
 	pt_diag_print(diag, stderr, cli->prog, cli->color_err);
 }
 
-int pt_stdout_done(struct pt_diag *diag)
+int pttrace_stdout_done(struct pt_diag *diag)
 {
 	int err = 0;
 
