@@ -114,24 +114,6 @@ static struct logs_show_text text_col(struct db_stmt *s, int col)
 	"SELECT seq, rank, frame_id, frame_compile_id, attempt, text FROM records WHERE"    \
 	LOGS_RUN_RANGE("id", "1") "AND artifact = '" artifact "' ORDER BY id"
 
-/* The rows of sql (bound to id) into v[*n] by fill; 0 or -1. */
-#define SHOW_ROWS(sql, v, n, fill)                                  \
-	do {                                                        \
-		struct db_stmt *s = db_prepare(ix, sql);            \
-		size_t cap = 0;                                     \
-		int rc;                                             \
-                                                                    \
-		if (!s || db_bind(s, "i", id) < 0)                  \
-			goto fail;                                  \
-		while ((rc = db_step(s)) == 1) {                    \
-			PT_GROW(v, n, cap);                         \
-			fill;                                       \
-			n++;                                        \
-		}                                                   \
-		if (rc < 0)                                         \
-			goto fail;                                  \
-	} while (0)
-
 static void event_fill(struct db_stmt *s, struct logs_show_event *e)
 {
 	e->seq = int_col(s, 0);
@@ -145,16 +127,16 @@ static void event_fill(struct db_stmt *s, struct logs_show_event *e)
 int logs_show_load(struct db *ix, int64_t id, struct logs_show *out)
 {
 	memset(out, 0, sizeof(*out));
-	SHOW_ROWS("SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records FROM records WHERE"
+	DB_ROWS(ix, id, "SELECT kind, SUM(nlines) AS lines, COUNT(*) AS records FROM records WHERE"
 		  LOGS_RUN_RANGE("id", "1") "GROUP BY kind ORDER BY kind", out->kinds, out->n_kinds,
 		  (out->kinds[out->n_kinds].kind = dup_text(s, 0),
 		   out->kinds[out->n_kinds].lines = int_col(s, 1),
 		   out->kinds[out->n_kinds].records = int_col(s, 2)));
-	SHOW_ROWS(SHOW_EVENTS("graph_breaks"), out->breaks, out->n_breaks,
+	DB_ROWS(ix, id, SHOW_EVENTS("graph_breaks"), out->breaks, out->n_breaks,
 		  event_fill(s, &out->breaks[out->n_breaks]));
-	SHOW_ROWS(SHOW_EVENTS("recompiles"), out->recompiles, out->n_recompiles,
+	DB_ROWS(ix, id, SHOW_EVENTS("recompiles"), out->recompiles, out->n_recompiles,
 		  event_fill(s, &out->recompiles[out->n_recompiles]));
-	SHOW_ROWS("SELECT seq, kind, level, rank, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
+	DB_ROWS(ix, id, "SELECT seq, kind, level, rank, text FROM records WHERE" LOGS_RUN_RANGE("id", "1")
 		  "AND (level >= 40 OR kind IN ('traceback', 'crash')) ORDER BY id",
 		  out->errors, out->n_errors,
 		  (out->errors[out->n_errors].seq = int_col(s, 0),
@@ -162,7 +144,7 @@ int logs_show_load(struct db *ix, int64_t id, struct logs_show *out)
 		   out->errors[out->n_errors].level = int_col(s, 2),
 		   out->errors[out->n_errors].rank = int_col(s, 3),
 		   out->errors[out->n_errors].text = text_col(s, 4)));
-	SHOW_ROWS("SELECT seq, stream, src_file, src_line, text FROM records WHERE"
+	DB_ROWS(ix, id, "SELECT seq, stream, src_file, src_line, text FROM records WHERE"
 		  LOGS_RUN_RANGE("id", "1") "AND kind = 'crash' ORDER BY id",
 		  out->crashes, out->n_crashes,
 		  (out->crashes[out->n_crashes].seq = int_col(s, 0),

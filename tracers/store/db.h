@@ -115,6 +115,29 @@ void db_reset(struct db_stmt *s);
 /* db_bind + db_step until done: for INSERT/UPDATE/DELETE. 0 or -1. */
 int db_run(struct db_stmt *s, const char *fmt, ...);
 
+/*
+ * Every row of sql, its one parameter bound to the integer id, appended to
+ * the array v[0..n) (grown with PT_GROW): fill is evaluated with s the
+ * statement on the row and v[n] the new element. A failed query jumps to the
+ * caller's label fail (the diag says why; the rows read so far stay in v).
+ */
+#define DB_ROWS(ix, id, sql, v, n, fill)                                    \
+	do {                                                                \
+		struct db_stmt *s = db_prepare((ix), (sql));                \
+		size_t db_rows_cap_ = (n);                                  \
+		int db_rows_rc_;                                            \
+									    \
+		if (!s || db_bind(s, "i", (int64_t)(id)) < 0)               \
+			goto fail;                                          \
+		while ((db_rows_rc_ = db_step(s)) == 1) {                   \
+			PT_GROW(v, n, db_rows_cap_);                        \
+			fill;                                               \
+			(n)++;                                              \
+		}                                                           \
+		if (db_rows_rc_ < 0)                                        \
+			goto fail;                                          \
+	} while (0)
+
 /* Column values of the current row (index from 0). Text may be NULL. */
 int64_t db_col_int(struct db_stmt *s, int col);
 double db_col_double(struct db_stmt *s, int col);

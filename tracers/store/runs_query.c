@@ -157,7 +157,6 @@ static void argv_parse(struct run_show *sh)
 int runs_show_load(struct db *ix, int64_t id, struct run_show *out)
 {
 	struct db_stmt *s;
-	size_t cap;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -169,36 +168,25 @@ int runs_show_load(struct db *ix, int64_t id, struct run_show *out)
 		out->has_duration = 1;
 		out->duration_s = (double)(out->run.ended_us - out->run.started_us) / 1e6;
 	}
-#define ROWS(sql, arr, n, fill)                                    \
-	do {                                                       \
-		s = db_prepare(ix, sql);                           \
-		if (!s || db_bind(s, "i", id) < 0)                 \
-			goto fail;                                 \
-		cap = 0;                                           \
-		while ((rc = db_step(s)) == 1) {                   \
-			PT_GROW(arr, n, cap);                      \
-			fill;                                      \
-			n++;                                       \
-		}                                                  \
-		if (rc < 0)                                        \
-			goto fail;                                 \
-	} while (0)
-	ROWS("SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name", out->env, out->n_env,
-	     (out->env[out->n_env].name = dup_col(s, 0), out->env[out->n_env].value = dup_col(s, 1)));
-	ROWS("SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq", out->warnings,
-	     out->n_warnings,
-	     (out->warnings[out->n_warnings].code = dup_col(s, 0),
-	      out->warnings[out->n_warnings].message = dup_col(s, 1)));
-	ROWS("SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path", out->files,
-	     out->n_files,
-	     (out->files[out->n_files].path = dup_col(s, 0), out->files[out->n_files].role = dup_col(s, 1),
-	      out->files[out->n_files].bytes = int_col(s, 2)));
-	ROWS("SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part", out->indexed,
-	     out->n_indexed,
-	     (out->indexed[out->n_indexed].part = dup_col(s, 0),
-	      out->indexed[out->n_indexed].version = db_col_int(s, 1),
-	      out->indexed[out->n_indexed].state = dup_col(s, 2)));
-#undef ROWS
+	DB_ROWS(ix, id,
+		"SELECT name, value FROM run_env WHERE run_id = ?1 ORDER BY name", out->env, out->n_env,
+		(out->env[out->n_env].name = dup_col(s, 0), out->env[out->n_env].value = dup_col(s, 1)));
+	DB_ROWS(ix, id,
+		"SELECT code, message FROM run_warnings WHERE run_id = ?1 ORDER BY seq", out->warnings,
+		out->n_warnings,
+		(out->warnings[out->n_warnings].code = dup_col(s, 0),
+		 out->warnings[out->n_warnings].message = dup_col(s, 1)));
+	DB_ROWS(ix, id,
+		"SELECT path, role, bytes FROM run_files WHERE run_id = ?1 ORDER BY path", out->files,
+		out->n_files,
+		(out->files[out->n_files].path = dup_col(s, 0), out->files[out->n_files].role = dup_col(s, 1),
+		 out->files[out->n_files].bytes = int_col(s, 2)));
+	DB_ROWS(ix, id,
+		"SELECT part, version, state FROM run_parts WHERE run_id = ?1 ORDER BY part", out->indexed,
+		out->n_indexed,
+		(out->indexed[out->n_indexed].part = dup_col(s, 0),
+		 out->indexed[out->n_indexed].version = db_col_int(s, 1),
+		 out->indexed[out->n_indexed].state = dup_col(s, 2)));
 	s = db_prepare(ix, "SELECT signal, core_dumped, core_limit, core_pattern, core_path, core_note, gdb"
 			   " FROM run_crash WHERE run_id = ?1");
 	if (!s || db_bind(s, "i", id) < 0)
