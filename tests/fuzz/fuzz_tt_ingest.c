@@ -15,9 +15,10 @@
 #include <sys/stat.h>
 
 #include "fuzz_db.h"
+#include "render_compiles.h"
+#include "rundir.h"
 #include "tt_ingest.h"
 #include "tt_query.h"
-#include "rundir.h"
 #include "xalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,8 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (tt_compiles_load(ix, run, -1, &c) < 0)
 			__builtin_trap();
-		for (size_t i = 0; i < c.n; i++)
-			json_decref(tt_compile_json(&c.v[i]));
+		json_decref(render_compiles_json(&c));
 		tt_compiles_release(&c);
 	}
 	free(path);
