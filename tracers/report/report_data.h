@@ -11,6 +11,7 @@
 
 #include "compileid.h"
 #include "db.h"
+#include "tt_query.h"
 
 /* One compilation_metrics record (or a compile id that has none: "missing"). */
 struct rp_occ {
@@ -135,5 +136,28 @@ int rp_run_exists(struct db *ix, int64_t run_id);
 /* The run's row as a JSON object (id, name, source, argv, status, exit_code, signal,
  * started_us, ended_us, torch_version), or NULL when there is no such run. */
 json_t *rp_run_row(struct db *ix, int64_t run_id);
+
+/* ---- the row readers report_data.c and report_occs.c share (this folder only) ---- */
+
+/*
+ * Who wrote the file f, as the report groups compiles (the same rule as the
+ * labels of tt_compiles and tt_records; the values: TT_WHO_SQL, tt_query.h):
+ * stored in trace_files.who, computed for a run not fully indexed.
+ */
+#define WHO(f) "coalesce(" f ".who, " TT_WHO_SQL(f) ")"
+
+/* Columns every record query selects, in this order (rp_rec_from_row). */
+#define REC_COLS "r.id, " WHO("f") ", r.lineno, r.file_id, r.ca, r.frame, r.compile, r.attempt," \
+	" r.kind, r.name, r.payload_md5, r.md5_declared, r.envelope, f.path"
+#define REC_FROM " FROM trace_records r JOIN trace_files f ON f.id = r.file_id"
+
+/* A compile id column of s: COMPILEID_NONE where it is NULL. */
+int64_t rp_col_id(struct db_stmt *s, int col);
+
+/* The row s stands on (REC_COLS) as r; its strings are the statement's until its next step. */
+void rp_rec_from_row(struct db_stmt *s, struct rp_rec *r);
+
+/* Step s to the end, calling cb per row; 0, or -1 when a step fails or cb returns < 0. */
+int rp_rec_loop(struct db_stmt *s, rp_rec_cb cb, void *ctx);
 
 #endif
