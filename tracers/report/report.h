@@ -17,7 +17,8 @@
  *   p/<md5>.txt       the payload's raw bytes (md5 as indexed), only where the page
  *                     shows it otherwise (pretty-printed JSON, bytes HTML cannot carry)
  *   export.html       export records (only when there are some)
- *   chromium_events.json  every chromium_event (Perfetto / chrome://tracing)
+ *   chromium_events.json.gz  every chromium_event, gzip-compressed (Perfetto and
+ *                     chrome://tracing open it as it is; zcat gives the JSON)
  *   report.css, report.js, highlight.min.js (when Debian's libjs-highlight.js is installed)
  */
 #ifndef PT_REPORT_H
@@ -28,6 +29,9 @@
 
 #include "diag.h"
 #include "db.h"
+
+/* The Chrome trace's name in the report (the pages link it). */
+#define REPORT_TIMELINE "chromium_events.json.gz"
 
 struct report_opts {
 	const char *outdir;	/* missing, empty or an earlier report, the caller's (report_dir_refusal) */

@@ -244,7 +244,7 @@ int write_index(struct rctx *c)
 	html_raw(&h, "<h2 id=\"pages\">Pages</h2>\n<ul>\n<li><a href=\"compiles.html\">every compile</a>"
 		     " (sortable, filterable)</li>\n<li><a href=\"frames.html\">frames and recompiles"
 		     "</a></li>\n<li><a href=\"breaks.html\">graph breaks</a></li>\n"
-		     "<li><a href=\"chromium_events.json\">chromium_events.json</a></li>\n");
+		     "<li><a href=\"" REPORT_TIMELINE "\">" REPORT_TIMELINE "</a></li>\n");
 	if (c->has_export)
 		html_raw(&h, "<li><a href=\"export.html\">export report</a></li>\n");
 	if (c->loose > 0)

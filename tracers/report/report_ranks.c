@@ -221,7 +221,7 @@ void write_svg_timeline(struct rctx *c, struct html *h)
 		t1 = t0 + 1;
 	html_raw(h, "<h2 id=\"timeline\">Timeline</h2>\n<p>Compile time per rank (bars from each "
 		    "compile's start_time, as long as entire_frame_compile_time_s). The full trace: "
-		    "<a href=\"chromium_events.json\">chromium_events.json</a> (open it in Perfetto or "
+		    "<a href=\"" REPORT_TIMELINE "\">" REPORT_TIMELINE "</a> (open it in Perfetto or "
 		    "chrome://tracing).</p>\n");
 	html_rawf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%lld\" "
 		  "role=\"img\" aria-label=\"compile timeline\">\n", (int)W + 80,

@@ -39,7 +39,8 @@ check_contains "failed compiles counted" '<tr><th>failed</th><td class="n bad">2
 check_contains "recompiles counted" '<a href="frames.html">recompiles</a></th><td class="n">126</td>' "$idx"
 check_contains "no highlight.js said" "without highlighting" "$idx"
 check_contains "timeline svg" '<svg xmlns="http://www.w3.org/2000/svg"' "$idx"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["traceEvents"]' "$T/mr/chromium_events.json" || fail "chromium_events.json is not a Chrome trace"
+python3 -c 'import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); assert d["traceEvents"]' "$T/mr/chromium_events.json.gz" || fail "chromium_events.json.gz is not a gzipped Chrome trace"
+check_eq "the Chrome trace is the one pttrace timeline writes" "$("$PTTRACE" timeline last --chrome - | sha256sum)" "$(gzip -dc "$T/mr/chromium_events.json.gz" | sha256sum)"
 
 # 1b. tlparse's cross-rank checks on its collective-schedule job: ranks 0 and 2 agree, 1 differs.
 import "$F/tlparse-tests/inputs/multi_rank_schedule"
