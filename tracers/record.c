@@ -5,7 +5,6 @@
  */
 #include "record.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -215,30 +214,6 @@ static void checkpointer_stop(struct checkpointer *c, struct pt_diag *diag)
 	pt_diag_release(&c->diag);
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->cond);
-}
-
-/* Register the files in runs/<id>/trace (what TORCH_TRACE wrote) as the run's files. */
-static void register_trace_files(struct db *ix, int64_t run_id)
-{
-	char *dir = rundir_path(ix, run_id), *tdir = pt_xasprintf("%s/trace", dir);
-	DIR *d = opendir(tdir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char *p = pt_xasprintf("%s/%s", tdir, e->d_name), *rel;
-		struct stat st;
-
-		if (e->d_name[0] != '.' && stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
-			rel = pt_xasprintf("trace/%s", e->d_name);
-			runs_add_file(ix, run_id, rel, "trace", (int64_t)st.st_size);
-			free(rel);
-		}
-		free(p);
-	}
-	if (d)
-		closedir(d);
-	free(tdir);
-	free(dir);
 }
 
 /* A warning about the run: stored with it, and shown by the caller. */
@@ -473,7 +448,7 @@ int record_run(struct db *ix, const struct record_opts *o, const struct record_h
 	runs_add_file(ix, r->run_id, "stdout.log", "stdout", (int64_t)st.bytes[1]);
 	runs_add_file(ix, r->run_id, "stderr.log", "stderr", (int64_t)st.bytes[2]);
 	runs_add_file(ix, r->run_id, "order.bin", "order", -1);
-	register_trace_files(ix, r->run_id);
+	/* The run is new: tt_index_run registers what TORCH_TRACE wrote into trace/ as it lists it. */
 	if (tt_index_run(ix, r->run_id, 0, diag, NULL) < 0)
 		x.rc = -1;
 	if (o->dispatch && x.rc == 0 && x.stats.records[LOGS_DISPATCH] == 0)

@@ -4,14 +4,11 @@
  * or join an existing one. Each file is copied into <run dir>/trace/ first:
  * the run directory holds the content, the index is rebuilt from it.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +18,7 @@
 #include "logs_query.h"
 #include "runs.h"
 #include "tt_ingest.h"
+#include "tt_sources.h"
 #include "xalloc.h"
 
 static const char usage_text[] =
@@ -40,104 +38,6 @@ static const char usage_text[] =
 	"Exit status: 0 fine; 1 damaged lines, md5 mismatches or rank conflicts\n"
 	"(all else indexed); 2 usage error or unreadable input.\n";
 
-
-struct srcfile {
-	char *src;	/* absolute */
-	char *base;
-	dev_t dev;
-	ino_t ino;
-};
-
-/* What the walk has found and seen: each directory and file once. */
-struct walk {
-	struct srcfile *v;
-	size_t n, alloc;
-	struct { dev_t dev; ino_t ino; char *path; } *dirs;
-	size_t ndirs, adirs;
-	struct pt_diag *diag;
-};
-
-static const char *file_type(mode_t m)
-{
-	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-	       : S_ISSOCK(m) ? "a socket" : "not a regular file";
-}
-
-/*
- * path itself when it is a file; the *.log files below it when it is a
- * directory (a job directory also holds stdout, stderr and other files, and
- * TORCH_TRACE files always end in .log). Symbolic links are followed, each
- * directory and each file (device and inode) taken once: a link back to a
- * directory (latest -> .) cannot loop. A path given by name that cannot be
- * imported is an error; inside a directory it is a warning and the rest goes
- * on.
- */
-static void collect(struct walk *w, const char *path, int in_dir)
-{
-	enum pt_severity sev = in_dir ? PT_SEV_WARNING : PT_SEV_ERROR;
-	struct stat st;
-	size_t len = strlen(path);
-
-	if (stat(path, &st) < 0) {
-		pt_diag_add(w->diag, sev, path, NULL, "cannot read: %s%s", strerror(errno),
-			    in_dir ? "; skipped" : "");
-		return;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		struct dirent **names;
-		int k;
-
-		for (size_t i = 0; i < w->ndirs; i++) {
-			if (w->dirs[i].dev == st.st_dev && w->dirs[i].ino == st.st_ino) {
-				if (!in_dir)
-					pt_diag_add(w->diag, PT_SEV_NOTE, path, NULL,
-						    "the same directory as '%s': read once", w->dirs[i].path);
-				return;
-			}
-		}
-		PT_GROW(w->dirs, w->ndirs, w->adirs);
-		w->dirs[w->ndirs].dev = st.st_dev;
-		w->dirs[w->ndirs].ino = st.st_ino;
-		w->dirs[w->ndirs++].path = pt_xstrdup(path);
-		k = scandir(path, &names, NULL, alphasort);
-		if (k < 0)
-			pt_diag_add(w->diag, sev, path, NULL, "cannot read: %s%s", strerror(errno),
-				    in_dir ? "; skipped" : "");
-		for (int i = 0; i < k; i++) {
-			if (names[i]->d_name[0] != '.') {
-				char *p = pt_xasprintf("%s/%s", path, names[i]->d_name);
-
-				collect(w, p, 1);
-				free(p);
-			}
-			free(names[i]);
-		}
-		free(names);
-		return;
-	}
-	if (in_dir && (len < 4 || strcmp(path + len - 4, ".log")))
-		return;
-	if (!S_ISREG(st.st_mode)) {
-		pt_diag_add(w->diag, sev, path, NULL, "%s, not a TORCH_TRACE file%s",
-			    file_type(st.st_mode), in_dir ? "; skipped" : "");
-		return;
-	}
-	for (size_t i = 0; i < w->n; i++) {
-		if (w->v[i].dev == st.st_dev && w->v[i].ino == st.st_ino) {
-			pt_diag_add(w->diag, PT_SEV_NOTE, path, NULL, "the same file as '%s': imported once",
-				    w->v[i].src);
-			return;
-		}
-	}
-	PT_GROW(w->v, w->n, w->alloc);
-	w->v[w->n].src = realpath(path, NULL);
-	if (!w->v[w->n].src)
-		w->v[w->n].src = pt_xstrdup(path);
-	w->v[w->n].base = pt_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-	w->v[w->n].dev = st.st_dev;
-	w->v[w->n].ino = st.st_ino;
-	w->n++;
-}
 
 /*
  * The import that made run_id failed: the run says so, with the first error
@@ -202,9 +102,7 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = NULL, *into = NULL, *rank_from = NULL;
-	struct walk w = { 0 };
-	struct srcfile *files;
-	size_t nfiles;
+	struct tt_sources w = { 0 };
 	struct pt_diag diag;
 	struct db *ix = NULL;
 	int64_t run_id = 0;
@@ -238,11 +136,8 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 		return EXIT_USAGE;
 	}
 	pt_diag_init(&diag);
-	w.diag = &diag;
 	for (; i < argc; i++)
-		collect(&w, argv[i], 0);
-	files = w.v;
-	nfiles = w.n;
+		tt_sources_add(&w, argv[i], &diag);
 	if (pt_diag_count(&diag, PT_SEV_ERROR))
 		goto out;
 	if (pttrace_cmd_open(ctx, NULL, &ix, NULL, &diag) < 0)
@@ -272,13 +167,13 @@ int cmd_import(int argc, char **argv, struct pt_cli *ctx)
 	}
 	{
 		/* All files at once: parsed on all cores, written in this order. */
-		const char **srcs = pt_xcalloc(nfiles + 1, sizeof(*srcs));
+		const char **srcs = pt_xcalloc(w.n + 1, sizeof(*srcs));
 		int irc;
 
 		/* A file already in the run (by its path) is not imported twice (tt_import_files). */
-		for (size_t k = 0; k < nfiles; k++)
-			srcs[k] = files[k].src;
-		irc = tt_import_files(ix, run_id, srcs, nfiles, rank_from, isatty(2), &diag, &tot);
+		for (size_t k = 0; k < w.n; k++)
+			srcs[k] = w.v[k].src;
+		irc = tt_import_files(ix, run_id, srcs, w.n, rank_from, isatty(2), &diag, &tot);
 		free(srcs);
 		if (irc < 0) {
 			if (!into)
@@ -322,13 +217,6 @@ out:
 	pttrace_print_diag(ctx, &diag);
 	pt_diag_release(&diag);
 out_nodiag:
-	for (size_t k = 0; k < nfiles; k++) {
-		free(files[k].src);
-		free(files[k].base);
-	}
-	free(files);
-	for (size_t k = 0; k < w.ndirs; k++)
-		free(w.dirs[k].path);
-	free(w.dirs);
+	tt_sources_release(&w);
 	return rc;
 }
