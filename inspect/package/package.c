@@ -58,30 +58,53 @@ bool package_is_package(const char *path, bool is_dir)
 	       ends_with(path, ".tar.bz2");
 }
 
-/* The nvidia-* wheels' layout (site-packages/nvidia/X/lib) and the libraries each ships. */
+/*
+ * The nvidia-* wheels' layout and the libraries each ships. Up to CUDA 12 each
+ * toolkit library has a wheel of its own, nvidia-X-cu12, in
+ * site-packages/nvidia/X/lib; from CUDA 13 on those wheels are named without
+ * the -cuNN suffix (nvidia-cuda-runtime 13.x; the -cu13 names were withdrawn)
+ * and all install into one site-packages/nvidia/cu13/lib (ctk below). cuDNN,
+ * cuSPARSELt and NCCL keep their own directories in both.
+ */
 static const struct provider {
 	const char *prefix;	/* of the library name */
 	const char *req;	/* requirement name, without -cuNN */
-	const char *dir;	/* under site-packages */
+	const char *dir;	/* under site-packages, CUDA 12's */
+	bool ctk;		/* a CUDA toolkit library: nvidia/cu<N>/lib from CUDA 13 on */
 } providers[] = {
-	{ "libcudart.so", "nvidia-cuda-runtime", "nvidia/cuda_runtime/lib" },
-	{ "libnvrtc", "nvidia-cuda-nvrtc", "nvidia/cuda_nvrtc/lib" },
-	{ "libcupti.so", "nvidia-cuda-cupti", "nvidia/cuda_cupti/lib" },
-	{ "libcudnn", "nvidia-cudnn", "nvidia/cudnn/lib" },
-	{ "libcublas", "nvidia-cublas", "nvidia/cublas/lib" },
-	{ "libcufft", "nvidia-cufft", "nvidia/cufft/lib" },
-	{ "libcurand.so", "nvidia-curand", "nvidia/curand/lib" },
-	{ "libcusolver", "nvidia-cusolver", "nvidia/cusolver/lib" },
-	{ "libcusparseLt.so", "nvidia-cusparselt", "nvidia/cusparselt/lib" },
-	{ "libcusparse.so", "nvidia-cusparse", "nvidia/cusparse/lib" },
-	{ "libnccl.so", "nvidia-nccl", "nvidia/nccl/lib" },
-	{ "libnvToolsExt.so", "nvidia-nvtx", "nvidia/nvtx/lib" },
-	{ "libnvJitLink.so", "nvidia-nvjitlink", "nvidia/nvjitlink/lib" },
-	{ "libcufile", "nvidia-cufile", "nvidia/cufile/lib" },
-	{ "libc10", "torch", "torch/lib" },
-	{ "libtorch", "torch", "torch/lib" },
-	{ "libshm.so", "torch", "torch/lib" },
+	{ "libcudart.so", "nvidia-cuda-runtime", "nvidia/cuda_runtime/lib", true },
+	{ "libnvrtc", "nvidia-cuda-nvrtc", "nvidia/cuda_nvrtc/lib", true },
+	{ "libcupti.so", "nvidia-cuda-cupti", "nvidia/cuda_cupti/lib", true },
+	{ "libcudnn", "nvidia-cudnn", "nvidia/cudnn/lib", false },
+	{ "libcublas", "nvidia-cublas", "nvidia/cublas/lib", true },
+	{ "libcufft", "nvidia-cufft", "nvidia/cufft/lib", true },
+	{ "libcurand.so", "nvidia-curand", "nvidia/curand/lib", true },
+	{ "libcusolver", "nvidia-cusolver", "nvidia/cusolver/lib", true },
+	{ "libcusparseLt.so", "nvidia-cusparselt", "nvidia/cusparselt/lib", false },
+	{ "libcusparse.so", "nvidia-cusparse", "nvidia/cusparse/lib", true },
+	{ "libnccl.so", "nvidia-nccl", "nvidia/nccl/lib", false },
+	{ "libnvToolsExt.so", "nvidia-nvtx", "nvidia/nvtx/lib", true },
+	{ "libnvJitLink.so", "nvidia-nvjitlink", "nvidia/nvjitlink/lib", true },
+	{ "libcufile", "nvidia-cufile", "nvidia/cufile/lib", true },
+	{ "libc10", "torch", "torch/lib", false },
+	{ "libtorch", "torch", "torch/lib", false },
+	{ "libshm.so", "torch", "torch/lib", false },
 };
+
+/* CUDA 13's one toolkit directory, site-packages/nvidia/cu13/lib, by the package's requirements. */
+#define CTK13_DIR "nvidia/cu13/lib"
+
+/* Is rel (under site-packages) CUDA 13 and later's toolkit directory, nvidia/cu<N>/lib with N >= 13? */
+static bool ctk_dir(const char *rel)
+{
+	const char *s = rel + 9;
+	size_t d;
+
+	if (strncmp(rel, "nvidia/cu", 9))
+		return false;
+	d = strspn(s, "0123456789");
+	return d >= 2 && d <= 3 && !strcmp(s + d, "/lib") && (d == 3 || strncmp(s, "13", 2) >= 0);
+}
 
 static const struct provider *provider_of(const char *soname)
 {
@@ -838,9 +861,10 @@ static int try_list(struct resolver *rs, struct pkg_member *m, const char *list,
 					pt_xasprintf("%s %s", label, *rel ? rel : "."));
 				found = 1;
 			} else if (pv && !strncmp(rel, rs->site, sl) && rel[sl] == '/' &&
-				   !strcmp(rel + sl + 1, pv->dir)) {
+				   (!strcmp(rel + sl + 1, pv->dir) || (pv->ctk && ctk_dir(rel + sl + 1)))) {
+				const char *pdir = rel + sl + 1;
 				const struct pkg_requirement *rq = has_req(p, pv->req);
-				char *real = rs->realsite ? pt_xasprintf("%s/%s/%s", rs->realsite, pv->dir, name) : NULL;
+				char *real = rs->realsite ? pt_xasprintf("%s/%s/%s", rs->realsite, pdir, name) : NULL;
 				bool there = real && access(real, F_OK) == 0;
 
 				if (rq || there) {
@@ -850,7 +874,7 @@ static int try_list(struct resolver *rs, struct pkg_member *m, const char *list,
 					found = 1;
 				} else if (!d->hint) {
 					d->hint = pt_xasprintf("%s points at site-packages/%s, which %s-* provides, "
-							       "but it is not a requirement", label, pv->dir, pv->req);
+							       "but it is not a requirement", label, pdir, pv->req);
 				}
 				free(real);
 			} else if (rs->realsite && !strncmp(rel, rs->site, sl) && rel[sl] == '/') {
@@ -960,9 +984,14 @@ static void resolve_one(struct resolver *rs, struct pkg_member *m, const char *n
 	set_dep(d, PKG_FROM_MISSING, NULL, NULL);
 	if (!d->hint && pv && strcmp(pv->req, "torch")) {
 		const struct pkg_requirement *rq = has_req(p, pv->req);
+		/* CUDA 13's wheels: the name without -cuNN (or the withdrawn -cu13), one directory. */
+		bool v13 = pv->ctk && rq && (!strcmp(rq->name, pv->req) || ends_with(rq->name, "-cu13"));
 
 		d->hint = rq ? pt_xasprintf("%s provides it in site-packages/%s, but no RPATH/RUNPATH entry "
-					    "of this member points there", rq->name, pv->dir)
+					    "of this member points there", rq->name, v13 ? CTK13_DIR : pv->dir)
+		      : pv->ctk ? pt_xasprintf("%s would provide it (CUDA 13 and later: site-packages/"
+					       CTK13_DIR "; -cu12: site-packages/%s); it is not a requirement",
+					       pv->req, pv->dir)
 			     : pt_xasprintf("%s-* would provide it (site-packages/%s); it is not a requirement",
 					    pv->req, pv->dir);
 	}

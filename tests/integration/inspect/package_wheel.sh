@@ -5,7 +5,7 @@
 # the build directory, a library the target lacks, a requirement's library with
 # no RUNPATH to its nvidia/*/lib, a symlink member); the same files as a
 # conda .tar.bz2 and as an unpacked directory; a dist/ folder; bad archives
-# (truncated, not an archive). Whole outputs against expected/package_*.txt,
+# (truncated, not an archive); CUDA 13's wheel layout (nvidia/cu13/lib). Whole outputs against expected/package_*.txt,
 # with --root a small sysroot so that the system's answers are the same on every
 # machine. The real loader agrees: the wheel unpacked as pip would, a program
 # dlopen()s its extension and the libraries in its /proc/self/maps are those
@@ -77,6 +77,20 @@ z.writestr(i, "_core.so")
 z.close()
 EOF
 
+# CUDA 13's wheel layout: the toolkit's wheels are named without -cuNN (nvidia-cuda-runtime
+# 13.x) and all install into site-packages/nvidia/cu13/lib. _gpu.so finds libcudart.so.13
+# there through RUNPATH; _lost.so has no RUNPATH (missing, with a hint naming that directory).
+echo 'int cudaRuntimeGetVersion(int *v) { *v = 13000; return 0; }' >cudart.c
+cc_so -o build/lib/libcudart.so.13 -Wl,-soname,libcudart.so.13 cudart.c
+echo 'int cudaRuntimeGetVersion(int *); int gpu(void) { int v = 0; cudaRuntimeGetVersion(&v); return v; }' >gpu.c
+mkdir -p cu13/demo_cu13
+cc_so -o cu13/demo_cu13/_gpu.so gpu.c -Lbuild/lib -l:libcudart.so.13 \
+	-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../nvidia/cu13/lib'
+cc_so -o cu13/demo_cu13/_lost.so gpu.c -Lbuild/lib -l:libcudart.so.13
+wheel_dir cu13 demo_cu13 1.0 'nvidia-cuda-runtime==13.0.96; platform_system == "Linux"'
+$PY -m wheel pack cu13 -d . >cu13.log 2>&1 || fail "wheel pack cu13: $(tail -3 cu13.log)"
+CU13=demo_cu13-1.0-cp313-cp313-linux_x86_64.whl
+
 # A conda-style .tar.bz2 of the right one: info/index.json, files below the prefix.
 mkdir -p conda/info conda/lib/python3.13/site-packages
 cp -r ok/demo_ok ok/demo_ok.libs conda/lib/python3.13/site-packages/
@@ -91,6 +105,7 @@ check_case package_bad 1 "$P" "${R[@]}" "$BAD"
 check_case package_conda 0 "$P" "${R[@]}" dist/demo-ok-1.0-py313_0.tar.bz2
 check_case package_dir 0 "$P" "${R[@]}" ok/
 check_case package_dist 1 "$P" "${R[@]}" dist/
+check_case package_cu13 1 "$P" "${R[@]}" --tree "$CU13"
 head -c 300 "$OK" >cut.whl
 check_case package_truncated 2 "$P" "${R[@]}" cut.whl
 echo 'not an archive' >text.whl
@@ -134,6 +149,21 @@ got=$(./maps "$T/site/demo_ok/_core.so" "$T/site" | sort -u)
 check_eq "the real loader takes libfoo from the wheel's own demo_ok.libs" \
 	"$T/site/demo_ok.libs/libfoo.so.1
 $T/site/demo_ok/_core.so" "$got"
+# CUDA 13: installed with its requirement's library where that wheel puts it, the loader
+# takes libcudart.so.13 from site-packages/nvidia/cu13/lib, as the report says.
+mkdir -p site13/nvidia/cu13/lib
+(cd site13 && $PY -m zipfile -e "../$CU13" .) || fail "unzip cu13"
+cp build/lib/libcudart.so.13 site13/nvidia/cu13/lib/
+check_eq "the real loader takes libcudart.so.13 from nvidia/cu13/lib" \
+	"$T/site13/demo_cu13/_gpu.so
+$T/site13/nvidia/cu13/lib/libcudart.so.13" "$(./maps "$T/site13/demo_cu13/_gpu.so" "$T/site13" | sort -u)"
+"$P" --json "${R[@]}" "$CU13" >cu13.json 2>/dev/null
+check_eq "... as the report says" "requirement nvidia-cuda-runtime RUNPATH lib/python3/site-packages/nvidia/cu13/lib" \
+	"$($PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))["files"][0]["package"]
+for o in d["shared_objects"]:
+    for n in o["needed"]:
+        if n["name"] == "libcudart.so.13" and o["member"].endswith("_gpu.so"): print(n["from"], n["where"], n["via"])' cu13.json)"
 "$P" --json "${R[@]}" "$OK" >ok.json 2>/dev/null
 check_eq "... as the report says" "bundled demo_ok.libs/libfoo.so.1" \
 	"$($PY -c 'import json,sys

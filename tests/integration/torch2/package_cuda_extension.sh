@@ -13,9 +13,9 @@
 # libcudart.so.13 (shared) with RUNPATH $ORIGIN/../nvidia/cuda_runtime/lib and the wheel
 # requires nvidia-cuda-runtime-cu13; a copy repacked (`wheel unpack`/`wheel pack`) without
 # that Requires-Dist has libcudart.so.13 missing, with the hint.
-# That RUNPATH is the CUDA 12 wheels' layout (nvidia/cuda_runtime/lib), the one ptinspect's
-# provider table knows; NVIDIA's CUDA 13 wheels (nvidia-cuda-runtime 13.x, the -cu13 name
-# deprecated) install into nvidia/cu13/lib, which it does not model yet.
+# That RUNPATH is the CUDA 12 wheels' layout (nvidia/cuda_runtime/lib); NVIDIA's CUDA 13
+# wheels (nvidia-cuda-runtime 13.x, the -cu13 name withdrawn) install into nvidia/cu13/lib,
+# which inspect/package_wheel.sh checks.
 # Checked: the whole text reports (expected/package_cuda_*.txt) with --gpu for 8.0, 8.6, 9.0,
 # 7.5 and 12.0; each member's arch list against cuobjdump --list-elf/--list-ptx on the member
 # unzipped (the host's cuobjdump, else the CUDA bed's 12.4, which reads CUDA 13's fat
