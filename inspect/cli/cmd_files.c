@@ -63,6 +63,7 @@ struct files_opts {
 	/* portability (the default report): rpathlint, verfloor, mlpolicy, torchext */
 	const char *tag;		/* --tag: the platform tag claimed for the file */
 	const char *against;		/* --against: a torch to check an extension against */
+	int no_pkg_cache;		/* --no-package-cache: a package's facts read afresh, kept nowhere */
 };
 
 #define DEPS_OPTIONS                                                                          \
@@ -85,7 +86,9 @@ struct files_opts {
 	"  --tag=TAG           check a platform tag claimed for the file (a wheel's,\n"     \
 	"                      e.g. manylinux_2_17_x86_64) against its symbol versions\n"   \
 	"  --against=DIR       check a torch extension's torch symbols against the torch\n"  \
-	"                      in DIR (site-packages/torch, or a directory of libraries)\n"
+	"                      in DIR (site-packages/torch, or a directory of libraries)\n" \
+	"  --no-package-cache  read a package's members afresh; neither read nor write\n"   \
+	"                      the facts cache (PT_CACHE_DIR=off does the same)\n"
 
 #define CUDA_OPTIONS                                                                          \
 	"CUDA options:\n"                                                                     \
@@ -490,7 +493,8 @@ static int setup_env(struct files_opts *fo, struct pt_cli *ctx)
 static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 {
 	enum { O_LLP = 256, O_ROOT, O_CACHE, O_NOCACHE, O_HWCAPS, O_SECURE,
-	       O_DEPTH, O_NOTREE, O_TREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS, O_TAG, O_AGAINST };
+	       O_DEPTH, O_NOTREE, O_TREE, O_GPU, O_REGONLY, O_VERIFY, O_ENTRIES, O_CUDADEPS, O_TAG, O_AGAINST,
+	       O_NOPKGCACHE };
 	static const struct option longopts[] = {
 		PT_CLI_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
@@ -510,6 +514,7 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		{ "cuda-deps", no_argument, NULL, O_CUDADEPS },
 		{ "tag", required_argument, NULL, O_TAG },
 		{ "against", required_argument, NULL, O_AGAINST },
+		{ "no-package-cache", no_argument, NULL, O_NOPKGCACHE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -523,6 +528,7 @@ static int parse_opts(int argc, char **argv, struct pt_cli *ctx, struct files_op
 		case O_ROOT: fo->root = optarg; break;
 		case O_CACHE: fo->cache_file = optarg; break;
 		case O_NOCACHE: fo->no_cache = 1; break;
+		case O_NOPKGCACHE: fo->no_pkg_cache = 1; break;
 		case O_HWCAPS: fo->hwcaps = optarg; break;
 		case O_SECURE: fo->secure = 1; break;
 		case O_NOTREE: fo->view.flat = 1; break;
@@ -622,7 +628,7 @@ static int run(int argc, char **argv, struct pt_cli *ctx, struct files_opts *fo)
 		struct package_cli pc = {
 			.env = &fo->env, .details = !fo->summary, .gpus = fo->gpus,
 			.gpu_args = fo->gpu_args, .n_gpus = fo->n_gpus, .tag = fo->tag,
-			.against = fo->against,
+			.against = fo->against, .no_cache = fo->no_pkg_cache,
 		};
 		int r = (fo->sections & SEC_DEPS) && package_cli_applies(argv[i]) ?
 			package_cli_one(argv[i], &pc, ctx, files, problems) :

@@ -10,6 +10,7 @@
 #include "cmp.h"
 #include "jsonout.h"
 #include "package.h"
+#include "pkgcache.h"
 #include "report_elf.h"
 #include "report_package.h"
 #include "term.h"
@@ -62,7 +63,8 @@ static size_t dist_folder(const char *dir, char ***out)
 static int one(const char *path, const struct package_cli *pc, struct pt_cli *ctx, json_t *files,
 	       json_t *problems)
 {
-	struct pkg_opts po = { .env = pc->env, .tag = pc->tag, .against = pc->against };
+	struct pkg_opts po = { .env = pc->env, .tag = pc->tag, .against = pc->against,
+			       .no_cache = pc->no_cache };
 	struct report_package_opts ro = {
 		.details = pc->details, .gpus = pc->gpus, .gpu_args = pc->gpu_args, .n_gpus = pc->n_gpus,
 	};
@@ -71,12 +73,15 @@ static int one(const char *path, const struct package_cli *pc, struct pt_cli *ct
 	int rc, read;
 
 	pt_diag_init(&diag);
-	read = package_read(path, &po, &p, &diag);
+	read = pkgcache_package_read(path, &po, &p, &diag);
 	if (ctx->json) {
 		json_t *fj = json_object(), *pj = report_problems_json(&diag);
 
 		json_object_set_new(fj, "file", pt_json_str(path));
 		json_object_set_new(fj, "package", report_package_json(&p, &ro));
+		/* only where the facts cache was asked: a hit read no member */
+		if (p.cache == PKGCACHE_HIT || p.cache == PKGCACHE_MISS)
+			json_object_set_new(fj, "cache", pt_json_str(pkgcache_state_name(p.cache)));
 		json_object_set(fj, "problems", pj);
 		json_array_append_new(files, fj);
 		json_array_extend(problems, pj);

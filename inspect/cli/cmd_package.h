@@ -20,6 +20,7 @@ struct package_cli {
 	size_t n_gpus;
 	const char *tag;		/* --tag */
 	const char *against;		/* --against */
+	bool no_cache;			/* --no-package-cache */
 };
 
 /* Is path one (a directory is, whatever it holds)? */

@@ -1312,7 +1312,7 @@ static void init(struct package *p, const char *path, enum pkg_type t, const str
 	w->p = p;
 	w->opt = opt;
 	w->diag = diag;
-	w->whole_max = opt->whole_max ? opt->whole_max : (8u << 20);
+	w->whole_max = opt->whole_max ? opt->whole_max : PKG_WHOLE_MAX;
 	w->max_member = (opt->lim ? opt->lim : &pkgar_default_limits)->max_member;
 }
 
@@ -1361,10 +1361,36 @@ int package_read(const char *path, const struct pkg_opts *opt, struct package *p
 		free(dir);
 		return rc;
 	}
-	init(p, path, type_of(path), opt, &w, diag);
-	rc = pkgar_walk_file(path, opt->lim, visit, &w, diag);
-	finish(p, opt, NULL, NULL, diag);
+	package_begin(path, opt, p);
+	rc = package_walk(opt, p, diag);
+	package_finish(p, opt, diag);
 	return rc ? -1 : 0;
+}
+
+enum pkg_type package_type_of(const char *path)
+{
+	return type_of(path);
+}
+
+void package_begin(const char *path, const struct pkg_opts *opt, struct package *p)
+{
+	struct walk w;
+
+	init(p, path, type_of(path), opt, &w, NULL);
+}
+
+int package_walk(const struct pkg_opts *opt, struct package *p, struct pt_diag *diag)
+{
+	struct walk w = { .p = p, .opt = opt, .diag = diag };
+
+	w.whole_max = opt->whole_max ? opt->whole_max : PKG_WHOLE_MAX;
+	w.max_member = (opt->lim ? opt->lim : &pkgar_default_limits)->max_member;
+	return pkgar_walk_file(p->path, opt->lim, visit, &w, diag) ? -1 : 0;
+}
+
+void package_finish(struct package *p, const struct pkg_opts *opt, struct pt_diag *diag)
+{
+	finish(p, opt, NULL, NULL, diag);
 }
 
 int package_read_mem(const char *name, const void *buf, size_t len, const struct pkg_opts *opt,

@@ -86,6 +86,14 @@ struct pkg_member {
 	bool have_against;
 };
 
+/* What the facts cache (pkgcache.h) did for one read (the JSON "cache" of a package). */
+enum pkgcache_state {
+	PKGCACHE_NONE,	/* not asked: package_read itself, a directory, or the walk failed */
+	PKGCACHE_OFF,	/* --no-package-cache, PT_CACHE_DIR=off, or no directory to use */
+	PKGCACHE_MISS,	/* read from the archive (and stored when the directory allows) */
+	PKGCACHE_HIT,	/* from the cache: no member was read */
+};
+
 struct pkg_requirement {
 	char *spec;		/* "nvidia-cudnn-cu12 (==9.1.0.70)" as written */
 	char *name;		/* normalised: lower case, '_' and '.' as '-' */
@@ -120,14 +128,18 @@ struct package {
 	size_t n_lint;		/* rpathlint problems over all members */
 	size_t n_ext;		/* members that are torch extensions */
 	size_t n_against_missing;	/* torch symbols --against lacks, over all members */
+	enum pkgcache_state cache;	/* the facts cache: hit, miss, off, none (pkgcache.h) */
 };
+
+#define PKG_WHOLE_MAX (8u << 20)
 
 struct pkg_opts {
 	const struct ldpath_env *env;	/* the target: root, cache, system dirs */
 	const struct pkgar_limits *lim;	/* NULL: pkgar_default_limits */
-	uint64_t whole_max;	/* members up to this size are read whole (CUDA scan); 0: 8 MiB */
+	uint64_t whole_max;	/* members up to this size are read whole (CUDA scan); 0: PKG_WHOLE_MAX */
 	const char *tag;	/* --tag: the platform tag claimed (else the wheel's own) */
 	const char *against;	/* --against: a torch to check extensions against */
+	bool no_cache;		/* --no-package-cache: pkgcache_package_read is package_read */
 };
 
 /* Is path a package (by its name: .whl, .conda, .tar.bz2; or a directory)? */
@@ -142,6 +154,20 @@ bool package_dir_is_unpacked(const char *dir);
  */
 int package_read(const char *path, const struct pkg_opts *opt, struct package *p,
 		 struct pt_diag *diag);
+
+/*
+ * An archive's read in its two halves, for the facts cache (pkgcache.h):
+ * package_begin sets p up (path, type from the name), package_walk reads
+ * the members (what comes from their bytes: metadata, the member list, ELF
+ * fields, fat binary summaries, torch symbols; its messages into diag),
+ * package_finish works out what depends on the target and the options
+ * (installed paths, resolution, floors, lint, --tag, --against, arch lists).
+ * package_read of an archive is begin, walk, finish.
+ */
+enum pkg_type package_type_of(const char *path);	/* PKG_WHEEL or PKG_CONDA, by the name */
+void package_begin(const char *path, const struct pkg_opts *opt, struct package *p);
+int package_walk(const struct pkg_opts *opt, struct package *p, struct pt_diag *diag);
+void package_finish(struct package *p, const struct pkg_opts *opt, struct pt_diag *diag);
 
 /* The same from bytes (tests, fuzzing): name decides the type. No system lookup without env. */
 int package_read_mem(const char *name, const void *buf, size_t len, const struct pkg_opts *opt,
