@@ -32,10 +32,10 @@ grep -q 'ready: cold' "$T/create.err" && state=cold
 check_eq "second create succeeds" 0 $?
 check_contains "second create reuses the bed" "ready: cached" "$(cat "$T/again.err")"
 
-# Clean environment: only what the testbed sets, Debian's interpreter.
+# Clean environment: only what the testbed sets (PT_CACHE_DIR=off: no package facts kept in the bed), Debian's interpreter.
 env_inside=$(PYTHONPATH=/nowhere LD_LIBRARY_PATH=/nowhere "$TB" run env 2>/dev/null | sort | tr '\n' ' ')
 check_eq "env -i inside" \
-	"DEBIAN_FRONTEND=noninteractive HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TERM=${TERM:-dumb} " \
+	"DEBIAN_FRONTEND=noninteractive HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin PT_CACHE_DIR=off TERM=${TERM:-dumb} " \
 	"$env_inside"
 check_eq "python3 inside is the bed's Debian's" "/usr/bin/python3 $PY" \
 	"$("$TB" run python3 -c 'import sys; print(sys.executable, "%d.%d" % sys.version_info[:2])' 2>/dev/null)"
