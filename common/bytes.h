@@ -1,8 +1,9 @@
 /*
  * Integers from bytes: the one place that reads little-, big- and
  * host-endian 16/32/64-bit fields out of a buffer (ELF, fat binaries,
- * ld.so.cache, .ninja_deps). The caller has checked that the bytes are
- * there; these never read past p + width.
+ * ld.so.cache, .ninja_deps), and writes little-endian ones into one (the
+ * package facts cache, pttrace's order.bin). The caller has checked that
+ * the bytes are there; these never touch past p + width.
  */
 #ifndef PT_BYTES_H
 #define PT_BYTES_H
@@ -78,6 +79,19 @@ static inline uint64_t pt_host64(const uint8_t *p)
 
 	memcpy(&v, p, 8);
 	return v;
+}
+
+/* Little-endian into p: the inverse of pt_le32 and pt_le64. */
+static inline void pt_put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void pt_put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
 }
 
 #endif

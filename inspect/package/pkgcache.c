@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "package.h"
 #include "strbuf.h"
 #include "version.h"
@@ -91,8 +92,7 @@ static void put_u32(struct wr *w, uint32_t v)
 {
 	uint8_t b[4];
 
-	for (int i = 0; i < 4; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
+	pt_put_le32(b, v);
 	put(w, b, 4);
 }
 
@@ -100,8 +100,7 @@ static void put_u64(struct wr *w, uint64_t v)
 {
 	uint8_t b[8];
 
-	for (int i = 0; i < 8; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
+	pt_put_le64(b, v);
 	put(w, b, 8);
 }
 
@@ -169,23 +168,17 @@ static bool get_bool(struct rd *r)
 static uint32_t get_u32(struct rd *r)
 {
 	uint8_t b[4];
-	uint32_t v = 0;
 
 	take(r, b, 4);
-	for (int i = 0; i < 4; i++)
-		v |= (uint32_t)b[i] << (8 * i);
-	return v;
+	return pt_le32(b);
 }
 
 static uint64_t get_u64(struct rd *r)
 {
 	uint8_t b[8];
-	uint64_t v = 0;
 
 	take(r, b, 8);
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)b[i] << (8 * i);
-	return v;
+	return pt_le64(b);
 }
 
 /* An int field: at most 32 bits of two's complement as stored. */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "clock.h"
 #include "fsutil.h"
 #include "xalloc.h"
@@ -66,10 +67,8 @@ static int put_record(struct spool_writer *w)
 	while (w->cur_len) {
 		uint32_t n = w->cur_len > 0xffffffffu ? 0xffffffffu : (uint32_t)w->cur_len;
 
-		for (int k = 0; k < 4; k++) {
-			rec[k] = (uint8_t)(s >> (8 * k));
-			rec[4 + k] = (uint8_t)(n >> (8 * k));
-		}
+		pt_put_le32(rec, s);
+		pt_put_le32(rec + 4, n);
 		if (pt_write_all(w->order_fd, rec, sizeof(rec)) < 0)
 			return -1;
 		w->cur_len -= n;
@@ -222,7 +221,7 @@ static int read_record(struct spool_reader *r, uint64_t i, int *s, uint64_t *n)
 {
 	uint8_t rec[8];
 	ssize_t got;
-	uint32_t a = 0, b = 0;
+	uint32_t a, b;
 
 	if (r->order_fd < 0)
 		return 0;	/* a bad record ended the order: said once */
@@ -233,10 +232,8 @@ static int read_record(struct spool_reader *r, uint64_t i, int *s, uint64_t *n)
 	}
 	if (got < (ssize_t)sizeof(rec))
 		return 0;
-	for (int k = 3; k >= 0; k--) {
-		a = a << 8 | rec[k];
-		b = b << 8 | rec[4 + k];
-	}
+	a = pt_le32(rec);
+	b = pt_le32(rec + 4);
 	if (a != SPOOL_STDOUT && a != SPOOL_STDERR) {
 		pt_diag_add(r->diag, PT_SEV_WARNING, r->dir, names[0],
 			    "record %llu: bad stream %u; order after it is lost", (unsigned long long)i, a);
