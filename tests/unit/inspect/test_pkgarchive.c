@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <archive.h>
-#include <archive_entry.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,60 +19,8 @@
 #include "package.h"
 #include "pkgarchive.h"
 #include "ptest.h"
+#include "ptest_archive.h"
 
-struct mem {
-	const char *name;
-	const void *data;
-	size_t len;
-	const char *link;	/* a symlink when set */
-};
-
-enum fmt { ZIP, TARBZ2, TARZST, ZIP_CRYPT };
-
-/* An archive of the members, malloc'd into *len. */
-static uint8_t *make(enum fmt f, const struct mem *m, size_t n, size_t *len)
-{
-	size_t cap = 8u << 20, used = 0;
-	uint8_t *buf = malloc(cap);
-	struct archive *a = archive_write_new();
-
-	assert_non_null(buf);
-	if (f == ZIP || f == ZIP_CRYPT)
-		assert_int_equal(archive_write_set_format_zip(a), ARCHIVE_OK);
-	else
-		assert_int_equal(archive_write_set_format_pax_restricted(a), ARCHIVE_OK);
-	if (f == TARBZ2)
-		assert_int_equal(archive_write_add_filter_bzip2(a), ARCHIVE_OK);
-	if (f == TARZST)
-		assert_int_equal(archive_write_add_filter_zstd(a), ARCHIVE_OK);
-	if (f == ZIP_CRYPT) {
-		assert_int_equal(archive_write_set_options(a, "zip:encryption=zipcrypt"), ARCHIVE_OK);
-		assert_int_equal(archive_write_set_passphrase(a, "secret"), ARCHIVE_OK);
-	}
-	assert_int_equal(archive_write_open_memory(a, buf, cap, &used), ARCHIVE_OK);
-	for (size_t i = 0; i < n; i++) {
-		struct archive_entry *e = archive_entry_new();
-
-		archive_entry_set_pathname(e, m[i].name);
-		if (m[i].link) {
-			archive_entry_set_filetype(e, AE_IFLNK);
-			archive_entry_set_symlink(e, m[i].link);
-			archive_entry_set_perm(e, 0777);
-		} else {
-			archive_entry_set_filetype(e, AE_IFREG);
-			archive_entry_set_perm(e, 0644);
-			archive_entry_set_size(e, (la_int64_t)m[i].len);
-		}
-		assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
-		if (!m[i].link && m[i].len)
-			assert_int_equal(archive_write_data(a, m[i].data, m[i].len), (la_ssize_t)m[i].len);
-		archive_entry_free(e);
-	}
-	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
-	archive_write_free(a);
-	*len = used;
-	return buf;
-}
 
 static uint8_t *libz(size_t *len)
 {
@@ -134,7 +80,7 @@ static void wheel_read_whole(void **state)
 	const struct pkg_member *e;
 
 	(void)state;
-	w = make(ZIP, m, 5, &len);
+	w = ptest_archive(ZIP, m, 5, &len);
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("demo_ext-1.2-cp313-cp313-linux_x86_64.whl", w, len, &po, &p, &d), 0);
 	dump(&d);
@@ -183,7 +129,7 @@ static void wheel_system_lookup(void **state)
 	pt_diag_init(&d);
 	ldpath_env_init(&env, "", &d);
 	pt_diag_release(&d);
-	w = make(ZIP, m, 1, &len);
+	w = ptest_archive(ZIP, m, 1, &len);
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("x.whl", w, len, &po, &p, &d), 0);
 	assert_int_equal(p.members[0].deps[0].from, PKG_FROM_SYSTEM);
@@ -213,7 +159,7 @@ static void conda_tar_bz2_and_conda(void **state)
 
 	(void)state;
 	/* .tar.bz2: info/ and the files in one tarball */
-	w = make(TARBZ2, m, 3, &len);
+	w = ptest_archive(TARBZ2, m, 3, &len);
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("demo-0.3-py313_0.tar.bz2", w, len, &po, &p, &d), 0);
 	dump(&d);
@@ -229,8 +175,8 @@ static void conda_tar_bz2_and_conda(void **state)
 	pt_diag_release(&d);
 
 	/* .conda: a zip of info-*.tar.zst and pkg-*.tar.zst, read as streams */
-	info = make(TARZST, m, 1, &il);
-	pkg = make(TARZST, m + 1, 2, &pl);
+	info = ptest_archive(TARZST, m, 1, &il);
+	pkg = ptest_archive(TARZST, m + 1, 2, &pl);
 	{
 		struct mem outer[] = {
 			{ "metadata.json", "{\"conda_pkg_format_version\": 2}", 31, NULL },
@@ -238,7 +184,7 @@ static void conda_tar_bz2_and_conda(void **state)
 			{ "info-demo-0.3-py313_0.tar.zst", info, il, NULL },
 		};
 
-		conda = make(ZIP, outer, 3, &cl);
+		conda = ptest_archive(ZIP, outer, 3, &cl);
 	}
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("demo-0.3-py313_0.conda", conda, cl, &po, &p, &d), 0);
@@ -267,21 +213,21 @@ static void nesting_stops_at_one_level(void **state)
 	struct pt_diag d;
 
 	(void)state;
-	inner = make(TARZST, m1, 1, &il);
+	inner = ptest_archive(TARZST, m1, 1, &il);
 	{
 		struct mem c[] = { { "pkg-in.tar.zst", inner, il, NULL } };
 
-		conda = make(ZIP, c, 1, &cl);
+		conda = ptest_archive(ZIP, c, 1, &cl);
 	}
 	{
 		struct mem m2[] = { { "lib/nested.conda", conda, cl, NULL } };
 
-		pkg = make(TARZST, m2, 1, &pl);
+		pkg = ptest_archive(TARZST, m2, 1, &pl);
 	}
 	{
 		struct mem c[] = { { "pkg-out.tar.zst", pkg, pl, NULL } };
 
-		outer = make(ZIP, c, 1, &c2);
+		outer = ptest_archive(ZIP, c, 1, &c2);
 	}
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("out.conda", outer, c2, &po, &p, &d), 0);
@@ -313,7 +259,7 @@ static void bomb_past_the_limit(void **state)
 	(void)state;
 	/* an ELF header, then zeros: an ELF member is read through (its .dynamic is near the end) */
 	memcpy(zeros, z, 64);
-	w = make(ZIP, m, 2, &len);
+	w = ptest_archive(ZIP, m, 2, &len);
 	assert_true(len < 64u << 10);	/* 4 MiB of zeros deflate to a few KB */
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("bomb.whl", w, len, &po, &p, &d), 0);
@@ -387,7 +333,7 @@ static void truncated_zip(void **state)
 	struct pt_diag d;
 
 	(void)state;
-	w = make(ZIP, m, 2, &len);
+	w = ptest_archive(ZIP, m, 2, &len);
 	/* cut in the middle: the central directory is gone */
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("cut.whl", w, len / 2, &po, &p, &d), -1);
@@ -415,7 +361,7 @@ static void encrypted_zip(void **state)
 	struct pt_diag d;
 
 	(void)state;
-	w = make(ZIP_CRYPT, m, 1, &len);
+	w = ptest_archive(ZIP_CRYPT, m, 1, &len);
 	pt_diag_init(&d);
 	package_read_mem("crypt.whl", w, len, &po, &p, &d);
 	dump(&d);
@@ -447,7 +393,7 @@ static void unsafe_names_and_symlinks(void **state)
 	assert_true(pkgar_name_unsafe("a\\..\\b"));
 	assert_false(pkgar_name_unsafe("a/..b/c"));
 	assert_false(pkgar_name_unsafe("a/b..."));
-	w = make(ZIP, m, 5, &len);
+	w = ptest_archive(ZIP, m, 5, &len);
 	pt_diag_init(&d);
 	assert_int_equal(package_read_mem("evil.whl", w, len, &po, &p, &d), 0);
 	dump(&d);
@@ -520,8 +466,8 @@ static void two_wheels_as_facts(void **state)
 	const struct diff_row *r;
 
 	(void)state;
-	w1 = make(ZIP, m1, 3, &l1);
-	w2 = make(ZIP, m2, 4, &l2);
+	w1 = ptest_archive(ZIP, m1, 3, &l1);
+	w2 = ptest_archive(ZIP, m2, 4, &l2);
 	pt_diag_init(&dg);
 	assert_int_equal(package_read_mem("demo_ext-1.2-cp313-cp313-linux_x86_64.whl", w1, l1, &po, &p1, &dg), 0);
 	assert_int_equal(package_read_mem("demo_ext-1.3-cp313-cp313-linux_x86_64.whl", w2, l2, &po, &p2, &dg), 0);

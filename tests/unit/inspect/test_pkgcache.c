@@ -13,8 +13,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
-#include <archive.h>
-#include <archive_entry.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,48 +23,9 @@
 #include "package.h"
 #include "pkgcache.h"
 #include "ptest.h"
+#include "ptest_archive.h"
 #include "xalloc.h"
 #include "report_package.h"
-
-struct mem {
-	const char *name;
-	const void *data;
-	size_t len;
-	const char *link;
-};
-
-static uint8_t *make_zip(const struct mem *m, size_t n, size_t *len)
-{
-	size_t cap = 8u << 20, used = 0;
-	uint8_t *buf = malloc(cap);
-	struct archive *a = archive_write_new();
-
-	assert_non_null(buf);
-	assert_int_equal(archive_write_set_format_zip(a), ARCHIVE_OK);
-	assert_int_equal(archive_write_open_memory(a, buf, cap, &used), ARCHIVE_OK);
-	for (size_t i = 0; i < n; i++) {
-		struct archive_entry *e = archive_entry_new();
-
-		archive_entry_set_pathname(e, m[i].name);
-		if (m[i].link) {
-			archive_entry_set_filetype(e, AE_IFLNK);
-			archive_entry_set_symlink(e, m[i].link);
-			archive_entry_set_perm(e, 0777);
-		} else {
-			archive_entry_set_filetype(e, AE_IFREG);
-			archive_entry_set_perm(e, 0644);
-			archive_entry_set_size(e, (la_int64_t)m[i].len);
-		}
-		assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
-		if (!m[i].link && m[i].len)
-			assert_int_equal(archive_write_data(a, m[i].data, m[i].len), (la_ssize_t)m[i].len);
-		archive_entry_free(e);
-	}
-	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
-	archive_write_free(a);
-	*len = used;
-	return buf;
-}
 
 static const char WHEEL[] = "Wheel-Version: 1.0\nGenerator: bdist_wheel (0.45.1)\n"
 			    "Root-Is-Purelib: false\nTag: cp313-cp313-manylinux_2_17_x86_64\n";
@@ -98,7 +57,7 @@ static int setup(void **state)
 			{ "demo_ext/link.so", NULL, 0, "libz.so.1" },
 		};
 
-		w = make_zip(m, PT_ARRAY_SIZE(m), &len);
+		w = ptest_archive(ZIP, m, PT_ARRAY_SIZE(m), &len);
 	}
 	assert_non_null(ptest_tmpdir(dir, "pkgcache"));
 	snprintf(whl, sizeof(whl), "%s/demo_ext-1.2-cp313-cp313-manylinux_2_17_x86_64.whl", dir);
